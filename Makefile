@@ -1,0 +1,28 @@
+# The README's two commands: `make run` (the main job) and `make test` (all tests).
+# Both install dependencies and build first.
+BUILD_DIR ?= build
+LIT := /usr/lib/llvm-19/build/utils/lit/lit.py
+
+.PHONY: all deps configure build test run clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+$(BUILD_DIR)/build.ninja: | deps
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DLLVM_EXTERNAL_LIT=$(LIT)
+
+configure: $(BUILD_DIR)/build.ninja
+
+build: deps configure
+	cmake --build $(BUILD_DIR)
+
+test: build
+	cd $(BUILD_DIR) && ctest --output-on-failure
+
+run: build
+	@bash scripts/run-kernels.sh $(BUILD_DIR)
+
+clean:
+	rm -rf $(BUILD_DIR)

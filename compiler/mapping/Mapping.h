@@ -1,0 +1,134 @@
+// Mapping expressions over named logical axes, in the notation of the furiosa-opt book:
+//   A            axis A, linearly                 [A, B]   pair, A major, B minor (nestable)
+//   A / n        outer block index (ceil(A/n))    A % n    inner position (size n)
+//   E # n        pad E to n cells                 E = n    view only the first n cells of E
+//   1            a single cell (broadcast of axes the tensor does not have)
+// Postfix operators apply left to right: `W # 155648 / 8192` is (W # 155648) / 8192.
+// Plain C++ with no MLIR dependency: the compiler's verifiers and lowering and the host-side
+// argument layout all use it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rngd::mapping {
+
+/// Declared axes and their sizes, e.g. {H = 1024, Q = 2048}.
+class AxisEnv {
+public:
+  void add(const std::string &name, int64_t size);
+  std::optional<int64_t> size(const std::string &name) const;
+  const std::vector<std::pair<std::string, int64_t>> &axes() const { return axes_; }
+
+private:
+  std::vector<std::pair<std::string, int64_t>> axes_;
+};
+
+/// An error with the offending term, e.g. {"`H / 3`", "3 does not divide H = 1024"}.
+struct Error {
+  std::string term;
+  std::string message;
+  std::string str() const { return term.empty() ? message : term + ": " + message; }
+};
+
+/// One digit of a flattened mapping, major to minor. Its value for a logical index is
+///   v = ((axis value, padded to `axisPad` cells) / div) % count   (count cells are meaningful)
+/// and it occupies `cells` >= min(count, view) positions; positions >= count are padding.
+/// A constant factor (`1`, `1 # n`) has an empty axis name and count 1.
+struct Factor {
+  std::string axis;     // empty for a constant
+  int64_t axisPad = 0;  // cells of the axis after `A # n` (0 = the axis size, no padding)
+  int64_t div = 1;
+  int64_t count = 1;    // meaningful digit values
+  int64_t cells = 1;    // positions occupied (after `# n` padding or `= n` view)
+  std::string text;     // source text of the term, for diagnostics
+};
+
+class Mapping {
+public:
+  /// Parses and resolves against the axes. Any syntax error, unknown axis, or non-dividing /
+  /// non-nesting operator is an Error naming the term.
+  static std::optional<Mapping> parse(const std::string &text, const AxisEnv &env, Error &err);
+  /// Syntax check only (no axis sizes needed), for type parsers.
+  static bool checkSyntax(const std::string &text, Error &err);
+
+  const std::vector<Factor> &factors() const { return factors_; }
+  /// Canonical text (single spaces, brackets around pairs), reparses to the same mapping.
+  std::string str() const;
+  /// Number of cells (product of factor cells).
+  int64_t size() const;
+  /// Axes this mapping mentions, in first-mention order.
+  std::vector<std::string> axes() const;
+
+  /// Position of a logical index (one value per env axis name that this mapping uses; axes it
+  /// does not use are ignored). Returns nullopt when the index lands outside a `= n` view.
+  std::optional<int64_t> position(const std::vector<std::pair<std::string, int64_t>> &index) const;
+  /// Inverse: the digit value of every factor at a position, or nullopt if it is padding.
+  std::optional<std::vector<int64_t>> digits(int64_t position) const;
+
+private:
+  std::vector<Factor> factors_;
+};
+
+/// A tensor's placement over several levels (e.g. cluster, slice, element) with the address
+/// stride of one cell of each level, in bytes. For DM: cluster stride = 256 x slice window,
+/// slice stride = slice window (4 MB), element stride = dtype bytes.
+struct Level {
+  Mapping mapping;
+  int64_t cellStride = 0;
+};
+
+/// Checks that every axis in `tensorAxes` is covered exactly once over all levels (its factors
+/// tile [0, size)) and that axes not in `tensorAxes` appear only in broadcast-capable levels.
+/// `broadcastLevels[i]` says whether level i may replicate (spatial levels).
+bool checkCoverage(const std::vector<Level> &levels, const std::vector<bool> &broadcastLevels,
+                   const std::vector<std::string> &tensorAxes, const AxisEnv &env, Error &err);
+
+/// One loop of a derived address nest: `size` iterations, each moving `stride` bytes.
+struct Loop {
+  int64_t size = 1;
+  int64_t stride = 0;
+};
+
+/// Merges adjacent loops (outer, inner) when outer.stride == inner.size * inner.stride, and
+/// drops size-1 loops.
+std::vector<Loop> mergeLoops(const std::vector<Loop> &loops);
+
+/// Fetch/commit sequencer: the buffer (one slice's element mapping, `elemBytes` per cell) read
+/// in stream order Time-major, Packet-minor. Each cycle moves one access of `accessBytes`
+/// contiguous bytes (a power of two <= maxAccessBytes that divides the contiguous innermost
+/// run and the packet); `loops` (<= maxEntries after merging) enumerate the accesses.
+struct Sequencer {
+  std::vector<Loop> loops;   // outer to inner, strides in bytes, over accesses
+  int64_t accessBytes = 0;
+  int64_t packetBytes = 0;   // stream packet bytes (= cells of `packet` x elemBytes)
+  int64_t accesses() const;  // product of loop sizes
+};
+
+std::optional<Sequencer> deriveSequencer(const Mapping &buffer, const Mapping &time,
+                                         const Mapping &packet, int64_t elemBytes,
+                                         int64_t maxAccessBytes, int64_t maxEntries,
+                                         int64_t maxEntrySize, Error &err);
+
+/// DMA: paired loops that move every logical element from `src` to `dst` (levels with byte
+/// strides), packet = the longest run contiguous on both sides (<= maxPacketBytes). Axes only
+/// in `dst` are broadcast (source stride 0); axes only in `src` are read at index 0.
+struct DmaPlan {
+  struct PairLoop {
+    int64_t size = 1;
+    int64_t srcStride = 0;
+    int64_t dstStride = 0;
+  };
+  std::vector<PairLoop> loops; // outer to inner, excluding the packet
+  int64_t packetBytes = 0;
+  int64_t packets() const;
+};
+
+std::optional<DmaPlan> deriveDma(const std::vector<Level> &src, const std::vector<Level> &dst,
+                                 const std::vector<std::string> &axes, int64_t elemBytes,
+                                 int64_t maxPacketBytes, int64_t maxLoops, const AxisEnv &env,
+                                 Error &err);
+
+} // namespace rngd::mapping

@@ -1,0 +1,35 @@
+// Cycle formulas shared by the scheduler (predicted cycles) and the simulator (simulated
+// cycles). Both call these functions with numbers they derive on their own side: the scheduler
+// from tcp types, the simulator from the executable's loops and descriptors.
+#pragma once
+
+#include "TargetModel.h"
+
+#include <cstdint>
+
+namespace rngd {
+
+enum class DmaRoute { HbmToHbm, HbmToDm, DmToHbm, DmToDmSameCluster, DmToDmCrossCluster };
+
+/// Cycles of one DMA command: start-up plus one cycle per 256-B request (two when the
+/// transfer reads and writes the same memory), MACHINE.md section 2.2.
+int64_t dmaCycles(const TargetModel &t, DmaRoute route, int64_t packetBytes, int64_t packets);
+
+/// The per-pass work that decides a Tensor Unit pass's duration. Stages stream concurrently,
+/// so the pass takes as long as its slowest stage plus the pipeline's fill latency.
+struct TensorPassShape {
+  int64_t fetchAccesses = 0;   // one DM read per cycle
+  bool fetchCast = false;      // fetch adapter cast adds latency
+  int64_t flits = 0;           // flits through Collect and later engines
+  int64_t vectorFloatAlus = 0; // Way4 stages: two cycles per 32-bit x 8 flit
+  int64_t vectorIntAlus = 0;   // Way8 stages: one cycle per flit
+  bool cast = false;           // cast engine, one flit per cycle
+  int64_t commitWrites = 0;    // one DM write per cycle
+};
+
+int64_t tensorPassCycles(const TargetModel &t, const TensorPassShape &shape);
+
+/// Cycles to write a configuration block of `words` 64-bit registers.
+int64_t configLoadCycles(const TargetModel &t, int64_t words);
+
+} // namespace rngd

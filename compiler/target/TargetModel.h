@@ -1,0 +1,76 @@
+// The one C++ description of the RNGD machine that rngdc, the runtime and the simulator use.
+// Every hardware number in the project lives here; docs/machine-model.md explains each choice.
+// Plain C++ (no MLIR), so the runtime and the simulator link it too.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace rngd {
+
+struct TargetModel {
+  std::string name = "rngd-1chip";
+
+  // Geometry (MACHINE.md section 1).
+  int64_t clusters = 2;
+  int64_t slicesPerCluster = 256;
+  int64_t slicesPerDmn = 32;
+  int64_t lanesPerSlice = 8;
+  int64_t dmnsPerCluster = 8;
+  int64_t dmaEngines = 8;
+
+  // Capacities and address windows.
+  int64_t dmBytesPerSlice = 512 * 1024;
+  int64_t dmBanks = 16;
+  int64_t dmBankBytes = 8;          // byte address bits [2:0]
+  int64_t dmSliceWindowBytes = 4 << 20; // DM virtual window per slice (slice_stride)
+  int64_t trfBytesPerSlice = 64 * 1024;
+  int64_t vrfBytesPerSlice = 8 * 1024;
+  uint64_t dmAddressBase = 0x10000000ull;   // SRAM_BASE in descriptors
+  uint64_t hbmAddressBase = 0xC000000000ull; // DRAM_BASE in descriptors
+  int64_t hbmArgumentAlignment = 256;        // HBM transfer unit
+  int64_t dmAllocationAlignment = 128;       // one row across all 16 banks
+
+  // Transfer granules and sequencer limits (MACHINE.md sections 1, 4.1, 5).
+  int64_t flitBytes = 32;
+  int64_t maxSequencerEntries = 8;
+  int64_t maxSequencerEntrySize = 65536;
+  int64_t maxFetchAccessBytes = 32;  // main context
+  int64_t subFetchAccessBytes = 8;   // sub context
+  int64_t fetchPacketAlignment = 8;
+  int64_t commitStrideAlignment = 8;
+  int64_t dmaMaxPacketBytes = 4096;
+  int64_t dmaRequestBytes = 256;     // one AXI request
+  int64_t dmaAlignment = 8;          // HBM<->DM addresses and packet size
+  int64_t dmaMaxLoops = 8;           // loop dims per descriptor side
+  int64_t sameBankAccessLimit = 64;  // < 64 consecutive same-bank accesses
+
+  // Rates and latencies at the core clock (MACHINE.md sections 2, 9).
+  double coreClockGHz = 1.0;
+  int64_t dmaStartupCycles = 500;
+  int64_t dmaEngineBytesPerCycle = 256;
+  int64_t hbmBytesPerCycle = 1500;          // 1.5 TB/s at 1 GHz
+  int64_t dmBytesPerCyclePerCluster = 1024; // 8 DMNs x 128 B
+  int64_t hbmToHbmRequestCycles = 2;        // read and write share HBM
+  int64_t sameClusterDmToDmRequestCycles = 2; // read then write phase
+  int64_t commandIssueCycles = 1;           // one queue word
+  int64_t configWordCycles = 1;             // one 64-bit register word written
+  int64_t fetchCastLatency = 2;
+  int64_t vectorAluLatency = 1;
+  int64_t vectorWay8Elements = 8;           // Logic/Fxp/Clip
+  int64_t vectorWay4Elements = 4;           // Float/Reduce/Div
+  int64_t pipelineFillCycles = 4;           // fetch -> commit minimum latency of a pass
+  int64_t kernelLaunchCycles = 2000;        // host launch overhead per kernel
+
+  /// Stable 64-bit hash of every field above (FNV-1a over a canonical text).
+  uint64_t hash() const;
+  /// Canonical "name = value" lines, used for the hash and `rngd-run --print-target`.
+  std::string describe() const;
+
+  int64_t totalSlices() const { return clusters * slicesPerCluster; }
+};
+
+/// The default instance, "rngd-1chip".
+const TargetModel &defaultTarget();
+
+} // namespace rngd

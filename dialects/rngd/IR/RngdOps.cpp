@@ -1,0 +1,385 @@
+// Parsers and printers of the rngd text form. The grammar is fixed by docs/isa.md and is the
+// same that `rngd-dump` prints (runtime/src/Printer.cpp); a lit test round-trips both.
+#include "dialects/rngd/IR/RngdDialect.h"
+
+#include "rngd/Isa.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace rngd::cmd;
+
+#define GET_OP_CLASSES
+#include "dialects/rngd/IR/RngdOps.cpp.inc"
+
+namespace {
+
+IntegerAttr i64(OpAsmParser &parser, int64_t v) {
+  return parser.getBuilder().getI64IntegerAttr(v);
+}
+
+/// An unsigned 64-bit number, decimal or 0x-hex, stored bit-for-bit in an i64 attribute.
+ParseResult parseU64(OpAsmParser &parser, OperationState &result, StringRef name) {
+  uint64_t v;
+  if (parser.parseInteger(v))
+    return failure();
+  result.addAttribute(name, i64(parser, static_cast<int64_t>(v)));
+  return success();
+}
+
+ParseResult parseI64(OpAsmParser &parser, OperationState &result, StringRef name) {
+  int64_t v;
+  if (parser.parseInteger(v))
+    return failure();
+  result.addAttribute(name, i64(parser, v));
+  return success();
+}
+
+ParseResult parseKeywordThenI64(OpAsmParser &parser, OperationState &result, StringRef kw) {
+  return failure(parser.parseKeyword(kw) || parseI64(parser, result, kw));
+}
+
+ParseResult parseI64List(OpAsmParser &parser, SmallVectorImpl<int64_t> &out) {
+  return parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() {
+    int64_t v;
+    if (parser.parseInteger(v))
+      return failure();
+    out.push_back(v);
+    return success();
+  });
+}
+
+ParseResult parseContext(OpAsmParser &parser, OperationState &result) {
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  StringRef ctx;
+  if (parser.parseKeyword(&ctx))
+    return failure();
+  if (ctx != "main" && ctx != "sub")
+    return parser.emitError(loc, "context must be `main` or `sub`, got `") << ctx << "`";
+  result.addAttribute("context", parser.getBuilder().getStringAttr(ctx));
+  return success();
+}
+
+std::string hex(int64_t v) { return "0x" + llvm::utohexstr(static_cast<uint64_t>(v), true); }
+
+void printList(OpAsmPrinter &p, ArrayRef<int64_t> values) {
+  p << "[";
+  llvm::interleaveComma(values, p);
+  p << "]";
+}
+
+const char *const kUnitNames[] = {"fetch",   "switch", "collect",   "contract",
+                                  "vector",  "cast",   "transpose", "commit"};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// rngd.executable
+//===----------------------------------------------------------------------===//
+
+ParseResult ExecutableOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringAttr name;
+  std::string target, compiler;
+  Builder &b = parser.getBuilder();
+  if (parser.parseSymbolName(name, SymbolTable::getSymbolAttrName(), result.attributes) ||
+      parser.parseKeyword("target") || parser.parseString(&target) ||
+      parser.parseKeyword("hash") || parseU64(parser, result, "target_hash") ||
+      parser.parseKeyword("compiler") || parser.parseString(&compiler) ||
+      parseKeywordThenI64(parser, result, "flags") ||
+      parseKeywordThenI64(parser, result, "makespan") ||
+      parseKeywordThenI64(parser, result, "hbm"))
+    return failure();
+  result.addAttribute("target", b.getStringAttr(target));
+  result.addAttribute("compiler", b.getStringAttr(compiler));
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body))
+    return failure();
+  if (body->empty())
+    body->emplaceBlock();
+  return success();
+}
+
+void ExecutableOp::print(OpAsmPrinter &p) {
+  p << " ";
+  p.printSymbolName(getSymName());
+  p << " target \"" << getTarget() << "\" hash " << hex(getTargetHash()) << " compiler \""
+    << getCompiler() << "\" flags " << getFlags() << " makespan " << getMakespan() << " hbm "
+    << getHbm() << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false, /*printBlockTerminators=*/false);
+}
+
+RegionKind ExecutableOp::getRegionKind(unsigned) { return RegionKind::Graph; }
+
+LogicalResult ExecutableOp::verify() {
+  // Records precede commands, each kind in index order, as in the file.
+  int stage = 0;
+  int64_t nextDescriptor = 0, nextConfig = 0;
+  for (Operation &op : getBody().front()) {
+    int opStage = isa<ArgOp>(op) ? 0 : isa<DescriptorOp>(op) ? 1 : isa<ConfigOp>(op) ? 2 : 3;
+    if (opStage < stage)
+      return op.emitOpError("out of order: an executable lists args, then descriptors, then "
+                            "configs, then command words");
+    stage = opStage;
+    if (auto d = dyn_cast<DescriptorOp>(op)) {
+      if (d.getIndex() != nextDescriptor++)
+        return d.emitOpError("descriptor index ") << d.getIndex() << " out of sequence";
+    } else if (auto c = dyn_cast<ConfigOp>(op)) {
+      if (c.getIndex() != nextConfig++)
+        return c.emitOpError("config index ") << c.getIndex() << " out of sequence";
+    } else if (auto l = dyn_cast<LoadOp>(op)) {
+      if (l.getConfig() < 0 || l.getConfig() >= nextConfig)
+        return l.emitOpError("loads config ") << l.getConfig() << ", which does not exist";
+    } else if (auto m = dyn_cast<DmaOp>(op)) {
+      if (m.getDescriptor() < 0 || m.getDescriptor() >= nextDescriptor)
+        return m.emitOpError("starts descriptor ") << m.getDescriptor()
+                                                   << ", which does not exist";
+      if (m.getTag() < 0 || m.getTag() > rngd::isa::kMaxTag)
+        return m.emitOpError("tag ") << m.getTag() << " out of range [0, "
+                                     << rngd::isa::kMaxTag << "]";
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// rngd.arg @name kind dtype [shape] "mapping" offset N bytes N
+//===----------------------------------------------------------------------===//
+
+ParseResult ArgOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringAttr name;
+  StringRef kind, dtype;
+  std::string mapping;
+  SmallVector<int64_t> shape;
+  Builder &b = parser.getBuilder();
+  if (parser.parseSymbolName(name, SymbolTable::getSymbolAttrName(), result.attributes) ||
+      parser.parseKeyword(&kind) || parser.parseKeyword(&dtype) ||
+      parseI64List(parser, shape) || parser.parseString(&mapping) ||
+      parseKeywordThenI64(parser, result, "offset") ||
+      parseKeywordThenI64(parser, result, "bytes"))
+    return failure();
+  result.addAttribute("kind", b.getStringAttr(kind));
+  result.addAttribute("dtype", b.getStringAttr(dtype));
+  result.addAttribute("shape", b.getDenseI64ArrayAttr(shape));
+  result.addAttribute("mapping", b.getStringAttr(mapping));
+  return success();
+}
+
+void ArgOp::print(OpAsmPrinter &p) {
+  p << " ";
+  p.printSymbolName(getSymName());
+  p << " " << getKind() << " " << getDtype() << " ";
+  printList(p, getShape());
+  p << " \"" << getMapping() << "\" offset " << getOffset() << " bytes " << getBytes();
+}
+
+//===----------------------------------------------------------------------===//
+// rngd.descriptor I engine E src A dst A packet N limits [..] src_strides [..] dst_strides [..]
+//===----------------------------------------------------------------------===//
+
+ParseResult DescriptorOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<int64_t> limits, srcStrides, dstStrides;
+  Builder &b = parser.getBuilder();
+  if (parseI64(parser, result, "index") || parseKeywordThenI64(parser, result, "engine") ||
+      parser.parseKeyword("src") || parseU64(parser, result, "src") ||
+      parser.parseKeyword("dst") || parseU64(parser, result, "dst") ||
+      parseKeywordThenI64(parser, result, "packet") || parser.parseKeyword("limits") ||
+      parseI64List(parser, limits) || parser.parseKeyword("src_strides") ||
+      parseI64List(parser, srcStrides) || parser.parseKeyword("dst_strides") ||
+      parseI64List(parser, dstStrides))
+    return failure();
+  result.addAttribute("limits", b.getDenseI64ArrayAttr(limits));
+  result.addAttribute("src_strides", b.getDenseI64ArrayAttr(srcStrides));
+  result.addAttribute("dst_strides", b.getDenseI64ArrayAttr(dstStrides));
+  return success();
+}
+
+void DescriptorOp::print(OpAsmPrinter &p) {
+  p << " " << getIndex() << " engine " << getEngine() << " src " << hex(getSrc()) << " dst "
+    << hex(getDst()) << " packet " << getPacket() << " limits ";
+  printList(p, getLimits());
+  p << " src_strides ";
+  printList(p, getSrcStrides());
+  p << " dst_strides ";
+  printList(p, getDstStrides());
+}
+
+LogicalResult DescriptorOp::verify() {
+  size_t n = getLimits().size();
+  if (n > static_cast<size_t>(rngd::isa::kMaxDmaLoops))
+    return emitOpError("has ") << n << " loops; a descriptor holds at most "
+                               << rngd::isa::kMaxDmaLoops;
+  if (getSrcStrides().size() != n || getDstStrides().size() != n)
+    return emitOpError("needs one source and one destination stride per loop (")
+           << n << " loops, " << getSrcStrides().size() << " and " << getDstStrides().size()
+           << " strides)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// rngd.config I unit {field = v, array = [v, ...], ...}
+//===----------------------------------------------------------------------===//
+
+ParseResult ConfigOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &b = parser.getBuilder();
+  StringRef unitName;
+  if (parseI64(parser, result, "index"))
+    return failure();
+  llvm::SMLoc unitLoc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&unitName))
+    return failure();
+  const rngd::isa::UnitSpec *spec = rngd::isa::findUnit(unitName.str());
+  if (!spec)
+    return parser.emitError(unitLoc, "unknown config unit `") << unitName << "`";
+  SmallVector<int64_t> values;
+  size_t field = 0;
+  auto parseValue = [&]() -> ParseResult {
+    uint64_t magnitude;
+    bool negative = succeeded(parser.parseOptionalMinus());
+    if (parser.parseInteger(magnitude))
+      return failure();
+    values.push_back(negative ? -static_cast<int64_t>(magnitude)
+                              : static_cast<int64_t>(magnitude));
+    return success();
+  };
+  auto parseField = [&]() -> ParseResult {
+    llvm::SMLoc loc = parser.getCurrentLocation();
+    StringRef name;
+    if (parser.parseKeyword(&name) || parser.parseEqual())
+      return failure();
+    if (field >= spec->fields.size() || name != spec->fields[field].name)
+      return parser.emitError(loc, "unit `")
+             << unitName << "` expects field `"
+             << (field < spec->fields.size() ? spec->fields[field].name : "}") << "` here, got `"
+             << name << "`";
+    const rngd::isa::FieldSpec &f = spec->fields[field++];
+    if (f.count == 1)
+      return parseValue();
+    size_t before = values.size();
+    if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseValue))
+      return failure();
+    if (values.size() - before != f.count)
+      return parser.emitError(loc, "field `")
+             << f.name << "` has " << f.count << " entries, got " << (values.size() - before);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Braces, parseField))
+    return failure();
+  if (field != spec->fields.size())
+    return parser.emitError(parser.getCurrentLocation(), "unit `")
+           << unitName << "` is missing field `" << spec->fields[field].name << "`";
+  result.addAttribute("unit", b.getStringAttr(unitName));
+  result.addAttribute("values", b.getDenseI64ArrayAttr(values));
+  return success();
+}
+
+void ConfigOp::print(OpAsmPrinter &p) {
+  p << " " << getIndex() << " " << getUnit() << " {";
+  const rngd::isa::UnitSpec *spec = rngd::isa::findUnit(getUnit().str());
+  ArrayRef<int64_t> values = getValues();
+  size_t k = 0;
+  for (auto [i, f] : llvm::enumerate(spec->fields)) {
+    p << (i ? ", " : "") << f.name << " = ";
+    auto printOne = [&](int64_t v) {
+      if (f.bits == 64)
+        p << hex(v);
+      else
+        p << v;
+    };
+    if (f.count == 1) {
+      printOne(values[k++]);
+      continue;
+    }
+    p << "[";
+    for (unsigned j = 0; j < f.count; ++j) {
+      if (j)
+        p << ", ";
+      printOne(values[k++]);
+    }
+    p << "]";
+  }
+  p << "}";
+}
+
+LogicalResult ConfigOp::verify() {
+  const rngd::isa::UnitSpec *spec = rngd::isa::findUnit(getUnit().str());
+  if (!spec)
+    return emitOpError("unknown config unit `") << getUnit() << "`";
+  if (getValues().size() != rngd::isa::valueCount(*spec))
+    return emitOpError("unit `") << getUnit() << "` has " << rngd::isa::valueCount(*spec)
+                                 << " values, got " << getValues().size();
+  std::vector<uint64_t> words;
+  std::string why;
+  if (!rngd::isa::packBlock(*spec, std::vector<int64_t>(getValues().begin(), getValues().end()),
+                            words, why))
+    return emitOpError(why);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Command words
+//===----------------------------------------------------------------------===//
+
+ParseResult LoadOp::parse(OpAsmParser &parser, OperationState &result) {
+  return failure(parseI64(parser, result, "config") || parseContext(parser, result));
+}
+
+void LoadOp::print(OpAsmPrinter &p) { p << " " << getConfig() << " " << getContext(); }
+
+ParseResult ExecOp::parse(OpAsmParser &parser, OperationState &result) {
+  int64_t units = 0;
+  if (parseContext(parser, result))
+    return failure();
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+        llvm::SMLoc loc = parser.getCurrentLocation();
+        StringRef name;
+        if (parser.parseKeyword(&name))
+          return failure();
+        for (auto [bit, unit] : llvm::enumerate(kUnitNames))
+          if (name == unit) {
+            units |= int64_t(1) << bit;
+            return success();
+          }
+        return parser.emitError(loc, "unknown unit `") << name << "`";
+      }))
+    return failure();
+  result.addAttribute("units", i64(parser, units));
+  return success();
+}
+
+void ExecOp::print(OpAsmPrinter &p) {
+  p << " " << getContext() << " [";
+  bool first = true;
+  for (auto [bit, unit] : llvm::enumerate(kUnitNames))
+    if (getUnits() & (int64_t(1) << bit)) {
+      p << (first ? "" : ", ") << unit;
+      first = false;
+    }
+  p << "]";
+}
+
+ParseResult WaitOp::parse(OpAsmParser &parser, OperationState &result) {
+  if (succeeded(parser.parseOptionalKeyword("tag")))
+    return parseI64(parser, result, "tag");
+  return parseContext(parser, result);
+}
+
+void WaitOp::print(OpAsmPrinter &p) {
+  if (getTag())
+    p << " tag " << *getTag();
+  else
+    p << " " << *getContext();
+}
+
+LogicalResult WaitOp::verify() {
+  if (!getTag() == !getContext())
+    return emitOpError("waits on either a context or a DMA tag");
+  return success();
+}
+
+ParseResult DmaOp::parse(OpAsmParser &parser, OperationState &result) {
+  return failure(parseI64(parser, result, "descriptor") ||
+                 parseKeywordThenI64(parser, result, "tag"));
+}
+
+void DmaOp::print(OpAsmPrinter &p) { p << " " << getDescriptor() << " tag " << getTag(); }

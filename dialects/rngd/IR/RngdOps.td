@@ -1,0 +1,92 @@
+#ifndef RNGD_OPS_TD
+#define RNGD_OPS_TD
+
+include "RngdBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/RegionKindInterface.td"
+
+def Rngd_ExecutableOp : Rngd_Op<"executable", [Symbol, SymbolTable, NoTerminator,
+    SingleBlock, IsolatedFromAbove, NoRegionArguments,
+    DeclareOpInterfaceMethods<RegionKindInterface>]> {
+  let summary = "a compiled kernel: header fields and, in order, its records and commands";
+  let description = [{
+    ```mlir
+    rngd.executable @embedding target "rngd-1chip" hash 0x1d2c3b4a compiler "rngdc 0.1.0"
+        flags 0 makespan 1026 hbm 4096 {
+      rngd.arg @input in bf16 [1024] "H" offset 0 bytes 2048
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$target, I64Attr:$target_hash,
+                       StrAttr:$compiler, I64Attr:$flags, I64Attr:$makespan, I64Attr:$hbm);
+  let regions = (region SizedRegion<1>:$body);
+  let hasVerifier = 1;
+}
+
+def Rngd_ArgOp : Rngd_Op<"arg", [HasParent<"ExecutableOp">, Symbol]> {
+  let summary = "one kernel argument: an HBM buffer with its kind, dtype, shape and place";
+  let description = [{
+    ```mlir
+    rngd.arg @input in bf16 [1024] "H" offset 0 bytes 2048
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$kind, StrAttr:$dtype,
+                       DenseI64ArrayAttr:$shape, StrAttr:$mapping, I64Attr:$offset,
+                       I64Attr:$bytes);
+}
+
+def Rngd_DescriptorOp : Rngd_Op<"descriptor", [HasParent<"ExecutableOp">]> {
+  let summary = "a DMA descriptor: paired loop nests over source and destination addresses";
+  let description = [{
+    ```mlir
+    rngd.descriptor 0 engine 0 src 0xc000000000 dst 0x10000000 packet 8 limits [256]
+        src_strides [8] dst_strides [4194304]
+    ```
+  }];
+  let arguments = (ins I64Attr:$index, I64Attr:$engine, I64Attr:$src, I64Attr:$dst,
+                       I64Attr:$packet, DenseI64ArrayAttr:$limits,
+                       DenseI64ArrayAttr:$src_strides, DenseI64ArrayAttr:$dst_strides);
+  let hasVerifier = 1;
+}
+
+def Rngd_ConfigOp : Rngd_Op<"config", [HasParent<"ExecutableOp">]> {
+  let summary = "a configuration block: the register fields of one unit";
+  let description = [{
+    ```mlir
+    rngd.config 0 cast {mode = 1}
+    ```
+    Fields are listed in the unit's table order (docs/isa.md); arrays in brackets.
+  }];
+  let arguments = (ins I64Attr:$index, StrAttr:$unit, DenseI64ArrayAttr:$values);
+  let hasVerifier = 1;
+}
+
+def Rngd_LoadOp : Rngd_Op<"load", [HasParent<"ExecutableOp">]> {
+  let summary = "command word: load a configuration block into its unit on a context";
+  let arguments = (ins I64Attr:$config, StrAttr:$context);
+}
+
+def Rngd_ExecOp : Rngd_Op<"exec", [HasParent<"ExecutableOp">]> {
+  let summary = "command word: start a Tensor Unit pass on the listed units";
+  let arguments = (ins StrAttr:$context, I64Attr:$units);
+}
+
+def Rngd_WaitOp : Rngd_Op<"wait", [HasParent<"ExecutableOp">]> {
+  let summary = "command word: block the queue until a context's pass or a DMA tag completes";
+  let description = [{
+    ```mlir
+    rngd.wait main
+    rngd.wait tag 3
+    ```
+  }];
+  let arguments = (ins OptionalAttr<StrAttr>:$context, OptionalAttr<I64Attr>:$tag);
+  let hasVerifier = 1;
+}
+
+def Rngd_DmaOp : Rngd_Op<"dma", [HasParent<"ExecutableOp">]> {
+  let summary = "command word: start the DMA of a descriptor under a tag";
+  let arguments = (ins I64Attr:$descriptor, I64Attr:$tag);
+}
+
+#endif // RNGD_OPS_TD

@@ -1,0 +1,42 @@
+#include "dialects/tcp/IR/TcpDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace rngd::tcp;
+
+#include "dialects/tcp/IR/TcpDialect.cpp.inc"
+#include "dialects/tcp/IR/TcpEnums.cpp.inc"
+
+void TcpDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/tcp/IR/TcpTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/tcp/IR/TcpOps.cpp.inc"
+      >();
+}
+
+/// `tcp.arg = "in" | "out" | "inout"` on entry arguments, which must be HBM tensors.
+LogicalResult TcpDialect::verifyRegionArgAttribute(Operation *op, unsigned regionIndex,
+                                                   unsigned argIndex, NamedAttribute attr) {
+  if (attr.getName() != "tcp.arg")
+    return op->emitError("unknown tcp argument attribute `") << attr.getName() << "`";
+  auto kind = dyn_cast<StringAttr>(attr.getValue());
+  if (!kind || (kind.getValue() != "in" && kind.getValue() != "out" &&
+                kind.getValue() != "inout"))
+    return op->emitError("argument #") << argIndex << ": tcp.arg must be \"in\", \"out\" or "
+                                       << "\"inout\", got " << attr.getValue();
+  Region &region = op->getRegion(regionIndex);
+  if (region.empty() || region.front().getNumArguments() <= argIndex)
+    return success();
+  Type type = region.front().getArgument(argIndex).getType();
+  if (!isa<HbmType>(type))
+    return op->emitError("argument #") << argIndex << ": kernel arguments are HBM tensors, got "
+                                       << type;
+  return success();
+}

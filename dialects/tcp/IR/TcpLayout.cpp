@@ -1,0 +1,207 @@
+#include "dialects/tcp/IR/TcpLayout.h"
+#include "dialects/tcp/IR/TcpDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <set>
+
+using namespace mlir;
+
+namespace rngd::tcp {
+
+int64_t elementBytes(Type type) {
+  if (type.isBF16())
+    return 2;
+  if (type.isF32() || type.isSignlessInteger(32))
+    return 4;
+  if (type.isSignlessInteger(8))
+    return 1;
+  return 0;
+}
+
+std::optional<mapping::AxisEnv> axisEnv(Operation *op) {
+  ModuleOp module = isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
+  auto axes = module ? module->getAttrOfType<DictionaryAttr>("tcp.axes") : DictionaryAttr();
+  if (!axes) {
+    op->emitOpError("needs the enclosing module to declare its axes, e.g. "
+                    "`module attributes {tcp.axes = {H = 1024}}`");
+    return std::nullopt;
+  }
+  mapping::AxisEnv env;
+  for (NamedAttribute entry : axes) {
+    auto size = dyn_cast<IntegerAttr>(entry.getValue());
+    if (!size || size.getInt() <= 0) {
+      op->emitOpError("axis `") << entry.getName().getValue()
+                                << "` in tcp.axes must have a positive integer size";
+      return std::nullopt;
+    }
+    env.add(entry.getName().str(), size.getInt());
+  }
+  return env;
+}
+
+std::optional<mapping::Mapping> resolveMapping(Operation *op, StringRef what, StringRef text,
+                                               const mapping::AxisEnv &env) {
+  mapping::Error err;
+  auto m = mapping::Mapping::parse(text.str(), env, err);
+  if (!m)
+    op->emitOpError("invalid ") << what << " mapping \"" << text << "\": " << err.str();
+  return m;
+}
+
+std::vector<mapping::Level> HbmLayout::levels() const { return {{elem, elemBytes}}; }
+
+std::vector<int64_t> SpatialLayout::activeSlices(const TargetModel &t) const {
+  std::vector<int64_t> slices;
+  for (int64_t c = 0; c < cluster.size(); ++c) {
+    if (!cluster.digits(c))
+      continue;
+    for (int64_t s = 0; s < slice.size(); ++s)
+      if (slice.digits(s))
+        slices.push_back(c * t.slicesPerCluster + s);
+  }
+  return slices;
+}
+
+std::vector<mapping::Level> DmLayout::levels(const TargetModel &t) const {
+  return {{spatial.cluster, t.slicesPerCluster * t.dmSliceWindowBytes},
+          {spatial.slice, t.dmSliceWindowBytes},
+          {elem, elemBytes}};
+}
+
+static std::optional<SpatialLayout> resolveSpatial(Operation *op, StringRef cluster,
+                                                   StringRef slice,
+                                                   const mapping::AxisEnv &env) {
+  const TargetModel &t = defaultTarget();
+  auto c = resolveMapping(op, "cluster", cluster, env);
+  auto s = resolveMapping(op, "slice", slice, env);
+  if (!c || !s)
+    return std::nullopt;
+  // Every spatial level spans the whole machine level (MACHINE.md section 5).
+  if (c->size() != t.clusters) {
+    op->emitOpError("cluster mapping \"")
+        << cluster << "\" has " << c->size() << " cells; the chip has " << t.clusters
+        << " clusters (pad with `# " << t.clusters << "`)";
+    return std::nullopt;
+  }
+  if (s->size() != t.slicesPerCluster) {
+    op->emitOpError("slice mapping \"")
+        << slice << "\" has " << s->size() << " cells; a cluster has " << t.slicesPerCluster
+        << " slices (pad with `# " << t.slicesPerCluster << "`)";
+    return std::nullopt;
+  }
+  return SpatialLayout{*c, *s};
+}
+
+static std::vector<std::string> unionAxes(std::initializer_list<const mapping::Mapping *> ms,
+                                          const mapping::AxisEnv &env) {
+  std::set<std::string> seen;
+  for (const mapping::Mapping *m : ms)
+    for (const std::string &a : m->axes())
+      seen.insert(a);
+  std::vector<std::string> ordered; // declaration order, deterministic
+  for (const auto &[name, size] : env.axes())
+    if (seen.count(name))
+      ordered.push_back(name);
+  return ordered;
+}
+
+std::optional<HbmLayout> resolveHbm(Operation *op, HbmType type) {
+  auto env = axisEnv(op);
+  if (!env)
+    return std::nullopt;
+  auto elem = resolveMapping(op, "HBM element", type.getElem(), *env);
+  if (!elem)
+    return std::nullopt;
+  HbmLayout layout{*elem, elementBytes(type.getElementType()), {}};
+  layout.axes = unionAxes({&layout.elem}, *env);
+  mapping::Error err;
+  if (!mapping::checkCoverage(layout.levels(), {false}, layout.axes, *env, err)) {
+    op->emitOpError("HBM tensor ") << type << ": " << err.str();
+    return std::nullopt;
+  }
+  return layout;
+}
+
+std::optional<DmLayout> resolveDm(Operation *op, DmType type) {
+  const TargetModel &t = defaultTarget();
+  auto env = axisEnv(op);
+  if (!env)
+    return std::nullopt;
+  auto spatial = resolveSpatial(op, type.getCluster(), type.getSlice(), *env);
+  auto elem = resolveMapping(op, "DM element", type.getElem(), *env);
+  if (!spatial || !elem)
+    return std::nullopt;
+  DmLayout layout{*spatial, *elem, elementBytes(type.getElementType()), {}};
+  // Axes of the tensor are those of its element mapping plus spatial axes that are not pure
+  // replication; an axis that only appears spatially is a broadcast.
+  layout.axes = unionAxes({&layout.elem}, *env);
+  for (const std::string &a : unionAxes({&layout.spatial.cluster, &layout.spatial.slice}, *env))
+    if (std::find(layout.axes.begin(), layout.axes.end(), a) == layout.axes.end())
+      layout.axes.push_back(a);
+  if (layout.bytesPerSlice() > t.dmBytesPerSlice) {
+    op->emitOpError("DM capacity: tensor ")
+        << type << " needs " << layout.bytesPerSlice() << " bytes per slice; a slice has "
+        << t.dmBytesPerSlice;
+    return std::nullopt;
+  }
+  mapping::Error err;
+  if (!mapping::checkCoverage(layout.levels(t), {true, true, false}, layout.axes, *env, err)) {
+    op->emitOpError("DM tensor ") << type << ": " << err.str();
+    return std::nullopt;
+  }
+  return layout;
+}
+
+std::optional<StreamLayout> resolveStream(Operation *op, StreamType type) {
+  const TargetModel &t = defaultTarget();
+  auto env = axisEnv(op);
+  if (!env)
+    return std::nullopt;
+  auto spatial = resolveSpatial(op, type.getCluster(), type.getSlice(), *env);
+  auto time = resolveMapping(op, "time", type.getTime(), *env);
+  auto packet = resolveMapping(op, "packet", type.getPacket(), *env);
+  if (!spatial || !time || !packet)
+    return std::nullopt;
+  StreamLayout layout{*spatial, *time, *packet, elementBytes(type.getElementType())};
+  if (layout.packetBytes() % t.fetchPacketAlignment != 0) {
+    op->emitOpError("packet size: a stream packet of ")
+        << layout.packetBytes() << " bytes is not a multiple of " << t.fetchPacketAlignment
+        << " bytes";
+    return std::nullopt;
+  }
+  return layout;
+}
+
+std::optional<mapping::Sequencer> deriveTensorSequencer(Operation *op, StringRef what,
+                                                        const DmLayout &buffer,
+                                                        const StreamLayout &stream,
+                                                        int64_t maxAccessBytes) {
+  const TargetModel &t = defaultTarget();
+  mapping::Error err;
+  auto seq = mapping::deriveSequencer(buffer.elem, stream.time, stream.packet, buffer.elemBytes,
+                                      maxAccessBytes, t.maxSequencerEntries,
+                                      t.maxSequencerEntrySize, err);
+  if (!seq)
+    op->emitOpError(what) << " sequencer: " << err.str();
+  return seq;
+}
+
+std::optional<mapping::DmaPlan> deriveTensorDma(Operation *op,
+                                                const std::vector<mapping::Level> &src,
+                                                const std::vector<mapping::Level> &dst,
+                                                const std::vector<std::string> &axes,
+                                                int64_t elemBytes) {
+  const TargetModel &t = defaultTarget();
+  auto env = axisEnv(op);
+  if (!env)
+    return std::nullopt;
+  mapping::Error err;
+  auto plan = mapping::deriveDma(src, dst, axes, elemBytes, t.dmaMaxPacketBytes, t.dmaMaxLoops,
+                                 *env, err);
+  if (!plan)
+    op->emitOpError("DMA loops: ") << err.str();
+  return plan;
+}
+
+} // namespace rngd::tcp

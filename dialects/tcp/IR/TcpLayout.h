@@ -1,0 +1,85 @@
+// Resolving tcp types against the module's axes and the target model. Verifiers and the
+// lowering call the same functions, so the lowering never meets a case the verifier let by.
+#pragma once
+
+#include "Mapping.h"
+#include "TargetModel.h"
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LogicalResult.h"
+
+#include <optional>
+#include <vector>
+
+namespace rngd::tcp {
+
+/// Bytes of a tcp element type (bf16, f32, i32, i8); 0 for anything else.
+int64_t elementBytes(mlir::Type type);
+
+/// The axes declared by the enclosing module's `tcp.axes`; emits an error on `op` if missing.
+std::optional<mapping::AxisEnv> axisEnv(mlir::Operation *op);
+
+/// Parses one mapping string of a type; on failure emits "invalid <what> mapping ..." on op.
+std::optional<mapping::Mapping> resolveMapping(mlir::Operation *op, llvm::StringRef what,
+                                               llvm::StringRef text,
+                                               const mapping::AxisEnv &env);
+
+struct HbmLayout {
+  mapping::Mapping elem;
+  int64_t elemBytes = 0;
+  std::vector<std::string> axes;
+  int64_t bytes() const { return elem.size() * elemBytes; }
+  std::vector<mapping::Level> levels() const;
+};
+
+/// Placement of a DM tensor or of a stream's cluster/slice levels.
+struct SpatialLayout {
+  mapping::Mapping cluster;
+  mapping::Mapping slice;
+  /// Global slice ids that hold meaningful data (cluster * slicesPerCluster + slice).
+  std::vector<int64_t> activeSlices(const TargetModel &t) const;
+};
+
+struct DmLayout {
+  SpatialLayout spatial;
+  mapping::Mapping elem;
+  int64_t elemBytes = 0;
+  std::vector<std::string> axes;
+  int64_t bytesPerSlice() const { return elem.size() * elemBytes; }
+  std::vector<mapping::Level> levels(const TargetModel &t) const;
+};
+
+struct StreamLayout {
+  SpatialLayout spatial;
+  mapping::Mapping time;
+  mapping::Mapping packet;
+  int64_t elemBytes = 0;
+  int64_t packetBytes() const { return packet.size() * elemBytes; }
+};
+
+class HbmType;
+class DmType;
+class StreamType;
+
+/// Resolve and check a type in the context of `op` (capacity, level sizes, coverage);
+/// each emits a diagnostic on `op` naming the rule and the numbers when it fails.
+std::optional<HbmLayout> resolveHbm(mlir::Operation *op, HbmType type);
+std::optional<DmLayout> resolveDm(mlir::Operation *op, DmType type);
+std::optional<StreamLayout> resolveStream(mlir::Operation *op, StreamType type);
+
+/// Fetch or commit sequencer of a pass reading/writing `buffer` in the stream's order.
+/// `maxAccessBytes` is the context's access size (32 B main, 8 B sub).
+std::optional<mapping::Sequencer> deriveTensorSequencer(mlir::Operation *op,
+                                                        llvm::StringRef what,
+                                                        const DmLayout &buffer,
+                                                        const StreamLayout &stream,
+                                                        int64_t maxAccessBytes);
+
+/// The DMA plan between two placed tensors.
+std::optional<mapping::DmaPlan> deriveTensorDma(mlir::Operation *op,
+                                                const std::vector<mapping::Level> &src,
+                                                const std::vector<mapping::Level> &dst,
+                                                const std::vector<std::string> &axes,
+                                                int64_t elemBytes);
+
+} // namespace rngd::tcp

@@ -1,0 +1,283 @@
+#include "dialects/tcp/IR/TcpDialect.h"
+#include "dialects/tcp/IR/TcpLayout.h"
+#include "dialects/tcp/IR/TcpPass.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace rngd;
+using namespace rngd::tcp;
+
+#define GET_OP_CLASSES
+#include "dialects/tcp/IR/TcpOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shared checks
+//===----------------------------------------------------------------------===//
+
+/// The `tcp.arg` kind of an entry argument, or "" if `v` is not one.
+static StringRef argumentKind(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg)
+    return "";
+  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  if (!func)
+    return "";
+  auto kind = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tcp.arg");
+  return kind ? kind.getValue() : "";
+}
+
+/// A stream value feeds exactly one op of its pass, and that op is one of `allowed`.
+static LogicalResult verifySingleUse(Operation *op, Value stream) {
+  if (stream.hasOneUse())
+    return success();
+  if (stream.use_empty())
+    return op->emitOpError("stream result is never used: a Tensor Unit pass must end in "
+                           "tcp.commit");
+  return op->emitOpError("stream result has ")
+         << std::distance(stream.use_begin(), stream.use_end())
+         << " uses; a stream flows into exactly one engine";
+}
+
+/// Pipeline order: `input` must come from one of the named stream ops.
+static LogicalResult verifyProducer(Operation *op, Value input,
+                                    std::initializer_list<StringRef> producers) {
+  Operation *def = input.getDefiningOp();
+  for (StringRef name : producers)
+    if (def && def->getName().getStringRef() == name)
+      return success();
+  auto diag = op->emitOpError("pipeline order: input must come from ");
+  llvm::interleave(producers, diag, [&](StringRef n) { diag << "`" << n << "`"; }, " or ");
+  diag << ", got " << (def ? "`" + def->getName().getStringRef().str() + "`" : "a block argument");
+  return diag;
+}
+
+static bool sameSpatial(const SpatialLayout &a, const SpatialLayout &b) {
+  return a.cluster.str() == b.cluster.str() && a.slice.str() == b.slice.str();
+}
+
+//===----------------------------------------------------------------------===//
+// DmaOp
+//===----------------------------------------------------------------------===//
+
+// %r = tcp.dma %src : T -> U          (to a new DM tensor)
+// tcp.dma %src into %dst : T -> U     (into an HBM buffer)
+ParseResult DmaOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand source, dest;
+  bool hasDest = false;
+  Type sourceType, destType;
+  if (parser.parseOperand(source))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("into"))) {
+    hasDest = true;
+    if (parser.parseOperand(dest))
+      return failure();
+  }
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.parseType(sourceType) || parser.parseArrow() || parser.parseType(destType))
+    return failure();
+  if (parser.resolveOperand(source, sourceType, result.operands))
+    return failure();
+  if (hasDest) {
+    if (parser.resolveOperand(dest, destType, result.operands))
+      return failure();
+  } else {
+    result.addTypes(destType);
+  }
+  return success();
+}
+
+void DmaOp::print(OpAsmPrinter &p) {
+  p << " " << getSource();
+  if (getDest())
+    p << " into " << getDest();
+  p.printOptionalAttrDict((*this)->getAttrs());
+  p << " : " << getSource().getType() << " -> "
+    << (getDest() ? getDest().getType() : getResult().getType());
+}
+
+LogicalResult DmaOp::verify() {
+  if (!getDest() == !getResult())
+    return emitOpError("needs exactly one destination: `into` an HBM buffer or a DM result");
+  Type destType = getDest() ? getDest().getType() : getResult().getType();
+  Type srcElem = isa<HbmType>(getSource().getType())
+                     ? cast<HbmType>(getSource().getType()).getElementType()
+                     : cast<DmType>(getSource().getType()).getElementType();
+  Type dstElem = isa<HbmType>(destType) ? cast<HbmType>(destType).getElementType()
+                                        : cast<DmType>(destType).getElementType();
+  if (srcElem != dstElem)
+    return emitOpError("DMA moves bytes unchanged: element types differ (")
+           << srcElem << " -> " << dstElem << ")";
+  if (isa<HbmType>(getSource().getType())) {
+    StringRef kind = argumentKind(getSource());
+    if (kind.empty())
+      return emitOpError("HBM source must be a kernel argument");
+    if (kind == "out")
+      return emitOpError("reads argument #")
+             << cast<BlockArgument>(getSource()).getArgNumber()
+             << " of kind \"out\", whose contents are undefined before the kernel writes them";
+  }
+  if (getDest()) {
+    StringRef kind = argumentKind(getDest());
+    if (kind.empty())
+      return emitOpError("HBM destination must be a kernel argument");
+    if (kind == "in")
+      return emitOpError("writes argument #") << cast<BlockArgument>(getDest()).getArgNumber()
+                                              << " of kind \"in\"; declare it \"out\" or "
+                                                 "\"inout\"";
+  }
+  auto plan = planDma(*this);
+  return plan ? success() : failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor Unit stream ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult FetchOp::verify() {
+  const TargetModel &t = defaultTarget();
+  Type from = getSource().getType().getElementType();
+  Type to = getResult().getType().getElementType();
+  if (from != to && !(from.isBF16() && to.isF32()))
+    return emitOpError("fetch cast from ") << from << " to " << to
+                                           << " is not supported (only bf16 -> f32)";
+  auto source = resolveDm(*this, getSource().getType());
+  auto stream = resolveStream(*this, getResult().getType());
+  if (!source || !stream)
+    return failure();
+  if (!sameSpatial(source->spatial, stream->spatial))
+    return emitOpError("each slice fetches its own DM: the stream's cluster/slice mappings (\"")
+           << stream->spatial.cluster.str() << "\", \"" << stream->spatial.slice.str()
+           << "\") must equal the source's (\"" << source->spatial.cluster.str() << "\", \""
+           << source->spatial.slice.str() << "\")";
+  if (stream->packetBytes() > t.flitBytes)
+    return emitOpError("packet size: ")
+           << stream->packetBytes() << " bytes per packet exceed one " << t.flitBytes
+           << "-byte flit (multi-flit packets are unsupported)";
+  if (failed(verifySingleUse(*this, getResult())))
+    return failure();
+  return success(planFetch(*this).has_value());
+}
+
+LogicalResult CollectOp::verify() {
+  if (failed(verifyProducer(*this, getInput(), {"tcp.fetch"})))
+    return failure();
+  return verifySingleUse(*this, getResult());
+}
+
+
+// %v = tcp.vector %c [add_f 1.0, mul_f 2.0] : !stream
+ParseResult VectorOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand input;
+  Type type;
+  SmallVector<Attribute> steps, imms;
+  Builder &b = parser.getBuilder();
+  if (parser.parseOperand(input))
+    return failure();
+  auto parseStep = [&]() -> ParseResult {
+    llvm::SMLoc loc = parser.getCurrentLocation();
+    StringRef name;
+    if (parser.parseKeyword(&name))
+      return failure();
+    const VectorStepInfo *info = findVectorStep(name);
+    if (!info)
+      return parser.emitError(loc, "unknown vector step `")
+             << name << "` (supported: add_i, add_f, mul_f)";
+    steps.push_back(b.getStringAttr(name));
+    if (info->isFloat) {
+      double v;
+      if (parser.parseFloat(v))
+        return failure();
+      imms.push_back(b.getF32FloatAttr(static_cast<float>(v)));
+    } else {
+      int32_t v;
+      if (parser.parseInteger(v))
+        return failure();
+      imms.push_back(b.getI32IntegerAttr(v));
+    }
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseStep) ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.parseType(type) || parser.resolveOperand(input, type, result.operands))
+    return failure();
+  result.addAttribute("steps", b.getArrayAttr(steps));
+  result.addAttribute("immediates", b.getArrayAttr(imms));
+  result.addTypes(type);
+  return success();
+}
+
+void VectorOp::print(OpAsmPrinter &p) {
+  p << " " << getInput() << " [";
+  for (auto [i, step] : llvm::enumerate(getSteps())) {
+    if (i)
+      p << ", ";
+    p << cast<StringAttr>(step).getValue() << " ";
+    Attribute imm = getImmediates()[i];
+    if (auto f = dyn_cast<FloatAttr>(imm))
+      p.printFloat(f.getValue());
+    else
+      p << cast<IntegerAttr>(imm).getInt();
+  }
+  p << "]";
+  p.printOptionalAttrDict((*this)->getAttrs(), {"steps", "immediates"});
+  p << " : " << getInput().getType();
+}
+
+LogicalResult VectorOp::verify() {
+  if (failed(verifyProducer(*this, getInput(), {"tcp.collect"})))
+    return failure();
+  Type elem = getInput().getType().getElementType();
+  if (!elem.isF32() && !elem.isSignlessInteger(32))
+    return emitOpError("the Vector Engine computes on i32 or f32 streams, got ") << elem;
+  if (getSteps().size() != getImmediates().size())
+    return emitOpError("each vector step needs one immediate");
+  if (getSteps().empty())
+    return emitOpError("a vector invocation needs at least one step");
+  const VectorStepInfo *prev = nullptr;
+  for (auto [i, step] : llvm::enumerate(getSteps())) {
+    auto name = dyn_cast<StringAttr>(step);
+    const VectorStepInfo *info = name ? findVectorStep(name.getValue()) : nullptr;
+    if (!info)
+      return emitOpError("unknown vector step ") << step;
+    if (info->isFloat != elem.isF32())
+      return emitOpError("step `") << info->name << "` computes on "
+                                   << (info->isFloat ? "f32" : "i32") << " but the stream is "
+                                   << elem;
+    if (prev && prev->alu == info->alu)
+      return emitOpError("ALU ") << info->alu << " is used twice; each ALU runs at most once "
+                                 << "per vector invocation (split into two passes)";
+    if (prev && prev->stage >= info->stage)
+      return emitOpError("stage order: `")
+             << info->name << "` (" << info->alu << ") cannot follow `" << prev->name << "` ("
+             << prev->alu << ") in one invocation";
+    prev = info;
+  }
+  return verifySingleUse(*this, getResult());
+}
+
+LogicalResult CastOp::verify() {
+  if (failed(verifyProducer(*this, getInput(), {"tcp.collect", "tcp.vector"})))
+    return failure();
+  StreamType in = getInput().getType(), out = getResult().getType();
+  if (!in.getElementType().isF32() || !out.getElementType().isBF16())
+    return emitOpError("the Cast Engine converts f32 -> bf16 here, got ")
+           << in.getElementType() << " -> " << out.getElementType();
+  if (in.getCluster() != out.getCluster() || in.getSlice() != out.getSlice() ||
+      in.getTime() != out.getTime() || in.getPacket() != out.getPacket())
+    return emitOpError("cast changes only the element type; the mappings must be equal");
+  if (passContext(*this) != Context::main)
+    return emitOpError("context: the Cast Engine is available on the main context only");
+  return verifySingleUse(*this, getResult());
+}
+
+LogicalResult CommitOp::verify() {
+  if (failed(verifyProducer(*this, getInput(), {"tcp.collect", "tcp.vector", "tcp.cast"})))
+    return failure();
+  if (getInput().getType().getElementType() != getResult().getType().getElementType())
+    return emitOpError("commit writes the stream's element type (")
+           << getInput().getType().getElementType() << "), but the result holds "
+           << getResult().getType().getElementType();
+  return success(planCommit(*this).has_value());
+}

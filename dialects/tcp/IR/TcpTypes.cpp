@@ -1,0 +1,116 @@
+#include "dialects/tcp/IR/TcpDialect.h"
+#include "dialects/tcp/IR/TcpLayout.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace rngd::tcp;
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/tcp/IR/TcpTypes.cpp.inc"
+
+namespace {
+/// Parses `key = "mapping"` and checks the mapping's syntax (sizes need the module's axes,
+/// which op verifiers check).
+ParseResult parseMappingField(AsmParser &parser, StringRef key, std::string &out) {
+  if (parser.parseKeyword(key) || parser.parseEqual())
+    return failure();
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseString(&out))
+    return failure();
+  rngd::mapping::Error err;
+  if (!rngd::mapping::Mapping::checkSyntax(out, err))
+    return parser.emitError(loc, "invalid ") << key << " mapping \"" << out << "\": " << err.str();
+  return success();
+}
+
+ParseResult parseElementType(AsmParser &parser, Type &type) {
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseType(type))
+    return failure();
+  if (elementBytes(type) == 0)
+    return parser.emitError(loc, "element type must be bf16, f32, i32 or i8, got ") << type;
+  return success();
+}
+
+LogicalResult checkElementType(function_ref<InFlightDiagnostic()> emitError, Type type) {
+  if (elementBytes(type) == 0)
+    return emitError() << "element type must be bf16, f32, i32 or i8, got " << type;
+  return success();
+}
+} // namespace
+
+// !tcp.hbm<bf16, "[T, N, D]">
+Type HbmType::parse(AsmParser &parser) {
+  Type elementType;
+  std::string elem;
+  if (parser.parseLess() || parseElementType(parser, elementType) || parser.parseComma())
+    return {};
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseString(&elem))
+    return {};
+  rngd::mapping::Error err;
+  if (!rngd::mapping::Mapping::checkSyntax(elem, err)) {
+    parser.emitError(loc, "invalid HBM element mapping \"") << elem << "\": " << err.str();
+    return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return HbmType::get(parser.getContext(), elementType, elem);
+}
+
+void HbmType::print(AsmPrinter &p) const {
+  p << "<" << getElementType() << ", \"" << getElem() << "\">";
+}
+
+LogicalResult HbmType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
+                              StringRef) {
+  return checkElementType(emitError, elementType);
+}
+
+// !tcp.dm<bf16, cluster = "1 # 2", slice = "H / 4 # 256", elem = "H % 4">
+Type DmType::parse(AsmParser &parser) {
+  Type elementType;
+  std::string cluster, slice, elem;
+  if (parser.parseLess() || parseElementType(parser, elementType) || parser.parseComma() ||
+      parseMappingField(parser, "cluster", cluster) || parser.parseComma() ||
+      parseMappingField(parser, "slice", slice) || parser.parseComma() ||
+      parseMappingField(parser, "elem", elem) || parser.parseGreater())
+    return {};
+  return DmType::get(parser.getContext(), elementType, cluster, slice, elem);
+}
+
+void DmType::print(AsmPrinter &p) const {
+  p << "<" << getElementType() << ", cluster = \"" << getCluster() << "\", slice = \""
+    << getSlice() << "\", elem = \"" << getElem() << "\">";
+}
+
+LogicalResult DmType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
+                             StringRef, StringRef, StringRef) {
+  return checkElementType(emitError, elementType);
+}
+
+// !tcp.stream<f32, cluster = "...", slice = "...", time = "...", packet = "...">
+Type StreamType::parse(AsmParser &parser) {
+  Type elementType;
+  std::string cluster, slice, time, packet;
+  if (parser.parseLess() || parseElementType(parser, elementType) || parser.parseComma() ||
+      parseMappingField(parser, "cluster", cluster) || parser.parseComma() ||
+      parseMappingField(parser, "slice", slice) || parser.parseComma() ||
+      parseMappingField(parser, "time", time) || parser.parseComma() ||
+      parseMappingField(parser, "packet", packet) || parser.parseGreater())
+    return {};
+  return StreamType::get(parser.getContext(), elementType, cluster, slice, time, packet);
+}
+
+void StreamType::print(AsmPrinter &p) const {
+  p << "<" << getElementType() << ", cluster = \"" << getCluster() << "\", slice = \""
+    << getSlice() << "\", time = \"" << getTime() << "\", packet = \"" << getPacket() << "\">";
+}
+
+LogicalResult StreamType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
+                                 StringRef, StringRef, StringRef, StringRef) {
+  return checkElementType(emitError, elementType);
+}

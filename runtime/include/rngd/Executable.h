@@ -1,0 +1,66 @@
+// The .rngd executable file: what rngdc writes and the runtime loads. docs/executable-format.md
+// documents the byte layout. Plain C++; the compiler links this library to write files.
+#pragma once
+
+#include "rngd/Isa.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rngd {
+
+enum class DType : uint32_t { BF16 = 1, F32 = 2, I32 = 3, I8 = 4 };
+int64_t dtypeBytes(DType d);
+const char *dtypeName(DType d);
+bool parseDType(const std::string &s, DType &out);
+
+enum class ArgKind : uint32_t { In = 0, Out = 1, InOut = 2 };
+const char *argKindName(ArgKind k);
+bool parseArgKind(const std::string &s, ArgKind &out);
+
+struct ArgInfo {
+  std::string name;
+  std::string mapping;           // HBM element mapping, e.g. "[T, N, D]"
+  ArgKind kind = ArgKind::In;
+  DType dtype = DType::BF16;
+  std::vector<int64_t> shape;    // logical shape, at most 4 dims
+  uint64_t hbmOffset = 0;        // byte offset in the kernel's HBM space
+  uint64_t bytes = 0;
+};
+
+struct ConfigBlock {
+  isa::Unit unit = isa::Unit::Fetch;
+  std::vector<int64_t> values;   // table order, arrays expanded (isa::UnitSpec)
+};
+
+struct Executable {
+  static constexpr uint32_t kFormatVersion = 1;
+  std::string kernelName;
+  std::string targetName;
+  uint64_t targetHash = 0;
+  std::string compilerVersion;
+  uint32_t flags = 0;
+  uint64_t predictedMakespan = 0;
+  uint64_t hbmBytes = 0;         // size of the kernel's HBM space (all arguments)
+  std::vector<ArgInfo> args;
+  std::vector<uint32_t> commands;
+  std::vector<ConfigBlock> configs;
+  std::vector<isa::Descriptor> descriptors;
+};
+
+/// Serialises deterministically. Fails (with a message) only for values that do not fit the
+/// format, e.g. a config field wider than its register.
+bool writeExecutable(const Executable &exe, std::vector<uint8_t> &out, std::string &why);
+
+/// Validates magic, version, sizes, checksum, every section bound and every record, then
+/// decodes. Never reads outside `bytes`; returns false with a message on any defect.
+bool readExecutable(const std::vector<uint8_t> &bytes, Executable &exe, std::string &why);
+
+/// FNV-1a 64 over a byte range; the file checksum.
+uint64_t fnv1a64(const uint8_t *data, size_t size);
+
+/// The rngd dialect text of an executable (what `rngd-dump` prints and `rngdc` assembles).
+std::string printExecutable(const Executable &exe);
+
+} // namespace rngd

@@ -1,0 +1,173 @@
+// The RNGD command stream as rngdc emits it and the simulator executes it: 32-bit command
+// words, configuration blocks of fixed-width register fields, and DMA descriptors.
+// docs/isa.md documents every encoding; this header is the single table both sides use.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rngd::isa {
+
+// ---- Command words: opcode [31:25], operand [24:0] ---------------------------------------
+enum class Opcode : uint8_t {
+  Config = 0x04, // [24] context, [19:0] config block index: load the block into its unit
+  Exec = 0x10,   // [24] context, [15:0] unit bitmap: start a Tensor Unit pass
+  Wait = 0x11,   // [24] context, [16] type (0 context, 1 DMA tag), [5:0] tag
+  Dma = 0x13,    // [24:6] descriptor index, [5:0] tag: start a DMA command
+};
+
+enum class Context : uint8_t { Main = 0, Sub = 1 };
+
+/// Engines an `exec` starts (bit positions of the unit bitmap).
+enum UnitBit : uint16_t {
+  UnitFetch = 1u << 0,
+  UnitSwitch = 1u << 1,
+  UnitCollect = 1u << 2,
+  UnitContract = 1u << 3,
+  UnitVector = 1u << 4,
+  UnitCast = 1u << 5,
+  UnitTranspose = 1u << 6,
+  UnitCommit = 1u << 7,
+};
+constexpr uint16_t kKnownUnits = 0xff;
+
+struct Command {
+  Opcode opcode = Opcode::Exec;
+  Context context = Context::Main;
+  uint32_t index = 0;    // Config: block index; Dma: descriptor index
+  uint16_t units = 0;    // Exec
+  bool waitOnTag = false; // Wait
+  uint8_t tag = 0;       // Wait, Dma
+};
+
+constexpr uint32_t kMaxConfigIndex = (1u << 20) - 1;
+constexpr uint32_t kMaxDescriptorIndex = (1u << 19) - 1;
+constexpr uint32_t kMaxTag = 63;
+
+uint32_t encode(const Command &c);
+/// Decodes a word; returns std::nullopt (and a reason) for unknown opcodes or reserved bits.
+std::optional<Command> decode(uint32_t word, std::string &why);
+/// Fails when a field does not fit its bits, so encode() would lose information.
+bool checkCommand(const Command &c, std::string &why);
+
+const char *contextName(Context c); // "main" | "sub"
+/// Name of bit `bit` of the exec unit bitmap ("fetch", ..., "commit"); nullptr if unknown.
+const char *unitBitName(unsigned bit);
+/// The command's line in the rngd text form, without indentation, e.g. "rngd.wait tag 3".
+std::string formatCommand(const Command &c);
+
+// ---- Configuration blocks -------------------------------------------------------------------
+enum class Unit : uint32_t { Fetch = 1, Vector = 2, Cast = 3, Commit = 4 };
+
+struct FieldSpec {
+  const char *name;
+  uint8_t bits;
+  uint16_t count; // > 1 for arrays (printed as name = [a, b, ...])
+  bool isSigned;
+};
+
+struct UnitSpec {
+  Unit unit;
+  const char *name; // mnemonic in the rngd text form
+  std::vector<FieldSpec> fields;
+};
+
+/// All configuration units in id order.
+const std::vector<UnitSpec> &unitSpecs();
+const UnitSpec *findUnit(Unit unit);
+const UnitSpec *findUnit(const std::string &name);
+/// Number of scalar values (arrays expanded) and of 64-bit words of a block.
+size_t valueCount(const UnitSpec &spec);
+size_t wordCount(const UnitSpec &spec);
+
+/// Packs values (table order, arrays expanded) LSB-first into 64-bit words. Fails with a
+/// message naming the field when a value does not fit its width.
+bool packBlock(const UnitSpec &spec, const std::vector<int64_t> &values,
+               std::vector<uint64_t> &words, std::string &why);
+std::vector<int64_t> unpackBlock(const UnitSpec &spec, const std::vector<uint64_t> &words);
+/// Semantic rules beyond field widths (loop limits 1..65536, access_log2 <= 5, write_bytes in
+/// {8,16,24,32}, known cast modes, unused vector steps all zero). Writer and loader both call it.
+bool validateBlock(const UnitSpec &spec, const std::vector<int64_t> &values, std::string &why);
+
+// Fetch block values: base, access_log2, packet_bytes, cast, limits[8], strides[8], slices[8].
+// Commit block values: base, write_bytes, limits[8], strides[8], slices[8].
+// `slices` is a 512-bit slice-enable bitmap as eight 64-bit words (bit s = global slice s).
+enum class FetchCast : int64_t { None = 0, Bf16ToF32 = 1 };
+enum class CastMode : int64_t { None = 0, F32ToBf16 = 1 };
+
+/// Vector Engine ALUs (stage order) and ops. A block lists up to 8 (alu, op, mode, imm) steps.
+enum class Alu : int64_t { FxpAdd = 2, FpFma = 5, FpMul0 = 8 };
+enum class VectorOp : int64_t { Add = 1, Mul = 2 };
+enum class OperandMode : int64_t { Immediate = 0 };
+constexpr int kMaxVectorSteps = 8;
+
+constexpr int kSequencerLoops = 8;        // fetch/commit loop entries; entry 0 is the outermost
+constexpr int64_t kMaxLoopLimit = 65536;  // sequencer and DMA loop limits are 1..65536
+constexpr int kSliceBitmapWords = 8;      // 512-bit slice-enable bitmaps
+using SliceBitmap = std::array<uint64_t, kSliceBitmapWords>;
+
+// Typed views of the blocks, in table order. fromValues expects valueCount(spec) values
+// (validated blocks); values() gives the vector packBlock takes.
+struct FetchConfig {
+  int64_t base = 0, accessLog2 = 0, packetBytes = 0;
+  FetchCast cast = FetchCast::None;
+  std::array<int64_t, kSequencerLoops> limits{1, 1, 1, 1, 1, 1, 1, 1};
+  std::array<int64_t, kSequencerLoops> strides{};
+  SliceBitmap slices{};
+  static FetchConfig fromValues(const std::vector<int64_t> &v);
+  std::vector<int64_t> values() const;
+};
+struct VectorStep {
+  int64_t alu = 0, op = 0, mode = 0;
+  uint32_t imm = 0; // raw 32-bit pattern: f32 ops read float bits, fxp ops an i32
+};
+struct VectorConfig {
+  int64_t steps = 0;
+  std::array<VectorStep, kMaxVectorSteps> step{};
+  static VectorConfig fromValues(const std::vector<int64_t> &v);
+  std::vector<int64_t> values() const;
+};
+struct CastConfig {
+  CastMode mode = CastMode::None;
+  static CastConfig fromValues(const std::vector<int64_t> &v);
+  std::vector<int64_t> values() const;
+};
+struct CommitConfig {
+  int64_t base = 0, writeBytes = 32;
+  std::array<int64_t, kSequencerLoops> limits{1, 1, 1, 1, 1, 1, 1, 1};
+  std::array<int64_t, kSequencerLoops> strides{};
+  SliceBitmap slices{};
+  static CommitConfig fromValues(const std::vector<int64_t> &v);
+  std::vector<int64_t> values() const;
+};
+
+// ---- DMA descriptors: 256 bytes each, little-endian ----------------------------------------
+//   0 u32 kind (0 = tensor loop)      4 u32 engine (0..7)
+//   8 u64 source address             16 u64 destination address
+//  24 u32 packet bytes               28 u32 loop count (0..8)
+//  32 u32 limits[8]                  64 i32 source strides[8]   96 i32 destination strides[8]
+// 128..255 reserved, zero. Loop 0 is the outermost; each iteration moves one packet.
+struct Descriptor {
+  uint32_t kind = 0;
+  uint32_t engine = 0;
+  uint64_t src = 0;
+  uint64_t dst = 0;
+  uint32_t packetBytes = 0;
+  std::vector<uint32_t> limits;
+  std::vector<int32_t> srcStrides;
+  std::vector<int32_t> dstStrides;
+};
+constexpr size_t kDescriptorBytes = 256;
+constexpr int kMaxDmaLoops = 8;
+
+void encodeDescriptor(const Descriptor &d, uint8_t *out /* kDescriptorBytes */);
+std::optional<Descriptor> decodeDescriptor(const uint8_t *in, std::string &why);
+/// The rules decodeDescriptor enforces, for a Descriptor built in memory: kind 0, engine 0..7,
+/// packet >= 1, at most 8 loops, equal array lengths, limits 1..65536.
+bool checkDescriptor(const Descriptor &d, std::string &why);
+constexpr uint32_t kMaxDmaEngine = 7;
+
+} // namespace rngd::isa

@@ -1,0 +1,16 @@
+import os
+import lit.formats
+
+config.name = "rngdc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.rngd_obj_root, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.rngd_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+config.substitutions.append(("%src_root", config.rngd_src_root))
+config.substitutions.append(("%kernels", os.path.join(config.rngd_src_root, "kernels")))
+config.substitutions.append(("%schedules", os.path.join(config.rngd_src_root, "schedules")))
+config.substitutions.append(("%python", "python3"))
