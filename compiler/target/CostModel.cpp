@@ -33,4 +33,36 @@ int64_t configLoadCycles(const TargetModel &t, int64_t words) {
   return t.commandIssueCycles + words * t.configWordCycles;
 }
 
+QueueClock::QueueClock(const TargetModel &t) : t_(t) {}
+
+QueueClock::Interval QueueClock::dma(int64_t engine, int64_t cycles) {
+  int64_t &free = engineFree_[engine & 15];
+  Interval span{std::max(queue_, free), 0};
+  span.end = span.start + cycles;
+  free = span.end;
+  queue_ += t_.commandIssueCycles;
+  makespan_ = std::max({makespan_, span.end, queue_});
+  return span;
+}
+
+QueueClock::Interval QueueClock::exec(int64_t context, int64_t cycles) {
+  int64_t &free = contextFree_[context & 1];
+  Interval span{std::max(queue_, free), 0};
+  span.end = span.start + cycles;
+  free = span.end;
+  queue_ += t_.commandIssueCycles;
+  makespan_ = std::max({makespan_, span.end, queue_});
+  return span;
+}
+
+void QueueClock::load(int64_t words) {
+  queue_ += configLoadCycles(t_, words);
+  makespan_ = std::max(makespan_, queue_);
+}
+
+void QueueClock::wait(int64_t until) {
+  queue_ = std::max(queue_ + t_.commandIssueCycles, until);
+  makespan_ = std::max(makespan_, queue_);
+}
+
 } // namespace rngd

@@ -32,4 +32,31 @@ int64_t tensorPassCycles(const TargetModel &t, const TensorPassShape &shape);
 /// Cycles to write a configuration block of `words` 64-bit registers.
 int64_t configLoadCycles(const TargetModel &t, int64_t words);
 
+/// Timing of the in-order command queue. The scheduler predicts with it and the simulator
+/// times with it, each feeding it the commands it sees. Every word costs commandIssueCycles
+/// of queue time (a config load, configLoadCycles); an engine command starts once the queue
+/// reaches it and its engine is free; a wait holds the queue until the awaited end.
+class QueueClock {
+public:
+  struct Interval {
+    int64_t start = 0;
+    int64_t end = 0;
+  };
+
+  explicit QueueClock(const TargetModel &t);
+  Interval dma(int64_t engine, int64_t cycles);
+  Interval exec(int64_t context, int64_t cycles);
+  void load(int64_t words);
+  void wait(int64_t until);
+  int64_t now() const { return queue_; }
+  int64_t makespan() const { return makespan_; }
+
+private:
+  const TargetModel &t_;
+  int64_t queue_ = 0;
+  int64_t makespan_ = 0;
+  int64_t engineFree_[16] = {};
+  int64_t contextFree_[2] = {};
+};
+
 } // namespace rngd

@@ -82,7 +82,7 @@ ParseResult ExecutableOp::parse(OpAsmParser &parser, OperationState &result) {
   StringAttr name;
   std::string target, compiler;
   Builder &b = parser.getBuilder();
-  if (parser.parseSymbolName(name, SymbolTable::getSymbolAttrName(), result.attributes) ||
+  if (parser.parseSymbolName(name, mlir::SymbolTable::getSymbolAttrName(), result.attributes) ||
       parser.parseKeyword("target") || parser.parseString(&target) ||
       parser.parseKeyword("hash") || parseU64(parser, result, "target_hash") ||
       parser.parseKeyword("compiler") || parser.parseString(&compiler) ||
@@ -116,7 +116,10 @@ LogicalResult ExecutableOp::verify() {
   int stage = 0;
   int64_t nextDescriptor = 0, nextConfig = 0;
   for (Operation &op : getBody().front()) {
-    int opStage = isa<ArgOp>(op) ? 0 : isa<DescriptorOp>(op) ? 1 : isa<ConfigOp>(op) ? 2 : 3;
+    int opStage = llvm::isa<ArgOp>(op)          ? 0
+                  : llvm::isa<DescriptorOp>(op) ? 1
+                  : llvm::isa<ConfigOp>(op)     ? 2
+                                                : 3;
     if (opStage < stage)
       return op.emitOpError("out of order: an executable lists args, then descriptors, then "
                             "configs, then command words");
@@ -152,7 +155,7 @@ ParseResult ArgOp::parse(OpAsmParser &parser, OperationState &result) {
   std::string mapping;
   SmallVector<int64_t> shape;
   Builder &b = parser.getBuilder();
-  if (parser.parseSymbolName(name, SymbolTable::getSymbolAttrName(), result.attributes) ||
+  if (parser.parseSymbolName(name, mlir::SymbolTable::getSymbolAttrName(), result.attributes) ||
       parser.parseKeyword(&kind) || parser.parseKeyword(&dtype) ||
       parseI64List(parser, shape) || parser.parseString(&mapping) ||
       parseKeywordThenI64(parser, result, "offset") ||
@@ -233,13 +236,19 @@ ParseResult ConfigOp::parse(OpAsmParser &parser, OperationState &result) {
     return parser.emitError(unitLoc, "unknown config unit `") << unitName << "`";
   SmallVector<int64_t> values;
   size_t field = 0;
+  bool wide = false; // 64-bit fields are unsigned bit patterns, others signed decimals
   auto parseValue = [&]() -> ParseResult {
-    uint64_t magnitude;
-    bool negative = succeeded(parser.parseOptionalMinus());
-    if (parser.parseInteger(magnitude))
+    if (wide) {
+      uint64_t v;
+      if (parser.parseInteger(v))
+        return failure();
+      values.push_back(static_cast<int64_t>(v));
+      return success();
+    }
+    int64_t v;
+    if (parser.parseInteger(v))
       return failure();
-    values.push_back(negative ? -static_cast<int64_t>(magnitude)
-                              : static_cast<int64_t>(magnitude));
+    values.push_back(v);
     return success();
   };
   auto parseField = [&]() -> ParseResult {
@@ -253,6 +262,7 @@ ParseResult ConfigOp::parse(OpAsmParser &parser, OperationState &result) {
              << (field < spec->fields.size() ? spec->fields[field].name : "}") << "` here, got `"
              << name << "`";
     const rngd::isa::FieldSpec &f = spec->fields[field++];
+    wide = f.bits == 64;
     if (f.count == 1)
       return parseValue();
     size_t before = values.size();

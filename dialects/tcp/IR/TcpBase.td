@@ -26,6 +26,9 @@ def Tcp_Dialect : Dialect {
   }];
   let useDefaultTypePrinterParser = 1;
   let hasRegionArgAttrVerify = 1;
+  let extraClassDeclaration = [{
+    void registerTypes();
+  }];
 }
 
 class Tcp_Op<string mnemonic, list<Trait> traits = []> : Op<Tcp_Dialect, mnemonic, traits>;

@@ -2,6 +2,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -11,10 +12,7 @@ using namespace rngd::tcp;
 #include "dialects/tcp/IR/TcpEnums.cpp.inc"
 
 void TcpDialect::initialize() {
-  addTypes<
-#define GET_TYPEDEF_LIST
-#include "dialects/tcp/IR/TcpTypes.cpp.inc"
-      >();
+  registerTypes();
   addOperations<
 #define GET_OP_LIST
 #include "dialects/tcp/IR/TcpOps.cpp.inc"
@@ -24,8 +22,17 @@ void TcpDialect::initialize() {
 /// `tcp.arg = "in" | "out" | "inout"` on entry arguments, which must be HBM tensors.
 LogicalResult TcpDialect::verifyRegionArgAttribute(Operation *op, unsigned regionIndex,
                                                    unsigned argIndex, NamedAttribute attr) {
+  if (attr.getName() == "tcp.name") {
+    auto name = dyn_cast<StringAttr>(attr.getValue());
+    if (!name || name.getValue().empty() ||
+        !llvm::all_of(name.getValue(), [](char c) { return llvm::isAlnum(c) || c == '_'; }))
+      return op->emitError("argument #") << argIndex << ": tcp.name must be a non-empty "
+                                         << "identifier, got " << attr.getValue();
+    return success();
+  }
   if (attr.getName() != "tcp.arg")
-    return op->emitError("unknown tcp argument attribute `") << attr.getName() << "`";
+    return op->emitError("unknown tcp argument attribute `") << attr.getName()
+                                                              << "` (expected tcp.arg, tcp.name)";
   auto kind = dyn_cast<StringAttr>(attr.getValue());
   if (!kind || (kind.getValue() != "in" && kind.getValue() != "out" &&
                 kind.getValue() != "inout"))

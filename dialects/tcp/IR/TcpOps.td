@@ -5,6 +5,7 @@ include "TcpBase.td"
 include "TcpTypes.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 
 def Tcp_ContextMain : I32EnumAttrCase<"main", 0>;
 def Tcp_ContextSub : I32EnumAttrCase<"sub", 1>;

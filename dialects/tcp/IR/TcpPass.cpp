@@ -84,6 +84,16 @@ const VectorStepInfo *findVectorStep(StringRef name) {
   return nullptr;
 }
 
+int64_t dmaEngine(const DmaOpPlan &plan) {
+  const TargetModel &t = defaultTarget();
+  const std::optional<DmLayout> &dm = plan.dmSource ? plan.dmSource : plan.dmDest;
+  if (!dm)
+    return 0;
+  std::vector<int64_t> slices = dm->spatial.activeSlices(t);
+  int64_t slicesPerEngine = t.totalSlices() / t.dmaEngines;
+  return slices.empty() ? 0 : slices.front() / slicesPerEngine;
+}
+
 Context passContext(Operation *op) {
   while (op) {
     if (auto fetch = dyn_cast<FetchOp>(op))
@@ -169,8 +179,8 @@ TensorPassShape tensorPassShape(const TensorPassOps &ops, const FetchPlan &fetch
   shape.fetchAccesses = fetch.sequencer.accesses();
   shape.fetchCast = fetch.cast;
   shape.flits = fetch.stream.time.size(); // one flit per packet (packets fit one flit)
-  if (ops.vector)
-    for (Attribute step : ops.vector.getSteps()) {
+  if (VectorOp vector = ops.vector)
+    for (Attribute step : vector.getSteps()) {
       if (findVectorStep(cast<StringAttr>(step).getValue())->isFloat)
         ++shape.vectorFloatAlus;
       else

@@ -20,6 +20,8 @@ struct DmaOpPlan {
   int64_t cycles = 0;                          // dmaCycles of the plan
 };
 std::optional<DmaOpPlan> planDma(DmaOp op);
+/// The DMA engine of a plan: the one local to its DM side (one per 64 slices), else 0.
+int64_t dmaEngine(const DmaOpPlan &plan);
 
 struct FetchPlan {
   DmLayout source;

@@ -11,6 +11,13 @@ using namespace rngd::tcp;
 #define GET_TYPEDEF_CLASSES
 #include "dialects/tcp/IR/TcpTypes.cpp.inc"
 
+void TcpDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/tcp/IR/TcpTypes.cpp.inc"
+      >();
+}
+
 namespace {
 /// Parses `key = "mapping"` and checks the mapping's syntax (sizes need the module's axes,
 /// which op verifiers check).

@@ -1,0 +1,224 @@
+#include "compiler/emit/ScheduleJson.h"
+
+#include "compiler/conversion/TcpToRngd/ArgumentLayout.h"
+#include "dialects/tcp/IR/TcpPass.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+
+namespace rngd::emit {
+
+static std::string location(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return (llvm::sys::path::filename(file.getFilename().getValue()) + ":" +
+            llvm::Twine(file.getLine()) + ":" + llvm::Twine(file.getColumn()))
+        .str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (auto s = location(inner); !s.empty())
+        return s;
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return location(name.getChildLoc());
+  return "";
+}
+
+namespace {
+class Writer {
+public:
+  Writer(llvm::json::OStream &j, func::FuncOp func, const conversion::ArgumentLayout &args)
+      : j_(j), func_(func), args_(args) {}
+
+  void hbm(Value v) {
+    auto arg = cast<BlockArgument>(v);
+    const auto &slot = args_.slots[arg.getArgNumber()];
+    j_.object([&] {
+      j_.attribute("memory", "hbm");
+      j_.attribute("arg", slot.name);
+      j_.attributeArray("range", [&] {
+        j_.value(slot.offset);
+        j_.value(slot.offset + slot.bytes);
+      });
+    });
+  }
+
+  void dm(Value v, const tcp::DmLayout &layout) {
+    auto slices = layout.spatial.activeSlices(defaultTarget());
+    int64_t offset = v.getDefiningOp()->getAttrOfType<IntegerAttr>("tcp.dm_offset").getInt();
+    j_.object([&] {
+      j_.attribute("memory", "dm");
+      j_.attribute("value", valueIds_.lookup(v));
+      j_.attributeArray("slices", [&] {
+        j_.value(slices.empty() ? 0 : slices.front());
+        j_.value(slices.empty() ? 0 : slices.back());
+      });
+      j_.attributeArray("range", [&] {
+        j_.value(offset);
+        j_.value(offset + layout.bytesPerSlice());
+      });
+    });
+  }
+
+  void op(Operation *op, int64_t id, StringRef name, ArrayRef<StringRef> parts,
+          llvm::function_ref<void()> reads, llvm::function_ref<void()> writes,
+          ArrayRef<Value> inputs) {
+    auto sched = op->getAttrOfType<DictionaryAttr>("tcp.schedule");
+    j_.object([&] {
+      j_.attribute("id", id);
+      j_.attribute("name", name);
+      if (!parts.empty())
+        j_.attributeArray("ops", [&] {
+          for (StringRef p : parts)
+            j_.value(p);
+        });
+      j_.attribute("loc", location(op->getLoc()));
+      StringRef ctx = sched ? cast<StringAttr>(sched.get("context")).getValue() : "";
+      j_.attribute("context", ctx);
+      j_.attributeArray("engines", [&] {
+        if (ctx == "tdma")
+          j_.value("dma" + std::to_string(cast<IntegerAttr>(sched.get("engine")).getInt()));
+        else
+          for (StringRef p : parts)
+            j_.value(p.drop_front(4)); // "tcp.fetch" -> "fetch"
+      });
+      j_.attribute("start", sched ? cast<IntegerAttr>(sched.get("start")).getInt() : 0);
+      j_.attribute("end", sched ? cast<IntegerAttr>(sched.get("end")).getInt() : 0);
+      j_.attributeArray("reads", reads);
+      j_.attributeArray("writes", writes);
+      j_.attributeArray("deps", [&] {
+        std::vector<int64_t> deps;
+        for (Value in : inputs)
+          if (producer_.count(in))
+            deps.push_back(producer_.lookup(in));
+        llvm::sort(deps);
+        deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+        for (int64_t d : deps)
+          j_.value(d);
+      });
+    });
+  }
+
+  llvm::json::OStream &j_;
+  func::FuncOp func_;
+  const conversion::ArgumentLayout &args_;
+  llvm::DenseMap<Value, int64_t> producer_;  // DM value -> op id
+  llvm::DenseMap<Value, int64_t> valueIds_;  // DM value -> memory-plan id
+};
+} // namespace
+
+std::string scheduleJson(ModuleOp module) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  auto funcs = llvm::to_vector(module.getOps<func::FuncOp>());
+  if (funcs.size() != 1)
+    return "";
+  func::FuncOp func = funcs[0];
+  auto args = conversion::layoutArguments(func);
+  if (!args)
+    return "";
+  const TargetModel &t = defaultTarget();
+  llvm::json::OStream j(os, 2);
+  Writer w(j, func, *args);
+
+  // Memory plan first pass: ids for DM values in program order.
+  struct Tensor {
+    Value value;
+    int64_t def, lastUse, offset, bytes;
+  };
+  std::vector<Tensor> tensors;
+  llvm::DenseMap<Operation *, int64_t> order;
+  int64_t index = 0;
+  for (Operation &op : func.getBody().front())
+    order[&op] = index++;
+  for (Operation &op : func.getBody().front())
+    for (Value r : op.getResults())
+      if (auto type = dyn_cast<tcp::DmType>(r.getType())) {
+        auto layout = tcp::resolveDm(&op, type);
+        int64_t last = order[&op];
+        for (Operation *u : r.getUsers())
+          last = std::max(last, order[u]);
+        w.valueIds_[r] = static_cast<int64_t>(tensors.size());
+        tensors.push_back({r, order[&op], last,
+                           op.getAttrOfType<IntegerAttr>("tcp.dm_offset").getInt(),
+                           layout ? layout->bytesPerSlice() : 0});
+      }
+
+  j.object([&] {
+    j.attribute("format", "rngd-schedule");
+    j.attribute("version", kScheduleFormatVersion);
+    j.attribute("kernel", func.getSymName());
+    j.attributeObject("target", [&] {
+      j.attribute("name", t.name);
+      j.attribute("hash", "0x" + llvm::utohexstr(t.hash(), true));
+    });
+    auto makespan = module->getAttrOfType<IntegerAttr>("tcp.makespan");
+    j.attribute("makespan", makespan ? makespan.getInt() : 0);
+    j.attributeArray("args", [&] {
+      for (const auto &slot : args->slots)
+        j.object([&] {
+          j.attribute("name", slot.name);
+          j.attribute("kind", slot.kind);
+          j.attribute("mapping", slot.mapping);
+          j.attribute("offset", slot.offset);
+          j.attribute("bytes", slot.bytes);
+        });
+    });
+    j.attributeArray("ops", [&] {
+      int64_t id = 0;
+      for (Operation &op : func.getBody().front()) {
+        if (auto dma = dyn_cast<tcp::DmaOp>(op)) {
+          auto plan = tcp::planDma(dma);
+          Value dst = dma.getDest() ? dma.getDest() : dma.getResult();
+          w.op(dma, id, "tcp.dma", {},
+               [&] { plan->dmSource ? w.dm(dma.getSource(), *plan->dmSource) : w.hbm(dma.getSource()); },
+               [&] { plan->dmDest ? w.dm(dst, *plan->dmDest) : w.hbm(dst); },
+               {dma.getSource()});
+          if (dma.getResult())
+            w.producer_[dma.getResult()] = id;
+          ++id;
+        } else if (auto commit = dyn_cast<tcp::CommitOp>(op)) {
+          tcp::TensorPassOps ops = tcp::tensorPassOps(commit);
+          auto fetch = tcp::planFetch(ops.fetch);
+          auto store = tcp::planCommit(commit);
+          SmallVector<StringRef> parts = {"tcp.fetch", "tcp.collect"};
+          if (ops.vector)
+            parts.push_back("tcp.vector");
+          if (ops.cast)
+            parts.push_back("tcp.cast");
+          parts.push_back("tcp.commit");
+          w.op(ops.fetch, id, "tcp.pass", parts,
+               [&] { w.dm(ops.fetch.getSource(), fetch->source); },
+               [&] { w.dm(commit.getResult(), store->result); }, {ops.fetch.getSource()});
+          w.producer_[commit.getResult()] = id;
+          ++id;
+        }
+      }
+    });
+    j.attributeObject("memory", [&] {
+      int64_t peak = 0;
+      for (const Tensor &tensor : tensors)
+        peak = std::max(peak, tensor.offset + tensor.bytes);
+      j.attribute("dm_peak_bytes_per_slice", peak);
+      j.attributeArray("dm", [&] {
+        for (const Tensor &tensor : tensors)
+          j.object([&] {
+            j.attribute("value", w.valueIds_.lookup(tensor.value));
+            j.attribute("loc", location(tensor.value.getLoc()));
+            j.attribute("offset", tensor.offset);
+            j.attribute("bytes", tensor.bytes);
+            j.attributeArray("live", [&] {
+              j.value(tensor.def);
+              j.value(tensor.lastUse);
+            });
+          });
+      });
+    });
+  });
+  os << "\n";
+  return out;
+}
+
+} // namespace rngd::emit

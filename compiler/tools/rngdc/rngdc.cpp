@@ -1,0 +1,163 @@
+// rngdc: compile a tcp kernel (or assemble an rngd text form) into an .rngd executable.
+//
+//   rngdc IN.mlir -o OUT.rngd [--dump-schedule S.json] [--emit=tcp|rngd|asm]
+#include "compiler/emit/EmitExecutable.h"
+#include "compiler/emit/ScheduleJson.h"
+#include "compiler/pipelines/Pipelines.h"
+
+#include "dialects/rngd/IR/RngdDialect.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+
+namespace {
+
+enum class Emit { Binary, Tcp, Rngd, Asm };
+
+llvm::cl::opt<std::string> inputFile(llvm::cl::Positional, llvm::cl::desc("<input .mlir>"),
+                                     llvm::cl::Required);
+llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("output file (.rngd, or text)"),
+                                      llvm::cl::value_desc("file"));
+llvm::cl::opt<std::string> scheduleFile("dump-schedule",
+                                        llvm::cl::desc("write the schedule JSON here"),
+                                        llvm::cl::value_desc("file"));
+llvm::cl::opt<Emit> emit(
+    "emit", llvm::cl::desc("what to produce"), llvm::cl::init(Emit::Binary),
+    llvm::cl::values(clEnumValN(Emit::Binary, "binary", "the .rngd executable (default)"),
+                     clEnumValN(Emit::Tcp, "tcp", "scheduled tcp with addresses and cycles"),
+                     clEnumValN(Emit::Rngd, "rngd", "the rngd text form (as rngd-dump prints)"),
+                     clEnumValN(Emit::Asm, "asm", "a listing of command words")));
+
+int fail(const llvm::Twine &message) {
+  llvm::errs() << "rngdc: " << message << "\n";
+  return 1;
+}
+
+bool writeFile(StringRef path, StringRef bytes) {
+  std::string error;
+  auto out = openOutputFile(path, &error);
+  if (!out) {
+    llvm::errs() << "rngdc: " << error << "\n";
+    return false;
+  }
+  out->os() << bytes;
+  out->keep();
+  return true;
+}
+
+/// Word-by-word listing: index, encoded word, and the op it came from.
+std::string listing(cmd::ExecutableOp op, const rngd::Executable &exe) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "// " << op.getSymName() << ": " << exe.commands.size() << " command words, "
+     << exe.configs.size() << " config blocks, " << exe.descriptors.size()
+     << " descriptors\n";
+  size_t word = 0;
+  OpPrintingFlags flags;
+  for (Operation &inner : op.getBody().front()) {
+    if (isa<rngd::cmd::ArgOp, rngd::cmd::DescriptorOp, rngd::cmd::ConfigOp>(inner))
+      continue;
+    os << llvm::format("%04zu  0x%08x  ", word, exe.commands[word]);
+    inner.print(os, flags);
+    os << "\n";
+    ++word;
+  }
+  return text;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  llvm::cl::ParseCommandLineOptions(argc, argv, "rngdc: the RNGD kernel compiler\n");
+
+  if (outputFile.empty() && emit == Emit::Binary)
+    return fail("no output file: give -o FILE (or --emit=tcp|rngd|asm to print)");
+
+  DialectRegistry registry;
+  rngd::registerDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  std::string error;
+  auto input = openInputFile(inputFile, &error);
+  if (!input)
+    return fail(error);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  bool alreadyLowered = !module->getOps<rngd::cmd::ExecutableOp>().empty();
+  if (!alreadyLowered) {
+    PassManager schedule(&context);
+    if (failed(applyPassManagerCLOptions(schedule)))
+      return 1;
+    applyDefaultTimingPassManagerCLOptions(schedule);
+    rngd::buildSchedulePipeline(schedule);
+    if (failed(schedule.run(*module)))
+      return 1;
+    if (!scheduleFile.empty() && !writeFile(scheduleFile, rngd::emit::scheduleJson(*module)))
+      return 1;
+    if (emit == Emit::Tcp) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      module->print(os);
+      os << "\n";
+      return outputFile.empty() ? (llvm::outs() << text, 0) : !writeFile(outputFile, text);
+    }
+    PassManager lower(&context);
+    if (failed(applyPassManagerCLOptions(lower)))
+      return 1;
+    applyDefaultTimingPassManagerCLOptions(lower);
+    rngd::buildLoweringPipeline(lower);
+    if (failed(lower.run(*module)))
+      return 1;
+  } else if (!scheduleFile.empty() || emit == Emit::Tcp) {
+    return fail("the input is already an rngd executable; --dump-schedule and --emit=tcp need "
+                "a tcp kernel");
+  }
+
+  auto executables = llvm::to_vector(module->getOps<rngd::cmd::ExecutableOp>());
+  if (executables.size() != 1)
+    return fail("expected one rngd.executable, found " + llvm::Twine(executables.size()));
+  auto exe = rngd::emit::toExecutable(executables[0]);
+  if (!exe)
+    return 1;
+
+  std::string text;
+  if (emit == Emit::Rngd)
+    text = rngd::printExecutable(*exe);
+  else if (emit == Emit::Asm)
+    text = listing(executables[0], *exe);
+  if (emit == Emit::Rngd || emit == Emit::Asm)
+    return outputFile.empty() ? (llvm::outs() << text, 0) : !writeFile(outputFile, text);
+
+  std::vector<uint8_t> bytes;
+  std::string why;
+  if (!rngd::writeExecutable(*exe, bytes, why))
+    return fail(why);
+  return writeFile(outputFile, StringRef(reinterpret_cast<const char *>(bytes.data()),
+                                         bytes.size()))
+             ? 0
+             : 1;
+}

@@ -1,0 +1,76 @@
+// tcp-schedule: program-order schedule with predicted cycles from the target model.
+#include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/Transforms/Passes.h"
+
+#include "rngd/Isa.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace rngd::tcp {
+#define GEN_PASS_DEF_TCPSCHEDULE
+#include "dialects/tcp/Transforms/Passes.h.inc"
+} // namespace rngd::tcp
+
+using namespace mlir;
+using namespace rngd;
+using namespace rngd::tcp;
+
+namespace {
+
+int64_t words(isa::Unit unit) { return isa::wordCount(*isa::findUnit(unit)); }
+
+void record(Operation *op, StringRef context, int64_t engine, QueueClock::Interval span) {
+  Builder b(op);
+  op->setAttr("tcp.schedule",
+              b.getDictionaryAttr({b.getNamedAttr("context", b.getStringAttr(context)),
+                                   b.getNamedAttr("engine", b.getI64IntegerAttr(engine)),
+                                   b.getNamedAttr("start", b.getI64IntegerAttr(span.start)),
+                                   b.getNamedAttr("end", b.getI64IntegerAttr(span.end))}));
+}
+
+LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
+  QueueClock clock(defaultTarget());
+  for (Operation &op : func.getBody().front()) {
+    if (auto dma = dyn_cast<DmaOp>(op)) {
+      auto plan = planDma(dma);
+      if (!plan)
+        return failure();
+      int64_t engine = dmaEngine(*plan);
+      auto span = clock.dma(engine, plan->cycles);
+      clock.wait(span.end);
+      record(dma, "tdma", engine, span);
+    } else if (auto commit = dyn_cast<CommitOp>(op)) {
+      TensorPassOps ops = tensorPassOps(commit);
+      auto fetch = planFetch(ops.fetch);
+      auto store = planCommit(commit);
+      if (!fetch || !store)
+        return failure();
+      clock.load(words(isa::Unit::Fetch));
+      if (ops.vector)
+        clock.load(words(isa::Unit::Vector));
+      if (ops.cast)
+        clock.load(words(isa::Unit::Cast));
+      clock.load(words(isa::Unit::Commit));
+      int64_t ctx = static_cast<int64_t>(ops.fetch.getContext());
+      auto span = clock.exec(ctx, tensorPassCycles(defaultTarget(),
+                                                   tensorPassShape(ops, *fetch, *store)));
+      clock.wait(span.end);
+      record(commit, stringifyContext(ops.fetch.getContext()), 0, span);
+    }
+  }
+  makespan = clock.makespan();
+  return success();
+}
+
+struct SchedulePass : public rngd::tcp::impl::TcpScheduleBase<SchedulePass> {
+  void runOnOperation() override {
+    int64_t makespan = 0;
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (failed(scheduleFunction(func, makespan)))
+        return signalPassFailure();
+    getOperation()->setAttr("tcp.makespan", Builder(getOperation()).getI64IntegerAttr(makespan));
+  }
+};
+
+} // namespace

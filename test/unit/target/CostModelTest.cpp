@@ -1,0 +1,63 @@
+// The cost model reproduces the worked DMA examples of the furiosa-opt book (MACHINE.md 2.2/2.3).
+#include "CostModel.h"
+#include "TargetModel.h"
+
+#include <catch2/catch.hpp>
+
+using namespace rngd;
+
+TEST_CASE("DMA HBM to DM of 16 MiB takes 65,536 requests plus start-up", "[cost][dma]") {
+  const TargetModel &t = defaultTarget();
+  // 256 x 256 x 256 i8 with 256-byte packets: 65,536 packets of one request each.
+  CHECK(dmaCycles(t, DmaRoute::HbmToDm, 256, 65536) == 66036);
+}
+
+TEST_CASE("DMA DM to DM in one cluster serialises read and write phases", "[cost][dma]") {
+  CHECK(dmaCycles(defaultTarget(), DmaRoute::DmToDmSameCluster, 256, 65536) == 131572);
+}
+
+TEST_CASE("DMA HBM to HBM relayout of 8x8x256 i8 is about 628 cycles", "[cost][dma]") {
+  // 64 packets of 256 bytes, read and write share HBM: two cycles per request.
+  CHECK(dmaCycles(defaultTarget(), DmaRoute::HbmToHbm, 256, 64) == 628);
+}
+
+TEST_CASE("DMA packets above 256 bytes cost one request per 256 bytes, rounded up",
+          "[cost][dma]") {
+  const TargetModel &t = defaultTarget();
+  CHECK(dmaCycles(t, DmaRoute::HbmToDm, 257, 1) == t.dmaStartupCycles + 2);
+  CHECK(dmaCycles(t, DmaRoute::HbmToDm, 8, 256) == t.dmaStartupCycles + 256);
+}
+
+TEST_CASE("A Tensor Unit pass takes its slowest stage plus the fill latency", "[cost][tu]") {
+  const TargetModel &t = defaultTarget();
+  TensorPassShape s;
+  s.fetchAccesses = 64;
+  s.flits = 64;
+  s.commitWrites = 64;
+  CHECK(tensorPassCycles(t, s) == 64 + t.pipelineFillCycles);
+  s.vectorFloatAlus = 1; // Way4: two cycles per flit
+  s.fetchCast = true;
+  CHECK(tensorPassCycles(t, s) ==
+        128 + t.pipelineFillCycles + t.fetchCastLatency + t.vectorAluLatency);
+}
+
+TEST_CASE("The queue clock overlaps engines and serialises on waits", "[cost][queue]") {
+  const TargetModel &t = defaultTarget();
+  QueueClock q(t);
+  auto a = q.dma(0, 1000);
+  CHECK(a.start == 0);
+  auto b = q.dma(1, 500); // another engine: starts one issue cycle later
+  CHECK(b.start == t.commandIssueCycles);
+  auto c = q.dma(0, 10); // same engine: queues behind a
+  CHECK(c.start == 1000);
+  q.wait(c.end);
+  CHECK(q.now() == 1010);
+  CHECK(q.makespan() == 1010);
+}
+
+TEST_CASE("The target hash is stable and sensitive to every field", "[target]") {
+  TargetModel a, b;
+  CHECK(a.hash() == b.hash());
+  b.dmaStartupCycles += 1;
+  CHECK(a.hash() != b.hash());
+}
