@@ -37,6 +37,10 @@ struct Error {
 ///   v = ((axis value, padded to `axisPad` cells) / div) % count   (count cells are meaningful)
 /// and it occupies `cells` >= min(count, view) positions; positions >= count are padding.
 /// A constant factor (`1`, `1 # n`) has an empty axis name and count 1.
+/// A factor is "top" when it holds the most significant digit of its axis (div x count >= axis
+/// size, e.g. `A`, `A / 4`); for a top factor v = padded value / div (no wrap), count =
+/// ceil(axis size / div) and the last block may be ragged. `= n` sets `view` (digit values
+/// >= view are outside the view); `# n` after a split only adds padding cells.
 struct Factor {
   std::string axis;     // empty for a constant
   int64_t axisPad = 0;  // cells of the axis after `A # n` (0 = the axis size, no padding)
@@ -44,7 +48,19 @@ struct Factor {
   int64_t count = 1;    // meaningful digit values
   int64_t cells = 1;    // positions occupied (after `# n` padding or `= n` view)
   std::string text;     // source text of the term, for diagnostics
+  int64_t axisSize = 0; // size of `axis` in the AxisEnv at parse time (0 for a constant)
+  int64_t view = 0;     // `= n` with n < count: only digit values < view are held (0 = none)
+
+  bool isConstant() const { return axis.empty(); }
+  bool isTop() const { return !axis.empty() && div * count >= axisSize; }
+  /// Digit values actually held: min(count, view).
+  int64_t visible() const { return view > 0 && view < count ? view : count; }
+  /// Canonical text of this factor alone (see Mapping::str).
+  std::string str() const;
 };
+/// Semantic equality (ignores `text`).
+bool operator==(const Factor &a, const Factor &b);
+inline bool operator!=(const Factor &a, const Factor &b) { return !(a == b); }
 
 class Mapping {
 public:
@@ -67,6 +83,11 @@ public:
   std::optional<int64_t> position(const std::vector<std::pair<std::string, int64_t>> &index) const;
   /// Inverse: the digit value of every factor at a position, or nullopt if it is padding.
   std::optional<std::vector<int64_t>> digits(int64_t position) const;
+  /// Position stride of each factor: product of the `cells` of the factors minor to it.
+  std::vector<int64_t> strides() const;
+
+  bool operator==(const Mapping &o) const { return factors_ == o.factors_; }
+  bool operator!=(const Mapping &o) const { return !(*this == o); }
 
 private:
   std::vector<Factor> factors_;
@@ -91,6 +112,11 @@ struct Loop {
   int64_t size = 1;
   int64_t stride = 0;
 };
+inline bool operator==(const Loop &a, const Loop &b) {
+  return a.size == b.size && a.stride == b.stride;
+}
+/// "[8:32, 8:256, 16:1]" (book notation, outer to inner).
+std::string str(const std::vector<Loop> &loops);
 
 /// Merges adjacent loops (outer, inner) when outer.stride == inner.size * inner.stride, and
 /// drops size-1 loops.
@@ -105,7 +131,15 @@ struct Sequencer {
   int64_t accessBytes = 0;
   int64_t packetBytes = 0;   // stream packet bytes (= cells of `packet` x elemBytes)
   int64_t accesses() const;  // product of loop sizes
+  std::string str() const;   // "[8:32, 8:256] : 16" (loops : accessBytes)
 };
+
+/// The book's element-granular nest: one loop per stream digit (Time factors major to minor,
+/// then Packet factors), strides in buffer cells, size-1 loops dropped, NOT merged. A stream
+/// factor split by the buffer's factor boundaries becomes several loops (major first).
+/// deriveSequencer = this x elemBytes, merged, then converted to accesses.
+std::optional<std::vector<Loop>> deriveElementNest(const Mapping &buffer, const Mapping &time,
+                                                   const Mapping &packet, Error &err);
 
 std::optional<Sequencer> deriveSequencer(const Mapping &buffer, const Mapping &time,
                                          const Mapping &packet, int64_t elemBytes,
@@ -124,11 +158,24 @@ struct DmaPlan {
   std::vector<PairLoop> loops; // outer to inner, excluding the packet
   int64_t packetBytes = 0;
   int64_t packets() const;
+  std::string str() const;     // "[256:(8, 4194304)] : 8"
 };
+inline bool operator==(const DmaPlan::PairLoop &a, const DmaPlan::PairLoop &b) {
+  return a.size == b.size && a.srcStride == b.srcStride && a.dstStride == b.dstStride;
+}
+
+/// Loop order of a DMA plan. DstMajor (the default): loops sorted by descending destination
+/// stride, so writes are as sequential as possible. SrcMajor: by descending source stride
+/// (the book's listing order for its worked examples). Zero strides (broadcast) go outermost.
+enum class DmaOrder { DstMajor, SrcMajor };
 
 std::optional<DmaPlan> deriveDma(const std::vector<Level> &src, const std::vector<Level> &dst,
                                  const std::vector<std::string> &axes, int64_t elemBytes,
                                  int64_t maxPacketBytes, int64_t maxLoops, const AxisEnv &env,
                                  Error &err);
+std::optional<DmaPlan> deriveDma(const std::vector<Level> &src, const std::vector<Level> &dst,
+                                 const std::vector<std::string> &axes, int64_t elemBytes,
+                                 int64_t maxPacketBytes, int64_t maxLoops, const AxisEnv &env,
+                                 DmaOrder order, Error &err);
 
 } // namespace rngd::mapping
