@@ -49,6 +49,13 @@ struct Executable {
   std::vector<isa::Descriptor> descriptors;
 };
 
+/// The rules every executable obeys, shared by writer and loader: names are MLIR identifiers
+/// and quoted strings are printable without escapes; argument records are consistent (dtype,
+/// kind, rank <= 4, bytes, 256-B aligned offsets inside hbmBytes, no overlap); config blocks fit
+/// their unit tables; descriptors are well formed; every command word decodes and references an
+/// existing config block or descriptor.
+bool validateExecutable(const Executable &exe, std::string &why);
+
 /// Serialises deterministically. Fails (with a message) only for values that do not fit the
 /// format, e.g. a config field wider than its register.
 bool writeExecutable(const Executable &exe, std::vector<uint8_t> &out, std::string &why);
@@ -56,6 +63,9 @@ bool writeExecutable(const Executable &exe, std::vector<uint8_t> &out, std::stri
 /// Validates magic, version, sizes, checksum, every section bound and every record, then
 /// decodes. Never reads outside `bytes`; returns false with a message on any defect.
 bool readExecutable(const std::vector<uint8_t> &bytes, Executable &exe, std::string &why);
+
+/// "0x" + lowercase hex without padding: the text form of hashes and addresses.
+std::string formatHex(uint64_t v);
 
 /// FNV-1a 64 over a byte range; the file checksum.
 uint64_t fnv1a64(const uint8_t *data, size_t size);

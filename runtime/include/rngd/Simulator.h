@@ -1,0 +1,79 @@
+// The simulator device: executes an executable's command stream functionally (bit-exact bf16 /
+// f32 / i32) and counts cycles with the target model's cost formulas. docs/simulator.md states
+// its semantics and its honesty rules: addresses come only from the file's loops and
+// descriptors, cycles only from the commands; the predicted makespan is never read.
+#pragma once
+
+#include "TargetModel.h"
+#include "rngd/Executable.h"
+#include "rngd/Status.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rngd::sim {
+
+/// Per-slice Data Memory (512 slices x 512 KB). A slice is allocated, zero-filled, on first
+/// touch, so a kernel that uses few slices costs little host memory. Contents persist across
+/// launches on the same DataMemory, as DM does on the device.
+class DataMemory {
+public:
+  explicit DataMemory(const TargetModel &t = defaultTarget());
+  int64_t sliceCount() const { return static_cast<int64_t>(slices_.size()); }
+  int64_t sliceBytes() const { return sliceBytes_; }
+  /// The slice's bytes (allocated on first use). `slice` must be < sliceCount().
+  uint8_t *slice(int64_t slice);
+  bool allocated(int64_t slice) const;
+  /// Host access with bounds checks.
+  Status read(int64_t slice, uint64_t offset, void *dst, uint64_t bytes);
+  Status write(int64_t slice, uint64_t offset, const void *src, uint64_t bytes);
+  void clear();
+
+private:
+  int64_t sliceBytes_;
+  std::vector<std::unique_ptr<uint8_t[]>> slices_;
+};
+
+/// One memory range a command reads or writes. HBM ranges are offsets in the kernel's HBM space;
+/// DM ranges are byte offsets within each slice of [sliceLo, sliceHi). All ranges half-open.
+struct MemoryRange {
+  bool dm = false;
+  int64_t sliceLo = 0, sliceHi = 0; // dm only
+  uint64_t lo = 0, hi = 0;          // [lo, hi)
+};
+
+struct TraceOp {
+  int64_t id = 0;              // command index in the stream
+  std::string name;            // "rngd.load" | "rngd.exec" | "rngd.wait" | "rngd.dma"
+  std::string text;            // the command's line in the dump
+  std::string context;         // "main" | "sub" | "tdma" | "queue"
+  std::vector<std::string> engines;
+  int64_t start = 0, end = 0;  // cycles
+  std::vector<MemoryRange> reads, writes;
+};
+
+struct SimOptions {
+  int64_t maxCycles = int64_t(1) << 40;        // a run past this is an error, not a hang
+  int64_t maxWorkPerCommand = int64_t(1) << 32; // accesses, writes or packets of one command
+  int64_t maxStreamBytesPerSlice = int64_t(1) << 30; // host memory guard for one pass
+  bool recordTrace = true;
+};
+
+struct SimResult {
+  int64_t makespan = 0;
+  std::vector<TraceOp> ops;
+};
+
+/// Runs the command stream of a validated executable against `hbm` (the kernel's HBM space,
+/// hbmBytes long, arguments at their hbmOffset) and `dm`.
+Status simulate(const Executable &exe, uint8_t *hbm, uint64_t hbmBytes, DataMemory &dm,
+                const SimOptions &options, SimResult &result,
+                const TargetModel &target = defaultTarget());
+
+/// The trace in the schedule JSON format (format "rngd-trace", version 1).
+std::string traceJson(const Executable &exe, const SimResult &result,
+                      const TargetModel &target = defaultTarget());
+
+} // namespace rngd::sim

@@ -1,0 +1,157 @@
+// Command words: encoding, decoding and the text form of one command (docs/isa.md).
+#include "rngd/Isa.h"
+
+#include <sstream>
+
+namespace rngd::isa {
+namespace {
+
+constexpr uint32_t kOpcodeShift = 25;
+constexpr uint32_t kContextBit = 1u << 24;
+constexpr uint32_t kWaitTagBit = 1u << 16;
+constexpr uint32_t kTagMask = 0x3f;
+constexpr uint32_t kConfigIndexMask = (1u << 20) - 1;
+constexpr uint32_t kUnitMask = 0xffff;
+constexpr uint32_t kDmaIndexShift = 6;
+
+const char *const kUnitBitNames[] = {"fetch",  "switch", "collect",   "contract",
+                                     "vector", "cast",   "transpose", "commit"};
+
+std::string hex(uint32_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
+}
+
+// Rejects bits outside `allowed`, so every accepted word re-encodes to itself.
+bool reservedClear(uint32_t word, uint32_t allowed, const char *what, std::string &why) {
+  uint32_t extra = word & ~allowed;
+  if (extra == 0)
+    return true;
+  why = std::string("command word ") + hex(word) + ": reserved bits " + hex(extra) + " set in " +
+        what;
+  return false;
+}
+
+} // namespace
+
+uint32_t encode(const Command &c) {
+  uint32_t word = static_cast<uint32_t>(c.opcode) << kOpcodeShift;
+  uint32_t ctx = c.context == Context::Sub ? kContextBit : 0;
+  switch (c.opcode) {
+  case Opcode::Config:
+    return word | ctx | (c.index & kConfigIndexMask);
+  case Opcode::Exec:
+    return word | ctx | (c.units & kUnitMask);
+  case Opcode::Wait:
+    if (c.waitOnTag)
+      return word | kWaitTagBit | (c.tag & kTagMask);
+    return word | ctx;
+  case Opcode::Dma:
+    return word | ((c.index & kMaxDescriptorIndex) << kDmaIndexShift) | (c.tag & kTagMask);
+  }
+  return word;
+}
+
+bool checkCommand(const Command &c, std::string &why) {
+  switch (c.opcode) {
+  case Opcode::Config:
+    if (c.index > kMaxConfigIndex) {
+      why = "config index " + std::to_string(c.index) + " exceeds " +
+            std::to_string(kMaxConfigIndex);
+      return false;
+    }
+    return true;
+  case Opcode::Exec:
+    if (c.units & ~kKnownUnits) {
+      why = "exec unit bitmap " + hex(c.units) + " has unknown units";
+      return false;
+    }
+    return true;
+  case Opcode::Wait:
+    if (c.waitOnTag && c.tag > kMaxTag) {
+      why = "wait tag " + std::to_string(c.tag) + " exceeds " + std::to_string(kMaxTag);
+      return false;
+    }
+    return true;
+  case Opcode::Dma:
+    if (c.index > kMaxDescriptorIndex || c.tag > kMaxTag) {
+      why = "dma descriptor index " + std::to_string(c.index) + " or tag " +
+            std::to_string(c.tag) + " out of range";
+      return false;
+    }
+    return true;
+  }
+  why = "unknown opcode " + std::to_string(static_cast<unsigned>(c.opcode));
+  return false;
+}
+
+std::optional<Command> decode(uint32_t word, std::string &why) {
+  Command c;
+  uint32_t op = word >> kOpcodeShift;
+  uint32_t opBits = 0x7fu << kOpcodeShift;
+  c.context = (word & kContextBit) ? Context::Sub : Context::Main;
+  switch (op) {
+  case static_cast<uint32_t>(Opcode::Config):
+    if (!reservedClear(word, opBits | kContextBit | kConfigIndexMask, "config", why))
+      return std::nullopt;
+    c.opcode = Opcode::Config;
+    c.index = word & kConfigIndexMask;
+    return c;
+  case static_cast<uint32_t>(Opcode::Exec):
+    if (!reservedClear(word, opBits | kContextBit | kKnownUnits, "exec", why))
+      return std::nullopt;
+    c.opcode = Opcode::Exec;
+    c.units = static_cast<uint16_t>(word & kKnownUnits);
+    return c;
+  case static_cast<uint32_t>(Opcode::Wait):
+    c.opcode = Opcode::Wait;
+    c.waitOnTag = (word & kWaitTagBit) != 0;
+    // A tag wait has no context and a context wait no tag: one word per text form.
+    if (c.waitOnTag) {
+      if (!reservedClear(word, opBits | kWaitTagBit | kTagMask, "wait on a tag", why))
+        return std::nullopt;
+      c.context = Context::Main;
+      c.tag = static_cast<uint8_t>(word & kTagMask);
+    } else if (!reservedClear(word, opBits | kContextBit, "wait on a context", why)) {
+      return std::nullopt;
+    }
+    return c;
+  case static_cast<uint32_t>(Opcode::Dma):
+    c.opcode = Opcode::Dma;
+    c.context = Context::Main;
+    c.index = (word >> kDmaIndexShift) & kMaxDescriptorIndex;
+    c.tag = static_cast<uint8_t>(word & kTagMask);
+    return c; // every operand bit is used
+  default:
+    why = "command word " + hex(word) + ": unknown opcode " + hex(op);
+    return std::nullopt;
+  }
+}
+
+const char *contextName(Context c) { return c == Context::Sub ? "sub" : "main"; }
+
+const char *unitBitName(unsigned bit) { return bit < 8 ? kUnitBitNames[bit] : nullptr; }
+
+std::string formatCommand(const Command &c) {
+  std::string s;
+  switch (c.opcode) {
+  case Opcode::Config:
+    return "rngd.load " + std::to_string(c.index) + " " + contextName(c.context);
+  case Opcode::Exec:
+    s = std::string("rngd.exec ") + contextName(c.context) + " [";
+    for (unsigned bit = 0, n = 0; bit < 8; ++bit)
+      if (c.units & (1u << bit))
+        s += std::string(n++ ? ", " : "") + kUnitBitNames[bit];
+    return s + "]";
+  case Opcode::Wait:
+    if (c.waitOnTag)
+      return "rngd.wait tag " + std::to_string(c.tag);
+    return std::string("rngd.wait ") + contextName(c.context);
+  case Opcode::Dma:
+    return "rngd.dma " + std::to_string(c.index) + " tag " + std::to_string(c.tag);
+  }
+  return "rngd.unknown";
+}
+
+} // namespace rngd::isa

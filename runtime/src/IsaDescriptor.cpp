@@ -1,0 +1,109 @@
+// DMA descriptors: the 256-byte little-endian layout of Isa.h (docs/isa.md, "DMA descriptors").
+#include "Bytes.h"
+#include "rngd/Isa.h"
+
+#include <algorithm>
+
+namespace rngd::isa {
+namespace {
+
+constexpr size_t kKind = 0, kEngine = 4, kSrc = 8, kDst = 16, kPacket = 24, kLoops = 28,
+                 kLimits = 32, kSrcStrides = 64, kDstStrides = 96, kReserved = 128;
+
+bool checkLimit(uint64_t l, int i, std::string &why) {
+  if (l >= 1 && l <= static_cast<uint64_t>(kMaxLoopLimit))
+    return true;
+  why = "descriptor limits[" + std::to_string(i) + "] = " + std::to_string(l) +
+        " is outside 1.." + std::to_string(kMaxLoopLimit);
+  return false;
+}
+
+} // namespace
+
+bool checkDescriptor(const Descriptor &d, std::string &why) {
+  if (d.kind != 0) {
+    why = "descriptor kind " + std::to_string(d.kind) + " is not 0 (tensor loop)";
+    return false;
+  }
+  if (d.engine > kMaxDmaEngine) {
+    why = "descriptor engine " + std::to_string(d.engine) + " is outside 0.." +
+          std::to_string(kMaxDmaEngine);
+    return false;
+  }
+  if (d.packetBytes < 1) {
+    why = "descriptor packet size is 0";
+    return false;
+  }
+  if (d.limits.size() > static_cast<size_t>(kMaxDmaLoops)) {
+    why = "descriptor has " + std::to_string(d.limits.size()) + " loops, at most " +
+          std::to_string(kMaxDmaLoops);
+    return false;
+  }
+  if (d.srcStrides.size() != d.limits.size() || d.dstStrides.size() != d.limits.size()) {
+    why = "descriptor has " + std::to_string(d.limits.size()) + " limits but " +
+          std::to_string(d.srcStrides.size()) + " source and " +
+          std::to_string(d.dstStrides.size()) + " destination strides";
+    return false;
+  }
+  for (size_t i = 0; i < d.limits.size(); ++i)
+    if (!checkLimit(d.limits[i], static_cast<int>(i), why))
+      return false;
+  return true;
+}
+
+void encodeDescriptor(const Descriptor &d, uint8_t *out) {
+  for (size_t i = 0; i < kDescriptorBytes; ++i)
+    out[i] = 0;
+  size_t loops = std::min<size_t>(d.limits.size(), kMaxDmaLoops);
+  bytes::store32(out + kKind, d.kind);
+  bytes::store32(out + kEngine, d.engine);
+  bytes::store64(out + kSrc, d.src);
+  bytes::store64(out + kDst, d.dst);
+  bytes::store32(out + kPacket, d.packetBytes);
+  bytes::store32(out + kLoops, static_cast<uint32_t>(loops));
+  for (size_t i = 0; i < loops; ++i) {
+    bytes::store32(out + kLimits + 4 * i, d.limits[i]);
+    if (i < d.srcStrides.size())
+      bytes::store32(out + kSrcStrides + 4 * i, static_cast<uint32_t>(d.srcStrides[i]));
+    if (i < d.dstStrides.size())
+      bytes::store32(out + kDstStrides + 4 * i, static_cast<uint32_t>(d.dstStrides[i]));
+  }
+}
+
+std::optional<Descriptor> decodeDescriptor(const uint8_t *in, std::string &why) {
+  Descriptor d;
+  d.kind = bytes::load32(in + kKind);
+  d.engine = bytes::load32(in + kEngine);
+  d.src = bytes::load64(in + kSrc);
+  d.dst = bytes::load64(in + kDst);
+  d.packetBytes = bytes::load32(in + kPacket);
+  uint32_t loops = bytes::load32(in + kLoops);
+  if (loops > static_cast<uint32_t>(kMaxDmaLoops)) {
+    why = "descriptor loop count " + std::to_string(loops) + " exceeds " +
+          std::to_string(kMaxDmaLoops);
+    return std::nullopt;
+  }
+  for (uint32_t i = 0; i < loops; ++i) {
+    d.limits.push_back(bytes::load32(in + kLimits + 4 * i));
+    d.srcStrides.push_back(static_cast<int32_t>(bytes::load32(in + kSrcStrides + 4 * i)));
+    d.dstStrides.push_back(static_cast<int32_t>(bytes::load32(in + kDstStrides + 4 * i)));
+  }
+  // Entries past the loop count and bytes 128..255 are reserved: one encoding per descriptor.
+  for (uint32_t i = loops; i < static_cast<uint32_t>(kMaxDmaLoops); ++i)
+    if (bytes::load32(in + kLimits + 4 * i) || bytes::load32(in + kSrcStrides + 4 * i) ||
+        bytes::load32(in + kDstStrides + 4 * i)) {
+      why = "descriptor loop entry " + std::to_string(i) + " is past the loop count " +
+            std::to_string(loops) + " but not zero";
+      return std::nullopt;
+    }
+  for (size_t i = kReserved; i < kDescriptorBytes; ++i)
+    if (in[i] != 0) {
+      why = "descriptor reserved byte " + std::to_string(i) + " is not zero";
+      return std::nullopt;
+    }
+  if (!checkDescriptor(d, why))
+    return std::nullopt;
+  return d;
+}
+
+} // namespace rngd::isa
