@@ -1,0 +1,144 @@
+// RUN: rngd-opt %s --split-input-file --verify-diagnostics
+// Every tcp verifier rule: a normal case, the case at the limit, and one past it.
+
+// -----
+// DM capacity: 512 KB per slice. Normal: 1 KB.
+module attributes {tcp.axes = {A = 512}} {
+  func.func @dm_normal(%in: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"}) {
+    %x = tcp.dma %in : !tcp.hbm<bf16, "A"> -> !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "A">
+    return
+  }
+}
+
+// -----
+// At the limit: 262,144 bf16 = 524,288 bytes on one slice.
+module attributes {tcp.axes = {A = 262144}} {
+  func.func @dm_at_limit(%in: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"}) {
+    %x = tcp.dma %in : !tcp.hbm<bf16, "A"> -> !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "A">
+    return
+  }
+}
+
+// -----
+// One past: four more bf16 (8 bytes, the smallest aligned step).
+module attributes {tcp.axes = {A = 262148}} {
+  func.func @dm_one_past(%in: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"}) {
+    // expected-error @+1 {{DM capacity: tensor '!tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "A">' needs 524296 bytes per slice; a slice has 524288}}
+    %x = tcp.dma %in : !tcp.hbm<bf16, "A"> -> !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "A">
+    return
+  }
+}
+
+// -----
+// Cluster level: exactly 2 cells.
+module attributes {tcp.axes = {A = 512}} {
+  func.func @cluster_short(%in: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"}) {
+    // expected-error @+1 {{cluster mapping "1" has 1 cells; the chip has 2 clusters}}
+    %x = tcp.dma %in : !tcp.hbm<bf16, "A"> -> !tcp.dm<bf16, cluster = "1", slice = "1 # 256", elem = "A">
+    return
+  }
+}
+
+// -----
+module attributes {tcp.axes = {A = 512}} {
+  func.func @cluster_long(%in: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"}) {
+    // expected-error @+1 {{cluster mapping "1 # 3" has 3 cells; the chip has 2 clusters}}
+    %x = tcp.dma %in : !tcp.hbm<bf16, "A"> -> !tcp.dm<bf16, cluster = "1 # 3", slice = "1 # 256", elem = "A">
+    return
+  }
+}
+
+// -----
+// Slice level: exactly 256 cells. At the limit: A / 4 = 256 slices.
+module attributes {tcp.axes = {A = 1024}} {
+  func.func @slices_at_limit(%in: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"}) {
+    %x = tcp.dma %in : !tcp.hbm<bf16, "A"> -> !tcp.dm<bf16, cluster = "1 # 2", slice = "A / 4", elem = "A % 4">
+    return
+  }
+}
+
+// -----
+// One past: 257 slices.
+module attributes {tcp.axes = {A = 1028}} {
+  func.func @slices_one_past(%in: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"}) {
+    // expected-error @+1 {{slice mapping "A / 4" has 257 cells; a cluster has 256 slices (pad with `# 256`)}}
+    %x = tcp.dma %in : !tcp.hbm<bf16, "A"> -> !tcp.dm<bf16, cluster = "1 # 2", slice = "A / 4", elem = "A % 4">
+    return
+  }
+}
+
+// -----
+// DMA alignment between HBM and DM: packets are multiples of 8 bytes.
+// At the limit: 4 bf16 = 8 bytes per slice.
+module attributes {tcp.axes = {A = 1024}} {
+  func.func @dma_align_at_limit(%in: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"}) {
+    %x = tcp.dma %in : !tcp.hbm<bf16, "A"> -> !tcp.dm<bf16, cluster = "1 # 2", slice = "A / 4", elem = "A % 4">
+    return
+  }
+}
+
+// -----
+// One past (below): 2 bf16 = 4 bytes per slice.
+module attributes {tcp.axes = {A = 512}} {
+  func.func @dma_align_one_past(%in: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"}) {
+    // expected-error @+1 {{DMA alignment: packets of 4 bytes; transfers between HBM and DM move packets that are a multiple of 8 bytes}}
+    %x = tcp.dma %in : !tcp.hbm<bf16, "A"> -> !tcp.dm<bf16, cluster = "1 # 2", slice = "A / 2", elem = "A % 2">
+    return
+  }
+}
+
+// -----
+// Argument kinds: a kernel writes only out/inout arguments and never reads out ones.
+module attributes {tcp.axes = {A = 1024}} {
+  func.func @write_in(%in: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"},
+                      %other: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "other"}) {
+    // expected-error @+1 {{writes argument #1 of kind "in"; declare it "out" or "inout"}}
+    tcp.dma %in into %other : !tcp.hbm<bf16, "A"> -> !tcp.hbm<bf16, "A">
+    return
+  }
+}
+
+// -----
+module attributes {tcp.axes = {A = 1024}} {
+  func.func @read_out(%out: !tcp.hbm<bf16, "A"> {tcp.arg = "out", tcp.name = "out"},
+                      %io: !tcp.hbm<bf16, "A"> {tcp.arg = "inout", tcp.name = "io"}) {
+    // expected-error @+1 {{reads argument #0 of kind "out", whose contents are undefined before the kernel writes them}}
+    tcp.dma %out into %io : !tcp.hbm<bf16, "A"> -> !tcp.hbm<bf16, "A">
+    return
+  }
+}
+
+// -----
+module attributes {tcp.axes = {A = 1024}} {
+  // expected-error @+1 {{argument #0: tcp.arg must be "in", "out" or "inout", got "output"}}
+  func.func @bad_kind(%out: !tcp.hbm<bf16, "A"> {tcp.arg = "output", tcp.name = "out"}) {
+    return
+  }
+}
+
+// -----
+module attributes {tcp.axes = {A = 1024}} {
+  // expected-error @+1 {{argument #0: kernel arguments are HBM tensors}}
+  func.func @not_hbm(%x: i32 {tcp.arg = "in", tcp.name = "x"}) {
+    return
+  }
+}
+
+// -----
+// A mapping that names an undeclared axis.
+module attributes {tcp.axes = {A = 1024}} {
+  func.func @unknown_axis(%in: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"}) {
+    // expected-error @+1 {{invalid slice mapping "B / 4"}}
+    %x = tcp.dma %in : !tcp.hbm<bf16, "A"> -> !tcp.dm<bf16, cluster = "1 # 2", slice = "B / 4", elem = "A % 4">
+    return
+  }
+}
+
+// -----
+// A mapping with a syntax error is rejected by the type parser with its location.
+module attributes {tcp.axes = {A = 1024}} {
+  // expected-error @+1 {{invalid elem mapping "A %"}}
+  func.func @syntax(%in: !tcp.dm<bf16, cluster = "1 # 2", slice = "A / 4", elem = "A %">) {
+    return
+  }
+}

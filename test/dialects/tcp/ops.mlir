@@ -1,0 +1,47 @@
+// RUN: rngd-opt %s | rngd-opt | FileCheck %s
+// Every tcp type and op prints in a form that parses back to the same IR.
+
+!buf = !tcp.hbm<bf16, "A">
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "A / 32", elem = "A % 32">
+!f32s = !tcp.stream<f32, cluster = "1 # 2", slice = "A / 32", time = "A / 8 % 4", packet = "A % 8">
+!bf16s = !tcp.stream<bf16, cluster = "1 # 2", slice = "A / 32", time = "A / 8 % 4", packet = "A % 8">
+!i32buf = !tcp.hbm<i32, "A">
+!i32dm = !tcp.dm<i32, cluster = "1 # 2", slice = "A / 32", elem = "A % 32">
+!i32s = !tcp.stream<i32, cluster = "1 # 2", slice = "A / 32", time = "A / 2 % 16", packet = "A % 2">
+
+module attributes {tcp.axes = {A = 8192}} {
+  // CHECK-LABEL: func.func @all_ops
+  // CHECK-SAME: (%[[IN:.*]]: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"}, %[[OUT:.*]]: !tcp.hbm<bf16, "A"> {tcp.arg = "out", tcp.name = "out"}
+  func.func @all_ops(%in: !buf {tcp.arg = "in", tcp.name = "in"},
+                     %out: !buf {tcp.arg = "out", tcp.name = "out"},
+                     %iin: !i32buf {tcp.arg = "in", tcp.name = "iin"},
+                     %iout: !i32buf {tcp.arg = "inout", tcp.name = "iout"}) {
+    // CHECK: %[[X:.*]] = tcp.dma %[[IN]] : !tcp.hbm<bf16, "A"> -> !tcp.dm<bf16, cluster = "1 # 2", slice = "A / 32", elem = "A % 32">
+    %x = tcp.dma %in : !buf -> !dm
+    // CHECK: %[[S:.*]] = tcp.fetch main %[[X]] : {{.*}} -> !tcp.stream<f32, cluster = "1 # 2", slice = "A / 32", time = "A / 8 % 4", packet = "A % 8">
+    %s = tcp.fetch main %x : !dm -> !f32s
+    // CHECK: %[[C:.*]] = tcp.collect %[[S]] : !tcp.stream<f32
+    %c = tcp.collect %s : !f32s
+    // CHECK: %[[V:.*]] = tcp.vector %[[C]] [add_f 1.000000e+00, mul_f -2.500000e-01] : !tcp.stream<f32
+    %v = tcp.vector %c [add_f 1.0, mul_f -0.25] : !f32s
+    // CHECK: %[[B:.*]] = tcp.cast %[[V]] : {{.*}} -> !tcp.stream<bf16
+    %b = tcp.cast %v : !f32s -> !bf16s
+    // CHECK: %[[Y:.*]] = tcp.commit %[[B]] : {{.*}} -> !tcp.dm<bf16
+    %y = tcp.commit %b : !bf16s -> !dm
+    // CHECK: tcp.dma %[[Y]] into %[[OUT]] : !tcp.dm<bf16, {{.*}}> -> !tcp.hbm<bf16, "A">
+    tcp.dma %y into %out : !dm -> !buf
+    // CHECK: tcp.dma %[[IN]] into %[[OUT]] : !tcp.hbm<bf16, "A"> -> !tcp.hbm<bf16, "A">
+    tcp.dma %in into %out : !buf -> !buf
+
+    // An integer pass on the sub context (8-byte accesses): Fxp add, no cast.
+    // CHECK: tcp.fetch sub
+    %xi = tcp.dma %iin : !i32buf -> !i32dm
+    %si = tcp.fetch sub %xi : !i32dm -> !i32s
+    %ci = tcp.collect %si : !i32s
+    // CHECK: tcp.vector %{{.*}} [add_i -3] : !tcp.stream<i32
+    %vi = tcp.vector %ci [add_i -3] : !i32s
+    %yi = tcp.commit %vi : !i32s -> !i32dm
+    tcp.dma %yi into %iout : !i32dm -> !i32buf
+    return
+  }
+}
