@@ -346,12 +346,14 @@ std::optional<DmaPlan> deriveDma(const std::vector<Level> &src, const std::vecto
                         " is not a multiple of " + num(a.lo)),
                std::nullopt;
       }
-      if (!dstOf[i])
+      if (!dstOf[i]) {
+        std::string digit = axis + (a.lo > 1 ? " / " + num(a.lo) : "") +
+                            (a.hi == kTop ? "" : " % " + num(a.hi / a.lo));
         return fail(err, axis,
-                    "the destination " + texts(d) + " does not hold digits " + num(a.lo) +
-                        (a.hi == kTop ? "" : ".." + num(a.hi)) + " of axis " + axis +
-                        "; elements would collide"),
+                    "the destination (" + texts(d) + ") does not hold `" + digit +
+                        "`; elements would collide"),
                std::nullopt;
+      }
       int64_t ss = srcOf[i] ? srcOf[i]->stride * (a.lo / srcOf[i]->f->div) : 0;
       int64_t ds = dstOf[i]->stride * (a.lo / dstOf[i]->f->div);
       loops.push_back({a.count, ss, ds});
