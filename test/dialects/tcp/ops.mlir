@@ -11,22 +11,22 @@
 
 module attributes {tcp.axes = {A = 8192}} {
   // CHECK-LABEL: func.func @all_ops
-  // CHECK-SAME: (%[[IN:.*]]: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"}, %[[OUT:.*]]: !tcp.hbm<bf16, "A"> {tcp.arg = "out", tcp.name = "out"}
+  // CHECK-SAME: (%[[IN:[^:]*]]: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"}, %[[OUT:[^:]*]]: !tcp.hbm<bf16, "A"> {tcp.arg = "out", tcp.name = "out"}
   func.func @all_ops(%in: !buf {tcp.arg = "in", tcp.name = "in"},
                      %out: !buf {tcp.arg = "out", tcp.name = "out"},
                      %iin: !i32buf {tcp.arg = "in", tcp.name = "iin"},
                      %iout: !i32buf {tcp.arg = "inout", tcp.name = "iout"}) {
     // CHECK: %[[X:.*]] = tcp.dma %[[IN]] : !tcp.hbm<bf16, "A"> -> !tcp.dm<bf16, cluster = "1 # 2", slice = "A / 32", elem = "A % 32">
     %x = tcp.dma %in : !buf -> !dm
-    // CHECK: %[[S:.*]] = tcp.fetch main %[[X]] : {{.*}} -> !tcp.stream<f32, cluster = "1 # 2", slice = "A / 32", time = "A / 8 % 4", packet = "A % 8">
+    // CHECK: %[[S:.*]] = tcp.fetch main %[[X]] : <bf16, {{.*}}> -> <f32, cluster = "1 # 2", slice = "A / 32", time = "A / 8 % 4", packet = "A % 8">
     %s = tcp.fetch main %x : !dm -> !f32s
-    // CHECK: %[[C:.*]] = tcp.collect %[[S]] : !tcp.stream<f32
+    // CHECK: %[[C:.*]] = tcp.collect %[[S]] : <f32
     %c = tcp.collect %s : !f32s
     // CHECK: %[[V:.*]] = tcp.vector %[[C]] [add_f 1.000000e+00, mul_f -2.500000e-01] : !tcp.stream<f32
     %v = tcp.vector %c [add_f 1.0, mul_f -0.25] : !f32s
-    // CHECK: %[[B:.*]] = tcp.cast %[[V]] : {{.*}} -> !tcp.stream<bf16
+    // CHECK: %[[B:.*]] = tcp.cast %[[V]] : <f32, {{.*}}> -> <bf16
     %b = tcp.cast %v : !f32s -> !bf16s
-    // CHECK: %[[Y:.*]] = tcp.commit %[[B]] : {{.*}} -> !tcp.dm<bf16
+    // CHECK: %[[Y:.*]] = tcp.commit %[[B]] : <bf16, {{.*}}> -> <bf16, cluster = "1 # 2", slice = "A / 32", elem = "A % 32">
     %y = tcp.commit %b : !bf16s -> !dm
     // CHECK: tcp.dma %[[Y]] into %[[OUT]] : !tcp.dm<bf16, {{.*}}> -> !tcp.hbm<bf16, "A">
     tcp.dma %y into %out : !dm -> !buf
