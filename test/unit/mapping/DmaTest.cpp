@@ -100,6 +100,17 @@ TEST_CASE("DMA: axes only the source has are read at index 0", "[mapping][dma]")
   CHECK(p.packets() == 1);
 }
 
+TEST_CASE("DMA: a replicated DM source is read from its first replica", "[mapping][dma]") {
+  AxisEnv e = env({{"H", 256}, {"D", 64}});
+  std::vector<Level> src = {level("1 # 2", e, 256 * 4 * kMiB), level("[D, 1 # 4]", e, 4 * kMiB),
+                            level("H", e, 2)};
+  std::vector<Level> dst = {level("1 # 2", e, 256 * 4 * kMiB), level("1 # 256", e, 4 * kMiB),
+                            level("H", e, 2)};
+  // `D` is listed as an axis (the DM layout's axes include spatial ones) but the destination
+  // does not hold it: it is not iterated.
+  CHECK(dma(src, dst, {"H", "D"}, 2, e).str() == "[] : 512");
+}
+
 TEST_CASE("DMA: packet capped at 4096 bytes", "[mapping][dma]") {
   AxisEnv e = env({{"A", 8192}, {"B", 3000}, {"C", 5000}});
   CHECK(dma({level("A", e, 2)}, {level("A", e, 2)}, {"A"}, 2, e).str() ==

@@ -108,6 +108,11 @@ TEST_CASE("book: broadcasting reads get stride 0", "[mapping][seq]") {
   CHECK(str(nest("N % 512", "N / 512", "N % 512", e)) == "[4:0, 512:1]");
 }
 
+TEST_CASE("sequencer: constant and always-zero stream digits read in place", "[mapping][seq]") {
+  AxisEnv e = env({{"A", 16}});
+  CHECK(str(nest("A", "[1 # 4, A % 1 # 2]", "A", e)) == "[4:0, 2:0, 16:1]");
+}
+
 TEST_CASE("book: non-contiguous packets", "[mapping][seq]") {
   SECTION("padded rows: packet of 32 written as 4 accesses of 8") {
     AxisEnv e = env({{"A", 4}, {"B", 8}});

@@ -1,0 +1,462 @@
+// The simulator on hand-built executables: DMA copies, a full Tensor Unit pass against a host
+// computation, timing against the cost formulas, hazards and waits.
+#include "Builders.h"
+#include "CostModel.h"
+#include "rngd/Bf16.h"
+#include "rngd/Runtime.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+using namespace rngd;
+using namespace rngd::test;
+
+namespace {
+
+const uint16_t kPass = isa::UnitFetch | isa::UnitCollect | isa::UnitVector | isa::UnitCast |
+                       isa::UnitCommit;
+
+std::unique_ptr<Kernel> kernelOf(const Executable &e) {
+  std::vector<uint8_t> bytes;
+  std::string why;
+  REQUIRE(writeExecutable(e, bytes, why));
+  std::unique_ptr<Kernel> k;
+  Status st = Kernel::fromBytes(bytes, k);
+  REQUIRE(st.ok());
+  return k;
+}
+
+std::vector<uint16_t> bf16Ramp(size_t n) {
+  std::vector<uint16_t> v(n);
+  for (size_t i = 0; i < n; ++i) // values with full mantissas so +1.0 must round
+    v[i] = f32ToBf16(static_cast<float>(i) * 0.377f - 40.0f);
+  return v;
+}
+
+// x (64 slices x 8 bf16) -> DM slices 0..63 -> x + 1.0 in f32 -> bf16 -> DM offset 256 -> y.
+Executable addOneKernel() {
+  Executable e = makeExe("add_one", 2048);
+  e.args.push_back(arg("x", ArgKind::In, DType::BF16, {64, 8}, 0));
+  e.args.push_back(arg("y", ArgKind::Out, DType::BF16, {64, 8}, 1024));
+  int32_t window = static_cast<int32_t>(defaultTarget().dmSliceWindowBytes);
+  e.descriptors.push_back(descriptor(hbmAddr(0), dmAddr(0, 0), 16, {64}, {16}, {window}));
+  e.descriptors.push_back(descriptor(dmAddr(0, 256), hbmAddr(1024), 16, {64}, {window}, {16}, 1));
+  isa::FetchConfig f;
+  f.accessLog2 = 4;
+  f.packetBytes = 16;
+  f.cast = isa::FetchCast::Bf16ToF32;
+  f.slices = slices(0, 64);
+  isa::VectorConfig v;
+  v.steps = 1;
+  v.step[0] = {int64_t(isa::Alu::FpFma), int64_t(isa::VectorOp::Add), 0, floatBits(1.0f)};
+  isa::CastConfig c;
+  c.mode = isa::CastMode::F32ToBf16;
+  isa::CommitConfig w;
+  w.base = 256;
+  w.writeBytes = 16;
+  w.slices = slices(0, 64);
+  e.configs = {block(isa::Unit::Fetch, f.values()), block(isa::Unit::Vector, v.values()),
+               block(isa::Unit::Cast, c.values()), block(isa::Unit::Commit, w.values())};
+  e.commands = {dma(0, 0), waitTag(0), load(0), load(1), load(2), load(3),
+                exec(kPass), waitCtx(), dma(1, 1), waitTag(1)};
+  return e;
+}
+
+Status runKernel(Kernel &k, LaunchResult &r) {
+  Device device;
+  return device.launch(k, r);
+}
+
+} // namespace
+
+TEST_CASE("HBM to HBM copy", "[sim][dma]") {
+  Executable e = makeExe("copy", 1024);
+  e.args.push_back(arg("x", ArgKind::In, DType::BF16, {128}, 0));
+  e.args.push_back(arg("y", ArgKind::Out, DType::BF16, {128}, 256));
+  e.descriptors.push_back(descriptor(hbmAddr(0), hbmAddr(256), 256));
+  e.commands = {dma(0, 0), waitTag(0)};
+  auto k = kernelOf(e);
+  std::vector<uint16_t> x = bf16Ramp(128), y(128);
+  REQUIRE(k->upload("x", x.data(), 256).ok());
+  LaunchResult r;
+  REQUIRE(runKernel(*k, r).ok());
+  REQUIRE(k->download("y", y.data(), 256).ok());
+  CHECK(y == x);
+  const TargetModel &t = defaultTarget();
+  int64_t dmaEnd = dmaCycles(t, DmaRoute::HbmToHbm, 256, 1);
+  CHECK(dmaEnd == 502);
+  CHECK(r.makespan == dmaEnd);
+  REQUIRE(r.trace.size() == 2);
+  CHECK(r.trace[0].context == "tdma");
+  CHECK(r.trace[0].engines == std::vector<std::string>{"dma0"});
+  CHECK(r.trace[0].reads.size() == 1);
+  CHECK(r.trace[0].reads[0].lo == 0);
+  CHECK(r.trace[0].reads[0].hi == 256);
+  CHECK(r.trace[0].writes[0].lo == 256);
+}
+
+TEST_CASE("HBM to DM to HBM round trip through four slices", "[sim][dma]") {
+  Executable e = makeExe("round_trip", 4096);
+  e.args.push_back(arg("x", ArgKind::In, DType::I32, {512}, 0));
+  e.args.push_back(arg("y", ArgKind::Out, DType::I32, {512}, 2048));
+  int32_t window = static_cast<int32_t>(defaultTarget().dmSliceWindowBytes);
+  // 4 slices (one per cluster half: 0, 1, 256, 257) x 2 packets of 256 B.
+  e.descriptors.push_back(
+      descriptor(hbmAddr(0), dmAddr(0, 1024), 256, {2, 2, 2}, {1024, 512, 256},
+                 {256 * window, window, 256}));
+  e.descriptors.push_back(
+      descriptor(dmAddr(0, 1024), hbmAddr(2048), 512, {2, 2}, {256 * window, window}, {1024, 512},
+                 2));
+  e.commands = {dma(0, 0), waitTag(0), dma(1, 0), waitTag(0)};
+  auto k = kernelOf(e);
+  std::vector<int32_t> x(512), y(512);
+  for (int i = 0; i < 512; ++i)
+    x[i] = i * 7 - 1000;
+  REQUIRE(k->upload("x", x.data(), 2048).ok());
+  Device device;
+  LaunchResult r;
+  REQUIRE(device.launch(*k, r).ok());
+  REQUIRE(k->download("y", y.data(), 2048).ok());
+  CHECK(y == x);
+  // The data really went through DM: slice 257 holds x[384..447] at offset 1024.
+  int32_t probe = 0;
+  REQUIRE(device.dataMemory().read(257, 1024, &probe, 4).ok());
+  CHECK(probe == x[384]);
+  CHECK_FALSE(device.dataMemory().allocated(2));
+  const TargetModel &t = defaultTarget();
+  int64_t first = dmaCycles(t, DmaRoute::HbmToDm, 256, 8);
+  int64_t second = dmaCycles(t, DmaRoute::DmToHbm, 512, 4);
+  CHECK(r.makespan == first + 1 + second); // wait resumes at `first`, the second DMA issues then
+  REQUIRE(r.trace[0].writes.size() == 2);  // slices [0, 2) and [256, 258), range [1024, 1536)
+  CHECK(r.trace[0].writes[0].sliceLo == 0);
+  CHECK(r.trace[0].writes[0].sliceHi == 2);
+  CHECK(r.trace[0].writes[1].sliceLo == 256);
+  CHECK(r.trace[0].writes[1].lo == 1024);
+  CHECK(r.trace[0].writes[1].hi == 1536);
+}
+
+TEST_CASE("fetch, vector add 1.0, cast and commit match the host bit for bit", "[sim][pass]") {
+  auto k = kernelOf(addOneKernel());
+  std::vector<uint16_t> x = bf16Ramp(512), y(512);
+  x[0] = 0x7fc0;               // NaN stays NaN
+  x[1] = f32ToBf16(1e38f);     // large + 1 = unchanged
+  x[2] = 0x0001;               // denormal
+  x[3] = f32ToBf16(-1.0f);     // exactly 0
+  REQUIRE(k->upload("x", x.data(), 1024).ok());
+  LaunchResult r;
+  REQUIRE(runKernel(*k, r).ok());
+  REQUIRE(k->download("y", y.data(), 1024).ok());
+  for (size_t i = 0; i < x.size(); ++i) {
+    volatile float sum = bf16ToF32(x[i]) + 1.0f; // volatile: no host contraction
+    INFO("element " << i);
+    CHECK(y[i] == f32ToBf16(sum));
+  }
+  CHECK(y[0] == 0x7fc0);
+  CHECK(y[3] == 0x0000);
+}
+
+TEST_CASE("simulated cycles follow the cost formulas", "[sim][timing]") {
+  auto k = kernelOf(addOneKernel());
+  LaunchResult r;
+  REQUIRE(runKernel(*k, r).ok());
+  const TargetModel &t = defaultTarget();
+  int64_t now = 0;
+  int64_t dma0 = dmaCycles(t, DmaRoute::HbmToDm, 16, 64);
+  CHECK(r.trace[0].end == dma0);
+  now = dma0; // wait tag 0
+  CHECK(r.trace[1].end == now);
+  for (int i = 0; i < 4; ++i) {
+    int64_t words = static_cast<int64_t>(isa::wordCount(*isa::findUnit(k->executable().configs[i].unit)));
+    CHECK(r.trace[2 + i].start == now);
+    now += configLoadCycles(t, words);
+    CHECK(r.trace[2 + i].end == now);
+  }
+  CHECK(now == dma0 + (1 + 14) + (1 + 6) + (1 + 1) + (1 + 14));
+  TensorPassShape shape;
+  shape.fetchAccesses = 1;
+  shape.fetchCast = true;
+  shape.flits = 1;
+  shape.vectorFloatAlus = 1;
+  shape.cast = true;
+  shape.commitWrites = 1;
+  int64_t pass = tensorPassCycles(t, shape);
+  CHECK(pass == 2 + 4 + 2 + 1); // Way4 float ALU: 2 cycles per flit; fill, fetch cast, ALU
+  CHECK(r.trace[6].start == now);
+  CHECK(r.trace[6].end == now + pass);
+  now += pass;                  // wait main
+  int64_t dma1 = dmaCycles(t, DmaRoute::DmToHbm, 16, 64);
+  CHECK(r.trace[8].start == now);
+  CHECK(r.makespan == now + dma1);
+  CHECK(r.makespan == 1176);
+}
+
+TEST_CASE("deleting a wait raises a hazard naming both commands", "[sim][hazard]") {
+  Executable e = addOneKernel();
+  e.commands.erase(e.commands.begin() + 1); // drop `rngd.wait tag 0`
+  auto k = kernelOf(e);
+  LaunchResult r;
+  Status st = runKernel(*k, r);
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.message() ==
+        "command #5 `rngd.exec main [fetch, collect, vector, cast, commit]` reads DM slice 0 "
+        "[0, 16) while command #0 `rngd.dma 0 tag 0` (in flight until cycle 564) writes it");
+
+  e = addOneKernel();
+  e.commands.erase(e.commands.begin() + 7); // drop `rngd.wait main`: the DMA reads too early
+  k = kernelOf(e);
+  st = runKernel(*k, r);
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.message().find("command #7 `rngd.dma 1 tag 1` reads DM slice 0 [256, 272) while "
+                          "command #6 `rngd.exec main") == 0);
+}
+
+TEST_CASE("waits on nothing pending and reused tags are errors", "[sim][hazard]") {
+  Executable e = makeExe("waits", 512);
+  e.args.push_back(arg("x", ArgKind::In, DType::I8, {16}, 0));
+  e.descriptors.push_back(descriptor(hbmAddr(0), hbmAddr(256), 16));
+  e.commands = {waitCtx(isa::Context::Sub)};
+  LaunchResult r;
+  Status st = runKernel(*kernelOf(e), r);
+  CHECK(st.message() == "command #0 `rngd.wait sub`: nothing is pending on context sub (no exec "
+                        "since the last wait)");
+  e.commands = {dma(0, 3), waitTag(3), waitTag(3)};
+  st = runKernel(*kernelOf(e), r);
+  CHECK(st.message() == "command #2 `rngd.wait tag 3`: no DMA with tag 3 is pending");
+  e.commands = {dma(0, 3), dma(0, 3)};
+  st = runKernel(*kernelOf(e), r);
+  CHECK(st.message().find("command #1 `rngd.dma 0 tag 3` uses tag 3 while command #0") == 0);
+}
+
+TEST_CASE("loading a context's registers while its pass runs is an error", "[sim][hazard]") {
+  Executable e = addOneKernel();
+  e.commands.insert(e.commands.begin() + 7, load(2)); // reload cast before `wait main`
+  LaunchResult r;
+  Status st = runKernel(*kernelOf(e), r);
+  CHECK(st.message().find("command #7 `rngd.load 2 main` loads the cast registers of context main "
+                          "while command #6 `rngd.exec main") == 0);
+}
+
+TEST_CASE("changing one descriptor stride changes the output or raises a bounds error",
+          "[sim][honesty]") {
+  std::vector<uint8_t> bytes;
+  std::string why;
+  REQUIRE(writeExecutable(addOneKernel(), bytes, why));
+  size_t descriptors = get64(bytes, 128 + 24 * 4 + 8);
+  std::vector<uint16_t> x = bf16Ramp(512);
+  auto runWith = [&](const std::vector<uint8_t> &file, std::vector<uint16_t> &y) {
+    std::unique_ptr<Kernel> k;
+    Status st = Kernel::fromBytes(file, k);
+    REQUIRE(st.ok());
+    REQUIRE(k->upload("x", x.data(), 1024).ok());
+    LaunchResult r;
+    st = runKernel(*k, r);
+    y.assign(512, 0);
+    if (st)
+      REQUIRE(k->download("y", y.data(), 1024).ok());
+    return st;
+  };
+  std::vector<uint16_t> good, y;
+  REQUIRE(runWith(bytes, good).ok());
+
+  auto patched = bytes; // descriptor 0 source stride 16 -> 8: slices read overlapping rows
+  put32(patched, descriptors + 64, 8);
+  fixChecksum(patched);
+  REQUIRE(runWith(patched, y).ok());
+  CHECK(y != good);
+
+  patched = bytes; // descriptor 0 destination stride: one window + 4 MB lands past slice 511
+  put32(patched, descriptors + 96, 8 * 1024 * 1024);
+  fixChecksum(patched);
+  Status st = runWith(patched, y);
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.message().find("command #0 `rngd.dma 0 tag 0`: packet ") == 0);
+
+  patched = bytes; // descriptor 0 destination stride 4 MB + 512 KB: past the slice's 512 KB
+  put32(patched, descriptors + 96, 4 * 1024 * 1024 + 512 * 1024);
+  fixChecksum(patched);
+  st = runWith(patched, y);
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.message() == "command #0 `rngd.dma 0 tag 0`: packet 1 writes address 0x10480000 (+16) "
+                        "is DM slice 1 offset 524288, past the slice's 524288 bytes");
+}
+
+TEST_CASE("cast engine rounds f32 to bf16 to nearest even", "[sim][numerics]") {
+  CHECK(f32BitsToBf16(0x3f808000u) == 0x3f80); // tie, even below
+  CHECK(f32BitsToBf16(0x3f818000u) == 0x3f82); // tie, odd below -> up
+  CHECK(f32BitsToBf16(0x3f808001u) == 0x3f81); // above the tie
+  CHECK(f32BitsToBf16(0x3f807fffu) == 0x3f80);
+  CHECK(f32BitsToBf16(0x7f7fffffu) == 0x7f80); // max float rounds to +inf
+  CHECK(f32BitsToBf16(0xff7fffffu) == 0xff80);
+  CHECK(f32BitsToBf16(0x7f800000u) == 0x7f80);
+  CHECK(f32BitsToBf16(0x7f800001u) == 0x7fc0); // signalling NaN becomes quiet, not inf
+  CHECK(f32BitsToBf16(0xffc00001u) == 0xffc0);
+  CHECK(f32BitsToBf16(0x80000000u) == 0x8000);
+
+  // The same cases through a pass: f32 in HBM, Cast Engine, bf16 out.
+  Executable e = makeExe("cast", 512);
+  e.args.push_back(arg("x", ArgKind::In, DType::F32, {8}, 0));
+  e.args.push_back(arg("y", ArgKind::Out, DType::BF16, {8}, 256));
+  e.descriptors.push_back(descriptor(hbmAddr(0), dmAddr(5, 0), 32));
+  e.descriptors.push_back(descriptor(dmAddr(5, 64), hbmAddr(256), 16));
+  isa::FetchConfig f;
+  f.accessLog2 = 5;
+  f.packetBytes = 32;
+  f.slices = slices(5, 1);
+  isa::CastConfig c;
+  c.mode = isa::CastMode::F32ToBf16;
+  isa::CommitConfig w;
+  w.base = 64;
+  w.writeBytes = 16;
+  w.slices = slices(5, 1);
+  e.configs = {block(isa::Unit::Fetch, f.values()), block(isa::Unit::Cast, c.values()),
+               block(isa::Unit::Commit, w.values())};
+  e.commands = {dma(0, 0), waitTag(0), load(0), load(1), load(2),
+                exec(isa::UnitFetch | isa::UnitCollect | isa::UnitCast | isa::UnitCommit),
+                waitCtx(), dma(1, 0), waitTag(0)};
+  auto k = kernelOf(e);
+  std::vector<uint32_t> x = {0x3f808000u, 0x3f818000u, 0x3f808001u, 0x7f7fffffu,
+                             0x7f800001u, 0xffc00001u, 0x80000000u, 0x00000001u};
+  std::vector<uint16_t> y(8);
+  REQUIRE(k->upload("x", x.data(), 32).ok());
+  LaunchResult r;
+  REQUIRE(runKernel(*k, r).ok());
+  REQUIRE(k->download("y", y.data(), 16).ok());
+  CHECK(y == std::vector<uint16_t>{0x3f80, 0x3f82, 0x3f81, 0x7f80, 0x7fc0, 0xffc0, 0x8000, 0x0000});
+}
+
+TEST_CASE("integer vector add wraps and float multiply is exact f32", "[sim][numerics]") {
+  Executable e = makeExe("int_add", 512);
+  e.args.push_back(arg("x", ArgKind::In, DType::I32, {16}, 0));
+  e.args.push_back(arg("y", ArgKind::Out, DType::I32, {16}, 256));
+  int32_t window = static_cast<int32_t>(defaultTarget().dmSliceWindowBytes);
+  // Two slices (0 and 300) get 8 words each; add 1 (int), then multiply by 0.5 as f32 bits.
+  e.descriptors.push_back(descriptor(hbmAddr(0), dmAddr(0, 0), 32, {2}, {32}, {300 * window}));
+  e.descriptors.push_back(descriptor(dmAddr(0, 32), hbmAddr(256), 32, {2}, {300 * window}, {32}));
+  isa::FetchConfig f;
+  f.accessLog2 = 3; // four 8-byte accesses make one 32-byte packet
+  f.packetBytes = 32;
+  f.limits[7] = 4;
+  f.strides[7] = 8;
+  f.slices = slices(0, 1);
+  f.slices[4] |= uint64_t(1) << (300 - 256);
+  isa::VectorConfig v;
+  v.steps = 1;
+  v.step[0] = {int64_t(isa::Alu::FxpAdd), int64_t(isa::VectorOp::Add), 0, 1};
+  isa::CommitConfig w;
+  w.base = 32;
+  w.writeBytes = 32;
+  w.slices = f.slices;
+  e.configs = {block(isa::Unit::Fetch, f.values()), block(isa::Unit::Vector, v.values()),
+               block(isa::Unit::Commit, w.values())};
+  e.commands = {dma(0, 0), waitTag(0), load(0), load(1), load(2),
+                exec(isa::UnitFetch | isa::UnitCollect | isa::UnitVector | isa::UnitCommit),
+                waitCtx(), dma(1, 0), waitTag(0)};
+  auto k = kernelOf(e);
+  std::vector<int32_t> x(16), y(16);
+  for (int i = 0; i < 16; ++i)
+    x[i] = i * 1000 - 3;
+  x[5] = INT32_MAX;
+  REQUIRE(k->upload("x", x.data(), 64).ok());
+  LaunchResult r;
+  REQUIRE(runKernel(*k, r).ok());
+  REQUIRE(k->download("y", y.data(), 64).ok());
+  for (int i = 0; i < 16; ++i)
+    CHECK(static_cast<uint32_t>(y[i]) == static_cast<uint32_t>(x[i]) + 1u);
+  CHECK(y[5] == INT32_MIN);
+  TensorPassShape shape;
+  shape.fetchAccesses = 4;
+  shape.flits = 1;
+  shape.vectorIntAlus = 1;
+  shape.commitWrites = 1;
+  CHECK(r.trace[5].end - r.trace[5].start == tensorPassCycles(defaultTarget(), shape));
+}
+
+TEST_CASE("unsupported units and bad pass shapes are errors, not crashes", "[sim][pass]") {
+  Executable base = addOneKernel();
+  LaunchResult r;
+  Executable e = base;
+  e.commands[6] = exec(kPass | isa::UnitContract);
+  CHECK(runKernel(*kernelOf(e), r).message() ==
+        "command #6 `rngd.exec main [fetch, collect, contract, vector, cast, commit]`: "
+        "unsupported unit contract (the simulator runs fetch, collect, vector, cast and commit)");
+  e = base;
+  e.commands.erase(e.commands.begin() + 5); // no commit config loaded
+  CHECK(runKernel(*kernelOf(e), r).message().find("no commit configuration is loaded") !=
+        std::string::npos);
+  e = base;
+  isa::CommitConfig w = isa::CommitConfig::fromValues(e.configs[3].values);
+  w.limits[0] = 2;
+  e.configs[3].values = w.values();
+  CHECK(runKernel(*kernelOf(e), r).message().find("commit nest makes 2 writes but the pass "
+                                                  "carries 1 flits per slice") != std::string::npos);
+  e = base;
+  w = isa::CommitConfig::fromValues(e.configs[3].values);
+  w.writeBytes = 24;
+  e.configs[3].values = w.values();
+  CHECK(runKernel(*kernelOf(e), r).message().find("only 16 valid bytes") != std::string::npos);
+  e = base;
+  w = isa::CommitConfig::fromValues(e.configs[3].values);
+  w.slices = slices(0, 65);
+  e.configs[3].values = w.values();
+  CHECK(runKernel(*kernelOf(e), r).message().find("commit enables slice 64, which the fetch "
+                                                  "bitmap does not") != std::string::npos);
+  e = base;
+  isa::FetchConfig f = isa::FetchConfig::fromValues(e.configs[0].values);
+  f.limits[0] = 65536;
+  f.limits[1] = 65536;
+  f.limits[2] = 65536;
+  e.configs[0].values = f.values();
+  CHECK(runKernel(*kernelOf(e), r).message().find("over the simulator's per-command cap") !=
+        std::string::npos);
+  e = base;
+  f = isa::FetchConfig::fromValues(e.configs[0].values);
+  f.base = 524288 - 8;
+  e.configs[0].values = f.values();
+  CHECK(runKernel(*kernelOf(e), r).message().find("fetch access 0 reads DM offset 524280 (+16), "
+                                                  "outside [0, 524288)") != std::string::npos);
+  e = base;
+  isa::VectorConfig v = isa::VectorConfig::fromValues(e.configs[1].values);
+  v.step[0].alu = 9;
+  e.configs[1].values = v.values();
+  CHECK(runKernel(*kernelOf(e), r).message().find("unsupported vector step 0") !=
+        std::string::npos);
+}
+
+TEST_CASE("a run past the cycle cap stops with an error", "[sim][guards]") {
+  auto k = kernelOf(addOneKernel());
+  Device device;
+  LaunchOptions o;
+  o.sim.maxCycles = 1000;
+  LaunchResult r;
+  Status st = device.launch(*k, r, o);
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.message() == "command #8 `rngd.dma 1 tag 1` ends at cycle 1175, past the "
+                        "simulator's cycle cap 1000");
+}
+
+TEST_CASE("trace JSON in the schedule format", "[sim][trace]") {
+  auto k = kernelOf(addOneKernel());
+  Device device;
+  LaunchResult r;
+  REQUIRE(device.launch(*k, r).ok());
+  auto j = nlohmann::json::parse(device.traceJson(*k, r));
+  CHECK(j["format"] == "rngd-trace");
+  CHECK(j["version"] == 1);
+  CHECK(j["kernel"] == "add_one");
+  CHECK(j["target"]["name"] == "rngd-1chip");
+  CHECK(j["target"]["hash"] == formatHex(defaultTarget().hash()));
+  CHECK(j["makespan"] == r.makespan);
+  REQUIRE(j["ops"].size() == 10);
+  auto pass = j["ops"][6];
+  CHECK(pass["id"] == 6);
+  CHECK(pass["name"] == "rngd.exec");
+  CHECK(pass["text"] == "rngd.exec main [fetch, collect, vector, cast, commit]");
+  CHECK(pass["context"] == "main");
+  CHECK(pass["engines"].size() == 5);
+  CHECK(pass["reads"][0]["memory"] == "dm");
+  CHECK(pass["reads"][0]["slices"] == nlohmann::json::array({0, 64}));
+  CHECK(pass["reads"][0]["range"] == nlohmann::json::array({0, 16}));
+  CHECK(pass["writes"][0]["range"] == nlohmann::json::array({256, 272}));
+  CHECK(j["ops"][0]["reads"][0]["memory"] == "hbm");
+  CHECK(j["ops"][0]["reads"][0]["range"] == nlohmann::json::array({0, 1024}));
+}
