@@ -153,12 +153,12 @@ std::optional<std::vector<Loop>> deriveElementNest(const Mapping &buffer, const 
 
   std::vector<Loop> loops;
   for (const Factor *F : stream) {
-    if (F->isConstant()) {
+    const int64_t lo = F->div, hi = hiOf(*F);
+    if (F->isConstant() || lo == hi) { // `1`, or a digit that is always 0 (`A % 1`)
       loops.push_back({F->cells, 0});
       continue;
     }
     const std::vector<Piece> buf = piecesOf(bufAll, F->axis);
-    const int64_t lo = F->div, hi = hiOf(*F);
     std::vector<int64_t> bounds;
     addBounds(bounds, *F);
     for (const Piece &p : buf)
@@ -290,6 +290,8 @@ std::optional<DmaPlan> deriveDma(const std::vector<Level> &src, const std::vecto
     if (!size)
       return fail(err, axis, "unknown axis " + axis), std::nullopt;
     const std::vector<Piece> s = piecesOf(srcAll, axis), d = piecesOf(dstAll, axis);
+    if (d.empty())
+      continue; // only the source has it (e.g. a replica axis): read at index 0
     if (!checkDisjoint(s, "source", err) || !checkDisjoint(d, "destination", err))
       return std::nullopt;
     std::vector<int64_t> bounds{1};
@@ -321,6 +323,8 @@ std::optional<DmaPlan> deriveDma(const std::vector<Level> &src, const std::vecto
             else
               minor *= atoms[i].count;
           }
+        if (major == atoms.size())
+          continue;
         if (p.f->view % minor)
           return fail(err, "`" + p.f->text + "`",
                       "unsupported: a view of " + num(p.f->view) +
