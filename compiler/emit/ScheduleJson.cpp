@@ -62,10 +62,12 @@ public:
     });
   }
 
-  void op(Operation *op, int64_t id, StringRef name, ArrayRef<StringRef> parts,
+  /// One scheduled unit: `scheduled` carries tcp.schedule, `loc` is where it starts.
+  void op(Operation *scheduled, Location loc, int64_t id, StringRef name,
+          ArrayRef<StringRef> parts,
           llvm::function_ref<void()> reads, llvm::function_ref<void()> writes,
           ArrayRef<Value> inputs) {
-    auto sched = op->getAttrOfType<DictionaryAttr>("tcp.schedule");
+    auto sched = scheduled->getAttrOfType<DictionaryAttr>("tcp.schedule");
     j_.object([&] {
       j_.attribute("id", id);
       j_.attribute("name", name);
@@ -74,7 +76,7 @@ public:
           for (StringRef p : parts)
             j_.value(p);
         });
-      j_.attribute("loc", location(op->getLoc()));
+      j_.attribute("loc", location(loc));
       StringRef ctx = sched ? cast<StringAttr>(sched.get("context")).getValue() : "";
       j_.attribute("context", ctx);
       j_.attributeArray("engines", [&] {
@@ -172,7 +174,7 @@ std::string scheduleJson(ModuleOp module) {
         if (auto dma = dyn_cast<tcp::DmaOp>(op)) {
           auto plan = tcp::planDma(dma);
           Value dst = dma.getDest() ? dma.getDest() : dma.getResult();
-          w.op(dma, id, "tcp.dma", {},
+          w.op(dma, dma.getLoc(), id, "tcp.dma", {},
                [&] { plan->dmSource ? w.dm(dma.getSource(), *plan->dmSource) : w.hbm(dma.getSource()); },
                [&] { plan->dmDest ? w.dm(dst, *plan->dmDest) : w.hbm(dst); },
                {dma.getSource()});
@@ -189,7 +191,7 @@ std::string scheduleJson(ModuleOp module) {
           if (ops.cast)
             parts.push_back("tcp.cast");
           parts.push_back("tcp.commit");
-          w.op(ops.fetch, id, "tcp.pass", parts,
+          w.op(commit, ops.fetch.getLoc(), id, "tcp.pass", parts,
                [&] { w.dm(ops.fetch.getSource(), fetch->source); },
                [&] { w.dm(commit.getResult(), store->result); }, {ops.fetch.getSource()});
           w.producer_[commit.getResult()] = id;
