@@ -1,5 +1,6 @@
 // The runtime API and host data helpers.
 #include "Builders.h"
+#include "rngd/Bf16.h"
 #include "rngd/HostData.h"
 #include "rngd/Runtime.h"
 
