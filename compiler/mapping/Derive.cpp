@@ -25,6 +25,12 @@ bool fail(Error &err, std::string term, std::string message) {
   return false;
 }
 
+/// fail() for functions returning an optional.
+std::nullopt_t none(Error &err, std::string term, std::string message) {
+  fail(err, std::move(term), std::move(message));
+  return std::nullopt;
+}
+
 /// A factor of one side with the stride (cells or bytes) of one step of its digit.
 struct Piece {
   const Factor *f = nullptr;
@@ -144,8 +150,8 @@ std::optional<std::vector<Loop>> deriveElementNest(const Mapping &buffer, const 
     stream.push_back(&f);
   std::vector<std::string> streamAxes;
   for (const Factor *f : stream)
-    if (!f->isConstant() && std::find(streamAxes.begin(), streamAxes.end(), f->axis) ==
-                                streamAxes.end())
+    if (!f->isConstant() &&
+        std::find(streamAxes.begin(), streamAxes.end(), f->axis) == streamAxes.end())
       streamAxes.push_back(f->axis);
   for (const std::string &axis : streamAxes)
     if (!checkDisjoint(piecesOf(streamAll, axis), "stream", err))
@@ -164,8 +170,8 @@ std::optional<std::vector<Loop>> deriveElementNest(const Mapping &buffer, const 
     for (const Piece &p : buf)
       if (p.f->div < hi && lo < hiOf(*p.f))
         addBounds(bounds, *p.f);
-    std::string sides = "buffer " + texts(buf) + " vs stream " +
-                        texts(piecesOf(streamAll, F->axis));
+    std::string sides =
+        "buffer " + texts(buf) + " vs stream " + texts(piecesOf(streamAll, F->axis));
     if (!checkChain(bounds, F->axis, "`" + F->text + "`", sides, err))
       return std::nullopt;
     std::vector<Atom> atoms = atomsOf(bounds, lo, hi, F->axisSize);
@@ -174,11 +180,10 @@ std::optional<std::vector<Loop>> deriveElementNest(const Mapping &buffer, const 
     for (size_t i = 1; i < atoms.size(); ++i)
       minor *= atoms[i].count;
     if (F->cells % minor)
-      return fail(err, "`" + F->text + "`",
+      return none(err, "`" + F->text + "`",
                   "unsupported: ragged: its " + num(F->cells) +
                       " cells do not split into the buffer's blocks of " + num(minor) +
-                      " (buffer " + texts(buf) + ")"),
-             std::nullopt;
+                      " (buffer " + texts(buf) + ")");
     atoms[0].count = F->cells / minor;
     for (const Atom &a : atoms) {
       const Piece *p = find(buf, a.lo, a.hi);
@@ -198,10 +203,9 @@ std::optional<Sequencer> deriveSequencer(const Mapping &buffer, const Mapping &t
                                          int64_t maxEntrySize, Error &err) {
   const std::string what = "time `" + time.str() + "`, packet `" + packet.str() + "`";
   if (!isPow2(elemBytes) || elemBytes > maxAccessBytes)
-    return fail(err, what,
+    return none(err, what,
                 "element size " + num(elemBytes) + " B must be a power of two <= the " +
-                    num(maxAccessBytes) + " B access limit"),
-           std::nullopt;
+                    num(maxAccessBytes) + " B access limit");
   std::optional<std::vector<Loop>> nest = deriveElementNest(buffer, time, packet, err);
   if (!nest)
     return std::nullopt;
@@ -227,16 +231,14 @@ std::optional<Sequencer> deriveSequencer(const Mapping &buffer, const Mapping &t
   seq.loops = mergeLoops(loops);
 
   if (int64_t(seq.loops.size()) > maxEntries)
-    return fail(err, what,
-                "needs " + num(seq.loops.size()) + " sequencer entries, limit " +
-                    num(maxEntries) + ": " + seq.str() + " over buffer `" + buffer.str() + "`"),
-           std::nullopt;
+    return none(err, what,
+                "needs " + num(seq.loops.size()) + " sequencer entries, limit " + num(maxEntries) +
+                    ": " + seq.str() + " over buffer `" + buffer.str() + "`");
   for (const Loop &l : seq.loops)
     if (l.size > maxEntrySize)
-      return fail(err, what,
+      return none(err, what,
                   "entry " + num(l.size) + ":" + num(l.stride) + " exceeds the limit of " +
-                      num(maxEntrySize) + " iterations (buffer `" + buffer.str() + "`)"),
-             std::nullopt;
+                      num(maxEntrySize) + " iterations (buffer `" + buffer.str() + "`)");
   return seq;
 }
 
@@ -263,10 +265,9 @@ std::optional<DmaPlan> deriveDma(const std::vector<Level> &src, const std::vecto
   };
   const std::string what = describe(src) + " -> " + describe(dst);
   if (elemBytes <= 0 || elemBytes > maxPacketBytes)
-    return fail(err, what,
+    return none(err, what,
                 "element size " + num(elemBytes) + " B exceeds the " + num(maxPacketBytes) +
-                    " B packet limit"),
-           std::nullopt;
+                    " B packet limit");
 
   std::vector<Piece> srcAll, dstAll;
   for (const Level &l : src)
@@ -288,7 +289,7 @@ std::optional<DmaPlan> deriveDma(const std::vector<Level> &src, const std::vecto
     const bool tensorAxis = std::find(axes.begin(), axes.end(), axis) != axes.end();
     std::optional<int64_t> size = env.size(axis);
     if (!size)
-      return fail(err, axis, "unknown axis " + axis), std::nullopt;
+      return none(err, axis, "unknown axis " + axis);
     const std::vector<Piece> s = piecesOf(srcAll, axis), d = piecesOf(dstAll, axis);
     if (d.empty())
       continue; // only the source has it (e.g. a replica axis): read at index 0
@@ -299,8 +300,7 @@ std::optional<DmaPlan> deriveDma(const std::vector<Level> &src, const std::vecto
       addBounds(bounds, *p.f);
     for (const Piece &p : d)
       addBounds(bounds, *p.f);
-    if (!checkChain(bounds, axis, axis,
-                    "source " + texts(s) + " vs destination " + texts(d), err))
+    if (!checkChain(bounds, axis, axis, "source " + texts(s) + " vs destination " + texts(d), err))
       return std::nullopt;
     std::vector<Atom> atoms = atomsOf(bounds, 1, kTop, *size);
     std::vector<const Piece *> srcOf, dstOf;
@@ -326,10 +326,9 @@ std::optional<DmaPlan> deriveDma(const std::vector<Level> &src, const std::vecto
         if (major == atoms.size())
           continue;
         if (p.f->view % minor)
-          return fail(err, "`" + p.f->text + "`",
+          return none(err, "`" + p.f->text + "`",
                       "unsupported: a view of " + num(p.f->view) +
-                          " does not split into the other side's blocks of " + num(minor)),
-                 std::nullopt;
+                          " does not split into the other side's blocks of " + num(minor));
         limit[major] = std::min(limit[major], p.f->view / minor);
       }
     for (size_t i = 0; i < atoms.size(); ++i) {
@@ -345,18 +344,16 @@ std::optional<DmaPlan> deriveDma(const std::vector<Level> &src, const std::vecto
         continue;
       if (ragged) {
         const Piece *p = dstOf[i] ? dstOf[i] : srcOf[i];
-        return fail(err, p ? "`" + p->f->text + "`" : axis,
+        return none(err, p ? "`" + p->f->text + "`" : axis,
                     "unsupported: ragged last block: " + axis + " = " + num(*size) +
-                        " is not a multiple of " + num(a.lo)),
-               std::nullopt;
+                        " is not a multiple of " + num(a.lo));
       }
       if (!dstOf[i]) {
         std::string digit = axis + (a.lo > 1 ? " / " + num(a.lo) : "") +
                             (a.hi == kTop ? "" : " % " + num(a.hi / a.lo));
-        return fail(err, axis,
+        return none(err, axis,
                     "the destination (" + texts(d) + ") does not hold `" + digit +
-                        "`; elements would collide"),
-               std::nullopt;
+                        "`; elements would collide");
       }
       int64_t ss = srcOf[i] ? srcOf[i]->stride * (a.lo / srcOf[i]->f->div) : 0;
       int64_t ds = dstOf[i]->stride * (a.lo / dstOf[i]->f->div);
@@ -407,10 +404,9 @@ std::optional<DmaPlan> deriveDma(const std::vector<Level> &src, const std::vecto
     }
   }
   if (int64_t(plan.loops.size()) > maxLoops)
-    return fail(err, what,
+    return none(err, what,
                 "needs " + num(plan.loops.size()) + " DMA loops, limit " + num(maxLoops) + ": " +
-                    plan.str()),
-           std::nullopt;
+                    plan.str());
   return plan;
 }
 

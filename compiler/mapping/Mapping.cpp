@@ -25,13 +25,13 @@ bool fail(Error &err, std::string term, std::string message) {
 
 /// Resolution state of one axis term while its postfix operators are applied.
 struct AxisState {
-  int64_t S = 0;     // axis size
-  int64_t P = 0;     // axis extent after `A # n` absorbed by a split (P >= S)
+  int64_t S = 0; // axis size
+  int64_t P = 0; // axis extent after `A # n` absorbed by a split (P >= S)
   int64_t div = 1;
   int64_t count = 0; // meaningful digit values
   int64_t view = 0;
   int64_t cells = 0;
-  bool top = true;   // most significant digit of the axis (v = x / div, no wrap)
+  bool top = true; // most significant digit of the axis (v = x / div, no wrap)
   int64_t natural() const { return top ? ceilDiv(P, div) : count; }
 };
 
@@ -46,8 +46,8 @@ bool applyAxisOp(AxisState &s, const PostfixOp &op, const std::string &axis,
   }
   if (op.op == '=') {
     if (n > s.cells)
-      return fail(err, term, "cannot view " + num(n) + " of the " + num(s.cells) + " cells of " +
-                                 prefix);
+      return fail(err, term,
+                  "cannot view " + num(n) + " of the " + num(s.cells) + " cells of " + prefix);
     int64_t visible = s.view ? s.view : s.count;
     if (n < visible)
       s.view = n;
@@ -73,8 +73,8 @@ bool applyAxisOp(AxisState &s, const PostfixOp &op, const std::string &axis,
       s.cells = ceilDiv(s.P, s.div);
     } else {
       if (s.count % n)
-        return fail(err, term, num(n) + " does not divide the " + num(s.count) + " values of " +
-                                   prefix);
+        return fail(err, term,
+                    num(n) + " does not divide the " + num(s.count) + " values of " + prefix);
       s.div *= n;
       s.count /= n;
       s.cells = s.count;
@@ -84,10 +84,10 @@ bool applyAxisOp(AxisState &s, const PostfixOp &op, const std::string &axis,
   // '%'
   int64_t range = s.natural();
   if (range % n)
-    return fail(err, term,
-                num(n) + " does not divide " +
-                    (rawAxis ? axis + " = " + num(s.S)
-                             : "the " + num(range) + " values of " + prefix));
+    return fail(
+        err, term,
+        num(n) + " does not divide " +
+            (rawAxis ? axis + " = " + num(s.S) : "the " + num(range) + " values of " + prefix));
   if (n > kLimit / s.div)
     return fail(err, term, "modulus too large");
   if (s.top && s.div * n >= s.S) { // still the most significant digit
@@ -109,7 +109,7 @@ bool flatten(const Term &t, const std::string &text, const AxisEnv &env, std::ve
   if (t.kind == Term::Kind::Pair) {
     if (!t.ops.empty()) {
       char op = t.ops.front().op;
-      std::string what = op == '#' ? "padding a pair"
+      std::string what = op == '#'   ? "padding a pair"
                          : op == '=' ? "viewing a pair"
                                      : std::string("`") + op + "` on a pair";
       return fail(err, whole, "unsupported: " + what + "; apply it to the terms inside");

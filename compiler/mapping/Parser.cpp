@@ -44,8 +44,9 @@ public:
       return false;
     skip();
     if (pos_ != text_.size())
-      return fail(pos_, text_.size(), "unexpected `" + std::string(1, text_[pos_]) + "` at column " +
-                                          std::to_string(pos_ + 1));
+      return fail(pos_, text_.size(),
+                  "unexpected `" + std::string(1, text_[pos_]) + "` at column " +
+                      std::to_string(pos_ + 1));
     return true;
   }
 
@@ -109,7 +110,8 @@ private:
         return false;
       skip();
       if (pos_ == text_.size() || text_[pos_] != ']')
-        return fail(t.begin, pos_, "expected `]` to close `[` at column " + std::to_string(t.begin + 1));
+        return fail(t.begin, pos_,
+                    "expected `]` to close `[` at column " + std::to_string(t.begin + 1));
       ++pos_;
       if (t.items.size() == 1) { // `[E]` is E
         Term inner = std::move(t.items[0]);
@@ -133,8 +135,9 @@ private:
         return fail(t.begin, pos_, "only the constant 1 may stand as a term");
       t.kind = Term::Kind::One;
     } else {
-      return fail(pos_, pos_ + 1, std::string("expected an axis, `1` or `[` at column ") +
-                                      std::to_string(pos_ + 1));
+      return fail(pos_, pos_ + 1,
+                  std::string("expected an axis, `1` or `[` at column ") +
+                      std::to_string(pos_ + 1));
     }
     t.end = t.primaryEnd = pos_;
     return true;

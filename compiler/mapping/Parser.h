@@ -19,8 +19,8 @@ struct PostfixOp {
 /// `A`, `1` or `[t, t, ...]`, followed by postfix operators applied left to right.
 struct Term {
   enum class Kind { Axis, One, Pair } kind = Kind::Axis;
-  std::string name;         // Axis
-  std::vector<Term> items;  // Pair
+  std::string name;        // Axis
+  std::vector<Term> items; // Pair
   std::vector<PostfixOp> ops;
   size_t begin = 0, end = 0; // source span of the whole term (with its operators)
   size_t primaryEnd = 0;     // end of the primary, before the first operator

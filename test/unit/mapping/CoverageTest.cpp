@@ -26,15 +26,15 @@ TEST_CASE("coverage: legal placements", "[mapping][coverage]") {
   AxisEnv e = env({{"H", 1024}, {"W", 151936}, {"D", 64}, {"Q", 2048}, {"One", 1}});
   Error err;
   CHECK(checkCoverage(dm(e, "1 # 2", "H / 4 # 256", "H % 4"), kDmBroadcast, {"H"}, e, err));
-  CHECK(checkCoverage(dm(e, "H / 512", "H / 4 % 128 # 256", "H % 4"), kDmBroadcast, {"H"}, e,
-                      err));
+  CHECK(checkCoverage(dm(e, "H / 512", "H / 4 % 128 # 256", "H % 4"), kDmBroadcast, {"H"}, e, err));
   // Replication over slices with a broadcast axis.
   CHECK(checkCoverage(dm(e, "1 # 2", "D, 1 # 4", "H"), kDmBroadcast, {"H"}, e, err));
   // Padded axis: W padded to 19 blocks of 8192.
-  CHECK(checkCoverage(dm(e, "1 # 2", "W # 155648 / 8192 # 256", "W # 155648 % 8192"), kDmBroadcast, {"W"},
-                      e, err));
+  CHECK(checkCoverage(dm(e, "1 # 2", "W # 155648 / 8192 # 256", "W # 155648 % 8192"), kDmBroadcast,
+                      {"W"}, e, err));
   // Ceil blocks are a legal tiling too.
-  CHECK(checkCoverage(dm(e, "1 # 2", "W / 8192 # 256", "W # 155648 % 8192"), kDmBroadcast, {"W"}, e, err));
+  CHECK(checkCoverage(dm(e, "1 # 2", "W / 8192 # 256", "W # 155648 % 8192"), kDmBroadcast, {"W"}, e,
+                      err));
   // Two axes split over levels; a size-1 axis need not be mapped.
   CHECK(checkCoverage(dm(e, "Q / 1024", "[Q / 4 % 256]", "[H, Q % 4]"), kDmBroadcast,
                       {"Q", "H", "One"}, e, err));

@@ -44,8 +44,8 @@ TEST_CASE("book: [A, B, C] -> [B, A, C] with 256-byte packets", "[mapping][dma]"
   DmaPlan def = dma(src, dst, {"A", "B", "C"}, 1, e);
   CHECK(def.str() == "[256:(256, 65536), 256:(65536, 256)] : 256");
   Error err;
-  std::optional<DmaPlan> plain = deriveDma(src, dst, {"A", "B", "C"}, 1, kMaxPacket, kMaxLoops,
-                                           e, err); // the original overload
+  std::optional<DmaPlan> plain = deriveDma(src, dst, {"A", "B", "C"}, 1, kMaxPacket, kMaxLoops, e,
+                                           err); // the original overload
   REQUIRE(plain.has_value());
   CHECK(plain->str() == def.str());
 }
@@ -61,9 +61,9 @@ TEST_CASE("book example 1: HBM -> HBM 8x8x256 relayout", "[mapping][dma]") {
 TEST_CASE("book example 2: HBM -> DM slices", "[mapping][dma]") {
   AxisEnv e = env({{"A", 256}, {"B", 256}, {"C", 256}});
   // Slice `A / 4` (slice_stride = 4 MiB), element `[A % 4, B, C]`; source HBM `[B, A, C]`.
-  DmaPlan p = dma({level("[B, A, C]", e, 1)},
-                  {level("A / 4", e, 4 * kMiB), level("[A % 4, B, C]", e, 1)}, {"A", "B", "C"}, 1,
-                  e);
+  DmaPlan p =
+      dma({level("[B, A, C]", e, 1)}, {level("A / 4", e, 4 * kMiB), level("[A % 4, B, C]", e, 1)},
+          {"A", "B", "C"}, 1, e);
   // Per-side strides as in the book: A/4 1024 | slice_stride, A%4 256 | 65536, B 65536 | 256.
   CHECK(p.str() == "[64:(1024, 4194304), 4:(256, 65536), 256:(65536, 256)] : 256");
   CHECK(p.packets() == 65536);
@@ -131,12 +131,12 @@ TEST_CASE("DMA: destination padding is skipped, views limit the copy", "[mapping
 }
 
 TEST_CASE("DMA: loop limit at the limit and one past", "[mapping][dma][errors]") {
-  AxisEnv e = env({{"A", 2}, {"B", 2}, {"C", 2}, {"D", 2}, {"E", 2}, {"F", 2}, {"G", 2},
-                   {"H", 2}, {"I", 2}});
+  AxisEnv e = env(
+      {{"A", 2}, {"B", 2}, {"C", 2}, {"D", 2}, {"E", 2}, {"F", 2}, {"G", 2}, {"H", 2}, {"I", 2}});
   // Reversed order on the destination: no two loops merge, packets of one element.
-  DmaPlan eight = dma({level("[A, B, C, D, E, F, G, H]", e, 1)},
-                      {level("[H, G, F, E, D, C, B, A]", e, 1)},
-                      {"A", "B", "C", "D", "E", "F", "G", "H"}, 1, e);
+  DmaPlan eight =
+      dma({level("[A, B, C, D, E, F, G, H]", e, 1)}, {level("[H, G, F, E, D, C, B, A]", e, 1)},
+          {"A", "B", "C", "D", "E", "F", "G", "H"}, 1, e);
   CHECK(eight.loops.size() == 8);
   CHECK(eight.packetBytes == 1);
   CHECK(eight.loops.front() == DmaPlan::PairLoop{2, 1, 128});
@@ -150,10 +150,10 @@ TEST_CASE("DMA: loop limit at the limit and one past", "[mapping][dma][errors]")
 TEST_CASE("DMA: errors", "[mapping][dma][errors]") {
   SECTION("ragged last block") {
     AxisEnv e = env({{"W", 151936}});
-    Error err = dmaError({level("W", e, 2)},
-                         {level("W # 155648 / 8192 # 256", e, 4 * kMiB),
-                          level("W # 155648 % 8192", e, 2)},
-                         {"W"}, 2, e);
+    Error err =
+        dmaError({level("W", e, 2)},
+                 {level("W # 155648 / 8192 # 256", e, 4 * kMiB), level("W # 155648 % 8192", e, 2)},
+                 {"W"}, 2, e);
     CHECK(err.term == "`W # 155648 / 8192 # 256`");
     CHECK(err.message == "unsupported: ragged last block: W = 151936 is not a multiple of 8192");
   }
@@ -165,8 +165,8 @@ TEST_CASE("DMA: errors", "[mapping][dma][errors]") {
   }
   SECTION("incompatible decomposition") {
     AxisEnv e = env({{"A", 15}});
-    Error err = dmaError({level("[A % 5, A / 5]", e, 1)}, {level("[A % 3, A / 3]", e, 1)}, {"A"},
-                         1, e);
+    Error err =
+        dmaError({level("[A % 5, A / 5]", e, 1)}, {level("[A % 3, A / 3]", e, 1)}, {"A"}, 1, e);
     CHECK(err.term == "A");
     CHECK(err.message == "incompatible decomposition of axis A: source `A % 5`, `A / 5` vs "
                          "destination `A % 3`, `A / 3` (blocks of 3 and 5 do not nest)");

@@ -55,7 +55,7 @@ TEST_CASE("position sums digit x stride", "[mapping][position]") {
   Mapping ab = parse("[A, 1 # 2, B]", e);
   CHECK(ab.size() == 8 * 2 * 12);
   CHECK(ab.position({{"A", 3}, {"B", 7}}) == 3 * 24 + 7);
-  CHECK(ab.position({{"B", 7}}) == 7); // missing axes are at 0
+  CHECK(ab.position({{"B", 7}}) == 7);                      // missing axes are at 0
   CHECK(ab.position({{"A", 1}, {"B", 2}, {"Z", 9}}) == 26); // unused axes ignored
   CHECK_FALSE(ab.position({{"A", -1}}).has_value());
 }
@@ -76,7 +76,7 @@ TEST_CASE("position: views and padded axis values", "[mapping][position]") {
   CHECK(ceil.digits(10) == std::vector<int64_t>{2, 2});
   CHECK(ceil.digits(9) == std::vector<int64_t>{2, 1});
   CHECK_FALSE(ceil.position({{"T", 12}}).has_value()); // beyond the cells
-  Mapping block = parse("A / 4 = 1 # 2", e); // only the first block held, 2 cells
+  Mapping block = parse("A / 4 = 1 # 2", e);           // only the first block held, 2 cells
   CHECK(block.position({{"A", 3}}) == 0);
   CHECK_FALSE(block.position({{"A", 4}}).has_value());
   CHECK_FALSE(block.digits(1).has_value());

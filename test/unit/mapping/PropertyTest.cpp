@@ -119,9 +119,9 @@ TEST_CASE("property: DMA plans move every element to its place", "[mapping][prop
     std::vector<Level> dst = {Level{outer, inner.size() * elem + 16}, Level{inner, elem}};
     INFO("src " << s.str() << " -> dst " << outer.str() << " | " << inner.str());
     Error err;
-    std::optional<DmaPlan> plan = deriveDma(src, dst, {"A", "B", "C"}, elem, 4096, 8, e,
-                                            rng() % 2 ? DmaOrder::SrcMajor : DmaOrder::DstMajor,
-                                            err);
+    std::optional<DmaPlan> plan =
+        deriveDma(src, dst, {"A", "B", "C"}, elem, 4096, 8, e,
+                  rng() % 2 ? DmaOrder::SrcMajor : DmaOrder::DstMajor, err);
     if (!plan) {
       CHECK(err.message.find("incompatible decomposition") != std::string::npos);
       continue;
@@ -141,9 +141,9 @@ TEST_CASE("property: DMA plans move every element to its place", "[mapping][prop
       for (int64_t b = 0; b < 6; ++b)
         for (int64_t c = 0; c < 2; ++c) {
           Index idx = {{"A", a}, {"B", b}, {"C", c}};
-          expected.push_back({*s.position(idx) * elem,
-                              *outer.position(idx) * (inner.size() * elem + 16) +
-                                  *inner.position(idx) * elem});
+          expected.push_back(
+              {*s.position(idx) * elem,
+               *outer.position(idx) * (inner.size() * elem + 16) + *inner.position(idx) * elem});
         }
     std::sort(moved.begin(), moved.end());
     std::sort(expected.begin(), expected.end());
