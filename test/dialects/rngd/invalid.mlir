@@ -1,0 +1,71 @@
+// RUN: rngd-opt %s --split-input-file --verify-diagnostics
+// rngd records and command words are checked against the encodings of docs/isa.md.
+
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  // expected-error @+1 {{unknown config unit `dot`}}
+  rngd.config 0 dot {mode = 1}
+}
+
+// -----
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  // expected-error @+1 {{unit `cast` expects field `mode` here, got `kind`}}
+  rngd.config 0 cast {kind = 1}
+}
+
+// -----
+// A field value wider than its register.
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  // expected-error @+1 {{mode}}
+  rngd.config 0 cast {mode = 16}
+}
+
+// -----
+// Descriptors hold at most 8 loops: 8 is fine...
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  rngd.descriptor 0 engine 0 src 0x0 dst 0x0 packet 8 limits [2, 2, 2, 2, 2, 2, 2, 2] src_strides [0, 0, 0, 0, 0, 0, 0, 0] dst_strides [0, 0, 0, 0, 0, 0, 0, 0]
+}
+
+// -----
+// ...9 is not.
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  // expected-error @+1 {{has 9 loops; a descriptor holds at most 8}}
+  rngd.descriptor 0 engine 0 src 0x0 dst 0x0 packet 8 limits [2, 2, 2, 2, 2, 2, 2, 2, 2] src_strides [0, 0, 0, 0, 0, 0, 0, 0, 0] dst_strides [0, 0, 0, 0, 0, 0, 0, 0, 0]
+}
+
+// -----
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  // expected-error @+1 {{needs one source and one destination stride per loop (2 loops, 1 and 2 strides)}}
+  rngd.descriptor 0 engine 0 src 0x0 dst 0x0 packet 8 limits [2, 2] src_strides [0] dst_strides [0, 0]
+}
+
+// -----
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  // expected-error @+1 {{loads config 0, which does not exist}}
+  rngd.load 0 main
+}
+
+// -----
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  rngd.descriptor 0 engine 0 src 0x0 dst 0x0 packet 8 limits [] src_strides [] dst_strides []
+  // expected-error @+1 {{tag 64 out of range [0, 63]}}
+  rngd.dma 0 tag 64
+}
+
+// -----
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  rngd.wait main
+  // expected-error @+1 {{out of order: an executable lists args, then descriptors, then configs, then command words}}
+  rngd.config 0 cast {mode = 1}
+}
+
+// -----
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  // expected-error @+1 {{unknown unit `dpe`}}
+  rngd.exec main [fetch, dpe]
+}
+
+// -----
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  // expected-error @+1 {{context must be `main` or `sub`, got `tdma`}}
+  rngd.wait tdma
+}

@@ -1,0 +1,26 @@
+// RUN: rngd-opt %s | rngd-opt | FileCheck %s
+// The rngd text form round-trips through the dialect unchanged.
+
+// CHECK: rngd.executable @k target "rngd-1chip" hash 0xbd3650cd1aa873b9 compiler "rngdc test" flags 0 makespan 42 hbm 4096 {
+rngd.executable @k target "rngd-1chip" hash 0xbd3650cd1aa873b9 compiler "rngdc test" flags 0 makespan 42 hbm 4096 {
+  // CHECK-NEXT: rngd.arg @x in bf16 [8, 128] "[N, D]" offset 0 bytes 2048
+  rngd.arg @x in bf16 [8, 128] "[N, D]" offset 0 bytes 2048
+  // CHECK-NEXT: rngd.arg @y out f32 [] "1" offset 2048 bytes 4
+  rngd.arg @y out f32 [] "1" offset 2048 bytes 4
+  // CHECK-NEXT: rngd.descriptor 0 engine 3 src 0xc000000000 dst 0x10000000 packet 8 limits [256, 2] src_strides [8, -4] dst_strides [4194304, 0]
+  rngd.descriptor 0 engine 3 src 0xc000000000 dst 0x10000000 packet 8 limits [256, 2] src_strides [8, -4] dst_strides [4194304, 0]
+  // CHECK-NEXT: rngd.config 0 cast {mode = 1}
+  rngd.config 0 cast {mode = 1}
+  // CHECK-NEXT: rngd.load 0 sub
+  rngd.load 0 sub
+  // CHECK-NEXT: rngd.exec main [fetch, collect, commit]
+  rngd.exec main [fetch, collect, commit]
+  // CHECK-NEXT: rngd.exec sub []
+  rngd.exec sub []
+  // CHECK-NEXT: rngd.wait main
+  rngd.wait main
+  // CHECK-NEXT: rngd.dma 0 tag 63
+  rngd.dma 0 tag 63
+  // CHECK-NEXT: rngd.wait tag 63
+  rngd.wait tag 63
+}

@@ -1,0 +1,45 @@
+// RUN: rngd-opt %s --split-input-file --tcp-allocate-memory --verify-diagnostics | FileCheck %s
+// DM tensors get per-slice offsets aligned to 128 bytes; a tensor's range is reused once its
+// last use has passed.
+
+!buf = !tcp.hbm<bf16, "A">
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "A / 32", elem = "A % 32">
+!s = !tcp.stream<bf16, cluster = "1 # 2", slice = "A / 32", time = "A / 8 % 4", packet = "A % 8">
+module attributes {tcp.axes = {A = 8192}} {
+  // CHECK-LABEL: func.func @reuse
+  func.func @reuse(%in: !buf {tcp.arg = "in", tcp.name = "in"},
+                   %out: !buf {tcp.arg = "out", tcp.name = "out"},
+                   %out2: !buf {tcp.arg = "out", tcp.name = "out2"}) {
+    // CHECK: tcp.dma {{.*}} {tcp.dm_offset = 0 : i64}
+    %x = tcp.dma %in : !buf -> !dm
+    // 64 bytes per slice round up to one 128-byte row: %z sits after %x.
+    // CHECK: tcp.dma {{.*}} {tcp.dm_offset = 128 : i64}
+    %z = tcp.dma %in : !buf -> !dm
+    %f = tcp.fetch main %x : !dm -> !s
+    %c = tcp.collect %f : !s
+    // %x's last use was the fetch: the commit reuses offset 0.
+    // CHECK: tcp.commit {{.*}} {tcp.dm_offset = 0 : i64}
+    %y = tcp.commit %c : !s -> !dm
+    tcp.dma %z into %out : !dm -> !buf
+    tcp.dma %y into %out2 : !dm -> !buf
+    return
+  }
+}
+
+// -----
+// Two 384 KB tensors cannot be live at once on a 512 KB slice: the error lists the tensors
+// live at that point.
+!buf = !tcp.hbm<bf16, "A">
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "A">
+module attributes {tcp.axes = {A = 196608}} {
+  func.func @too_much(%in: !buf {tcp.arg = "in", tcp.name = "in"},
+                      %out: !buf {tcp.arg = "out", tcp.name = "out"}) {
+    // expected-note @+1 {{393216 bytes at offset 0}}
+    %x = tcp.dma %in : !buf -> !dm
+    // expected-error @+1 {{DM capacity: no room for 393216 bytes per slice; a slice has 524288 bytes and these tensors are live here:}}
+    %z = tcp.dma %in : !buf -> !dm
+    tcp.dma %x into %out : !dm -> !buf
+    tcp.dma %z into %out : !dm -> !buf
+    return
+  }
+}
