@@ -142,3 +142,22 @@ module attributes {tcp.axes = {A = 1024}} {
     return
   }
 }
+
+// -----
+// DMA descriptors hold at most 8 loops. At the limit: eight axes reversed between HBM and DM.
+module attributes {tcp.axes = {P = 2, Q = 2, R = 2, S = 2, T = 2, U = 2, V = 2, W = 2, Z = 4}} {
+  func.func @dma_eight_loops(%in: !tcp.hbm<bf16, "[P, Q, R, S, T, U, V, W, Z]"> {tcp.arg = "in", tcp.name = "in"}) {
+    %x = tcp.dma %in : !tcp.hbm<bf16, "[P, Q, R, S, T, U, V, W, Z]"> -> !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[W, V, U, T, S, R, Q, P, Z]">
+    return
+  }
+}
+
+// -----
+// One past: nine reversed axes.
+module attributes {tcp.axes = {O = 2, P = 2, Q = 2, R = 2, S = 2, T = 2, U = 2, V = 2, W = 2, Z = 4}} {
+  func.func @dma_nine_loops(%in: !tcp.hbm<bf16, "[O, P, Q, R, S, T, U, V, W, Z]"> {tcp.arg = "in", tcp.name = "in"}) {
+    // expected-error @+1 {{DMA loops: `[O, P, Q, R, S, T, U, V, W, Z]` -> `1 # 2` | `1 # 256` | `[W, V, U, T, S, R, Q, P, O, Z]`: needs 9 DMA loops, limit 8}}
+    %x = tcp.dma %in : !tcp.hbm<bf16, "[O, P, Q, R, S, T, U, V, W, Z]"> -> !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[W, V, U, T, S, R, Q, P, O, Z]">
+    return
+  }
+}
