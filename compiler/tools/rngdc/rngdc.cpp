@@ -58,7 +58,7 @@ bool writeFile(StringRef path, StringRef bytes) {
 }
 
 /// Word-by-word listing: index, encoded word, and the op it came from.
-std::string listing(cmd::ExecutableOp op, const rngd::Executable &exe) {
+std::string listing(rngd::cmd::ExecutableOp op, const rngd::Executable &exe) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "// " << op.getSymName() << ": " << exe.commands.size() << " command words, "
