@@ -1,6 +1,6 @@
-// The command queue: issues commands in order, one per commandIssueCycles (a config load takes
-// configLoadCycles), starts engines when their context / DMA engine / Vector Engine is free,
-// blocks on waits, and stops with an error on hazards between in-flight commands.
+// The command queue: issues commands in order and times them with rngd::QueueClock (the same
+// clock the scheduler predicts with), blocks on waits, and stops with an error on hazards
+// between in-flight commands and on a Vector Engine shared by both contexts at once.
 #include "Machine.h"
 
 #include <algorithm>
@@ -25,7 +25,8 @@ struct Registers {
 
 class Queue {
 public:
-  Queue(const Env &env, SimResult &result) : env_(env), t_(env.target), result_(result) {
+  Queue(const Env &env, SimResult &result)
+      : env_(env), t_(env.target), result_(result), clock_(env.target) {
     for (const ConfigBlock &c : env.exe.configs) {
       fetch_.push_back(c.unit == isa::Unit::Fetch ? isa::FetchConfig::fromValues(c.values)
                                                   : isa::FetchConfig{});
@@ -36,7 +37,6 @@ public:
       commit_.push_back(c.unit == isa::Unit::Commit ? isa::CommitConfig::fromValues(c.values)
                                                     : isa::CommitConfig{});
     }
-    engineFree_.assign(static_cast<size_t>(t_.dmaEngines), 0);
   }
 
   Status run() {
@@ -55,17 +55,15 @@ public:
       Status st = issue(i, *cmd);
       if (!st)
         return st;
-      if (op_.end > env_.options.maxCycles || now_ > env_.options.maxCycles)
-        return Status::failure(label_ + " ends at cycle " +
-                               std::to_string(std::max(op_.end, now_)) +
+      if (clock_.makespan() > env_.options.maxCycles)
+        return Status::failure(label_ + " ends at cycle " + std::to_string(clock_.makespan()) +
                                ", past the simulator's cycle cap " +
                                std::to_string(env_.options.maxCycles));
-      makespan_ = std::max({makespan_, op_.end, now_});
       prune();
       if (env_.options.recordTrace)
         result_.ops.push_back(std::move(op_));
     }
-    result_.makespan = std::max(makespan_, now_);
+    result_.makespan = clock_.makespan();
     return Status::success();
   }
 
@@ -93,7 +91,7 @@ private:
     op_.name = "rngd.load";
     op_.context = "queue";
     op_.engines = {spec->name};
-    if (ctxEnd_[k] > now_)
+    if (ctxEnd_[k] > clock_.now())
       return Status::failure(label_ + " loads the " + spec->name + " registers of context " +
                              isa::contextName(c.context) + " while " + ctxLabel_[k] +
                              " (running until cycle " + std::to_string(ctxEnd_[k]) +
@@ -114,9 +112,9 @@ private:
       r.commit = idx;
       break;
     }
-    op_.start = now_;
-    now_ += configLoadCycles(t_, static_cast<int64_t>(isa::wordCount(*spec)));
-    op_.end = now_;
+    op_.start = clock_.now();
+    clock_.load(static_cast<int64_t>(isa::wordCount(*spec)));
+    op_.end = clock_.now();
     return Status::success();
   }
 
@@ -139,24 +137,27 @@ private:
     Status st = runPass(env_, label_, pc, out);
     if (!st)
       return st;
-    int64_t start = std::max(now_, ctxEnd_[k]);
-    if (out.usesVectorEngine) // main and sub share the Vector (and Cast) Engine
-      start = std::max(start, vectorEnd_);
-    InFlight f{i, label_, start + out.cycles, std::move(out.effects), false, out.sameBankRun,
+    QueueClock::Interval span = clock_.exec(k, out.cycles);
+    // Main and sub share the Vector (and Cast) Engine: the schedule must serialise them.
+    int other = 1 - k;
+    if (out.usesVectorEngine && vectorUser_[other] && ctxEnd_[other] > span.start)
+      return Status::failure(label_ + " uses the Vector Engine from cycle " +
+                             std::to_string(span.start) + " while " + ctxLabel_[other] +
+                             " (running until cycle " + std::to_string(ctxEnd_[other]) +
+                             ") uses it from the other context");
+    InFlight f{i, label_, span.end, std::move(out.effects), false, out.sameBankRun,
                out.sameBankWhat};
-    st = checkHazards(f, start);
+    st = checkHazards(f, span.start);
     if (!st)
       return st;
-    op_.start = start;
-    op_.end = f.end;
-    ctxEnd_[k] = f.end;
+    op_.start = span.start;
+    op_.end = span.end;
+    ctxEnd_[k] = span.end;
     ctxLabel_[k] = label_;
     ctxPending_[k] = true;
-    if (out.usesVectorEngine)
-      vectorEnd_ = f.end;
+    vectorUser_[k] = out.usesVectorEngine;
     record(f);
     inFlight_.push_back(std::move(f));
-    now_ += t_.commandIssueCycles;
     return Status::success();
   }
 
@@ -173,20 +174,18 @@ private:
     Status st = runDma(env_, label_, d, out);
     if (!st)
       return st;
-    int64_t start = std::max(now_, engineFree_[d.engine]);
-    InFlight f{i, label_, start + out.cycles, std::move(out.effects), true, 0, ""};
-    st = checkHazards(f, start);
+    QueueClock::Interval span = clock_.dma(d.engine, out.cycles);
+    InFlight f{i, label_, span.end, std::move(out.effects), true, 0, ""};
+    st = checkHazards(f, span.start);
     if (!st)
       return st;
-    op_.start = start;
-    op_.end = f.end;
-    engineFree_[d.engine] = f.end;
+    op_.start = span.start;
+    op_.end = span.end;
     tagPending_[c.tag] = true;
-    tagEnd_[c.tag] = f.end;
+    tagEnd_[c.tag] = span.end;
     tagLabel_[c.tag] = label_;
     record(f);
     inFlight_.push_back(std::move(f));
-    now_ += t_.commandIssueCycles;
     return Status::success();
   }
 
@@ -212,9 +211,9 @@ private:
   }
 
   Status blockUntil(int64_t end) {
-    op_.start = now_;
-    now_ = std::max(now_ + t_.commandIssueCycles, end);
-    op_.end = now_;
+    op_.start = clock_.now();
+    clock_.wait(end);
+    op_.end = clock_.now();
     return Status::success();
   }
 
@@ -255,7 +254,7 @@ private:
   void prune() {
     size_t w = 0;
     for (size_t r = 0; r < inFlight_.size(); ++r)
-      if (inFlight_[r].end > now_) {
+      if (inFlight_[r].end > clock_.now()) {
         if (w != r)
           inFlight_[w] = std::move(inFlight_[r]);
         ++w;
@@ -271,12 +270,12 @@ private:
   std::vector<isa::CastConfig> cast_;
   std::vector<isa::CommitConfig> commit_;
 
-  int64_t now_ = 0, makespan_ = 0, vectorEnd_ = 0;
+  QueueClock clock_;
   Registers regs_[2];
   int64_t ctxEnd_[2] = {0, 0};
   bool ctxPending_[2] = {false, false};
+  bool vectorUser_[2] = {false, false}; // the context's last pass used the Vector Engine
   std::string ctxLabel_[2];
-  std::vector<int64_t> engineFree_;
   bool tagPending_[isa::kMaxTag + 1] = {};
   int64_t tagEnd_[isa::kMaxTag + 1] = {};
   std::string tagLabel_[isa::kMaxTag + 1];

@@ -236,6 +236,32 @@ TEST_CASE("loading a context's registers while its pass runs is an error", "[sim
                           "while command #6 `rngd.exec main") == 0);
 }
 
+TEST_CASE("main and sub may not use the Vector Engine at the same time", "[sim][hazard]") {
+  Executable e = addOneKernel();
+  // The same pass on sub, reading and writing other DM offsets, issued while main runs.
+  isa::FetchConfig f = isa::FetchConfig::fromValues(e.configs[0].values);
+  f.base = 1024;
+  f.accessLog2 = 3; // sub reads 8 bytes at a time: two accesses per 16-byte packet
+  f.limits[7] = 2;
+  f.strides[7] = 8;
+  isa::CommitConfig w = isa::CommitConfig::fromValues(e.configs[3].values);
+  w.base = 2048;
+  e.configs.push_back(block(isa::Unit::Fetch, f.values()));
+  e.configs.push_back(block(isa::Unit::Commit, w.values()));
+  auto sub = isa::Context::Sub;
+  e.commands.insert(e.commands.begin() + 7, {exec(kPass, sub), waitCtx(sub)});
+  e.commands.insert(e.commands.begin() + 6, {load(4, sub), load(1, sub), load(2, sub), load(5, sub)});
+  LaunchResult r;
+  Status st = runKernel(*kernelOf(e), r);
+  INFO(st.message());
+  CHECK(st.message().find("command #11 `rngd.exec sub [fetch, collect, vector, cast, commit]` "
+                          "uses the Vector Engine from cycle ") == 0);
+  // Without the vector and cast units the two passes overlap legally.
+  e.commands[11] = exec(isa::UnitFetch | isa::UnitCollect | isa::UnitCommit, sub);
+  REQUIRE(runKernel(*kernelOf(e), r).ok());
+  CHECK(r.trace[11].start < r.trace[10].end);
+}
+
 TEST_CASE("changing one descriptor stride changes the output or raises a bounds error",
           "[sim][honesty]") {
   std::vector<uint8_t> bytes;
