@@ -49,6 +49,10 @@ Status Kernel::fromExecutable(Executable exe, std::unique_ptr<Kernel> &out) {
     return Status::failure("target hash mismatch: the executable was compiled for hash " +
                            formatHex(exe.targetHash) + ", this runtime's target '" +
                            defaultTarget().name + "' is " + formatHex(defaultTarget().hash()));
+  if (exe.hbmBytes > kDeviceHbmBytes)
+    return Status::failure("kernel '" + exe.kernelName + "' needs " +
+                           std::to_string(exe.hbmBytes) + " bytes of HBM, the device has " +
+                           std::to_string(kDeviceHbmBytes));
   std::unique_ptr<Kernel> k(new Kernel());
   // calloc: the OS hands out zero pages lazily, so a large HBM space costs only what is touched.
   uint8_t *p = static_cast<uint8_t *>(std::calloc(exe.hbmBytes ? exe.hbmBytes : 1, 1));

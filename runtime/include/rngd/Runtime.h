@@ -23,6 +23,10 @@
 
 namespace rngd {
 
+/// HBM capacity of one RNGD chip (48 GB, MACHINE.md section 1). A kernel whose HBM space is
+/// larger cannot run. Belongs in TargetModel; kept here until the target model carries it.
+constexpr uint64_t kDeviceHbmBytes = 48ull << 30;
+
 /// Reads and validates an executable (readExecutable: magic, version, target hash, checksum,
 /// every section and record).
 Status loadExecutableFile(const std::string &path, Executable &out);

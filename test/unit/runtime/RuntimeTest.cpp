@@ -46,6 +46,11 @@ TEST_CASE("kernel buffers: upload, download, sizes and names", "[runtime]") {
   REQUIRE(k->download("y", raw).ok());
   CHECK(raw == std::vector<uint8_t>(32, 0));
 
+  Executable huge = copyKernel();
+  huge.hbmBytes = uint64_t(1) << 40;
+  CHECK(Kernel::fromExecutable(huge, k).message() ==
+        "kernel 'copy' needs 1099511627776 bytes of HBM, the device has 51539607552");
+
   Executable wrong = copyKernel();
   wrong.targetHash ^= 1;
   CHECK(Kernel::fromExecutable(wrong, k).message().find("target hash mismatch") == 0);
