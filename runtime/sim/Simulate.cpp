@@ -46,7 +46,7 @@ public:
     for (size_t i = 0; i < words.size(); ++i) {
       std::string why;
       auto cmd = isa::decode(words[i], why);
-      if (!cmd) // the loader rejects such files; checked again so a hand-built one is safe
+      if (!cmd) // unreachable after validateExecutable; never index with an unchecked word
         return Status::failure("command #" + std::to_string(i) + ": " + why);
       op_ = TraceOp();
       op_.id = static_cast<int64_t>(i);
@@ -294,6 +294,10 @@ Status simulate(const Executable &exe, uint8_t *hbm, uint64_t hbmBytes, DataMemo
                            " bytes is smaller than the kernel's " + std::to_string(exe.hbmBytes));
   if (dm.sliceCount() != target.totalSlices() || dm.sliceBytes() != target.dmBytesPerSlice)
     return Status::failure("data memory geometry does not match the target");
+  // Executables built in memory get the loader's checks too: every index below is then valid.
+  std::string why;
+  if (!validateExecutable(exe, why))
+    return Status::failure(why);
   Env env{exe, target, hbm, exe.hbmBytes, dm, options};
   try {
     return Queue(env, result).run();
