@@ -262,6 +262,37 @@ TEST_CASE("main and sub may not use the Vector Engine at the same time", "[sim][
   CHECK(r.trace[11].start < r.trace[10].end);
 }
 
+TEST_CASE("64 consecutive same-bank accesses during a DMA are an error", "[sim][hazard]") {
+  auto kernel = [](int64_t accesses) {
+    Executable e = makeExe("banks", 512);
+    e.args.push_back(arg("x", ArgKind::In, DType::I8, {256}, 0));
+    e.args.push_back(arg("y", ArgKind::Out, DType::I8, {256}, 256));
+    e.descriptors.push_back(descriptor(hbmAddr(0), hbmAddr(256), 256));
+    isa::FetchConfig f; // a column walk: every access 128 bytes apart hits bank 0
+    f.accessLog2 = 3;
+    f.packetBytes = 8;
+    f.limits[7] = accesses;
+    f.strides[7] = 128;
+    f.slices = slices(0, 1);
+    isa::CommitConfig w;
+    w.base = 16384;
+    w.writeBytes = 8;
+    w.limits[7] = accesses;
+    w.strides[7] = 8;
+    w.slices = slices(0, 1);
+    e.configs = {block(isa::Unit::Fetch, f.values()), block(isa::Unit::Commit, w.values())};
+    e.commands = {load(0), load(1), exec(isa::UnitFetch | isa::UnitCollect | isa::UnitCommit),
+                  dma(0, 0), waitTag(0), waitCtx()};
+    return e;
+  };
+  LaunchResult r;
+  Status st = runKernel(*kernelOf(kernel(64)), r);
+  CHECK(st.message() == "command #2 `rngd.exec main [fetch, collect, commit]`: fetch makes 64 "
+                        "consecutive accesses to DM bank 0 (limit: fewer than 64) while command "
+                        "#3 `rngd.dma 0 tag 0` runs concurrently");
+  CHECK(runKernel(*kernelOf(kernel(63)), r).ok());
+}
+
 TEST_CASE("changing one descriptor stride changes the output or raises a bounds error",
           "[sim][honesty]") {
   std::vector<uint8_t> bytes;
