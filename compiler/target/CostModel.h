@@ -16,18 +16,38 @@ enum class DmaRoute { HbmToHbm, HbmToDm, DmToHbm, DmToDmSameCluster, DmToDmCross
 int64_t dmaCycles(const TargetModel &t, DmaRoute route, int64_t packetBytes, int64_t packets);
 
 /// The per-pass work that decides a Tensor Unit pass's duration. Stages stream concurrently,
-/// so the pass takes as long as its slowest stage plus the pipeline's fill latency.
+/// so the pass takes as long as its slowest stage plus the pipeline's fill latency. Counts are
+/// per slice (all slices run in lock-step).
 struct TensorPassShape {
-  int64_t fetchAccesses = 0;   // one DM read per cycle
-  bool fetchCast = false;      // fetch adapter cast adds latency
-  int64_t flits = 0;           // flits through Collect and later engines
-  int64_t vectorFloatAlus = 0; // Way4 stages: two cycles per 32-bit x 8 flit
-  int64_t vectorIntAlus = 0;   // Way8 stages: one cycle per flit
-  bool cast = false;           // cast engine, one flit per cycle
-  int64_t commitWrites = 0;    // one DM write per cycle
+  int64_t fetchAccesses = 0;       // one DM read per cycle
+  bool fetchCast = false;          // fetch adapter cast adds latency
+  int64_t switchCycles = 0;        // switchCycles(), 0 without a switch
+  int64_t flits = 0;               // flits through Collect
+  int64_t contractIterations = 0;  // one packet against every lane per cycle, 0 without
+  int64_t contractPacketElems = 0; // packet reducer tree depth is log2 of this
+  int64_t contractSlots = 0;       // time-reducer slots emitted per window
+  int64_t vectorFlits = 0;         // flits entering the Vector Engine
+  int64_t vectorFloatAlus = 0;     // Way4 stages: two cycles per 32-bit x 8 flit
+  int64_t vectorIntAlus = 0;       // Way8 stages: one cycle per flit
+  int64_t interReduceSlices = 0;   // inter-slice reducer group: ring traversal tail
+  int64_t castFlits = 0;           // cast engine, one flit per cycle
+  int64_t transposeCycles = 0;     // transposeCycles(), 0 without a transpose
+  int64_t commitWrites = 0;        // one DM write per cycle
+  int64_t registerWrites = 0;      // TRF/VRF writes, one flit per cycle
 };
 
 int64_t tensorPassCycles(const TargetModel &t, const TensorPassShape &shape);
+
+/// Fetch: Time x ceil(packet / read size) reads, one per cycle (MACHINE.md 2.3).
+int64_t fetchCycles(int64_t timeSize, int64_t packetBytes, int64_t readBytes);
+
+/// Switch Engine: ring_size x Time::SIZE x flits per packet (MACHINE.md 2.3).
+int64_t switchCycles(int64_t ringSize, int64_t timeSize, int64_t flitsPerPacket);
+
+/// Transpose Engine over `matrices` matrices of in_rows x in_cols elements (valid_size per
+/// input flit): double-buffered when in_cols <= 16, else single-buffered (MACHINE.md 2.3).
+int64_t transposeCycles(int64_t inRows, int64_t inCols, int64_t outRows, int64_t validSize,
+                        int64_t matrices);
 
 /// Cycles to write a configuration block of `words` 64-bit registers.
 int64_t configLoadCycles(const TargetModel &t, int64_t words);

@@ -22,6 +22,7 @@ std::string TargetModel::describe() const {
   line("vrfBytesPerSlice", vrfBytesPerSlice);
   line("dmAddressBase", dmAddressBase);
   line("hbmAddressBase", hbmAddressBase);
+  line("hbmCapacityBytes", hbmCapacityBytes);
   line("hbmArgumentAlignment", hbmArgumentAlignment);
   line("dmAllocationAlignment", dmAllocationAlignment);
   line("flitBytes", flitBytes);
@@ -50,6 +51,8 @@ std::string TargetModel::describe() const {
   line("vectorWay8Elements", vectorWay8Elements);
   line("vectorWay4Elements", vectorWay4Elements);
   line("pipelineFillCycles", pipelineFillCycles);
+  line("contractLaneFoldCycles", contractLaneFoldCycles);
+  line("trfLanes", trfLanes);
   line("kernelLaunchCycles", kernelLaunchCycles);
   return os.str();
 }

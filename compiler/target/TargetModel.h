@@ -28,6 +28,7 @@ struct TargetModel {
   int64_t vrfBytesPerSlice = 8 * 1024;
   uint64_t dmAddressBase = 0x10000000ull;   // SRAM_BASE in descriptors
   uint64_t hbmAddressBase = 0xC000000000ull; // DRAM_BASE in descriptors
+  uint64_t hbmCapacityBytes = 48ull << 30;   // 48 GB per chip
   int64_t hbmArgumentAlignment = 256;        // HBM transfer unit
   int64_t dmAllocationAlignment = 128;       // one row across all 16 banks
 
@@ -60,6 +61,8 @@ struct TargetModel {
   int64_t vectorWay8Elements = 8;           // Logic/Fxp/Clip
   int64_t vectorWay4Elements = 4;           // Float/Reduce/Div
   int64_t pipelineFillCycles = 4;           // fetch -> commit minimum latency of a pass
+  int64_t contractLaneFoldCycles = 1;       // lane folder after the time reducer
+  int64_t trfLanes = 8;                     // TRF lane segments per slice
   int64_t kernelLaunchCycles = 2000;        // host launch overhead per kernel
 
   /// Stable 64-bit hash of every field above (FNV-1a over a canonical text).

@@ -84,7 +84,6 @@ private:
                             why))
         return fail(why);
     }
-    out_.shape.cast = listed(isa::UnitCast);
     return true;
   }
 
@@ -166,6 +165,8 @@ private:
                   "simulator's limit of " + std::to_string(env_.options.maxStreamBytesPerSlice) +
                   " bytes");
     out_.shape.flits = flits_;
+    out_.shape.vectorFlits = listed(isa::UnitVector) ? flits_ : 0;
+    out_.shape.castFlits = listed(isa::UnitCast) ? flits_ : 0;
     castMode_ = listed(isa::UnitCast) ? c_.cast->mode : isa::CastMode::None;
     if (castMode_ == isa::CastMode::F32ToBf16) {
       for (int &v : validBytes_) {

@@ -186,7 +186,8 @@ TensorPassShape tensorPassShape(const TensorPassOps &ops, const FetchPlan &fetch
       else
         ++shape.vectorIntAlus;
     }
-  shape.cast = static_cast<bool>(ops.cast);
+  shape.vectorFlits = ops.vector ? shape.flits : 0;
+  shape.castFlits = ops.cast ? shape.flits : 0;
   shape.commitWrites = commit.sequencer.accesses();
   return shape;
 }

@@ -31,8 +31,10 @@ enum UnitBit : uint16_t {
   UnitCast = 1u << 5,
   UnitTranspose = 1u << 6,
   UnitCommit = 1u << 7,
+  UnitTrf = 1u << 8, // the pass ends by writing the Tensor Register File
+  UnitVrf = 1u << 9, // the pass ends by writing the Vector Register File
 };
-constexpr uint16_t kKnownUnits = 0xff;
+constexpr uint16_t kKnownUnits = 0x3ff;
 
 struct Command {
   Opcode opcode = Opcode::Exec;
@@ -60,7 +62,17 @@ const char *unitBitName(unsigned bit);
 std::string formatCommand(const Command &c);
 
 // ---- Configuration blocks -------------------------------------------------------------------
-enum class Unit : uint32_t { Fetch = 1, Vector = 2, Cast = 3, Commit = 4 };
+enum class Unit : uint32_t {
+  Fetch = 1,
+  Vector = 2,
+  Cast = 3,
+  Commit = 4,
+  Contract = 5,
+  TrfWrite = 6,
+  VrfWrite = 7,
+  Switch = 8,
+  Transpose = 9,
+};
 
 struct FieldSpec {
   const char *name;
@@ -96,13 +108,57 @@ bool validateBlock(const UnitSpec &spec, const std::vector<int64_t> &values, std
 // Commit block values: base, write_bytes, limits[8], strides[8], slices[8].
 // `slices` is a 512-bit slice-enable bitmap as eight 64-bit words (bit s = global slice s).
 enum class FetchCast : int64_t { None = 0, Bf16ToF32 = 1 };
-enum class CastMode : int64_t { None = 0, F32ToBf16 = 1 };
+enum class CastMode : int64_t { None = 0, F32ToBf16 = 1, I32ToI8 = 2 };
 
-/// Vector Engine ALUs (stage order) and ops. A block lists up to 8 (alu, op, mode, imm) steps.
-enum class Alu : int64_t { FxpAdd = 2, FpFma = 5, FpMul0 = 8 };
-enum class VectorOp : int64_t { Add = 1, Mul = 2 };
-enum class OperandMode : int64_t { Immediate = 0 };
+/// Vector Engine ALUs, numbered in pipeline stage order (a block lists its steps in increasing
+/// ALU order, each ALU at most once). `Stash` is not an ALU: the step copies the current value
+/// into the single stash slot, which a later step may read as its operand.
+enum class Alu : int64_t {
+  Logic = 1,
+  FxpAdd = 2,
+  FxpMul = 3,
+  FxpToFp = 4,
+  FpFma = 5,
+  FpFpu = 6,
+  FpExp = 7,
+  FpMul0 = 8,
+  FpMul1 = 9,
+  IntraReduce = 10,
+  FpDiv = 11,
+  FpToFxp = 12,
+  Clip = 13,
+  InterReduce = 14,
+  Stash = 15,
+};
+/// Binary ops compute `x op operand`; Fma computes `x * operand + imm2`; unary ops ignore the
+/// operand. Which ALU runs which op is listed in docs/isa.md (and checked by validateBlock).
+enum class VectorOp : int64_t {
+  None = 0,
+  Add = 1,
+  Mul = 2,
+  Sub = 3,
+  Div = 4,
+  Max = 5,
+  Min = 6,
+  Exp = 7,
+  Sqrt = 8,
+  Sigmoid = 9,
+  Fma = 10,
+  ToF32 = 11,
+  ToI32 = 12,
+};
+enum class OperandMode : int64_t { Immediate = 0, Vrf = 1, Stash = 2 };
 constexpr int kMaxVectorSteps = 8;
+
+/// Switch Engine configurations (docs/isa.md gives the slice/time permutation of each).
+enum class SwitchMode : int64_t {
+  Broadcast01 = 1,
+  Broadcast1 = 2,
+  Transpose = 3,
+  InterTranspose = 4,
+  TransposedBroadcast1 = 5,
+};
+enum class MacType : int64_t { Bf16 = 0, I8 = 1 };
 
 constexpr int kSequencerLoops = 8;        // fetch/commit loop entries; entry 0 is the outermost
 constexpr int64_t kMaxLoopLimit = 65536;  // sequencer and DMA loop limits are 1..65536

@@ -176,8 +176,9 @@ TEST_CASE("simulated cycles follow the cost formulas", "[sim][timing]") {
   shape.fetchAccesses = 1;
   shape.fetchCast = true;
   shape.flits = 1;
+  shape.vectorFlits = 1;
   shape.vectorFloatAlus = 1;
-  shape.cast = true;
+  shape.castFlits = 1;
   shape.commitWrites = 1;
   int64_t pass = tensorPassCycles(t, shape);
   CHECK(pass == 2 + 4 + 2 + 1); // Way4 float ALU: 2 cycles per flit; fill, fetch cast, ALU

@@ -35,6 +35,7 @@ TEST_CASE("A Tensor Unit pass takes its slowest stage plus the fill latency", "[
   s.flits = 64;
   s.commitWrites = 64;
   CHECK(tensorPassCycles(t, s) == 64 + t.pipelineFillCycles);
+  s.vectorFlits = 64;
   s.vectorFloatAlus = 1; // Way4: two cycles per flit
   s.fetchCast = true;
   CHECK(tensorPassCycles(t, s) ==
