@@ -63,6 +63,25 @@ public:
   }
 
   /// One scheduled unit: `scheduled` carries tcp.schedule, `loc` is where it starts.
+  /// A TRF or VRF tensor: per-slice byte range (per lane for the TRF).
+  void registers(Value v, StringRef memory, const tcp::SpatialLayout &spatial, int64_t bytes) {
+    auto slices = spatial.activeSlices(defaultTarget());
+    auto attr = v.getDefiningOp()->getAttrOfType<IntegerAttr>(
+        memory == "trf" ? "tcp.trf_offset" : "tcp.vrf_offset");
+    int64_t offset = attr ? attr.getInt() : 0;
+    j_.object([&] {
+      j_.attribute("memory", memory);
+      j_.attributeArray("slices", [&] {
+        j_.value(slices.empty() ? 0 : slices.front());
+        j_.value(slices.empty() ? 0 : slices.back());
+      });
+      j_.attributeArray("range", [&] {
+        j_.value(offset);
+        j_.value(offset + bytes);
+      });
+    });
+  }
+
   void op(Operation *scheduled, Location loc, int64_t id, StringRef name,
           ArrayRef<StringRef> parts,
           llvm::function_ref<void()> reads, llvm::function_ref<void()> writes,
@@ -181,20 +200,45 @@ std::string scheduleJson(ModuleOp module) {
           if (dma.getResult())
             w.producer_[dma.getResult()] = id;
           ++id;
-        } else if (auto commit = dyn_cast<tcp::CommitOp>(op)) {
-          tcp::TensorPassOps ops = tcp::tensorPassOps(commit);
-          auto fetch = tcp::planFetch(ops.fetch);
-          auto store = tcp::planCommit(commit);
+        } else if (tcp::isPassEnd(&op)) {
+          auto plan = tcp::planTensorPass(&op);
+          tcp::TensorPassOps ops = plan->ops;
           SmallVector<StringRef> parts = {"tcp.fetch", "tcp.collect"};
-          if (ops.vector)
+          SmallVector<Value> inputs = {ops.fetch.getSource()};
+          if (ops.contract) {
+            parts.push_back("tcp.contract");
+            inputs.push_back(ops.contract.getWeights());
+          }
+          if (ops.vector) {
             parts.push_back("tcp.vector");
+            for (Value v : ops.vector.getVrfOperands())
+              inputs.push_back(v);
+          }
           if (ops.cast)
             parts.push_back("tcp.cast");
-          parts.push_back("tcp.commit");
-          w.op(commit, ops.fetch.getLoc(), id, "tcp.pass", parts,
-               [&] { w.dm(ops.fetch.getSource(), fetch->source); },
-               [&] { w.dm(commit.getResult(), store->result); }, {ops.fetch.getSource()});
-          w.producer_[commit.getResult()] = id;
+          parts.push_back(op.getName().getStringRef());
+          w.op(&op, ops.fetch.getLoc(), id, "tcp.pass", parts,
+               [&] {
+                 w.dm(ops.fetch.getSource(), plan->fetch.source);
+                 if (plan->contract)
+                   w.registers(ops.contract.getWeights(), "trf", plan->contract->weights.spatial,
+                               plan->contract->weights.laneBytes());
+                 if (plan->vector && plan->vector->hasVrf) {
+                   Value vrf = ops.vector.getVrfOperands()[0];
+                   auto layout = tcp::resolveVrf(&op, cast<tcp::VrfType>(vrf.getType()));
+                   w.registers(vrf, "vrf", layout->spatial, layout->bytes());
+                 }
+               },
+               [&] {
+                 if (plan->commit)
+                   w.dm(op.getResult(0), plan->commit->result);
+                 else if (plan->trf)
+                   w.registers(op.getResult(0), "trf", plan->trf->spatial, plan->trf->laneBytes());
+                 else
+                   w.registers(op.getResult(0), "vrf", plan->vrf->spatial, plan->vrf->bytes());
+               },
+               inputs);
+          w.producer_[op.getResult(0)] = id;
           ++id;
         }
       }

@@ -232,6 +232,47 @@ std::optional<Mapping> Mapping::parse(const std::string &text, const AxisEnv &en
   return m;
 }
 
+Mapping Mapping::fromFactors(std::vector<Factor> factors) {
+  Mapping m;
+  m.factors_ = std::move(factors);
+  return m;
+}
+
+std::optional<FactorPlace> placeFactor(const Mapping &buffer, const Factor &f) {
+  if (f.isConstant())
+    return FactorPlace{true, 0};
+  std::vector<int64_t> strides = buffer.strides();
+  bool seen = false;
+  for (size_t i = 0; i < buffer.factors().size(); ++i) {
+    const Factor &g = buffer.factors()[i];
+    if (g.axis != f.axis)
+      continue;
+    seen = true;
+    // f's digits cover axis values [f.div, f.div * f.count); g holds [g.div, g.div * g.count)
+    // (everything from g.div up when g is the axis's top factor).
+    bool inside = f.div >= g.div && f.div % g.div == 0 &&
+                  (g.isTop() || f.div * f.count <= g.div * g.count);
+    if (inside)
+      return FactorPlace{false, strides[i] * (f.div / g.div)};
+  }
+  if (!seen)
+    return FactorPlace{true, 0};
+  return std::nullopt;
+}
+
+std::optional<std::pair<Factor, Factor>> splitFactor(const Factor &f, int64_t innerCount) {
+  if (f.isConstant() || innerCount <= 0 || f.count % innerCount != 0 || f.cells != f.count ||
+      f.view != 0)
+    return std::nullopt;
+  Factor outer = f, inner = f;
+  inner.count = inner.cells = innerCount;
+  outer.div = f.div * innerCount;
+  outer.count = outer.cells = f.count / innerCount;
+  inner.text = inner.str();
+  outer.text = outer.str();
+  return std::make_pair(outer, inner);
+}
+
 bool Mapping::checkSyntax(const std::string &text, Error &err) {
   std::vector<Term> terms;
   return detail::parseTerms(text, terms, err);

@@ -71,6 +71,8 @@ public:
   static bool checkSyntax(const std::string &text, Error &err);
 
   const std::vector<Factor> &factors() const { return factors_; }
+  /// A mapping made of already-resolved factors (major to minor).
+  static Mapping fromFactors(std::vector<Factor> factors);
   /// Canonical text (single spaces, brackets around pairs), reparses to the same mapping.
   std::string str() const;
   /// Number of cells (product of factor cells).
@@ -106,6 +108,19 @@ struct Level {
 /// `broadcastLevels[i]` says whether level i may replicate (spatial levels).
 bool checkCoverage(const std::vector<Level> &levels, const std::vector<bool> &broadcastLevels,
                    const std::vector<std::string> &tensorAxes, const AxisEnv &env, Error &err);
+
+/// Where the digits of `f` live in `buffer`: stride in cells of one step of f, or `absent`
+/// when the buffer does not hold f's axis (broadcast: stride 0). Fails (nullopt) when the digits
+/// are split over several buffer factors or only partly held.
+struct FactorPlace {
+  bool absent = false;
+  int64_t stride = 0;
+};
+std::optional<FactorPlace> placeFactor(const Mapping &buffer, const Factor &f);
+
+/// Splits an unpadded, unviewed axis factor into (outer, inner) with inner count `innerCount`
+/// (which must divide count): `A / d` of count c becomes `A / (d*k)` (c/k) and `A / d % k`.
+std::optional<std::pair<Factor, Factor>> splitFactor(const Factor &f, int64_t innerCount);
 
 /// One loop of a derived address nest: `size` iterations, each moving `stride` bytes.
 struct Loop {

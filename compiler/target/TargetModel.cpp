@@ -25,6 +25,8 @@ std::string TargetModel::describe() const {
   line("hbmCapacityBytes", hbmCapacityBytes);
   line("hbmArgumentAlignment", hbmArgumentAlignment);
   line("dmAllocationAlignment", dmAllocationAlignment);
+  line("trfAllocationAlignment", trfAllocationAlignment);
+  line("vrfAllocationAlignment", vrfAllocationAlignment);
   line("flitBytes", flitBytes);
   line("maxSequencerEntries", maxSequencerEntries);
   line("maxSequencerEntrySize", maxSequencerEntrySize);
@@ -50,8 +52,11 @@ std::string TargetModel::describe() const {
   line("vectorAluLatency", vectorAluLatency);
   line("vectorWay8Elements", vectorWay8Elements);
   line("vectorWay4Elements", vectorWay4Elements);
+  line("vectorReduceSlots", vectorReduceSlots);
+  line("vectorImmediates", vectorImmediates);
   line("pipelineFillCycles", pipelineFillCycles);
   line("contractLaneFoldCycles", contractLaneFoldCycles);
+  line("timeReducerCells", timeReducerCells);
   line("trfLanes", trfLanes);
   line("kernelLaunchCycles", kernelLaunchCycles);
   return os.str();

@@ -31,6 +31,8 @@ struct TargetModel {
   uint64_t hbmCapacityBytes = 48ull << 30;   // 48 GB per chip
   int64_t hbmArgumentAlignment = 256;        // HBM transfer unit
   int64_t dmAllocationAlignment = 128;       // one row across all 16 banks
+  int64_t trfAllocationAlignment = 64;       // a wide read covers both banks (64 B)
+  int64_t vrfAllocationAlignment = 32;       // one VRF row
 
   // Transfer granules and sequencer limits (MACHINE.md sections 1, 4.1, 5).
   int64_t flitBytes = 32;
@@ -60,8 +62,11 @@ struct TargetModel {
   int64_t vectorAluLatency = 1;
   int64_t vectorWay8Elements = 8;           // Logic/Fxp/Clip
   int64_t vectorWay4Elements = 4;           // Float/Reduce/Div
+  int64_t vectorReduceSlots = 8;            // intra-slice reduce: InnerTime <= 8
+  int64_t vectorImmediates = 3;             // immediates per Vector Engine invocation
   int64_t pipelineFillCycles = 4;           // fetch -> commit minimum latency of a pass
   int64_t contractLaneFoldCycles = 1;       // lane folder after the time reducer
+  int64_t timeReducerCells = 128;           // accumulator: slots x packet elements (interleaved)
   int64_t trfLanes = 8;                     // TRF lane segments per slice
   int64_t kernelLaunchCycles = 2000;        // host launch overhead per kernel
 

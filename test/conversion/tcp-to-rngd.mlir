@@ -21,7 +21,7 @@ module attributes {tcp.axes = {A = 8192}} {
   }
 }
 
-// CHECK: rngd.executable @constant_add target "rngd-1chip" hash 0x{{[0-9a-f]+}} compiler "rngdc {{.*}}" flags 0 makespan 1566 hbm 32768 {
+// CHECK: rngd.executable @constant_add target "rngd-1chip" hash 0x{{[0-9a-f]+}} compiler "rngdc {{.*}}" flags 0 makespan 1571 hbm 32768 {
 // Arguments at 256-byte aligned offsets, in order.
 // CHECK-NEXT: rngd.arg @in in bf16 [8192] "A" offset 0 bytes 16384
 // CHECK-NEXT: rngd.arg @out out bf16 [8192] "A" offset 16384 bytes 16384
@@ -31,7 +31,7 @@ module attributes {tcp.axes = {A = 8192}} {
 // Fetch: four 16-byte accesses (8 bf16, cast to one f32 flit each); slices 0-255 enabled.
 // CHECK-NEXT: rngd.config 0 fetch {base = 0, access_log2 = 4, packet_bytes = 16, cast = 1, limits = [4, 1, 1, 1, 1, 1, 1, 1], strides = [16, 0, 0, 0, 0, 0, 0, 0], slices = [0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x0, 0x0, 0x0, 0x0]}
 // 1.0f = 0x3f800000 = 1065353216 on FpFma (ALU 5), op add (1).
-// CHECK-NEXT: rngd.config 1 vector {steps = 1, alu = [5, 0, 0, 0, 0, 0, 0, 0], op = [1, 0, 0, 0, 0, 0, 0, 0], mode = [0, 0, 0, 0, 0, 0, 0, 0], imm = [1065353216, 0, 0, 0, 0, 0, 0, 0]}
+// CHECK-NEXT: rngd.config 1 vector {steps = 1, alu = [5, 0, 0, 0, 0, 0, 0, 0], op = [1, 0, 0, 0, 0, 0, 0, 0], mode = [0, 0, 0, 0, 0, 0, 0, 0], imm = [1065353216, 0, 0, 0, 0, 0, 0, 0], imm2 = [0, 0, 0, 0, 0, 0, 0, 0], vrf_base = 0, vrf_flit_stride = 0, vrf_elem_stride = 0, vrf_period = 0, reduce_slots = 1, reduce_tree = 0, inter_group_log2 = 0}
 // CHECK-NEXT: rngd.config 2 cast {mode = 1}
 // CHECK-NEXT: rngd.config 3 commit {base = 0, write_bytes = 16, limits = [4, 1, 1, 1, 1, 1, 1, 1], strides = [16, 0, 0, 0, 0, 0, 0, 0]
 // CHECK-NEXT: rngd.dma 0 tag 0

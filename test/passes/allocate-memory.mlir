@@ -36,7 +36,7 @@ module attributes {tcp.axes = {A = 196608}} {
                       %out: !buf {tcp.arg = "out", tcp.name = "out"}) {
     // expected-note @+1 {{393216 bytes at offset 0}}
     %x = tcp.dma %in : !buf -> !dm
-    // expected-error @+1 {{DM capacity: no room for 393216 bytes per slice; a slice has 524288 bytes and these tensors are live here:}}
+    // expected-error @+1 {{DM capacity: no room for 393216 bytes per slice; DM has 524288 bytes and these tensors are live here:}}
     %z = tcp.dma %in : !buf -> !dm
     tcp.dma %x into %out : !dm -> !buf
     tcp.dma %z into %out : !dm -> !buf

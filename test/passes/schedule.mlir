@@ -7,7 +7,7 @@
 !f32s = !tcp.stream<f32, cluster = "1 # 2", slice = "A / 32", time = "A / 8 % 4", packet = "A % 8">
 !bf16s = !tcp.stream<bf16, cluster = "1 # 2", slice = "A / 32", time = "A / 8 % 4", packet = "A % 8">
 
-// CHECK: module attributes {{{.*}}tcp.makespan = 1566 : i64}
+// CHECK: module attributes {{{.*}}tcp.makespan = 1571 : i64}
 module attributes {tcp.axes = {A = 8192}} {
   func.func @constant_add(%in: !buf {tcp.arg = "in", tcp.name = "in"},
                           %out: !buf {tcp.arg = "out", tcp.name = "out"}) {
@@ -19,11 +19,11 @@ module attributes {tcp.axes = {A = 8192}} {
     %v = tcp.vector %c [add_f 1.0] : !f32s
     %b = tcp.cast %v : !f32s -> !bf16s
     // The wait holds the queue until 756; four config loads (1 + one cycle per register word:
-    // 15 + 7 + 2 + 15) bring it to 795. The pass streams 4 flits; the Way4 add takes 8 cycles,
+    // 15 + 12 + 2 + 15) bring it to 800. The pass streams 4 flits; the Way4 add takes 8 cycles,
     // plus fill 4, fetch-cast latency 2 and one ALU 1: 15 cycles.
-    // CHECK: tcp.commit {{.*}}tcp.schedule = {context = "main", end = 810 : i64, engine = 0 : i64, start = 795 : i64}
+    // CHECK: tcp.commit {{.*}}tcp.schedule = {context = "main", end = 815 : i64, engine = 0 : i64, start = 800 : i64}
     %y = tcp.commit %b : !bf16s -> !dm
-    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 1566 : i64, engine = 0 : i64, start = 810 : i64}
+    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 1571 : i64, engine = 0 : i64, start = 815 : i64}
     tcp.dma %y into %out : !dm -> !buf
     return
   }

@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringSwitch.h"
 
 namespace rngd::conversion {
 #define GEN_PASS_DEF_CONVERTTCPTORNGD
@@ -85,8 +86,8 @@ public:
       if (auto dma = dyn_cast<tcp::DmaOp>(op)) {
         if (failed(lowerDma(dma)))
           return failure();
-      } else if (auto commit = dyn_cast<tcp::CommitOp>(op)) {
-        if (failed(lowerPass(commit)))
+      } else if (tcp::isPassEnd(&op)) {
+        if (failed(lowerPass(&op)))
           return failure();
       }
     }
@@ -149,72 +150,163 @@ private:
     commands_.create<cmd::LoadOp>(loc, index, ctx);
   }
 
-  LogicalResult lowerPass(tcp::CommitOp commit) {
-    tcp::TensorPassOps ops = tcp::tensorPassOps(commit);
-    auto fetch = tcp::planFetch(ops.fetch);
-    auto store = tcp::planCommit(commit);
-    if (!fetch || !store)
+  LogicalResult lowerPass(Operation *end) {
+    auto plan = tcp::planTensorPass(end);
+    if (!plan)
       return failure();
-    if (dmOffset(ops.fetch.getSource()) < 0 || dmOffset(commit.getResult()) < 0)
-      return commit.emitOpError("has no DM address; run tcp-allocate-memory first");
-    StringRef ctx = tcp::stringifyContext(ops.fetch.getContext());
-    uint16_t units = isa::UnitFetch | isa::UnitCollect | isa::UnitCommit;
+    const tcp::TensorPassOps &ops = plan->ops;
+    tcp::FetchOp fetchOp = ops.fetch;
+    int64_t sourceOffset = dmOffset(fetchOp.getSource());
+    if (sourceOffset < 0)
+      return end->emitOpError("has no DM address; run tcp-allocate-memory first");
+    StringRef ctx = tcp::stringifyContext(fetchOp.getContext());
+    uint16_t units = isa::UnitFetch | isa::UnitCollect;
 
-    std::vector<int64_t> f = {dmOffset(ops.fetch.getSource()),
-                              log2Exact(fetch->sequencer.accessBytes),
-                              fetch->sequencer.packetBytes,
-                              static_cast<int64_t>(fetch->cast ? isa::FetchCast::Bf16ToF32
-                                                               : isa::FetchCast::None)};
-    appendLoops(f, fetch->sequencer.loops);
-    appendSlices(f, fetch->stream.spatial);
-    addConfig(ops.fetch.getLoc(), isa::Unit::Fetch, f, ctx);
+    const tcp::FetchPlan &fetch = plan->fetch;
+    std::vector<int64_t> f = {sourceOffset, log2Exact(fetch.sequencer.accessBytes),
+                              fetch.sequencer.packetBytes,
+                              static_cast<int64_t>(fetch.cast ? isa::FetchCast::Bf16ToF32
+                                                              : isa::FetchCast::None)};
+    appendLoops(f, fetch.sequencer.loops);
+    appendSlices(f, fetch.stream.spatial);
+    addConfig(fetchOp.getLoc(), isa::Unit::Fetch, f, ctx);
 
-    if (ops.vector) {
+    if (plan->contract) {
+      units |= isa::UnitContract;
+      tcp::ContractOp contract = ops.contract;
+      int64_t trfBase = registerOffset(contract.getWeights(), "tcp.trf_offset");
+      if (trfBase < 0)
+        return contract.emitOpError("its TRF operand has no address; run tcp-allocate-memory");
+      addConfig(contract.getLoc(), isa::Unit::Contract, contractValues(*plan->contract, trfBase),
+                ctx);
+    }
+    if (plan->vector) {
       units |= isa::UnitVector;
-      addConfig(ops.vector.getLoc(), isa::Unit::Vector, vectorValues(ops.vector), ctx);
+      tcp::VectorOp vector = ops.vector;
+      int64_t vrfBase = 0;
+      if (plan->vector->hasVrf) {
+        vrfBase = registerOffset(vector.getVrfOperands()[0], "tcp.vrf_offset");
+        if (vrfBase < 0)
+          return vector.emitOpError("its VRF operand has no address; run tcp-allocate-memory");
+      }
+      addConfig(vector.getLoc(), isa::Unit::Vector, vectorValues(*plan->vector, vrfBase), ctx);
     }
     if (ops.cast) {
       units |= isa::UnitCast;
-      addConfig(ops.cast.getLoc(), isa::Unit::Cast,
+      tcp::CastOp cast = ops.cast;
+      addConfig(cast.getLoc(), isa::Unit::Cast,
                 {static_cast<int64_t>(isa::CastMode::F32ToBf16)}, ctx);
     }
-    std::vector<int64_t> c = {dmOffset(commit.getResult()), store->writeBytes};
-    appendLoops(c, store->sequencer.loops);
-    appendSlices(c, store->stream.spatial);
-    addConfig(commit.getLoc(), isa::Unit::Commit, c, ctx);
-
-    commands_.create<cmd::ExecOp>(commit.getLoc(), ctx, units);
-    commands_.create<cmd::WaitOp>(commit.getLoc(), b_.getStringAttr(ctx), IntegerAttr());
+    if (plan->commit) {
+      units |= isa::UnitCommit;
+      tcp::CommitOp commit = ops.commit;
+      int64_t offset = dmOffset(commit.getResult());
+      if (offset < 0)
+        return commit.emitOpError("has no DM address; run tcp-allocate-memory first");
+      std::vector<int64_t> c = {offset, plan->commit->writeBytes};
+      appendLoops(c, plan->commit->sequencer.loops);
+      appendSlices(c, plan->commit->stream.spatial);
+      addConfig(commit.getLoc(), isa::Unit::Commit, c, ctx);
+    } else if (plan->trf) {
+      units |= isa::UnitTrf;
+      int64_t offset = registerOffset(end->getResult(0), "tcp.trf_offset");
+      if (offset < 0)
+        return end->emitOpError("has no TRF address; run tcp-allocate-memory first");
+      addConfig(end->getLoc(), isa::Unit::TrfWrite,
+                {offset, log2Exact(plan->trf->lanes()), plan->trf->laneBytes()}, ctx);
+    } else if (plan->vrf) {
+      units |= isa::UnitVrf;
+      int64_t offset = registerOffset(end->getResult(0), "tcp.vrf_offset");
+      if (offset < 0)
+        return end->emitOpError("has no VRF address; run tcp-allocate-memory first");
+      addConfig(end->getLoc(), isa::Unit::VrfWrite, {offset, plan->vrf->bytes()}, ctx);
+    }
+    commands_.create<cmd::ExecOp>(end->getLoc(), ctx, units);
+    commands_.create<cmd::WaitOp>(end->getLoc(), b_.getStringAttr(ctx), IntegerAttr());
     return success();
   }
 
-  static std::vector<int64_t> vectorValues(tcp::VectorOp op) {
+  static int64_t registerOffset(Value v, StringRef attr) {
+    Operation *def = v.getDefiningOp();
+    auto offset = def ? def->getAttrOfType<IntegerAttr>(attr) : IntegerAttr();
+    return offset ? offset.getInt() : -1;
+  }
+
+  static std::vector<int64_t> contractValues(const tcp::ContractPlan &p, int64_t trfBase) {
+    std::vector<int64_t> v = {p.pack,
+                              log2Exact(p.lanes),
+                              static_cast<int64_t>(p.integer ? isa::MacType::I8 : isa::MacType::Bf16),
+                              p.packetElems,
+                              trfBase,
+                              p.window,
+                              p.slots};
+    auto field = [&](auto get, int64_t unused) {
+      for (int i = 0; i < kLoops; ++i)
+        v.push_back(i < static_cast<int>(p.loops.size()) ? get(p.loops[i]) : unused);
+    };
+    field([](const tcp::ContractPlan::Loop &l) { return l.size; }, 1);
+    field([](const tcp::ContractPlan::Loop &l) { return l.stream; }, 0);
+    field([](const tcp::ContractPlan::Loop &l) { return l.trf; }, 0);
+    field([](const tcp::ContractPlan::Loop &l) { return l.acc; }, 0);
+    return v;
+  }
+
+  static std::vector<int64_t> vectorValues(const tcp::VectorPlan &p, int64_t vrfBase) {
     std::vector<int64_t> alu(isa::kMaxVectorSteps, 0), code(isa::kMaxVectorSteps, 0),
-        mode(isa::kMaxVectorSteps, 0), imm(isa::kMaxVectorSteps, 0);
-    for (auto [i, step] : llvm::enumerate(op.getSteps())) {
-      StringRef name = cast<StringAttr>(step).getValue();
-      Attribute value = op.getImmediates()[i];
-      if (name == "add_i") {
-        alu[i] = static_cast<int64_t>(isa::Alu::FxpAdd);
-        code[i] = static_cast<int64_t>(isa::VectorOp::Add);
-      } else if (name == "add_f") {
-        alu[i] = static_cast<int64_t>(isa::Alu::FpFma);
-        code[i] = static_cast<int64_t>(isa::VectorOp::Add);
-      } else { // mul_f
-        alu[i] = static_cast<int64_t>(isa::Alu::FpMul0);
-        code[i] = static_cast<int64_t>(isa::VectorOp::Mul);
-      }
-      mode[i] = static_cast<int64_t>(isa::OperandMode::Immediate);
-      if (auto f = dyn_cast<FloatAttr>(value))
-        imm[i] = static_cast<int64_t>(
-            static_cast<uint32_t>(f.getValue().bitcastToAPInt().getZExtValue()));
-      else
-        imm[i] = static_cast<int64_t>(static_cast<uint32_t>(cast<IntegerAttr>(value).getInt()));
+        mode(isa::kMaxVectorSteps, 0), imm(isa::kMaxVectorSteps, 0),
+        imm2(isa::kMaxVectorSteps, 0);
+    for (auto [i, step] : llvm::enumerate(p.steps)) {
+      alu[i] = static_cast<int64_t>(aluCode(step.alu));
+      code[i] = static_cast<int64_t>(opCode(step.info->op));
+      mode[i] = static_cast<int64_t>(
+          step.operand == tcp::VectorStepPlan::Operand::Vrf     ? isa::OperandMode::Vrf
+          : step.operand == tcp::VectorStepPlan::Operand::Stash ? isa::OperandMode::Stash
+                                                                : isa::OperandMode::Immediate);
+      imm[i] = step.imm;
+      imm2[i] = step.addend;
     }
-    std::vector<int64_t> values = {static_cast<int64_t>(op.getSteps().size())};
-    for (auto *part : {&alu, &code, &mode, &imm})
+    std::vector<int64_t> values = {static_cast<int64_t>(p.steps.size())};
+    for (auto *part : {&alu, &code, &mode, &imm, &imm2})
       values.insert(values.end(), part->begin(), part->end());
+    values.insert(values.end(), {p.hasVrf ? vrfBase : 0, p.vrfFlitStride, p.vrfElemStride,
+                                 p.vrfPeriod, p.reduceSlots, p.reduceTree ? 1 : 0,
+                                 p.interGroup ? log2Exact(p.interGroup) : 0});
     return values;
+  }
+
+  static isa::Alu aluCode(StringRef alu) {
+    return llvm::StringSwitch<isa::Alu>(alu)
+        .Case("FxpAdd", isa::Alu::FxpAdd)
+        .Case("FxpMul", isa::Alu::FxpMul)
+        .Case("FxpToFp", isa::Alu::FxpToFp)
+        .Case("FpFma", isa::Alu::FpFma)
+        .Case("FpFpu", isa::Alu::FpFpu)
+        .Case("FpExp", isa::Alu::FpExp)
+        .Case("FpMul0", isa::Alu::FpMul0)
+        .Case("FpMul1", isa::Alu::FpMul1)
+        .Case("IntraReduce", isa::Alu::IntraReduce)
+        .Case("FpDiv", isa::Alu::FpDiv)
+        .Case("FpToFxp", isa::Alu::FpToFxp)
+        .Case("Clip", isa::Alu::Clip)
+        .Case("InterReduce", isa::Alu::InterReduce)
+        .Default(isa::Alu::Stash);
+  }
+
+  static isa::VectorOp opCode(StringRef op) {
+    return llvm::StringSwitch<isa::VectorOp>(op)
+        .Case("Add", isa::VectorOp::Add)
+        .Case("Mul", isa::VectorOp::Mul)
+        .Case("Sub", isa::VectorOp::Sub)
+        .Case("Div", isa::VectorOp::Div)
+        .Case("Max", isa::VectorOp::Max)
+        .Case("Min", isa::VectorOp::Min)
+        .Case("Exp", isa::VectorOp::Exp)
+        .Case("Sqrt", isa::VectorOp::Sqrt)
+        .Case("Sigmoid", isa::VectorOp::Sigmoid)
+        .Case("Fma", isa::VectorOp::Fma)
+        .Case("ToF32", isa::VectorOp::ToF32)
+        .Case("ToI32", isa::VectorOp::ToI32)
+        .Default(isa::VectorOp::None);
   }
 
   func::FuncOp func_;

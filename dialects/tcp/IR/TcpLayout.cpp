@@ -173,6 +173,94 @@ std::optional<StreamLayout> resolveStream(Operation *op, StreamType type) {
   return layout;
 }
 
+std::optional<TrfLayout> resolveTrf(Operation *op, TrfType type) {
+  const TargetModel &t = defaultTarget();
+  auto env = axisEnv(op);
+  if (!env)
+    return std::nullopt;
+  auto spatial = resolveSpatial(op, type.getCluster(), type.getSlice(), *env);
+  auto lane = resolveMapping(op, "lane", type.getLane(), *env);
+  auto elem = resolveMapping(op, "TRF element", type.getElem(), *env);
+  if (!spatial || !lane || !elem)
+    return std::nullopt;
+  TrfLayout layout{*spatial, *lane, *elem, elementBytes(type.getElementType())};
+  int64_t lanes = layout.lanes();
+  if (lanes != 1 && lanes != 2 && lanes != 4 && lanes != t.trfLanes) {
+    op->emitOpError("TRF lanes: lane mapping \"")
+        << type.getLane() << "\" has " << lanes << " cells; a TRF tensor uses 1, 2, 4 or "
+        << t.trfLanes << " lanes";
+    return std::nullopt;
+  }
+  if (layout.laneBytes() * lanes > t.trfBytesPerSlice) {
+    op->emitOpError("TRF capacity: ")
+        << lanes << " lanes x " << layout.laneBytes() << " bytes need "
+        << layout.laneBytes() * lanes << " bytes per slice; a slice's TRF holds "
+        << t.trfBytesPerSlice << " (" << t.trfBytesPerSlice / lanes << " per lane)";
+    return std::nullopt;
+  }
+  return layout;
+}
+
+std::optional<VrfLayout> resolveVrf(Operation *op, VrfType type) {
+  const TargetModel &t = defaultTarget();
+  auto env = axisEnv(op);
+  if (!env)
+    return std::nullopt;
+  auto spatial = resolveSpatial(op, type.getCluster(), type.getSlice(), *env);
+  auto elem = resolveMapping(op, "VRF element", type.getElem(), *env);
+  if (!spatial || !elem)
+    return std::nullopt;
+  VrfLayout layout{*spatial, *elem, elementBytes(type.getElementType())};
+  if (layout.bytes() > t.vrfBytesPerSlice) {
+    op->emitOpError("VRF capacity: tensor ")
+        << type << " needs " << layout.bytes() << " bytes per slice; a slice's VRF holds "
+        << t.vrfBytesPerSlice;
+    return std::nullopt;
+  }
+  return layout;
+}
+
+/// The logical value of every axis at a position (-1 for padding), in factor order.
+static std::vector<std::pair<std::string, int64_t>> logicalAt(const mapping::Mapping &m,
+                                                              int64_t position) {
+  std::vector<std::pair<std::string, int64_t>> values;
+  auto digits = m.digits(position);
+  if (!digits)
+    return {{"#pad", -1}};
+  for (size_t i = 0; i < m.factors().size(); ++i) {
+    const mapping::Factor &f = m.factors()[i];
+    if (f.isConstant())
+      continue;
+    auto it = llvm::find_if(values, [&](auto &v) { return v.first == f.axis; });
+    if (it == values.end())
+      values.push_back({f.axis, (*digits)[i] * f.div});
+    else
+      it->second += (*digits)[i] * f.div;
+  }
+  llvm::sort(values);
+  return values;
+}
+
+bool sameOrder(const mapping::Mapping &a, const mapping::Mapping &b) {
+  if (a.size() != b.size())
+    return false;
+  for (int64_t p = 0; p < a.size(); ++p)
+    if (logicalAt(a, p) != logicalAt(b, p))
+      return false;
+  return true;
+}
+
+mapping::Mapping concat(const mapping::Mapping &a, const mapping::Mapping &b) {
+  std::vector<mapping::Factor> factors = a.factors();
+  factors.insert(factors.end(), b.factors().begin(), b.factors().end());
+  return mapping::Mapping::fromFactors(factors);
+}
+
+bool sameSlices(const SpatialLayout &a, const SpatialLayout &b) {
+  const TargetModel &t = defaultTarget();
+  return a.activeSlices(t) == b.activeSlices(t);
+}
+
 std::optional<mapping::Sequencer> deriveTensorSequencer(Operation *op, StringRef what,
                                                         const DmLayout &buffer,
                                                         const StreamLayout &stream,

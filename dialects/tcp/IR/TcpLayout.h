@@ -57,15 +57,45 @@ struct StreamLayout {
   int64_t packetBytes() const { return packet.size() * elemBytes; }
 };
 
+/// A Tensor Register File tensor: `lanes` lanes of `elem` on each slice.
+struct TrfLayout {
+  SpatialLayout spatial;
+  mapping::Mapping lane;
+  mapping::Mapping elem;
+  int64_t elemBytes = 0;
+  int64_t lanes() const { return lane.size(); }
+  int64_t laneBytes() const { return elem.size() * elemBytes; }
+};
+
+/// A Vector Register File tensor.
+struct VrfLayout {
+  SpatialLayout spatial;
+  mapping::Mapping elem;
+  int64_t elemBytes = 0;
+  int64_t bytes() const { return elem.size() * elemBytes; }
+};
+
 class HbmType;
 class DmType;
 class StreamType;
+class TrfType;
+class VrfType;
 
 /// Resolve and check a type in the context of `op` (capacity, level sizes, coverage);
 /// each emits a diagnostic on `op` naming the rule and the numbers when it fails.
 std::optional<HbmLayout> resolveHbm(mlir::Operation *op, HbmType type);
 std::optional<DmLayout> resolveDm(mlir::Operation *op, DmType type);
 std::optional<StreamLayout> resolveStream(mlir::Operation *op, StreamType type);
+std::optional<TrfLayout> resolveTrf(mlir::Operation *op, TrfType type);
+std::optional<VrfLayout> resolveVrf(mlir::Operation *op, VrfType type);
+
+/// Whether two mappings enumerate the same logical indices in the same order (padding cells
+/// must coincide too), however they are factored: "I % 32" equals "[I / 8 % 4, I % 8]".
+bool sameOrder(const mapping::Mapping &a, const mapping::Mapping &b);
+/// `[a..., b...]` as one mapping.
+mapping::Mapping concat(const mapping::Mapping &a, const mapping::Mapping &b);
+/// Whether two placements put data on the same global slices.
+bool sameSlices(const SpatialLayout &a, const SpatialLayout &b);
 
 /// Fetch or commit sequencer of a pass reading/writing `buffer` in the stream's order.
 /// `maxAccessBytes` is the context's access size (32 B main, 8 B sub).

@@ -1,6 +1,7 @@
 #include "dialects/tcp/IR/TcpDialect.h"
 #include "dialects/tcp/IR/TcpLayout.h"
 #include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpVerify.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -28,8 +29,9 @@ static StringRef argumentKind(Value v) {
   return kind ? kind.getValue() : "";
 }
 
-/// A stream value feeds exactly one op of its pass, and that op is one of `allowed`.
-static LogicalResult verifySingleUse(Operation *op, Value stream) {
+namespace rngd::tcp {
+/// A stream value feeds exactly one op.
+LogicalResult verifySingleUse(Operation *op, Value stream) {
   if (stream.hasOneUse())
     return success();
   if (stream.use_empty())
@@ -41,8 +43,8 @@ static LogicalResult verifySingleUse(Operation *op, Value stream) {
 }
 
 /// Pipeline order: `input` must come from one of the named stream ops.
-static LogicalResult verifyProducer(Operation *op, Value input,
-                                    std::initializer_list<StringRef> producers) {
+LogicalResult verifyProducer(Operation *op, Value input,
+                             std::initializer_list<StringRef> producers) {
   Operation *def = input.getDefiningOp();
   for (StringRef name : producers)
     if (def && def->getName().getStringRef() == name)
@@ -52,6 +54,8 @@ static LogicalResult verifyProducer(Operation *op, Value input,
   diag << ", got " << (def ? "`" + def->getName().getStringRef().str() + "`" : "a block argument");
   return diag;
 }
+
+} // namespace rngd::tcp
 
 static bool sameSpatial(const SpatialLayout &a, const SpatialLayout &b) {
   return a.cluster.str() == b.cluster.str() && a.slice.str() == b.slice.str();
@@ -167,98 +171,8 @@ LogicalResult CollectOp::verify() {
 }
 
 
-// %v = tcp.vector %c [add_f 1.0, mul_f 2.0] : !stream
-ParseResult VectorOp::parse(OpAsmParser &parser, OperationState &result) {
-  OpAsmParser::UnresolvedOperand input;
-  Type type;
-  SmallVector<Attribute> steps, imms;
-  Builder &b = parser.getBuilder();
-  if (parser.parseOperand(input))
-    return failure();
-  auto parseStep = [&]() -> ParseResult {
-    llvm::SMLoc loc = parser.getCurrentLocation();
-    StringRef name;
-    if (parser.parseKeyword(&name))
-      return failure();
-    const VectorStepInfo *info = findVectorStep(name);
-    if (!info)
-      return parser.emitError(loc, "unknown vector step `")
-             << name << "` (supported: add_i, add_f, mul_f)";
-    steps.push_back(b.getStringAttr(name));
-    if (info->isFloat) {
-      double v;
-      if (parser.parseFloat(v))
-        return failure();
-      imms.push_back(b.getF32FloatAttr(static_cast<float>(v)));
-    } else {
-      int32_t v;
-      if (parser.parseInteger(v))
-        return failure();
-      imms.push_back(b.getI32IntegerAttr(v));
-    }
-    return success();
-  };
-  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseStep) ||
-      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
-      parser.parseType(type) || parser.resolveOperand(input, type, result.operands))
-    return failure();
-  result.addAttribute("steps", b.getArrayAttr(steps));
-  result.addAttribute("immediates", b.getArrayAttr(imms));
-  result.addTypes(type);
-  return success();
-}
-
-void VectorOp::print(OpAsmPrinter &p) {
-  p << " " << getInput() << " [";
-  for (auto [i, step] : llvm::enumerate(getSteps())) {
-    if (i)
-      p << ", ";
-    p << cast<StringAttr>(step).getValue() << " ";
-    Attribute imm = getImmediates()[i];
-    if (auto f = dyn_cast<FloatAttr>(imm))
-      p.printFloat(f.getValue());
-    else
-      p << cast<IntegerAttr>(imm).getInt();
-  }
-  p << "]";
-  p.printOptionalAttrDict((*this)->getAttrs(), {"steps", "immediates"});
-  p << " : " << getInput().getType();
-}
-
-LogicalResult VectorOp::verify() {
-  if (failed(verifyProducer(*this, getInput(), {"tcp.collect"})))
-    return failure();
-  Type elem = getInput().getType().getElementType();
-  if (!elem.isF32() && !elem.isSignlessInteger(32))
-    return emitOpError("the Vector Engine computes on i32 or f32 streams, got ") << elem;
-  if (getSteps().size() != getImmediates().size())
-    return emitOpError("each vector step needs one immediate");
-  if (getSteps().empty())
-    return emitOpError("a vector invocation needs at least one step");
-  const VectorStepInfo *prev = nullptr;
-  for (auto [i, step] : llvm::enumerate(getSteps())) {
-    auto name = dyn_cast<StringAttr>(step);
-    const VectorStepInfo *info = name ? findVectorStep(name.getValue()) : nullptr;
-    if (!info)
-      return emitOpError("unknown vector step ") << step;
-    if (info->isFloat != elem.isF32())
-      return emitOpError("step `") << info->name << "` computes on "
-                                   << (info->isFloat ? "f32" : "i32") << " but the stream is "
-                                   << elem;
-    if (prev && prev->alu == info->alu)
-      return emitOpError("ALU ") << info->alu << " is used twice; each ALU runs at most once "
-                                 << "per vector invocation (split into two passes)";
-    if (prev && prev->stage >= info->stage)
-      return emitOpError("stage order: `")
-             << info->name << "` (" << info->alu << ") cannot follow `" << prev->name << "` ("
-             << prev->alu << ") in one invocation";
-    prev = info;
-  }
-  return verifySingleUse(*this, getResult());
-}
-
 LogicalResult CastOp::verify() {
-  if (failed(verifyProducer(*this, getInput(), {"tcp.collect", "tcp.vector"})))
+  if (failed(verifyProducer(*this, getInput(), {"tcp.collect", "tcp.contract", "tcp.vector"})))
     return failure();
   StreamType in = getInput().getType(), out = getResult().getType();
   if (!in.getElementType().isF32() || !out.getElementType().isBF16())
@@ -273,7 +187,8 @@ LogicalResult CastOp::verify() {
 }
 
 LogicalResult CommitOp::verify() {
-  if (failed(verifyProducer(*this, getInput(), {"tcp.collect", "tcp.vector", "tcp.cast"})))
+  if (failed(verifyProducer(*this, getInput(),
+                            {"tcp.collect", "tcp.contract", "tcp.vector", "tcp.cast"})))
     return failure();
   if (getInput().getType().getElementType() != getResult().getType().getElementType())
     return emitOpError("commit writes the stream's element type (")

@@ -72,17 +72,25 @@ def Tcp_CollectOp : Tcp_Op<"collect", [Pure, SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
-def Tcp_VectorOp : Tcp_Op<"vector", [Pure, SameOperandsAndResultType]> {
+def Tcp_VectorOp : Tcp_Op<"vector", [Pure]> {
   let summary = "one Vector Engine invocation: a chain of ALU stages on 32-bit elements";
   let description = [{
     ```mlir
-    %v = tcp.vector %c [add_f 1.0, mul_f 2.0] : !stream
+    %v = tcp.vector %c [stash, mul_f stash, reduce_add_f, inter_add_f] : !in -> !out
+    %y = tcp.vector %x [sub_f vrf(%m), exp_f, div_f 2.0] : !s
     ```
-    Steps run in the Vector Engine's stage order; each ALU at most once. Supported steps:
-    `add_i <int>` (FxpAdd), `add_f <float>` (FpFma), `mul_f <float>` (FpMul0). Operands are
-    immediates. The stream must be `i32` or `f32`.
+    Steps run in the Vector Engine's stage order, each ALU at most once (a second `mul_f`
+    uses FpMul1). Operands are an immediate, `stash` (the value saved by a `stash` step) or
+    `vrf(%t)` (a VRF tensor; one per invocation). At most 3 immediates per invocation.
+    Steps: `add_i sub_i mul_i to_f32` (i32), `add_f sub_f mul_f div_f max_f min_f
+    clip_add_f` (binary f32), `fma_f a, b` (x * a + b), `exp_f sqrt_f sigmoid_f`, `to_i32`,
+    `reduce_add_f reduce_max_f` (intra-slice: the result type keeps the innermost time
+    factors as slots and packet `1 # 2` for a full packet reduction), `inter_add_f
+    inter_max_f` (inter-slice: the result replaces the innermost slice factors by a fresh
+    axis), `stash`. The result type is omitted when it equals the input's.
   }];
-  let arguments = (ins Tcp_StreamType:$input, StrArrayAttr:$steps, ArrayAttr:$immediates);
+  let arguments = (ins Tcp_StreamType:$input, Variadic<Tcp_VrfType>:$vrf_operands,
+                       StrArrayAttr:$steps, ArrayAttr:$operands, ArrayAttr:$addends);
   let results = (outs Tcp_StreamType:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -99,6 +107,59 @@ def Tcp_CastOp : Tcp_Op<"cast", [Pure]> {
   let arguments = (ins Tcp_StreamType:$input);
   let results = (outs Tcp_StreamType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tcp_ToTrfOp : Tcp_Op<"to_trf", [Pure]> {
+  let summary = "end a pass by storing the stream in the Tensor Register File";
+  let description = [{
+    ```mlir
+    %w = tcp.to_trf %c : !stream -> !tcp.trf<bf16, cluster = "1 # 2", slice = "I / 32 # 256",
+                                               lane = "I % 8", elem = "[I / 8 % 4, J]">
+    ```
+    The stream's `[time, packet]` order must equal the TRF's `[lane, elem]` order: lane 0 is
+    filled first. Capacity: 64 KB per slice shared by the lanes.
+  }];
+  let arguments = (ins Tcp_StreamType:$input);
+  let results = (outs Tcp_TrfType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tcp_ToVrfOp : Tcp_Op<"to_vrf", [Pure]> {
+  let summary = "end a pass by storing the stream in the Vector Register File";
+  let description = [{
+    ```mlir
+    %m = tcp.to_vrf %c : !stream -> !tcp.vrf<f32, cluster = "1 # 2", slice = "R # 256", elem = "1 # 2">
+    ```
+    The stream's `[time, packet]` order must equal the VRF's element order. 8 KB per slice.
+  }];
+  let arguments = (ins Tcp_StreamType:$input);
+  let results = (outs Tcp_VrfType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tcp_ContractOp : Tcp_Op<"contract", [Pure]> {
+  let summary = "the Contraction Engine: stream x TRF, reduced over packet and time";
+  let description = [{
+    ```mlir
+    %y = tcp.contract %x, %w pack 2 : !xs, !wtrf -> !tcp.stream<f32, cluster = "1 # 2",
+             slice = "I / 32 # 256", time = "I / 8 % 4", packet = "I % 8">
+    ```
+    The stream adapter packs `pack` (1 or 2) flits into one packet (the innermost time factor
+    supplies the second flit); each cycle one packet multiplies every lane's TRF row and the
+    packet reducer sums it. Stream time factors whose axis the TRF holds are contracted by the
+    time reducer; TRF element factors the stream lacks are broadcast in time (innermost). The
+    result's time is the kept factors in order, its packet the TRF lanes padded to 8.
+    bf16 x bf16 -> f32 and i8 x i8 -> i32. Main context only.
+  }];
+  let arguments = (ins Tcp_StreamType:$input, Tcp_TrfType:$weights,
+                       ConfinedAttr<I64Attr, [IntMinValue<1>, IntMaxValue<2>]>:$pack);
+  let results = (outs Tcp_StreamType:$result);
+  let assemblyFormat = [{
+    $input `,` $weights `pack` $pack attr-dict `:` type($input) `,` type($weights) `->` type($result)
+  }];
   let hasVerifier = 1;
 }
 

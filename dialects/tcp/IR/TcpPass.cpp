@@ -72,9 +72,27 @@ std::optional<DmaOpPlan> planDma(DmaOp op) {
 }
 
 static const VectorStepInfo kVectorSteps[] = {
-    {"add_i", "FxpAdd", 3, false},
-    {"add_f", "FpFma", 6, true},
-    {"mul_f", "FpMul0", 7, true},
+    {"add_i", "FxpAdd", 2, StepKind::BinaryI, "Add"},
+    {"sub_i", "FxpAdd", 2, StepKind::BinaryI, "Sub"},
+    {"mul_i", "FxpMul", 3, StepKind::BinaryI, "Mul"},
+    {"to_f32", "FxpToFp", 4, StepKind::ToF32, "ToF32"},
+    {"add_f", "FpFma", 5, StepKind::BinaryF, "Add"},
+    {"sub_f", "FpFma", 5, StepKind::BinaryF, "Sub"},
+    {"fma_f", "FpFma", 5, StepKind::FmaF, "Fma"},
+    {"sqrt_f", "FpFpu", 6, StepKind::UnaryF, "Sqrt"},
+    {"sigmoid_f", "FpFpu", 6, StepKind::UnaryF, "Sigmoid"},
+    {"exp_f", "FpExp", 7, StepKind::UnaryF, "Exp"},
+    {"mul_f", "FpMul0", 8, StepKind::BinaryF, "Mul"},
+    {"reduce_add_f", "IntraReduce", 10, StepKind::ReduceF, "Add"},
+    {"reduce_max_f", "IntraReduce", 10, StepKind::ReduceF, "Max"},
+    {"div_f", "FpDiv", 11, StepKind::BinaryF, "Div"},
+    {"to_i32", "FpToFxp", 12, StepKind::ToI32, "ToI32"},
+    {"max_f", "Clip", 13, StepKind::BinaryF, "Max"},
+    {"min_f", "Clip", 13, StepKind::BinaryF, "Min"},
+    {"clip_add_f", "Clip", 13, StepKind::BinaryF, "Add"},
+    {"inter_add_f", "InterReduce", 14, StepKind::InterF, "Add"},
+    {"inter_max_f", "InterReduce", 14, StepKind::InterF, "Max"},
+    {"stash", "Stash", 0, StepKind::Stash, "None"},
 };
 
 const VectorStepInfo *findVectorStep(StringRef name) {
@@ -82,6 +100,15 @@ const VectorStepInfo *findVectorStep(StringRef name) {
     if (s.name == name)
       return &s;
   return nullptr;
+}
+
+int aluStage(StringRef alu) {
+  if (alu == "FpMul1")
+    return 9;
+  for (const VectorStepInfo &s : kVectorSteps)
+    if (s.alu == alu)
+      return s.stage;
+  return 0;
 }
 
 int64_t dmaEngine(const DmaOpPlan &plan) {
@@ -104,6 +131,8 @@ Context passContext(Operation *op) {
   }
   return Context::main;
 }
+
+bool isPassEnd(Operation *op) { return isa<CommitOp, ToTrfOp, ToVrfOp>(op); }
 
 static int64_t accessLimit(const TargetModel &t, Context ctx) {
   return ctx == Context::main ? t.maxFetchAccessBytes : t.subFetchAccessBytes;
@@ -153,43 +182,86 @@ std::optional<CommitPlan> planCommit(CommitOp op) {
   return CommitPlan{*result, *stream, *seq, valid};
 }
 
-TensorPassOps tensorPassOps(CommitOp commit) {
+TensorPassOps tensorPassOps(Operation *end) {
   TensorPassOps ops;
-  ops.commit = commit;
-  Operation *op = commit.getInput().getDefiningOp();
+  ops.end = end;
+  ops.commit = dyn_cast<CommitOp>(end);
+  ops.toTrf = dyn_cast<ToTrfOp>(end);
+  ops.toVrf = dyn_cast<ToVrfOp>(end);
+  Operation *op = end->getOperand(0).getDefiningOp();
   while (op) {
     if (auto c = dyn_cast<CastOp>(op))
       ops.cast = c;
     else if (auto v = dyn_cast<VectorOp>(op))
       ops.vector = v;
+    else if (auto c = dyn_cast<ContractOp>(op))
+      ops.contract = c;
     else if (auto c = dyn_cast<CollectOp>(op))
       ops.collect = c;
     else if (auto f = dyn_cast<FetchOp>(op)) {
       ops.fetch = f;
       break;
     }
-    op = op->getOperand(0).getDefiningOp();
+    op = op->getNumOperands() ? op->getOperand(0).getDefiningOp() : nullptr;
   }
   return ops;
 }
 
-TensorPassShape tensorPassShape(const TensorPassOps &ops, const FetchPlan &fetch,
-                                const CommitPlan &commit) {
-  TensorPassShape shape;
-  shape.fetchAccesses = fetch.sequencer.accesses();
-  shape.fetchCast = fetch.cast;
-  shape.flits = fetch.stream.time.size(); // one flit per packet (packets fit one flit)
-  if (VectorOp vector = ops.vector)
-    for (Attribute step : vector.getSteps()) {
-      if (findVectorStep(cast<StringAttr>(step).getValue())->isFloat)
-        ++shape.vectorFloatAlus;
-      else
-        ++shape.vectorIntAlus;
-    }
-  shape.vectorFlits = ops.vector ? shape.flits : 0;
-  shape.castFlits = ops.cast ? shape.flits : 0;
-  shape.commitWrites = commit.sequencer.accesses();
-  return shape;
+std::optional<TensorPassPlan> planTensorPass(Operation *end) {
+  TensorPassPlan plan;
+  plan.ops = tensorPassOps(end);
+  TensorPassOps &ops = plan.ops;
+  if (!ops.fetch || !ops.collect) {
+    end->emitOpError("is not the end of a Tensor Unit pass (no tcp.fetch / tcp.collect)");
+    return std::nullopt;
+  }
+  auto fetch = planFetch(ops.fetch);
+  if (!fetch)
+    return std::nullopt;
+  plan.fetch = *fetch;
+  TensorPassShape &s = plan.shape;
+  s.fetchAccesses = fetch->sequencer.accesses();
+  s.fetchCast = fetch->cast;
+  int64_t flits = fetch->stream.time.size(); // one flit per packet (packets fit one flit)
+  s.flits = flits;
+  if (ops.contract) {
+    plan.contract = planContract(ops.contract);
+    if (!plan.contract)
+      return std::nullopt;
+    s.contractIterations = plan.contract->iterations();
+    s.contractPacketElems = plan.contract->packetElems;
+    s.contractSlots = plan.contract->slots;
+    flits = plan.contract->out.time.size();
+  }
+  if (ops.vector) {
+    plan.vector = planVector(ops.vector);
+    if (!plan.vector)
+      return std::nullopt;
+    s.vectorFlits = flits;
+    s.vectorFloatAlus = plan.vector->floatAlus;
+    s.vectorIntAlus = plan.vector->intAlus;
+    s.interReduceSlices = plan.vector->interGroup;
+    flits = plan.vector->out.time.size();
+  }
+  if (ops.cast)
+    s.castFlits = flits;
+  if (ops.commit) {
+    plan.commit = planCommit(ops.commit);
+    if (!plan.commit)
+      return std::nullopt;
+    s.commitWrites = plan.commit->sequencer.accesses();
+  } else if (ops.toTrf) {
+    plan.trf = planToTrf(ops.toTrf);
+    if (!plan.trf)
+      return std::nullopt;
+    s.registerWrites = flits;
+  } else if (ops.toVrf) {
+    plan.vrf = planToVrf(ops.toVrf);
+    if (!plan.vrf)
+      return std::nullopt;
+    s.registerWrites = flits;
+  }
+  return plan;
 }
 
 } // namespace rngd::tcp

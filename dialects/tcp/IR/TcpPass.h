@@ -39,30 +39,90 @@ struct CommitPlan {
 };
 std::optional<CommitPlan> planCommit(CommitOp op);
 
-/// A Vector Engine step: its mnemonic, ALU, stage rank (pipeline order) and dtype.
+/// What a Vector Engine step needs and does.
+enum class StepKind { BinaryF, BinaryI, FmaF, UnaryF, ToF32, ToI32, ReduceF, InterF, Stash };
 struct VectorStepInfo {
   llvm::StringRef name;
-  llvm::StringRef alu;
-  int stage;
-  bool isFloat;
+  llvm::StringRef alu; // ALU name (FpMul0 for mul_f; a second mul_f runs on FpMul1)
+  int stage;           // pipeline rank; steps run in increasing rank
+  StepKind kind;
+  llvm::StringRef op;  // Add, Sub, Mul, Div, Max, Min, Exp, Sqrt, Sigmoid, Fma, ToF32, ToI32
 };
 const VectorStepInfo *findVectorStep(llvm::StringRef name);
+/// Stage rank of an ALU name (FpMul1 included); 0 for Stash.
+int aluStage(llvm::StringRef alu);
+
+/// One step as the hardware runs it.
+struct VectorStepPlan {
+  const VectorStepInfo *info = nullptr;
+  llvm::StringRef alu;
+  enum class Operand { None, Immediate, Vrf, Stash } operand = Operand::None;
+  uint32_t imm = 0;    // raw bits (f32 or i32)
+  uint32_t addend = 0; // raw f32 bits of fma_f's addend
+};
+
+struct VectorPlan {
+  StreamLayout in, out;
+  std::vector<VectorStepPlan> steps;
+  // VRF operand indexing (docs/isa.md, vector unit).
+  bool hasVrf = false;
+  int64_t vrfFlitStride = 0, vrfElemStride = 0, vrfPeriod = 0;
+  // Reductions.
+  int64_t reduceSlots = 1;
+  bool reduceTree = false;
+  int64_t interGroup = 0; // slices per inter-slice group, 0 without
+  int64_t floatAlus = 0, intAlus = 0;
+};
+std::optional<VectorPlan> planVector(VectorOp op);
+
+struct ContractPlan {
+  StreamLayout in, out;
+  TrfLayout weights;
+  int64_t pack = 1, lanes = 0, packetElems = 0, window = 0, slots = 1;
+  bool integer = false; // i8 x i8 -> i32
+  struct Loop {
+    int64_t size = 1, stream = 0, trf = 0, acc = 0; // strides: packets, bytes, slots
+  };
+  std::vector<Loop> loops; // outer to inner; loops [window, n) accumulate
+  int64_t iterations() const;
+};
+std::optional<ContractPlan> planContract(ContractOp op);
+
+/// A pass ending in the Tensor or Vector Register File.
+std::optional<TrfLayout> planToTrf(ToTrfOp op);
+std::optional<VrfLayout> planToVrf(ToVrfOp op);
 
 /// The context of the pass an op belongs to (from its tcp.fetch).
 Context passContext(mlir::Operation *op);
 
-/// The ops of one Tensor Unit pass, from its commit back to its fetch.
+/// Whether `op` ends a Tensor Unit pass (commit, to_trf, to_vrf).
+bool isPassEnd(mlir::Operation *op);
+
+/// The ops of one Tensor Unit pass, from its end back to its fetch; optional stages are null.
 struct TensorPassOps {
   FetchOp fetch;
   CollectOp collect;
-  VectorOp vector; // may be null
-  CastOp cast;     // may be null
+  ContractOp contract;
+  VectorOp vector;
+  CastOp cast;
   CommitOp commit;
+  ToTrfOp toTrf;
+  ToVrfOp toVrf;
+  mlir::Operation *end = nullptr;
 };
-TensorPassOps tensorPassOps(CommitOp commit);
+TensorPassOps tensorPassOps(mlir::Operation *end);
 
-/// The per-slice work of a verified pass, for the cost model.
-TensorPassShape tensorPassShape(const TensorPassOps &ops, const FetchPlan &fetch,
-                                const CommitPlan &commit);
+/// Everything the scheduler and the lowering need of one verified pass.
+struct TensorPassPlan {
+  TensorPassOps ops;
+  FetchPlan fetch;
+  std::optional<ContractPlan> contract;
+  std::optional<VectorPlan> vector;
+  std::optional<CommitPlan> commit;
+  std::optional<TrfLayout> trf;
+  std::optional<VrfLayout> vrf;
+  TensorPassShape shape; // per-slice work for the cost model
+};
+std::optional<TensorPassPlan> planTensorPass(mlir::Operation *end);
 
 } // namespace rngd::tcp

@@ -121,3 +121,48 @@ LogicalResult StreamType::verify(function_ref<InFlightDiagnostic()> emitError, T
                                  StringRef, StringRef, StringRef, StringRef) {
   return checkElementType(emitError, elementType);
 }
+
+// !tcp.trf<bf16, cluster = "...", slice = "...", lane = "...", elem = "...">
+Type TrfType::parse(AsmParser &parser) {
+  Type elementType;
+  std::string cluster, slice, lane, elem;
+  if (parser.parseLess() || parseElementType(parser, elementType) || parser.parseComma() ||
+      parseMappingField(parser, "cluster", cluster) || parser.parseComma() ||
+      parseMappingField(parser, "slice", slice) || parser.parseComma() ||
+      parseMappingField(parser, "lane", lane) || parser.parseComma() ||
+      parseMappingField(parser, "elem", elem) || parser.parseGreater())
+    return {};
+  return TrfType::get(parser.getContext(), elementType, cluster, slice, lane, elem);
+}
+
+void TrfType::print(AsmPrinter &p) const {
+  p << "<" << getElementType() << ", cluster = \"" << getCluster() << "\", slice = \""
+    << getSlice() << "\", lane = \"" << getLane() << "\", elem = \"" << getElem() << "\">";
+}
+
+LogicalResult TrfType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
+                              StringRef, StringRef, StringRef, StringRef) {
+  return checkElementType(emitError, elementType);
+}
+
+// !tcp.vrf<f32, cluster = "...", slice = "...", elem = "...">
+Type VrfType::parse(AsmParser &parser) {
+  Type elementType;
+  std::string cluster, slice, elem;
+  if (parser.parseLess() || parseElementType(parser, elementType) || parser.parseComma() ||
+      parseMappingField(parser, "cluster", cluster) || parser.parseComma() ||
+      parseMappingField(parser, "slice", slice) || parser.parseComma() ||
+      parseMappingField(parser, "elem", elem) || parser.parseGreater())
+    return {};
+  return VrfType::get(parser.getContext(), elementType, cluster, slice, elem);
+}
+
+void VrfType::print(AsmPrinter &p) const {
+  p << "<" << getElementType() << ", cluster = \"" << getCluster() << "\", slice = \""
+    << getSlice() << "\", elem = \"" << getElem() << "\">";
+}
+
+LogicalResult VrfType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
+                              StringRef, StringRef, StringRef) {
+  return checkElementType(emitError, elementType);
+}

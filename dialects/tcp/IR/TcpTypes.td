@@ -40,4 +40,29 @@ def Tcp_StreamType : Tcp_Type<"Stream", "stream"> {
   let genVerifyDecl = 1;
 }
 
+def Tcp_TrfType : Tcp_Type<"Trf", "trf"> {
+  let summary = "a tensor in the Tensor Register File: the Contraction Engine's stationary operand";
+  let description = [{
+    `!tcp.trf<bf16, cluster = "1 # 2", slice = "I / 32 # 256", lane = "I % 8", elem = "[I / 8 % 4, J]">`:
+    each slice's TRF holds `lane` (1, 2, 4 or 8 lanes) by `elem`. A slice has 64 KB of TRF
+    payload shared by the lanes: at most 64 KB / lanes per lane.
+  }];
+  let parameters = (ins "::mlir::Type":$elementType, StringRefParameter<>:$cluster,
+                        StringRefParameter<>:$slice, StringRefParameter<>:$lane,
+                        StringRefParameter<>:$elem);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def Tcp_VrfType : Tcp_Type<"Vrf", "vrf"> {
+  let summary = "a tensor in the Vector Register File: a Vector Engine operand";
+  let description = [{
+    `!tcp.vrf<f32, cluster = "1 # 2", slice = "H / 4", elem = "H % 4">`: 8 KB per slice.
+  }];
+  let parameters = (ins "::mlir::Type":$elementType, StringRefParameter<>:$cluster,
+                        StringRefParameter<>:$slice, StringRefParameter<>:$elem);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 #endif // TCP_TYPES_TD

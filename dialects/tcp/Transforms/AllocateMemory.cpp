@@ -28,6 +28,38 @@ struct Allocation {
 
 int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
+/// One per-slice memory (DM, a TRF lane segment, the VRF): first-fit over live ranges.
+struct Space {
+  StringRef name;       // for diagnostics
+  StringRef attr;       // offset attribute on the defining op
+  int64_t capacity = 0; // bytes per slice (per lane for the TRF)
+  int64_t alignment = 1;
+  std::vector<Allocation> live; // sorted by offset
+
+  LogicalResult place(Operation *op, int64_t bytes, int64_t now, int64_t lastUse) {
+    llvm::erase_if(live, [&](const Allocation &a) { return a.lastUse < now; });
+    bytes = alignUp(bytes, alignment);
+    int64_t offset = 0;
+    for (const Allocation &a : live) {
+      if (offset + bytes <= a.offset)
+        break;
+      offset = std::max(offset, a.offset + a.bytes);
+    }
+    if (offset + bytes > capacity) {
+      auto diag = op->emitOpError(name) << " capacity: no room for " << bytes
+                                        << " bytes per slice; " << name << " has " << capacity
+                                        << " bytes and these tensors are live here:";
+      for (const Allocation &a : live)
+        diag.attachNote(a.def->getLoc()) << a.bytes << " bytes at offset " << a.offset;
+      return diag;
+    }
+    live.push_back({op, offset, bytes, lastUse});
+    llvm::sort(live, [](const Allocation &a, const Allocation &b) { return a.offset < b.offset; });
+    op->setAttr(attr, Builder(op).getI64IntegerAttr(offset));
+    return success();
+  }
+};
+
 LogicalResult allocateFunction(func::FuncOp func) {
   const TargetModel &t = defaultTarget();
   Block &block = func.getBody().front();
@@ -36,40 +68,37 @@ LogicalResult allocateFunction(func::FuncOp func) {
   for (Operation &op : block)
     order[&op] = index++;
 
-  std::vector<Allocation> live; // sorted by offset
+  Space dm{"DM", "tcp.dm_offset", t.dmBytesPerSlice, t.dmAllocationAlignment, {}};
+  Space vrf{"VRF", "tcp.vrf_offset", t.vrfBytesPerSlice, t.vrfAllocationAlignment, {}};
+  Space trf{"TRF", "tcp.trf_offset", 0, t.trfAllocationAlignment, {}};
+  int64_t trfLanes = 0;
   for (Operation &op : block) {
     int64_t now = order[&op];
-    // Tensors whose last use came before this op are dead.
-    llvm::erase_if(live, [&](const Allocation &a) { return a.lastUse < now; });
     for (Value result : op.getResults()) {
-      auto type = dyn_cast<DmType>(result.getType());
-      if (!type)
-        continue;
-      auto layout = resolveDm(&op, type);
-      if (!layout)
-        return failure();
-      int64_t bytes = alignUp(layout->bytesPerSlice(), t.dmAllocationAlignment);
       int64_t lastUse = now;
       for (Operation *user : result.getUsers())
         lastUse = std::max(lastUse, order.lookup(block.findAncestorOpInBlock(*user)));
-      int64_t offset = 0;
-      for (const Allocation &a : live) {
-        if (offset + bytes <= a.offset)
-          break;
-        offset = std::max(offset, a.offset + a.bytes);
+      if (auto type = dyn_cast<DmType>(result.getType())) {
+        auto layout = resolveDm(&op, type);
+        if (!layout || failed(dm.place(&op, layout->bytesPerSlice(), now, lastUse)))
+          return failure();
+      } else if (auto type = dyn_cast<VrfType>(result.getType())) {
+        auto layout = resolveVrf(&op, type);
+        if (!layout || failed(vrf.place(&op, layout->bytes(), now, lastUse)))
+          return failure();
+      } else if (auto type = dyn_cast<TrfType>(result.getType())) {
+        auto layout = resolveTrf(&op, type);
+        if (!layout)
+          return failure();
+        // Lane segments are 64 KB / lanes: tensors with other lane counts would overlap them.
+        if (trfLanes != 0 && trfLanes != layout->lanes())
+          return op.emitOpError("unsupported: TRF tensors with ")
+                 << trfLanes << " and " << layout->lanes() << " lanes in one kernel";
+        trfLanes = layout->lanes();
+        trf.capacity = t.trfBytesPerSlice / trfLanes;
+        if (failed(trf.place(&op, layout->laneBytes(), now, lastUse)))
+          return failure();
       }
-      if (offset + bytes > t.dmBytesPerSlice) {
-        auto diag = op.emitOpError("DM capacity: no room for ")
-                    << bytes << " bytes per slice; a slice has " << t.dmBytesPerSlice
-                    << " bytes and these tensors are live here:";
-        for (const Allocation &a : live)
-          diag.attachNote(a.def->getLoc())
-              << a.bytes << " bytes at offset " << a.offset;
-        return diag;
-      }
-      live.push_back({&op, offset, bytes, lastUse});
-      llvm::sort(live, [](const Allocation &a, const Allocation &b) { return a.offset < b.offset; });
-      op.setAttr("tcp.dm_offset", Builder(&op).getI64IntegerAttr(offset));
     }
   }
   return success();

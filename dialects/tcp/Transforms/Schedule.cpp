@@ -40,23 +40,26 @@ LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
       auto span = clock.dma(engine, plan->cycles);
       clock.wait(span.end);
       record(dma, "tdma", engine, span);
-    } else if (auto commit = dyn_cast<CommitOp>(op)) {
-      TensorPassOps ops = tensorPassOps(commit);
-      auto fetch = planFetch(ops.fetch);
-      auto store = planCommit(commit);
-      if (!fetch || !store)
+    } else if (isPassEnd(&op)) {
+      auto plan = planTensorPass(&op);
+      if (!plan)
         return failure();
+      const TensorPassOps &ops = plan->ops;
       clock.load(words(isa::Unit::Fetch));
+      if (ops.contract)
+        clock.load(words(isa::Unit::Contract));
       if (ops.vector)
         clock.load(words(isa::Unit::Vector));
       if (ops.cast)
         clock.load(words(isa::Unit::Cast));
-      clock.load(words(isa::Unit::Commit));
-      int64_t ctx = static_cast<int64_t>(ops.fetch.getContext());
-      auto span = clock.exec(ctx, tensorPassCycles(defaultTarget(),
-                                                   tensorPassShape(ops, *fetch, *store)));
+      clock.load(words(ops.commit  ? isa::Unit::Commit
+                       : ops.toTrf ? isa::Unit::TrfWrite
+                                   : isa::Unit::VrfWrite));
+      FetchOp fetch = ops.fetch;
+      int64_t ctx = static_cast<int64_t>(fetch.getContext());
+      auto span = clock.exec(ctx, tensorPassCycles(defaultTarget(), plan->shape));
       clock.wait(span.end);
-      record(commit, stringifyContext(ops.fetch.getContext()), 0, span);
+      record(&op, stringifyContext(fetch.getContext()), 0, span);
     }
   }
   makespan = clock.makespan();

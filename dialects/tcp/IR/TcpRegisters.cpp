@@ -1,0 +1,76 @@
+// tcp.to_trf and tcp.to_vrf: passes that end in a register file.
+#include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpVerify.h"
+
+using namespace mlir;
+
+namespace rngd::tcp {
+
+/// The stream's [time, packet] order must be the register tensor's element order.
+static bool checkOrder(Operation *op, const StreamLayout &stream, const mapping::Mapping &order,
+                       StringRef what, StringRef orderText) {
+  mapping::Mapping streamOrder = concat(stream.time, stream.packet);
+  if (sameOrder(streamOrder, order))
+    return true;
+  op->emitOpError("the stream's [time, packet] order ")
+      << streamOrder.str() << " (" << streamOrder.size() << " cells) must equal the " << what
+      << " order " << orderText << " (" << order.size() << " cells)";
+  return false;
+}
+
+std::optional<TrfLayout> planToTrf(ToTrfOp op) {
+  auto stream = resolveStream(op, op.getInput().getType());
+  auto trf = resolveTrf(op, op.getResult().getType());
+  if (!stream || !trf)
+    return std::nullopt;
+  if (!sameSlices(stream->spatial, trf->spatial)) {
+    op.emitOpError("each slice writes its own TRF: the stream and the TRF tensor must occupy "
+                   "the same slices");
+    return std::nullopt;
+  }
+  mapping::Mapping order = concat(trf->lane, trf->elem);
+  if (!checkOrder(op, *stream, order, "TRF [lane, elem]", order.str()))
+    return std::nullopt;
+  return trf;
+}
+
+std::optional<VrfLayout> planToVrf(ToVrfOp op) {
+  auto stream = resolveStream(op, op.getInput().getType());
+  auto vrf = resolveVrf(op, op.getResult().getType());
+  if (!stream || !vrf)
+    return std::nullopt;
+  if (!sameSlices(stream->spatial, vrf->spatial)) {
+    op.emitOpError("each slice writes its own VRF: the stream and the VRF tensor must occupy "
+                   "the same slices");
+    return std::nullopt;
+  }
+  if (!checkOrder(op, *stream, vrf->elem, "VRF element", vrf->elem.str()))
+    return std::nullopt;
+  return vrf;
+}
+
+} // namespace rngd::tcp
+
+using namespace rngd::tcp;
+
+LogicalResult ToTrfOp::verify() {
+  if (failed(verifyProducer(*this, getInput(), {"tcp.collect"})))
+    return failure();
+  if (getInput().getType().getElementType() != getResult().getType().getElementType())
+    return emitOpError("the TRF stores the stream's element type (")
+           << getInput().getType().getElementType() << "), not "
+           << getResult().getType().getElementType();
+  return success(planToTrf(*this).has_value());
+}
+
+LogicalResult ToVrfOp::verify() {
+  if (failed(verifyProducer(*this, getInput(), {"tcp.collect"})))
+    return failure();
+  Type elem = getResult().getType().getElementType();
+  if (getInput().getType().getElementType() != elem)
+    return emitOpError("the VRF stores the stream's element type (")
+           << getInput().getType().getElementType() << "), not " << elem;
+  if (!elem.isF32() && !elem.isSignlessInteger(32))
+    return emitOpError("the VRF holds Vector Engine operands: i32 or f32, got ") << elem;
+  return success(planToVrf(*this).has_value());
+}
