@@ -161,7 +161,10 @@ std::optional<std::vector<Loop>> deriveElementNest(const Mapping &buffer, const 
   for (const Factor *F : stream) {
     const int64_t lo = F->div, hi = hiOf(*F);
     if (F->isConstant() || lo == hi) { // `1`, or a digit that is always 0 (`A % 1`)
-      loops.push_back({F->cells, 0});
+      // Padding cells of the innermost packet factor (`1 # 2`) hold garbage either way: read
+      // them contiguously so the packet stays one access.
+      bool innermostPadding = F->isConstant() && F == stream.back() && F->cells > 1;
+      loops.push_back({F->cells, innermostPadding ? 1 : 0});
       continue;
     }
     const std::vector<Piece> buf = piecesOf(bufAll, F->axis);

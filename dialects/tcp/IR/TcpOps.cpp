@@ -35,8 +35,8 @@ LogicalResult verifySingleUse(Operation *op, Value stream) {
   if (stream.hasOneUse())
     return success();
   if (stream.use_empty())
-    return op->emitOpError("stream result is never used: a Tensor Unit pass must end in "
-                           "tcp.commit");
+    return op->emitOpError("stream result is never used: a Tensor Unit pass ends in tcp.commit, "
+                           "tcp.to_trf or tcp.to_vrf");
   return op->emitOpError("stream result has ")
          << std::distance(stream.use_begin(), stream.use_end())
          << " uses; a stream flows into exactly one engine";

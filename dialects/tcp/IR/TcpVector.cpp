@@ -234,14 +234,14 @@ std::optional<VectorPlan> planVector(VectorOp op) {
       interSeen = true;
       const auto &a = in->spatial.slice.factors(), &b = out->spatial.slice.factors();
       int64_t group = 1;
+      std::vector<std::string> used = in->time.axes();
+      for (const std::string &axis : in->spatial.slice.axes())
+        used.push_back(axis);
       bool ok = a.size() == b.size() && in->spatial.cluster.str() == out->spatial.cluster.str();
       for (size_t k = a.size(); ok && k-- > 0;) {
         if (a[k] == b[k])
           break;
-        bool fresh = !b[k].isConstant() &&
-                     llvm::find(in->time.axes(), b[k].axis) == in->time.axes().end() &&
-                     llvm::find(in->spatial.slice.axes(), b[k].axis) ==
-                         in->spatial.slice.axes().end();
+        bool fresh = !b[k].isConstant() && !llvm::is_contained(used, b[k].axis);
         ok = fresh && a[k].count == b[k].count && a[k].cells == b[k].cells;
         group *= a[k].count;
       }

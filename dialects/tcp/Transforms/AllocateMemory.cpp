@@ -60,6 +60,15 @@ struct Space {
   }
 };
 
+/// The last op of the Tensor Unit pass `op` belongs to (itself outside passes): a tensor read
+/// anywhere in a pass stays live until the pass ends, since its engines stream concurrently.
+Operation *passEnd(Operation *op) {
+  while (op->getNumResults() == 1 && isa<StreamType>(op->getResult(0).getType()) &&
+         op->getResult(0).hasOneUse())
+    op = *op->getResult(0).getUsers().begin();
+  return op;
+}
+
 LogicalResult allocateFunction(func::FuncOp func) {
   const TargetModel &t = defaultTarget();
   Block &block = func.getBody().front();
@@ -77,7 +86,8 @@ LogicalResult allocateFunction(func::FuncOp func) {
     for (Value result : op.getResults()) {
       int64_t lastUse = now;
       for (Operation *user : result.getUsers())
-        lastUse = std::max(lastUse, order.lookup(block.findAncestorOpInBlock(*user)));
+        lastUse = std::max(lastUse,
+                           order.lookup(passEnd(block.findAncestorOpInBlock(*user))));
       if (auto type = dyn_cast<DmType>(result.getType())) {
         auto layout = resolveDm(&op, type);
         if (!layout || failed(dm.place(&op, layout->bytesPerSlice(), now, lastUse)))

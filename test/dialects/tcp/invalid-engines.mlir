@@ -1,0 +1,271 @@
+// RUN: rngd-opt %s --split-input-file --verify-diagnostics
+// Register files, the Contraction Engine and the Vector Engine: normal, at-limit and one-past
+// cases per rule (the example kernels are further normal cases).
+
+// TRF capacity: 64 KB per slice shared by the lanes. At the limit: 4 lanes x 16 KB (the
+// reference's o-projection layout).
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[A, B]">
+!s = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "[A, B / 4]", packet = "B % 4">
+!t = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "A", elem = "B">
+module attributes {tcp.axes = {A = 4, B = 8192}} {
+  func.func @trf_at_limit(%x: !dm) {
+    %s = tcp.fetch sub %x : !dm -> !s
+    %c = tcp.collect %s : !s
+    %t = tcp.to_trf %c : !s -> !t
+    return
+  }
+}
+
+// -----
+// One past: 32 more bf16 per lane.
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[A, B]">
+!s = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "[A, B / 4]", packet = "B % 4">
+!t = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "A", elem = "B">
+module attributes {tcp.axes = {A = 4, B = 8224}} {
+  func.func @trf_one_past(%x: !dm) {
+    %s = tcp.fetch sub %x : !dm -> !s
+    %c = tcp.collect %s : !s
+    // expected-error @+1 {{TRF capacity: 4 lanes x 16448 bytes need 65792 bytes per slice; a slice's TRF holds 65536 (16384 per lane)}}
+    %t = tcp.to_trf %c : !s -> !t
+    return
+  }
+}
+
+// -----
+// TRF lanes are 1, 2, 4 or 8.
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[A, B]">
+!s = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "[A, B / 4]", packet = "B % 4">
+!t = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "A", elem = "B">
+module attributes {tcp.axes = {A = 3, B = 64}} {
+  func.func @trf_lanes(%x: !dm) {
+    %s = tcp.fetch sub %x : !dm -> !s
+    %c = tcp.collect %s : !s
+    // expected-error @+1 {{TRF lanes: lane mapping "A" has 3 cells; a TRF tensor uses 1, 2, 4 or 8 lanes}}
+    %t = tcp.to_trf %c : !s -> !t
+    return
+  }
+}
+
+// -----
+// The stream fills the TRF lane by lane: [time, packet] must be the TRF's [lane, elem] order.
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[A, B]">
+!s = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "[A, B / 4]", packet = "B % 4">
+!t = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "B / 16", elem = "[A, B % 16]">
+module attributes {tcp.axes = {A = 4, B = 64}} {
+  func.func @trf_order(%x: !dm) {
+    %s = tcp.fetch sub %x : !dm -> !s
+    %c = tcp.collect %s : !s
+    // expected-error @+1 {{the stream's [time, packet] order [A, B / 4, B % 4] (256 cells) must equal the TRF [lane, elem] order [B / 16, A, B % 16] (256 cells)}}
+    %t = tcp.to_trf %c : !s -> !t
+    return
+  }
+}
+
+// -----
+// VRF capacity: 8 KB per slice. At the limit: 2048 f32.
+!dm = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B">
+!s = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "B / 2", packet = "B % 2">
+!v = !tcp.vrf<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B">
+module attributes {tcp.axes = {B = 2048}} {
+  func.func @vrf_at_limit(%x: !dm) {
+    %s = tcp.fetch sub %x : !dm -> !s
+    %c = tcp.collect %s : !s
+    %v = tcp.to_vrf %c : !s -> !v
+    return
+  }
+}
+
+// -----
+// One past: two more f32.
+!dm = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B">
+!s = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "B / 2", packet = "B % 2">
+!v = !tcp.vrf<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B">
+module attributes {tcp.axes = {B = 2050}} {
+  func.func @vrf_one_past(%x: !dm) {
+    %s = tcp.fetch sub %x : !dm -> !s
+    %c = tcp.collect %s : !s
+    // expected-error @+1 {{VRF capacity: tensor '!tcp.vrf<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B">' needs 8200 bytes per slice; a slice's VRF holds 8192}}
+    %v = tcp.to_vrf %c : !s -> !v
+    return
+  }
+}
+
+// -----
+// Contraction: the time reducer holds slots x packet elements <= 128 cells. At the limit:
+// 4 slots of 32-element packets (pack 2).
+!xs = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "J / 16", packet = "J % 16">
+!w = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "I % 8", elem = "[I / 8, J]">
+!o = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "I / 8", packet = "I % 8">
+module attributes {tcp.axes = {I = 32, J = 64}} {
+  func.func @slots_at_limit(%x: !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "J">, %w: !w) {
+    %s = tcp.fetch main %x : !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "J"> -> !xs
+    %c = tcp.collect %s : !xs
+    %y = tcp.contract %c, %w pack 2 : !xs, !w -> !o
+    %z = tcp.commit %y : !o -> !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "I">
+    return
+  }
+}
+
+// -----
+// One past: 8 slots.
+!xs = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "J / 16", packet = "J % 16">
+!w = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "I % 8", elem = "[I / 8, J]">
+!o = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "I / 8", packet = "I % 8">
+module attributes {tcp.axes = {I = 64, J = 64}} {
+  func.func @slots_one_past(%x: !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "J">, %w: !w) {
+    %s = tcp.fetch main %x : !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "J"> -> !xs
+    %c = tcp.collect %s : !xs
+    // expected-error @+1 {{time reducer: 8 accumulator slots x 32-element packets exceed the accumulator's 128 cells}}
+    %y = tcp.contract %c, %w pack 2 : !xs, !w -> !o
+    %z = tcp.commit %y : !o -> !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "I">
+    return
+  }
+}
+
+// -----
+// Contraction only on the main context.
+!xs = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "J / 16", packet = "J % 16">
+!w = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "I % 8", elem = "[I / 8, J]">
+!o = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "I / 8", packet = "I % 8">
+module attributes {tcp.axes = {I = 32, J = 64}} {
+  func.func @contract_sub(%x: !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "J">, %w: !w) {
+    %s = tcp.fetch sub %x : !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "J"> -> !xs
+    %c = tcp.collect %s : !xs
+    // expected-error @+1 {{context: the Contraction Engine runs on the main context only}}
+    %y = tcp.contract %c, %w pack 2 : !xs, !w -> !o
+    %z = tcp.commit %y : !o -> !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "I">
+    return
+  }
+}
+
+// -----
+// The packet reducer sums the whole packet: its axes must be contracted with the TRF.
+!xs = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "J / 16", packet = "J % 16">
+!w = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "I % 8", elem = "[J, I / 8]">
+!o = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "I / 8", packet = "I % 8">
+module attributes {tcp.axes = {I = 32, J = 64}} {
+  func.func @packet_not_contiguous(%x: !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "J">, %w: !w) {
+    %s = tcp.fetch main %x : !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "J"> -> !xs
+    %c = tcp.collect %s : !xs
+    // expected-error @+1 {{packet reducer: the packet [J / 16 % 2, J % 16] must be contiguous in the TRF element mapping [J, I / 8]}}
+    %y = tcp.contract %c, %w pack 2 : !xs, !w -> !o
+    %z = tcp.commit %y : !o -> !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "I">
+    return
+  }
+}
+
+// -----
+// The result's time is the kept factors in order.
+!xs = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "J / 16", packet = "J % 16">
+!w = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "I % 8", elem = "[I / 8, J]">
+!o = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "J / 32", packet = "I % 8">
+module attributes {tcp.axes = {I = 32, J = 64}} {
+  func.func @result_time(%x: !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "J">, %w: !w) {
+    %s = tcp.fetch main %x : !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "J"> -> !xs
+    %c = tcp.collect %s : !xs
+    // expected-error @+1 {{time reducer: the result's time must be the kept factors in order, I / 8, got J / 32}}
+    %y = tcp.contract %c, %w pack 2 : !xs, !w -> !o
+    %z = tcp.commit %y : !o -> !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[J / 32, I % 8]">
+    return
+  }
+}
+
+// -----
+// Vector Engine: at most 3 immediates per invocation (fma's addend counts). At the limit:
+!s = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "1", packet = "B">
+module attributes {tcp.axes = {B = 8}} {
+  func.func @three_immediates(%x: !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B">) {
+    %s = tcp.fetch main %x : !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B"> -> !s
+    %c = tcp.collect %s : !s
+    %v = tcp.vector %c [fma_f 2.0 + 1.0, mul_f 3.0] : !s
+    %z = tcp.commit %v : !s -> !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B">
+    return
+  }
+}
+
+// -----
+// One past: four.
+!s = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "1", packet = "B">
+module attributes {tcp.axes = {B = 8}} {
+  func.func @four_immediates(%x: !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B">) {
+    %s = tcp.fetch main %x : !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B"> -> !s
+    %c = tcp.collect %s : !s
+    // expected-error @+1 {{operands: 4 immediates; an invocation has 3}}
+    %v = tcp.vector %c [fma_f 2.0 + 1.0, mul_f 3.0, mul_f 4.0] : !s
+    %z = tcp.commit %v : !s -> !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B">
+    return
+  }
+}
+
+// -----
+// One register-file port: one VRF read per invocation.
+!s = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "1", packet = "B">
+!v = !tcp.vrf<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B">
+module attributes {tcp.axes = {B = 8}} {
+  func.func @two_vrf_reads(%x: !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B">, %a: !v, %b: !v) {
+    %s = tcp.fetch main %x : !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B"> -> !s
+    %c = tcp.collect %s : !s
+    // expected-error @+1 {{operands: 2 VRF tensors; an invocation has one register file port}}
+    %v = tcp.vector %c [mul_f vrf(%a : !v), div_f vrf(%b : !v)] : !s
+    %z = tcp.commit %v : !s -> !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B">
+    return
+  }
+}
+
+// -----
+// The stash must be written before it is read.
+!s = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "1", packet = "B">
+module attributes {tcp.axes = {B = 8}} {
+  func.func @stash_first(%x: !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B">) {
+    %s = tcp.fetch main %x : !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B"> -> !s
+    %c = tcp.collect %s : !s
+    // expected-error @+1 {{step `mul_f` reads the stash before any `stash` step}}
+    %v = tcp.vector %c [mul_f stash] : !s
+    %z = tcp.commit %v : !s -> !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B">
+    return
+  }
+}
+
+// -----
+// Intra-slice reduce: at most 8 slots (the innermost time factors). At the limit: 8.
+!s = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "[A, C]", packet = "B">
+!r = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "C", packet = "1 # 2">
+module attributes {tcp.axes = {A = 4, B = 8, C = 8}} {
+  func.func @eight_slots(%x: !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[A, C, B]">) {
+    %s = tcp.fetch main %x : !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[A, C, B]"> -> !s
+    %c = tcp.collect %s : !s
+    %v = tcp.vector %c [reduce_add_f] : !s -> !r
+    %z = tcp.commit %v : !r -> !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[C, 1 # 2]">
+    return
+  }
+}
+
+// -----
+// One past: 16 slots.
+!s = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "[A, C]", packet = "B">
+!r = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "C", packet = "1 # 2">
+module attributes {tcp.axes = {A = 4, B = 8, C = 16}} {
+  func.func @sixteen_slots(%x: !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[A, C, B]">) {
+    %s = tcp.fetch main %x : !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[A, C, B]"> -> !s
+    %c = tcp.collect %s : !s
+    // expected-error @+1 {{intra-slice reduce: the result's time must be the innermost input time factors (at most 8 slots), got C from [A, C]}}
+    %v = tcp.vector %c [reduce_add_f] : !s -> !r
+    %z = tcp.commit %v : !r -> !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[C, 1 # 2]">
+    return
+  }
+}
+
+// -----
+// Inter-slice reduce: the reduced slice factors become a fresh axis of the same size.
+!s = !tcp.stream<f32, cluster = "1 # 2", slice = "T / 8 # 256", time = "1", packet = "T % 8">
+!r = !tcp.stream<f32, cluster = "1 # 2", slice = "T / 8 # 256", time = "1", packet = "1 # 2">
+module attributes {tcp.axes = {T = 512}} {
+  func.func @not_fresh(%x: !tcp.dm<f32, cluster = "1 # 2", slice = "T / 8 # 256", elem = "T % 8">) {
+    %s = tcp.fetch main %x : !tcp.dm<f32, cluster = "1 # 2", slice = "T / 8 # 256", elem = "T % 8"> -> !s
+    %c = tcp.collect %s : !s
+    // expected-error @+1 {{inter-slice reduce: the result's slice mapping must replace the innermost slice factors (a power-of-two group) by fresh axes of the same size, got T / 8 # 256 from T / 8 # 256}}
+    %v = tcp.vector %c [reduce_add_f, inter_add_f] : !s -> !r
+    %z = tcp.commit %v : !r -> !tcp.dm<f32, cluster = "1 # 2", slice = "T / 8 # 256", elem = "1 # 2">
+    return
+  }
+}
