@@ -73,20 +73,58 @@ Status runDma(const Env &env, const std::string &label, const isa::Descriptor &d
 
   size_t loops = d.limits.size();
   std::vector<uint32_t> idx(loops, 0);
+  std::vector<int64_t> srcStrides(d.srcStrides.begin(), d.srcStrides.end());
+  std::vector<int64_t> dstStrides(d.dstStrides.begin(), d.dstStrides.end());
+  SideBounds reads(t.totalSlices()), writes(t.totalSlices());
+
+  // Gather/scatter: the index tensor (i32 byte offsets in HBM) is read when the DMA starts; the
+  // indirect loop's term on that side is index[i] instead of i x stride.
+  bool gather = d.kind == static_cast<uint32_t>(isa::DmaKind::Gather);
+  bool scatter = d.kind == static_cast<uint32_t>(isa::DmaKind::Scatter);
+  const char *kindName = gather ? "gather" : "scatter";
+  std::vector<int32_t> index;
+  size_t indirect = d.indirectLoop;
+  if (gather || scatter) {
+    Place ip;
+    std::string why;
+    uint64_t indexBytes = uint64_t(4) * d.indexCount;
+    if (!resolveAddress(env, d.indexAddress, indexBytes, ip, why))
+      return Status::failure(label + ": " + kindName + " index tensor " + why);
+    if (ip.dm)
+      return Status::failure(label + ": " + kindName + " index tensor at " +
+                             hexString(d.indexAddress) + " is in DM; indices must be in HBM");
+    index.resize(d.indexCount);
+    std::memcpy(index.data(), ip.ptr, indexBytes);
+    reads.add(ip, indexBytes);
+    (gather ? srcStrides : dstStrides)[indirect] = 0;
+  }
+  auto indexNote = [&]() {
+    if (index.empty())
+      return std::string();
+    return std::string(" (") + kindName + " index[" + std::to_string(idx[indirect]) + "] = " +
+           std::to_string(index[idx[indirect]]) + ")";
+  };
+
   uint64_t src = d.src, dst = d.dst; // wrap-around arithmetic; resolve rejects wild values
   uint64_t len = d.packetBytes;
   uint64_t align = static_cast<uint64_t>(t.dmaAlignment);
-  SideBounds reads(t.totalSlices()), writes(t.totalSlices());
   for (int64_t p = 0; p < packets; ++p) {
+    uint64_t from = src, to = dst;
+    if (!index.empty()) {
+      uint64_t term = static_cast<uint64_t>(static_cast<int64_t>(index[idx[indirect]]));
+      (gather ? from : to) += term;
+    }
     Place s, w;
     std::string why;
-    if (!resolveAddress(env, src, len, s, why))
-      return Status::failure(label + ": packet " + std::to_string(p) + " reads " + why);
-    if (!resolveAddress(env, dst, len, w, why))
-      return Status::failure(label + ": packet " + std::to_string(p) + " writes " + why);
-    if ((s.dm || w.dm) && (src % align || dst % align || len % align))
-      return Status::failure(label + ": packet " + std::to_string(p) + " from " +
-                             hexString(src) + " to " + hexString(dst) + " of " +
+    if (!resolveAddress(env, from, len, s, why))
+      return Status::failure(label + ": packet " + std::to_string(p) + indexNote() + " reads " +
+                             why);
+    if (!resolveAddress(env, to, len, w, why))
+      return Status::failure(label + ": packet " + std::to_string(p) + indexNote() +
+                             " writes " + why);
+    if ((s.dm || w.dm) && (from % align || to % align || len % align))
+      return Status::failure(label + ": packet " + std::to_string(p) + indexNote() + " from " +
+                             hexString(from) + " to " + hexString(to) + " of " +
                              std::to_string(len) + " bytes: a transfer touching DM needs " +
                              std::to_string(align) + "-byte aligned addresses and size");
     if (p == 0)
@@ -96,13 +134,13 @@ Status runDma(const Env &env, const std::string &label, const isa::Descriptor &d
     writes.add(w, len);
     // Odometer: the innermost loop advances; a loop that wraps rewinds its stride.
     for (size_t k = loops; k-- > 0;) {
-      src += static_cast<uint64_t>(static_cast<int64_t>(d.srcStrides[k]));
-      dst += static_cast<uint64_t>(static_cast<int64_t>(d.dstStrides[k]));
+      src += static_cast<uint64_t>(srcStrides[k]);
+      dst += static_cast<uint64_t>(dstStrides[k]);
       if (++idx[k] < d.limits[k])
         break;
       idx[k] = 0;
-      src -= static_cast<uint64_t>(static_cast<int64_t>(d.srcStrides[k]) * d.limits[k]);
-      dst -= static_cast<uint64_t>(static_cast<int64_t>(d.dstStrides[k]) * d.limits[k]);
+      src -= static_cast<uint64_t>(srcStrides[k] * d.limits[k]);
+      dst -= static_cast<uint64_t>(dstStrides[k] * d.limits[k]);
     }
   }
   out.packets = packets;

@@ -36,30 +36,38 @@ static std::string range(uint64_t lo, uint64_t hi) {
   return "[" + std::to_string(lo) + ", " + std::to_string(hi) + ")";
 }
 
-std::optional<std::string> overlap(const Footprint &mine, const Footprint &theirs) {
-  for (const HbmRegion &a : mine.hbm)
-    for (const HbmRegion &b : theirs.hbm)
-      if (a.lo < b.hi && b.lo < a.hi)
-        return "HBM " + range(a.lo, a.hi);
-  for (const DmRegion &a : mine.dm)
-    for (const DmRegion &b : theirs.dm) {
+static std::optional<std::string> overlapSlices(const char *name,
+                                                const std::vector<DmRegion> &mine,
+                                                const std::vector<DmRegion> &theirs) {
+  for (const DmRegion &a : mine)
+    for (const DmRegion &b : theirs) {
       if (!(a.lo < b.hi && b.lo < a.hi))
         continue;
       for (int w = 0; w < isa::kSliceBitmapWords; ++w) {
         uint64_t common = a.slices[w] & b.slices[w];
         if (common)
-          return "DM slice " + std::to_string(w * 64 + __builtin_ctzll(common)) + " " +
-                 range(a.lo, a.hi);
+          return std::string(name) + " slice " +
+                 std::to_string(w * 64 + __builtin_ctzll(common)) + " " + range(a.lo, a.hi);
       }
     }
   return std::nullopt;
 }
 
-std::vector<MemoryRange> traceRanges(const Footprint &f) {
-  std::vector<MemoryRange> out;
-  for (const HbmRegion &r : f.hbm)
-    out.push_back({false, 0, 0, r.lo, r.hi});
-  for (const DmRegion &r : f.dm) {
+std::optional<std::string> overlap(const Footprint &mine, const Footprint &theirs) {
+  for (const HbmRegion &a : mine.hbm)
+    for (const HbmRegion &b : theirs.hbm)
+      if (a.lo < b.hi && b.lo < a.hi)
+        return "HBM " + range(a.lo, a.hi);
+  if (auto r = overlapSlices("DM", mine.dm, theirs.dm))
+    return r;
+  if (auto r = overlapSlices("TRF", mine.trf, theirs.trf))
+    return r;
+  return overlapSlices("VRF", mine.vrf, theirs.vrf);
+}
+
+static void sliceRanges(std::vector<MemoryRange> &out, SliceMemory m,
+                        const std::vector<DmRegion> &regions) {
+  for (const DmRegion &r : regions) {
     int64_t total = int64_t(isa::kSliceBitmapWords) * 64;
     for (int64_t s = 0; s < total;) {
       if (!testSlice(r.slices, s)) {
@@ -69,9 +77,18 @@ std::vector<MemoryRange> traceRanges(const Footprint &f) {
       int64_t first = s;
       while (s < total && testSlice(r.slices, s))
         ++s;
-      out.push_back({true, first, s, r.lo, r.hi});
+      out.push_back({true, first, s, r.lo, r.hi, m});
     }
   }
+}
+
+std::vector<MemoryRange> traceRanges(const Footprint &f) {
+  std::vector<MemoryRange> out;
+  for (const HbmRegion &r : f.hbm)
+    out.push_back({false, 0, 0, r.lo, r.hi});
+  sliceRanges(out, SliceMemory::Dm, f.dm);
+  sliceRanges(out, SliceMemory::Trf, f.trf);
+  sliceRanges(out, SliceMemory::Vrf, f.vrf);
   return out;
 }
 

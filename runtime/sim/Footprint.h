@@ -1,6 +1,6 @@
 // What an in-flight command reads and writes, for the hazard check (docs/simulator.md,
-// "Hazards"). Ranges are bounding ranges: HBM one [lo, hi) per command side, DM one [lo, hi)
-// per group of slices that share it.
+// "Hazards"). Ranges are bounding ranges: HBM one [lo, hi) per command side, DM/TRF/VRF one
+// [lo, hi) per group of slices that share it (TRF: one per lane segment).
 #pragma once
 
 #include "rngd/Isa.h"
@@ -21,7 +21,7 @@ struct DmRegion {
 };
 struct Footprint {
   std::vector<HbmRegion> hbm;
-  std::vector<DmRegion> dm;
+  std::vector<DmRegion> dm, trf, vrf;
 };
 struct Effects {
   Footprint reads, writes;

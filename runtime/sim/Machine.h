@@ -49,9 +49,14 @@ struct PassConfig {
   isa::Context context = isa::Context::Main;
   uint16_t units = 0;
   const isa::FetchConfig *fetch = nullptr;
+  const isa::SwitchConfig *switchUnit = nullptr;
+  const isa::ContractConfig *contract = nullptr;
   const isa::VectorConfig *vector = nullptr;
   const isa::CastConfig *cast = nullptr;
+  const isa::TransposeConfig *transpose = nullptr;
   const isa::CommitConfig *commit = nullptr;
+  const isa::TrfWriteConfig *trfWrite = nullptr;
+  const isa::VrfWriteConfig *vrfWrite = nullptr;
 };
 
 struct PassOutcome {
@@ -63,7 +68,7 @@ struct PassOutcome {
   std::string sameBankWhat;
 };
 
-/// Runs one Tensor Unit pass on every enabled slice.
+/// Runs one Tensor Unit pass on every enabled slice (docs/simulator.md, "Tensor Unit pass").
 Status runPass(const Env &env, const std::string &label, const PassConfig &config,
                PassOutcome &out);
 

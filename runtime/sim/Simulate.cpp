@@ -19,23 +19,58 @@ struct InFlight {
   std::string sameBankWhat;
 };
 
+/// Loaded config block index per unit (-1 = never loaded), indexed by isa::Unit.
 struct Registers {
-  int64_t fetch = -1, vector = -1, cast = -1, commit = -1; // loaded config block indices
+  int64_t unit[16] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  int64_t of(isa::Unit u) const { return unit[static_cast<size_t>(u) & 15]; }
 };
+
+template <typename T>
+const T *loaded(const std::vector<T> &table, const Registers &r, isa::Unit u) {
+  int64_t i = r.of(u);
+  return i >= 0 ? &table[static_cast<size_t>(i)] : nullptr;
+}
 
 class Queue {
 public:
   Queue(const Env &env, SimResult &result)
       : env_(env), t_(env.target), result_(result), clock_(env.target) {
-    for (const ConfigBlock &c : env.exe.configs) {
-      fetch_.push_back(c.unit == isa::Unit::Fetch ? isa::FetchConfig::fromValues(c.values)
-                                                  : isa::FetchConfig{});
-      vector_.push_back(c.unit == isa::Unit::Vector ? isa::VectorConfig::fromValues(c.values)
-                                                    : isa::VectorConfig{});
-      cast_.push_back(c.unit == isa::Unit::Cast ? isa::CastConfig::fromValues(c.values)
-                                                : isa::CastConfig{});
-      commit_.push_back(c.unit == isa::Unit::Commit ? isa::CommitConfig::fromValues(c.values)
-                                                    : isa::CommitConfig{});
+    // Typed views, one slot per block in each table (only its own unit's slot is filled).
+    size_t n = env.exe.configs.size();
+    fetch_.resize(n), vector_.resize(n), cast_.resize(n), commit_.resize(n);
+    contract_.resize(n), trfWrite_.resize(n), vrfWrite_.resize(n), switch_.resize(n);
+    transpose_.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      const ConfigBlock &c = env.exe.configs[i];
+      switch (c.unit) {
+      case isa::Unit::Fetch:
+        fetch_[i] = isa::FetchConfig::fromValues(c.values);
+        break;
+      case isa::Unit::Vector:
+        vector_[i] = isa::VectorConfig::fromValues(c.values);
+        break;
+      case isa::Unit::Cast:
+        cast_[i] = isa::CastConfig::fromValues(c.values);
+        break;
+      case isa::Unit::Commit:
+        commit_[i] = isa::CommitConfig::fromValues(c.values);
+        break;
+      case isa::Unit::Contract:
+        contract_[i] = isa::ContractConfig::fromValues(c.values);
+        break;
+      case isa::Unit::TrfWrite:
+        trfWrite_[i] = isa::TrfWriteConfig::fromValues(c.values);
+        break;
+      case isa::Unit::VrfWrite:
+        vrfWrite_[i] = isa::VrfWriteConfig::fromValues(c.values);
+        break;
+      case isa::Unit::Switch:
+        switch_[i] = isa::SwitchConfig::fromValues(c.values);
+        break;
+      case isa::Unit::Transpose:
+        transpose_[i] = isa::TransposeConfig::fromValues(c.values);
+        break;
+      }
     }
   }
 
@@ -96,22 +131,7 @@ private:
                              isa::contextName(c.context) + " while " + ctxLabel_[k] +
                              " (running until cycle " + std::to_string(ctxEnd_[k]) +
                              ") uses them");
-    Registers &r = regs_[k];
-    int64_t idx = static_cast<int64_t>(c.index);
-    switch (block.unit) {
-    case isa::Unit::Fetch:
-      r.fetch = idx;
-      break;
-    case isa::Unit::Vector:
-      r.vector = idx;
-      break;
-    case isa::Unit::Cast:
-      r.cast = idx;
-      break;
-    case isa::Unit::Commit:
-      r.commit = idx;
-      break;
-    }
+    regs_[k].unit[static_cast<size_t>(block.unit) & 15] = static_cast<int64_t>(c.index);
     op_.start = clock_.now();
     clock_.load(static_cast<int64_t>(isa::wordCount(*spec)));
     op_.end = clock_.now();
@@ -124,13 +144,18 @@ private:
     PassConfig pc;
     pc.context = c.context;
     pc.units = c.units;
-    pc.fetch = r.fetch >= 0 ? &fetch_[r.fetch] : nullptr;
-    pc.vector = r.vector >= 0 ? &vector_[r.vector] : nullptr;
-    pc.cast = r.cast >= 0 ? &cast_[r.cast] : nullptr;
-    pc.commit = r.commit >= 0 ? &commit_[r.commit] : nullptr;
+    pc.fetch = loaded(fetch_, r, isa::Unit::Fetch);
+    pc.switchUnit = loaded(switch_, r, isa::Unit::Switch);
+    pc.contract = loaded(contract_, r, isa::Unit::Contract);
+    pc.vector = loaded(vector_, r, isa::Unit::Vector);
+    pc.cast = loaded(cast_, r, isa::Unit::Cast);
+    pc.transpose = loaded(transpose_, r, isa::Unit::Transpose);
+    pc.commit = loaded(commit_, r, isa::Unit::Commit);
+    pc.trfWrite = loaded(trfWrite_, r, isa::Unit::TrfWrite);
+    pc.vrfWrite = loaded(vrfWrite_, r, isa::Unit::VrfWrite);
     op_.name = "rngd.exec";
     op_.context = isa::contextName(c.context);
-    for (unsigned bit = 0; bit < 8; ++bit)
+    for (unsigned bit = 0; bit < isa::kUnitBits; ++bit)
       if (c.units & (1u << bit))
         op_.engines.push_back(isa::unitBitName(bit));
     PassOutcome out;
@@ -269,6 +294,11 @@ private:
   std::vector<isa::VectorConfig> vector_;
   std::vector<isa::CastConfig> cast_;
   std::vector<isa::CommitConfig> commit_;
+  std::vector<isa::ContractConfig> contract_;
+  std::vector<isa::TrfWriteConfig> trfWrite_;
+  std::vector<isa::VrfWriteConfig> vrfWrite_;
+  std::vector<isa::SwitchConfig> switch_;
+  std::vector<isa::TransposeConfig> transpose_;
 
   QueueClock clock_;
   Registers regs_[2];

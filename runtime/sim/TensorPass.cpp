@@ -1,11 +1,17 @@
-// One Tensor Unit pass (`exec`): fetch -> [fetch cast] -> collect -> [vector] -> [cast] ->
-// commit on every slice the fetch bitmap enables. The loop nests are walked once (every slice
-// runs the same broadcast configuration); data then moves slice by slice in bulk copies.
+// One Tensor Unit pass (`exec`), docs/simulator.md "Tensor Unit pass":
+//   fetch [switch] collect [contract] [vector] [cast] [transpose] commit
+//   fetch [switch] collect trf | vrf
+// Every slice runs the same broadcast configuration, so the pass is planned once (loop nests
+// walked, shapes, bounds, footprint and cycles) and data then moves slice by slice in bulk,
+// only on the slices whose results are written. The Switch Engine and the inter-slice reducer
+// are the only cross-slice steps; passes without them stream one slice at a time.
+#include "Engines.h"
 #include "Machine.h"
 #include "Sequencer.h"
 #include "VectorEngine.h"
 
 #include <cstring>
+#include <memory>
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "the simulator stores device words in host order; it needs a little-endian host");
@@ -23,7 +29,6 @@ struct FetchPlan {
   int64_t access = 0, accesses = 0, streamBytes = 0;
   std::vector<Run> runs; // contiguous accesses merged
   int64_t lo = 0, hi = 0;
-  int64_t sameBankRun = 0, bank = 0;
 };
 
 // Follows consecutive accesses to one DM bank (the 64-consecutive-same-bank rule).
@@ -39,18 +44,30 @@ struct BankRun {
   }
 };
 
+template <typename F> void forEachSlice(const isa::SliceBitmap &b, F &&f) {
+  for (int w = 0; w < isa::kSliceBitmapWords; ++w)
+    for (uint64_t bits = b[w]; bits; bits &= bits - 1)
+      f(int64_t(w) * 64 + __builtin_ctzll(bits));
+}
+
+bool empty(const isa::SliceBitmap &b) {
+  for (uint64_t w : b)
+    if (w)
+      return false;
+  return true;
+}
+
 class Pass {
 public:
   Pass(const Env &env, const std::string &label, const PassConfig &c, PassOutcome &out)
       : env_(env), t_(env.target), label_(label), c_(c), out_(out) {}
 
   Status run() {
-    if (!checkUnits() || !planFetch() || !planFlits() || !planCommit() || !checkSlices())
+    if (!checkUnits() || !planFetch() || !planSwitchStage() || !planCollect() || !planTail() ||
+        !planSlices())
       return Status::failure(label_ + ": " + why_);
     out_.cycles = tensorPassCycles(t_, out_.shape);
-    for (int64_t s = 0; s < t_.totalSlices(); ++s)
-      if (testSlice(c_.commit->slices, s))
-        runSlice(s);
+    execute();
     return Status::success();
   }
 
@@ -60,30 +77,41 @@ private:
     return false;
   }
   bool listed(uint16_t bit) const { return (c_.units & bit) != 0; }
+  int64_t maxFlits() const { return env_.options.maxStreamBytesPerSlice / t_.flitBytes; }
 
+  // ---- Planning ----------------------------------------------------------------------------
   bool checkUnits() {
-    for (uint16_t bit : {isa::UnitSwitch, isa::UnitContract, isa::UnitTranspose})
-      if (listed(bit))
-        return fail(std::string("unsupported unit ") +
-                    isa::unitBitName(static_cast<unsigned>(__builtin_ctz(bit))) +
-                    " (the simulator runs fetch, collect, vector, cast and commit)");
-    if (!listed(isa::UnitFetch) || !listed(isa::UnitCollect) || !listed(isa::UnitCommit))
-      return fail("a pass needs fetch, collect and commit in its unit list");
-    const char *ctx = isa::contextName(c_.context);
-    if (!c_.fetch || !c_.commit || (listed(isa::UnitVector) && !c_.vector) ||
-        (listed(isa::UnitCast) && !c_.cast)) {
-      const char *missing = !c_.fetch ? "fetch" : !c_.commit ? "commit"
-                          : (listed(isa::UnitVector) && !c_.vector) ? "vector"
-                                                                    : "cast";
-      return fail(std::string("no ") + missing + " configuration is loaded in context " + ctx);
-    }
-    out_.usesVectorEngine = listed(isa::UnitVector) || listed(isa::UnitCast);
-    if (listed(isa::UnitVector)) {
-      std::string why;
-      if (!checkVectorSteps(*c_.vector, out_.shape.vectorFloatAlus, out_.shape.vectorIntAlus,
-                            why))
-        return fail(why);
-    }
+    sw_ = listed(isa::UnitSwitch);
+    contract_ = listed(isa::UnitContract);
+    vector_ = listed(isa::UnitVector);
+    cast_ = listed(isa::UnitCast);
+    transpose_ = listed(isa::UnitTranspose);
+    commit_ = listed(isa::UnitCommit);
+    trf_ = listed(isa::UnitTrf);
+    vrf_ = listed(isa::UnitVrf);
+    if (!listed(isa::UnitFetch) || !listed(isa::UnitCollect))
+      return fail("a pass needs fetch and collect in its unit list");
+    if (int(commit_) + int(trf_) + int(vrf_) != 1)
+      return fail("a pass ends in exactly one of commit, trf or vrf");
+    if ((trf_ || vrf_) && (contract_ || vector_ || cast_ || transpose_))
+      return fail(std::string("a pass that writes the ") + (trf_ ? "TRF" : "VRF") +
+                  " runs only fetch, switch and collect before it");
+    if (contract_ && c_.context != isa::Context::Main)
+      return fail("the Contraction Engine runs only on the main context");
+    const char *missing = !c_.fetch                       ? "fetch"
+                          : sw_ && !c_.switchUnit         ? "switch"
+                          : contract_ && !c_.contract     ? "contract"
+                          : vector_ && !c_.vector         ? "vector"
+                          : cast_ && !c_.cast             ? "cast"
+                          : transpose_ && !c_.transpose   ? "transpose"
+                          : commit_ && !c_.commit         ? "commit"
+                          : trf_ && !c_.trfWrite          ? "trf_write"
+                          : vrf_ && !c_.vrfWrite          ? "vrf_write"
+                                                          : nullptr;
+    if (missing)
+      return fail(std::string("no ") + missing + " configuration is loaded in context " +
+                  isa::contextName(c_.context));
+    out_.usesVectorEngine = vector_ || cast_;
     return true;
   }
 
@@ -117,6 +145,13 @@ private:
     if (f.cast == isa::FetchCast::Bf16ToF32 && f.packetBytes % 2 != 0)
       return fail("fetch cast bf16->f32 needs an even packet size, got " +
                   std::to_string(f.packetBytes));
+    int64_t total = int64_t(isa::kSliceBitmapWords) * 64;
+    for (int64_t s = t_.totalSlices(); s < total; ++s)
+      if (testSlice(f.slices, s))
+        return fail("fetch enables slice " + std::to_string(s) + " but the target has " +
+                    std::to_string(t_.totalSlices()));
+    if (empty(f.slices))
+      return fail("the fetch slice bitmap enables no slice");
     int64_t limit = t_.dmBytesPerSlice - p.access;
     int64_t index = 0, lo = INT64_MAX, hi = INT64_MIN;
     BankRun banks;
@@ -149,52 +184,149 @@ private:
     return true;
   }
 
-  // Packets -> flits: the fetch cast doubles a packet, Collect pads it to whole flits.
-  bool planFlits() {
-    const isa::FetchConfig &f = *c_.fetch;
-    packetIn_ = f.packetBytes;
+  // Fetch packets (after the fetch cast) and the switch between slices.
+  bool planSwitchStage() {
+    packetIn_ = c_.fetch->packetBytes;
     packetOut_ = out_.shape.fetchCast ? 2 * packetIn_ : packetIn_;
-    packets_ = fetch_.streamBytes / packetIn_;
-    flitsPerPacket_ = (packetOut_ + t_.flitBytes - 1) / t_.flitBytes;
-    for (int64_t j = 0; j < flitsPerPacket_; ++j)
-      validBytes_.push_back(static_cast<int>(std::min<int64_t>(t_.flitBytes,
-                                                                packetOut_ - j * t_.flitBytes)));
-    flits_ = packets_ * flitsPerPacket_;
-    if (flits_ > env_.options.maxStreamBytesPerSlice / t_.flitBytes)
-      return fail("the pass carries " + std::to_string(flits_) + " flits per slice, over the "
-                  "simulator's limit of " + std::to_string(env_.options.maxStreamBytesPerSlice) +
-                  " bytes");
-    out_.shape.flits = flits_;
-    out_.shape.vectorFlits = listed(isa::UnitVector) ? flits_ : 0;
-    out_.shape.castFlits = listed(isa::UnitCast) ? flits_ : 0;
-    castMode_ = listed(isa::UnitCast) ? c_.cast->mode : isa::CastMode::None;
-    if (castMode_ == isa::CastMode::F32ToBf16) {
-      for (int &v : validBytes_) {
-        if (v % 4 != 0)
-          return fail("cast f32->bf16 of a flit with " + std::to_string(v) +
-                      " valid bytes (not whole f32 words)");
-        validWords_.push_back(v / 4);
-        v /= 2;
-      }
+    packetsIn_ = fetch_.streamBytes / packetIn_;
+    if (!sw_) {
+      packets_ = packetsIn_;
+      flow_ = c_.fetch->slices;
+      return true;
     }
+    std::string why;
+    if (!planSwitch(*c_.switchUnit, packetsIn_, c_.fetch->slices, t_, switch_, why))
+      return fail(why);
+    packets_ = switch_.outPackets;
+    if (packets_ > env_.options.maxStreamBytesPerSlice / packetOut_)
+      return fail("the switch delivers more than " +
+                  std::to_string(env_.options.maxStreamBytesPerSlice) +
+                  " bytes per slice, over the simulator's limit");
+    flow_ = switch_.flow;
+    out_.shape.switchCycles = switchCycles(switch_.ring, packetsIn_,
+                                           (packetOut_ + t_.flitBytes - 1) / t_.flitBytes);
     return true;
+  }
+
+  // Collect: each packet zero-padded to whole flits.
+  bool planCollect() {
+    flitsPerPacket_ = (packetOut_ + t_.flitBytes - 1) / t_.flitBytes;
+    if (packets_ > maxFlits() / flitsPerPacket_)
+      return fail("the pass carries more than " + std::to_string(maxFlits()) +
+                  " flits per slice, over the simulator's limit of " +
+                  std::to_string(env_.options.maxStreamBytesPerSlice) + " bytes");
+    flits_ = packets_ * flitsPerPacket_;
+    validCollect_.resize(static_cast<size_t>(flits_));
+    for (int64_t f = 0; f < flits_; ++f) {
+      int64_t j = f % flitsPerPacket_;
+      validCollect_[static_cast<size_t>(f)] =
+          static_cast<uint8_t>(std::min<int64_t>(t_.flitBytes, packetOut_ - j * t_.flitBytes));
+    }
+    out_.shape.flits = flits_;
+    return true;
+  }
+
+  bool planTail() {
+    int64_t streamBytes = packets_ * packetOut_; // the valid bytes, concatenated
+    if (trf_) {
+      const isa::TrfWriteConfig &w = *c_.trfWrite;
+      trfLanes_ = int64_t(1) << w.lanesLog2;
+      trfSeg_ = t_.trfBytesPerSlice >> w.lanesLog2;
+      if (trfLanes_ > t_.trfLanes)
+        return fail("trf write uses " + std::to_string(trfLanes_) + " lanes, the target has " +
+                    std::to_string(t_.trfLanes));
+      if (streamBytes != trfLanes_ * w.laneBytes)
+        return fail("trf write receives " + std::to_string(streamBytes) +
+                    " valid bytes per slice, but lanes x lane_bytes = " +
+                    std::to_string(trfLanes_) + " x " + std::to_string(w.laneBytes) + " = " +
+                    std::to_string(trfLanes_ * w.laneBytes));
+      if (w.base + w.laneBytes > trfSeg_)
+        return fail("trf write covers bytes [" + std::to_string(w.base) + ", " +
+                    std::to_string(w.base + w.laneBytes) + ") of each lane segment, past its " +
+                    std::to_string(trfSeg_) + " bytes (" + std::to_string(trfLanes_) +
+                    " lanes)");
+      out_.shape.registerWrites = flits_;
+      return true;
+    }
+    if (vrf_) {
+      const isa::VrfWriteConfig &w = *c_.vrfWrite;
+      if (streamBytes != w.bytes)
+        return fail("vrf write receives " + std::to_string(streamBytes) +
+                    " valid bytes per slice, but its bytes field is " + std::to_string(w.bytes));
+      if (w.base + w.bytes > t_.vrfBytesPerSlice)
+        return fail("vrf write covers bytes [" + std::to_string(w.base) + ", " +
+                    std::to_string(w.base + w.bytes) + "), past the VRF's " +
+                    std::to_string(t_.vrfBytesPerSlice) + " bytes");
+      out_.shape.registerWrites = flits_;
+      return true;
+    }
+    std::vector<uint8_t> valid = validCollect_;
+    std::string why;
+    ElemType type = ElemType::F32;
+    if (contract_) {
+      if (!planContract(*c_.contract, flits_, t_, env_.options.maxWorkPerCommand, maxFlits(),
+                        contractPlan_, why))
+        return fail(why);
+      valid.assign(static_cast<size_t>(contractPlan_.outFlits), uint8_t(t_.flitBytes));
+      out_.shape.contractIterations = contractPlan_.iterations;
+      out_.shape.contractPacketElems = contractPlan_.elems;
+      out_.shape.contractSlots = c_.contract->slots;
+      if (c_.contract->mac == isa::MacType::I8)
+        type = ElemType::I32;
+    }
+    if (vector_) {
+      out_.shape.vectorFlits = static_cast<int64_t>(valid.size());
+      if (!planVector(*c_.vector, type, std::move(valid), t_.vrfBytesPerSlice, vectorPlan_, why))
+        return fail(why);
+      valid = vectorPlan_.validOut;
+      out_.shape.vectorFloatAlus = vectorPlan_.floatAlus;
+      out_.shape.vectorIntAlus = vectorPlan_.intAlus;
+      if (vectorPlan_.inter)
+        out_.shape.interReduceSlices = vectorPlan_.group;
+    }
+    if (cast_) {
+      out_.shape.castFlits = static_cast<int64_t>(valid.size());
+      castMode_ = c_.cast->mode;
+      validCastIn_ = valid;
+      if (castMode_ != isa::CastMode::None)
+        for (size_t f = 0; f < valid.size(); ++f) {
+          if (valid[f] % 4 != 0)
+            return fail(std::string("cast ") +
+                        (castMode_ == isa::CastMode::F32ToBf16 ? "f32->bf16" : "i32->i8") +
+                        " of flit " + std::to_string(f) + " with " + std::to_string(valid[f]) +
+                        " valid bytes (not whole 32-bit words)");
+          valid[f] = castMode_ == isa::CastMode::F32ToBf16 ? valid[f] / 2 : valid[f] / 4;
+        }
+    }
+    if (transpose_) {
+      if (!planTranspose(*c_.transpose, static_cast<int64_t>(valid.size()), transposePlan_, why))
+        return fail(why);
+      const isa::TransposeConfig &tc = *c_.transpose;
+      out_.shape.transposeCycles =
+          transposeCycles(tc.inRows, tc.inCols, tc.outRows, 8, transposePlan_.groups);
+      valid.assign(static_cast<size_t>(transposePlan_.outFlits),
+                   static_cast<uint8_t>(tc.inRows * transposePlan_.elemBytes));
+    }
+    validFinal_ = std::move(valid);
+    return planCommit();
   }
 
   bool planCommit() {
     const isa::CommitConfig &c = *c_.commit;
     int64_t cap = env_.options.maxWorkPerCommand;
     int64_t writes = nestCount(c.limits, cap);
+    int64_t flits = static_cast<int64_t>(validFinal_.size());
     if (writes > cap)
       return fail("commit nest makes more than " + std::to_string(cap) +
                   " writes per slice, over the simulator's per-command cap");
-    if (writes != flits_)
+    if (writes != flits)
       return fail("commit nest makes " + std::to_string(writes) + " writes but the pass "
-                  "carries " + std::to_string(flits_) + " flits per slice");
-    for (size_t j = 0; j < validBytes_.size(); ++j)
-      if (c.writeBytes > validBytes_[j])
+                  "carries " + std::to_string(flits) + " flits per slice");
+    for (size_t j = 0; j < validFinal_.size(); ++j)
+      if (c.writeBytes > validFinal_[j])
         return fail("commit writes " + std::to_string(c.writeBytes) + " bytes of each flit, "
-                    "but flit " + std::to_string(j) + " of each packet has only " +
-                    std::to_string(validBytes_[j]) + " valid bytes");
+                    "but flit " + std::to_string(j) + " has only " +
+                    std::to_string(validFinal_[j]) + " valid bytes");
     int64_t limit = t_.dmBytesPerSlice - c.writeBytes;
     int64_t index = 0, lo = INT64_MAX, hi = INT64_MIN;
     BankRun banks;
@@ -231,64 +363,198 @@ private:
     return true;
   }
 
-  bool checkSlices() {
-    const isa::SliceBitmap &fs = c_.fetch->slices, &cs = c_.commit->slices;
+  // Which slices run, and what the pass reads and writes in them.
+  bool planSlices() {
     int64_t total = int64_t(isa::kSliceBitmapWords) * 64;
-    bool any = false;
-    for (int64_t s = 0; s < total; ++s) {
-      bool f = testSlice(fs, s), c = testSlice(cs, s);
-      if ((f || c) && s >= t_.totalSlices())
-        return fail("slice " + std::to_string(s) + " is enabled but the target has " +
-                    std::to_string(t_.totalSlices()));
-      if (c && !f)
-        return fail("commit enables slice " + std::to_string(s) +
-                    ", which the fetch bitmap does not");
-      any |= f;
+    if (commit_) {
+      const isa::SliceBitmap &cs = c_.commit->slices;
+      for (int64_t s = 0; s < total; ++s) {
+        if (!testSlice(cs, s))
+          continue;
+        if (s >= t_.totalSlices())
+          return fail("slice " + std::to_string(s) + " is enabled but the target has " +
+                      std::to_string(t_.totalSlices()));
+        if (!testSlice(flow_, s))
+          return fail("commit enables slice " + std::to_string(s) +
+                      (sw_ ? ", which no switch ring of the fetch bitmap covers"
+                           : ", which the fetch bitmap does not"));
+      }
+      outSet_ = cs;
+    } else {
+      outSet_ = flow_;
     }
-    if (!any)
-      return fail("the fetch slice bitmap enables no slice");
-    out_.effects.reads.dm.push_back({fs, static_cast<uint64_t>(fetch_.lo),
-                                     static_cast<uint64_t>(fetch_.hi)});
-    bool anyCommit = false;
-    for (uint64_t w : cs)
-      anyCommit |= w != 0;
-    if (anyCommit)
-      out_.effects.writes.dm.push_back({cs, static_cast<uint64_t>(commitLo_),
-                                        static_cast<uint64_t>(commitHi_)});
+    computeSet_ = outSet_;
+    if (vector_ && vectorPlan_.inter) {
+      // Every group holding data is complete, and all of it runs to feed the reducer.
+      int64_t g = vectorPlan_.group;
+      for (int64_t first = 0; first < t_.totalSlices(); first += g) {
+        int64_t holder = -1, hole = -1;
+        for (int64_t s = first; s < first + g; ++s)
+          (testSlice(flow_, s) ? holder : hole) = s;
+        if (holder >= 0 && hole >= 0)
+          return fail("InterReduce over groups of " + std::to_string(g) + " slices: slice " +
+                      std::to_string(hole) + " of group [" + std::to_string(first) + ", " +
+                      std::to_string(first + g) + ") is not enabled but slice " +
+                      std::to_string(holder) + " holds data");
+        bool wanted = false;
+        for (int64_t s = first; s < first + g; ++s)
+          wanted |= testSlice(outSet_, s);
+        if (wanted)
+          for (int64_t s = first; s < first + g; ++s)
+            setSlice(computeSet_, s);
+      }
+    }
+    Effects &e = out_.effects;
+    e.reads.dm.push_back({c_.fetch->slices, static_cast<uint64_t>(fetch_.lo),
+                          static_cast<uint64_t>(fetch_.hi)});
+    if (commit_ && !empty(c_.commit->slices))
+      e.writes.dm.push_back({c_.commit->slices, static_cast<uint64_t>(commitLo_),
+                             static_cast<uint64_t>(commitHi_)});
+    if (trf_) // one range per lane segment
+      for (int64_t l = 0; l < trfLanes_; ++l) {
+        uint64_t at = static_cast<uint64_t>(l * trfSeg_ + c_.trfWrite->base);
+        e.writes.trf.push_back({flow_, at, at + static_cast<uint64_t>(c_.trfWrite->laneBytes)});
+      }
+    if (vrf_)
+      e.writes.vrf.push_back({flow_, static_cast<uint64_t>(c_.vrfWrite->base),
+                              static_cast<uint64_t>(c_.vrfWrite->base + c_.vrfWrite->bytes)});
+    if (contract_)
+      for (int64_t l = 0; l < contractPlan_.lanes; ++l) {
+        int64_t at = l * contractPlan_.segBytes;
+        e.reads.trf.push_back({flow_, static_cast<uint64_t>(at + contractPlan_.trfLo),
+                               static_cast<uint64_t>(at + contractPlan_.trfHi)});
+      }
+    if (vector_ && vectorPlan_.readsVrf)
+      e.reads.vrf.push_back({flow_, static_cast<uint64_t>(vectorPlan_.vrfLo),
+                             static_cast<uint64_t>(vectorPlan_.vrfHi)});
     return true;
   }
 
-  void runSlice(int64_t s) {
-    uint8_t *dm = env_.dm.slice(s);
-    stream_.resize(static_cast<size_t>(fetch_.streamBytes));
-    uint8_t *st = stream_.data();
+  // ---- Data movement -----------------------------------------------------------------------
+  void execute() {
+    if (contract_)
+      contractRunner_ = std::make_unique<ContractRunner>(contractPlan_);
+    if (vector_)
+      vectorRunner_ = std::make_unique<VectorRunner>(vectorPlan_);
+    bool inter = vector_ && vectorPlan_.inter;
+    if (!sw_ && !inter) { // slice-local: stream one slice at a time through shared buffers
+      forEachSlice(computeSet_, [&](int64_t s) {
+        fetchSlice(s, packetBuf_);
+        processSlice(s, packetBuf_.data(), words_);
+        if (commit_)
+          finishSlice(s, words_);
+      });
+      return;
+    }
+    int64_t total = t_.totalSlices();
+    std::vector<std::vector<uint8_t>> fetched(static_cast<size_t>(total));
+    std::vector<const uint8_t *> in(static_cast<size_t>(total), nullptr);
+    isa::SliceBitmap need{};
+    if (sw_) // every enabled slice of a ring that feeds a computed slice
+      forEachSlice(computeSet_, [&](int64_t s) {
+        int64_t base = switchRingBase(switch_, s);
+        for (int64_t j = base; j < base + switch_.ring; ++j)
+          if (testSlice(c_.fetch->slices, j))
+            setSlice(need, j);
+      });
+    else
+      need = computeSet_;
+    forEachSlice(need, [&](int64_t s) {
+      fetchSlice(s, fetched[static_cast<size_t>(s)]);
+      in[static_cast<size_t>(s)] = fetched[static_cast<size_t>(s)].data();
+    });
+    std::vector<std::vector<uint32_t>> streams(inter ? static_cast<size_t>(total) : 0);
+    std::vector<uint8_t> switched;
+    forEachSlice(computeSet_, [&](int64_t s) {
+      const uint8_t *packets = in[static_cast<size_t>(s)];
+      if (sw_) {
+        switched.resize(static_cast<size_t>(packets_ * packetOut_));
+        runSwitch(switch_, s, in, packetOut_, switched.data());
+        packets = switched.data();
+      }
+      processSlice(s, packets, words_);
+      if (inter)
+        streams[static_cast<size_t>(s)].swap(words_);
+      else if (commit_)
+        finishSlice(s, words_);
+    });
+    if (!inter)
+      return;
+    int64_t g = vectorPlan_.group;
+    std::vector<uint32_t *> group(static_cast<size_t>(g));
+    for (int64_t first = 0; first < total; first += g) {
+      if (!testSlice(computeSet_, first))
+        continue; // groups are complete (planSlices)
+      for (int64_t k = 0; k < g; ++k)
+        group[static_cast<size_t>(k)] = streams[static_cast<size_t>(first + k)].data();
+      interReduce(vectorPlan_, group);
+    }
+    forEachSlice(outSet_, [&](int64_t s) { finishSlice(s, streams[static_cast<size_t>(s)]); });
+  }
+
+  // The slice's fetch stream as packets of packetOut_ bytes (fetch cast applied).
+  void fetchSlice(int64_t s, std::vector<uint8_t> &out) {
+    const uint8_t *dm = env_.dm.slice(s);
+    bool widen = out_.shape.fetchCast;
+    std::vector<uint8_t> &raw = widen ? stream_ : out;
+    raw.resize(static_cast<size_t>(fetch_.streamBytes));
+    uint8_t *st = raw.data();
     for (const Run &r : fetch_.runs) {
       std::memcpy(st, dm + r.offset, static_cast<size_t>(r.bytes));
       st += r.bytes;
     }
-    int64_t flitBytes = t_.flitBytes;
-    flitWords_.assign(static_cast<size_t>(flits_ * flitBytes / 4), 0); // Collect pads with 0
-    auto *flits = reinterpret_cast<uint8_t *>(flitWords_.data());
-    int64_t packetSpan = flitsPerPacket_ * flitBytes;
-    for (int64_t p = 0; p < packets_; ++p) {
-      const uint8_t *in = stream_.data() + p * packetIn_;
-      uint8_t *o = flits + p * packetSpan;
-      if (!out_.shape.fetchCast) {
-        std::memcpy(o, in, static_cast<size_t>(packetIn_));
-        continue;
-      }
-      for (int64_t e = 0; e < packetIn_ / 2; ++e) { // bf16 -> f32 widens exactly
-        uint32_t w = (uint32_t(in[2 * e]) | uint32_t(in[2 * e + 1]) << 8) << 16;
-        std::memcpy(o + 4 * e, &w, 4);
-      }
+    if (!widen)
+      return;
+    size_t n = static_cast<size_t>(fetch_.streamBytes / 2);
+    out.resize(4 * n);
+    for (size_t e = 0; e < n; ++e) { // bf16 -> f32 widens exactly
+      uint32_t w = (uint32_t(raw[2 * e]) | uint32_t(raw[2 * e + 1]) << 8) << 16;
+      std::memcpy(out.data() + 4 * e, &w, 4);
     }
-    if (listed(isa::UnitVector))
-      applyVector(*c_.vector, flitWords_.data(), flitWords_.size());
-    if (castMode_ == isa::CastMode::F32ToBf16)
-      castF32ToBf16(flitWords_.data(), static_cast<size_t>(flits_), validWords_);
+  }
+
+  // Collect, then the register-file write or Contraction and the slice-local Vector steps.
+  void processSlice(int64_t s, const uint8_t *packets, std::vector<uint32_t> &words) {
+    size_t streamBytes = static_cast<size_t>(packets_ * packetOut_);
+    if (trf_) {
+      uint8_t *trf = env_.dm.memory(SliceMemory::Trf, s);
+      int64_t lane = c_.trfWrite->laneBytes;
+      for (int64_t l = 0; l < trfLanes_; ++l)
+        std::memcpy(trf + l * trfSeg_ + c_.trfWrite->base, packets + l * lane,
+                    static_cast<size_t>(lane));
+      return;
+    }
+    if (vrf_) {
+      std::memcpy(env_.dm.memory(SliceMemory::Vrf, s) + c_.vrfWrite->base, packets, streamBytes);
+      return;
+    }
+    words.assign(static_cast<size_t>(flits_ * 8), 0); // Collect pads with zeros
+    auto *flits = reinterpret_cast<uint8_t *>(words.data());
+    size_t span = static_cast<size_t>(flitsPerPacket_ * t_.flitBytes);
+    size_t packet = static_cast<size_t>(packetOut_);
+    if (span == packet)
+      std::memcpy(flits, packets, streamBytes);
+    else
+      for (int64_t p = 0; p < packets_; ++p)
+        std::memcpy(flits + p * span, packets + p * packet, packet);
+    if (contract_)
+      contractRunner_->run(words, env_.dm.memory(SliceMemory::Trf, s));
+    if (vector_)
+      vectorRunner_->run(words, vectorPlan_.readsVrf ? env_.dm.memory(SliceMemory::Vrf, s)
+                                                     : nullptr);
+  }
+
+  // Cast, transpose and commit.
+  void finishSlice(int64_t s, std::vector<uint32_t> &words) {
+    if (cast_)
+      castFlits(castMode_, words.data(), validCastIn_);
+    if (transpose_)
+      runTranspose(transposePlan_, words, scratch_);
+    uint8_t *dm = env_.dm.slice(s);
+    const auto *flits = reinterpret_cast<const uint8_t *>(words.data());
     size_t wb = static_cast<size_t>(c_.commit->writeBytes);
     for (size_t k = 0; k < commitOffsets_.size(); ++k)
-      std::memcpy(dm + commitOffsets_[k], flits + k * flitBytes, wb);
+      std::memcpy(dm + commitOffsets_[k], flits + k * t_.flitBytes, wb);
   }
 
   const Env &env_;
@@ -298,14 +564,26 @@ private:
   PassOutcome &out_;
   std::string why_;
 
+  bool sw_ = false, contract_ = false, vector_ = false, cast_ = false, transpose_ = false,
+       commit_ = false, trf_ = false, vrf_ = false;
   FetchPlan fetch_;
-  int64_t packetIn_ = 0, packetOut_ = 0, packets_ = 0, flitsPerPacket_ = 0, flits_ = 0;
-  std::vector<int> validBytes_, validWords_;
+  int64_t packetIn_ = 0, packetOut_ = 0, packetsIn_ = 0, packets_ = 0;
+  int64_t flitsPerPacket_ = 0, flits_ = 0;
+  SwitchPlan switch_;
+  isa::SliceBitmap flow_{}, outSet_{}, computeSet_{};
+  std::vector<uint8_t> validCollect_, validCastIn_, validFinal_;
+  ContractPlan contractPlan_;
+  VectorPlan vectorPlan_;
+  TransposePlan transposePlan_;
   isa::CastMode castMode_ = isa::CastMode::None;
+  int64_t trfLanes_ = 1, trfSeg_ = 0;
   std::vector<int64_t> commitOffsets_;
   int64_t commitLo_ = 0, commitHi_ = 0;
-  std::vector<uint8_t> stream_;
-  std::vector<uint32_t> flitWords_;
+
+  std::unique_ptr<ContractRunner> contractRunner_;
+  std::unique_ptr<VectorRunner> vectorRunner_;
+  std::vector<uint8_t> stream_, packetBuf_;
+  std::vector<uint32_t> words_, scratch_;
 };
 
 } // namespace

@@ -11,7 +11,10 @@ nlohmann::ordered_json ranges(const std::vector<MemoryRange> &rs) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const MemoryRange &r : rs) {
     nlohmann::ordered_json j;
-    j["memory"] = r.dm ? "dm" : "hbm";
+    j["memory"] = !r.dm                              ? "hbm"
+                  : r.memory == SliceMemory::Trf ? "trf"
+                  : r.memory == SliceMemory::Vrf ? "vrf"
+                                                 : "dm";
     if (r.dm)
       j["slices"] = {r.sliceLo, r.sliceHi};
     j["range"] = {r.lo, r.hi};

@@ -11,11 +11,12 @@ constexpr uint32_t kContextBit = 1u << 24;
 constexpr uint32_t kWaitTagBit = 1u << 16;
 constexpr uint32_t kTagMask = 0x3f;
 constexpr uint32_t kConfigIndexMask = (1u << 20) - 1;
-constexpr uint32_t kUnitMask = 0xffff;
+constexpr uint32_t kUnitMask = kKnownUnits;
 constexpr uint32_t kDmaIndexShift = 6;
 
-const char *const kUnitBitNames[] = {"fetch",  "switch", "collect",   "contract",
-                                     "vector", "cast",   "transpose", "commit"};
+const char *const kUnitBitNames[kUnitBits] = {"fetch",  "switch", "collect",   "contract",
+                                              "vector", "cast",   "transpose", "commit",
+                                              "trf",    "vrf"};
 
 std::string hex(uint32_t v) {
   std::ostringstream os;
@@ -131,7 +132,7 @@ std::optional<Command> decode(uint32_t word, std::string &why) {
 
 const char *contextName(Context c) { return c == Context::Sub ? "sub" : "main"; }
 
-const char *unitBitName(unsigned bit) { return bit < 8 ? kUnitBitNames[bit] : nullptr; }
+const char *unitBitName(unsigned bit) { return bit < kUnitBits ? kUnitBitNames[bit] : nullptr; }
 
 std::string formatCommand(const Command &c) {
   std::string s;
@@ -140,7 +141,7 @@ std::string formatCommand(const Command &c) {
     return "rngd.load " + std::to_string(c.index) + " " + contextName(c.context);
   case Opcode::Exec:
     s = std::string("rngd.exec ") + contextName(c.context) + " [";
-    for (unsigned bit = 0, n = 0; bit < 8; ++bit)
+    for (unsigned bit = 0, n = 0; bit < kUnitBits; ++bit)
       if (c.units & (1u << bit))
         s += std::string(n++ ? ", " : "") + kUnitBitNames[bit];
     return s + "]";

@@ -22,7 +22,15 @@ std::vector<UnitSpec> buildSpecs() {
                     {"alu", 5, 8, false},
                     {"op", 6, 8, false},
                     {"mode", 2, 8, false},
-                    {"imm", 32, 8, false}}});
+                    {"imm", 32, 8, false},
+                    {"imm2", 32, 8, false},
+                    {"vrf_base", 13, 1, false},
+                    {"vrf_flit_stride", 16, 1, true},
+                    {"vrf_elem_stride", 3, 1, false},
+                    {"vrf_period", 16, 1, false},
+                    {"reduce_slots", 4, 1, false},
+                    {"reduce_tree", 1, 1, false},
+                    {"inter_group_log2", 4, 1, false}}});
   specs.push_back({Unit::Cast, "cast", {{"mode", 4, 1, false}}});
   specs.push_back({Unit::Commit,
                    "commit",
@@ -31,6 +39,35 @@ std::vector<UnitSpec> buildSpecs() {
                     {"limits", 17, 8, false},
                     {"strides", 24, 8, true},
                     {"slices", 64, 8, false}}});
+  specs.push_back({Unit::Contract,
+                   "contract",
+                   {{"pack", 2, 1, false},
+                    {"lanes_log2", 2, 1, false},
+                    {"mac", 2, 1, false},
+                    {"packet_elems", 7, 1, false},
+                    {"trf_base", 17, 1, false},
+                    {"window", 4, 1, false},
+                    {"slots", 8, 1, false},
+                    {"limits", 17, 8, false},
+                    {"stream_strides", 16, 8, true},
+                    {"trf_strides", 24, 8, true},
+                    {"acc_strides", 9, 8, false}}});
+  specs.push_back({Unit::TrfWrite,
+                   "trf_write",
+                   {{"base", 17, 1, false}, {"lanes_log2", 2, 1, false}, {"lane_bytes", 17, 1, false}}});
+  specs.push_back({Unit::VrfWrite, "vrf_write", {{"base", 13, 1, false}, {"bytes", 14, 1, false}}});
+  specs.push_back({Unit::Switch,
+                   "switch",
+                   {{"mode", 3, 1, false},
+                    {"slice1", 9, 1, false},
+                    {"slice0", 9, 1, false},
+                    {"time0", 17, 1, false}}});
+  specs.push_back({Unit::Transpose,
+                   "transpose",
+                   {{"elem_log2", 2, 1, false},
+                    {"in_rows", 5, 1, false},
+                    {"in_cols", 6, 1, false},
+                    {"out_rows", 6, 1, false}}});
   return specs;
 }
 
@@ -98,6 +135,151 @@ template <typename Array> void copyOut(const std::vector<int64_t> &v, size_t &at
 template <typename Array> void copyIn(std::vector<int64_t> &v, const Array &a) {
   for (auto x : a)
     v.push_back(static_cast<int64_t>(x));
+}
+
+
+// Vector block value positions (table order, arrays expanded).
+constexpr size_t kVSteps = 0, kVAlu = 1, kVOp = 9, kVMode = 17, kVImm = 25, kVImm2 = 33,
+                 kVVrfBase = 41, kVVrfFlitStride = 42, kVVrfElemStride = 43, kVVrfPeriod = 44,
+                 kVReduceSlots = 45, kVReduceTree = 46, kVInterGroupLog2 = 47;
+// Contract block value positions.
+constexpr size_t kCPack = 0, kCLanesLog2 = 1, kCMac = 2, kCPacketElems = 3, kCTrfBase = 4,
+                 kCWindow = 5, kCSlots = 6, kCLimits = 7, kCStreamStrides = 15,
+                 kCTrfStrides = 23, kCAccStrides = 31;
+
+bool failWith(std::string &why, std::string m) {
+  why = std::move(m);
+  return false;
+}
+
+bool validateVector(const std::vector<int64_t> &v, std::string &why) {
+  int64_t steps = v[kVSteps];
+  if (steps > kMaxVectorSteps)
+    return failWith(why, "vector.steps = " + std::to_string(steps) + " exceeds " +
+                             std::to_string(kMaxVectorSteps));
+  // Unused steps must be zero so that a block has exactly one encoding.
+  const char *stepFields[] = {"alu", "op", "mode", "imm", "imm2"};
+  for (int s = static_cast<int>(steps); s < kMaxVectorSteps; ++s)
+    for (int f = 0; f < 5; ++f)
+      if (v[kVAlu + f * kMaxVectorSteps + s] != 0)
+        return failWith(why, "vector step " + std::to_string(s) + " is unused (steps = " +
+                                 std::to_string(steps) + ") but its " + stepFields[f] +
+                                 " is nonzero");
+  int64_t lastAlu = 0;
+  bool stash = false, intra = false, inter = false;
+  for (int s = 0; s < steps; ++s) {
+    int64_t alu = v[kVAlu + s], op = v[kVOp + s], mode = v[kVMode + s];
+    std::string at = "vector step " + std::to_string(s);
+    const char *name = aluName(alu);
+    if (!name)
+      return failWith(why, at + ": unknown ALU " + std::to_string(alu));
+    if (alu == int64_t(Alu::Logic))
+      return failWith(why, at + ": the Logic ALU has no implemented ops yet");
+    if (!aluAllows(alu, op))
+      return failWith(why, at + ": ALU " + name + " does not implement op " +
+                               (vectorOpName(op) ? vectorOpName(op) : std::to_string(op).c_str()));
+    if (mode > int64_t(OperandMode::Stash))
+      return failWith(why, at + ": operand mode " + std::to_string(mode) +
+                               " is not 0 (immediate), 1 (VRF) or 2 (stash)");
+    if (inter)
+      return failWith(why, at + " follows InterReduce, which must be the last step");
+    if (alu == int64_t(Alu::Stash)) {
+      stash = true; // not an ALU: copies the current value, anywhere in the chain
+      continue;
+    }
+    if (alu <= lastAlu)
+      return failWith(why, at + " uses " + name + " after " + aluName(lastAlu) +
+                               "; ALUs run in stage order, each at most once per pass");
+    lastAlu = alu;
+    if (stepReadsOperand(alu, op) && mode == int64_t(OperandMode::Stash) && !stash)
+      return failWith(why, at + " reads the stash, but no earlier Stash step of the same flits "
+                               "saved a value");
+    if (alu == int64_t(Alu::IntraReduce)) {
+      intra = true;
+      stash = false; // the reducer emits new flits: nothing stashed for them
+    }
+    inter |= alu == int64_t(Alu::InterReduce);
+  }
+  int64_t elem = v[kVVrfElemStride];
+  if (elem != 0 && elem != 4)
+    return failWith(why, "vector.vrf_elem_stride = " + std::to_string(elem) +
+                             " is not 0 (broadcast) or 4 (consecutive 32-bit values)");
+  int64_t slots = v[kVReduceSlots];
+  if (slots > 8 || (intra && slots < 1))
+    return failWith(why, "vector.reduce_slots = " + std::to_string(slots) + " is outside 1..8");
+  if (v[kVInterGroupLog2] > 8)
+    return failWith(why, "vector.inter_group_log2 = " + std::to_string(v[kVInterGroupLog2]) +
+                             " is outside 0..8 (groups of 1..256 slices)");
+  return true;
+}
+
+bool validateContract(const std::vector<int64_t> &v, std::string &why) {
+  int64_t pack = v[kCPack], mac = v[kCMac];
+  if (pack != 1 && pack != 2)
+    return failWith(why, "contract.pack = " + std::to_string(pack) + " is not 1 or 2 flits");
+  if (mac != int64_t(MacType::Bf16) && mac != int64_t(MacType::I8))
+    return failWith(why, "contract.mac = " + std::to_string(mac) +
+                             " is not a known MAC type (0 bf16 x bf16 -> f32, 1 i8 x i8 -> i32)");
+  int64_t elems = pack * 32 / (mac == int64_t(MacType::Bf16) ? 2 : 1);
+  if (v[kCPacketElems] != elems)
+    return failWith(why, "contract.packet_elems = " + std::to_string(v[kCPacketElems]) +
+                             " but a packet of " + std::to_string(pack) + " flits holds " +
+                             std::to_string(elems) +
+                             (mac == int64_t(MacType::Bf16) ? " bf16" : " i8") + " elements");
+  if (v[kCWindow] > kSequencerLoops)
+    return failWith(why, "contract.window = " + std::to_string(v[kCWindow]) +
+                             " is outside 0..8");
+  int64_t slots = v[kCSlots];
+  if (slots < 1)
+    return failWith(why, "contract.slots = 0; a window emits 1..255 slots");
+  if (!checkLimits("contract", v, kCLimits, why))
+    return false;
+  int64_t maxSlot = 0;
+  for (int k = 0; k < kSequencerLoops; ++k)
+    maxSlot += (v[kCLimits + k] - 1) * v[kCAccStrides + k];
+  if (maxSlot >= slots)
+    return failWith(why, "contract accumulator slot index reaches " + std::to_string(maxSlot) +
+                             " (sum of (limits[k] - 1) x acc_strides[k]), not below slots = " +
+                             std::to_string(slots));
+  return true;
+}
+
+bool validateSwitch(const std::vector<int64_t> &v, std::string &why) {
+  int64_t mode = v[0], s1 = v[1], s0 = v[2], t0 = v[3];
+  if (mode < int64_t(SwitchMode::Broadcast01) || mode > int64_t(SwitchMode::TransposedBroadcast1))
+    return failWith(why, "switch.mode = " + std::to_string(mode) +
+                             " is not a known switch mode (1 Broadcast01, 2 Broadcast1, 3 "
+                             "Transpose, 4 InterTranspose, 5 TransposedBroadcast1)");
+  if (s1 < 1 || s0 < 1)
+    return failWith(why, "switch.slice1 = " + std::to_string(s1) + " and slice0 = " +
+                             std::to_string(s0) + " must both be at least 1");
+  int64_t ring = s1 * s0;
+  if (ring > 256 || (ring & (ring - 1)) != 0)
+    return failWith(why, "switch ring size slice1 x slice0 = " + std::to_string(ring) +
+                             " is not a power of two up to 256");
+  bool usesTime0 = mode == int64_t(SwitchMode::Broadcast01) ||
+                   mode == int64_t(SwitchMode::InterTranspose);
+  if (usesTime0 && t0 < 1)
+    return failWith(why, "switch.time0 = 0; Broadcast01 and InterTranspose need time0 >= 1");
+  return true;
+}
+
+bool validateTranspose(const std::vector<int64_t> &v, std::string &why) {
+  int64_t elemLog2 = v[0], rows = v[1], cols = v[2], outRows = v[3];
+  if (elemLog2 > 2)
+    return failWith(why, "transpose.elem_log2 = " + std::to_string(elemLog2) +
+                             " is not 0 (8-bit), 1 (16-bit) or 2 (32-bit)");
+  if (cols != 8 && cols != 16 && cols != 32)
+    return failWith(why, "transpose.in_cols = " + std::to_string(cols) + " is not 8, 16 or 32");
+  int64_t maxRows = 8 >> elemLog2;
+  if (rows < 1 || rows > maxRows)
+    return failWith(why, "transpose.in_rows = " + std::to_string(rows) + " is outside 1.." +
+                             std::to_string(maxRows) + " for " +
+                             std::to_string(8 << elemLog2) + "-bit elements");
+  if (outRows < 1 || outRows > cols)
+    return failWith(why, "transpose.out_rows = " + std::to_string(outRows) +
+                             " is outside 1..in_cols (" + std::to_string(cols) + ")");
+  return true;
 }
 
 } // namespace
@@ -192,27 +374,12 @@ bool validateBlock(const UnitSpec &spec, const std::vector<int64_t> &v, std::str
       return false;
     }
     return checkLimits("fetch", v, 4, why);
-  case Unit::Vector: {
-    if (v[0] > kMaxVectorSteps) {
-      why = "vector.steps = " + std::to_string(v[0]) + " exceeds " +
-            std::to_string(kMaxVectorSteps);
-      return false;
-    }
-    // Unused steps must be zero so that a block has exactly one encoding.
-    for (int s = static_cast<int>(v[0]); s < kMaxVectorSteps; ++s)
-      for (int f = 0; f < 4; ++f)
-        if (v[1 + f * kMaxVectorSteps + s] != 0) {
-          why = "vector step " + std::to_string(s) + " is unused (steps = " +
-                std::to_string(v[0]) + ") but its " + spec.fields[1 + f].name +
-                " is nonzero";
-          return false;
-        }
-    return true;
-  }
+  case Unit::Vector:
+    return validateVector(v, why);
   case Unit::Cast:
-    if (v[0] != int64_t(CastMode::None) && v[0] != int64_t(CastMode::F32ToBf16)) {
+    if (v[0] < 0 || v[0] > int64_t(CastMode::I32ToI8)) {
       why = "cast.mode = " + std::to_string(v[0]) + " is not a known cast (0 none, 1 "
-            "f32->bf16)";
+            "f32->bf16, 2 i32->i8)";
       return false;
     }
     return true;
@@ -222,6 +389,24 @@ bool validateBlock(const UnitSpec &spec, const std::vector<int64_t> &v, std::str
       return false;
     }
     return checkLimits("commit", v, 2, why);
+  case Unit::Contract:
+    return validateContract(v, why);
+  case Unit::TrfWrite:
+    if (v[2] < 1) {
+      why = "trf_write.lane_bytes = " + std::to_string(v[2]) + " must be at least 1";
+      return false;
+    }
+    return true;
+  case Unit::VrfWrite:
+    if (v[1] < 1) {
+      why = "vrf_write.bytes = " + std::to_string(v[1]) + " must be at least 1";
+      return false;
+    }
+    return true;
+  case Unit::Switch:
+    return validateSwitch(v, why);
+  case Unit::Transpose:
+    return validateTranspose(v, why);
   }
   why = "unknown unit";
   return false;
@@ -254,13 +439,21 @@ VectorConfig VectorConfig::fromValues(const std::vector<int64_t> &v) {
   VectorConfig c;
   if (v.size() != valueCount(*findUnit(Unit::Vector)))
     return c;
-  c.steps = v[0];
+  c.steps = v[kVSteps];
   for (int s = 0; s < kMaxVectorSteps; ++s) {
-    c.step[s].alu = v[1 + s];
-    c.step[s].op = v[1 + kMaxVectorSteps + s];
-    c.step[s].mode = v[1 + 2 * kMaxVectorSteps + s];
-    c.step[s].imm = static_cast<uint32_t>(v[1 + 3 * kMaxVectorSteps + s]);
+    c.step[s].alu = v[kVAlu + s];
+    c.step[s].op = v[kVOp + s];
+    c.step[s].mode = v[kVMode + s];
+    c.step[s].imm = static_cast<uint32_t>(v[kVImm + s]);
+    c.step[s].imm2 = static_cast<uint32_t>(v[kVImm2 + s]);
   }
+  c.vrfBase = v[kVVrfBase];
+  c.vrfFlitStride = v[kVVrfFlitStride];
+  c.vrfElemStride = v[kVVrfElemStride];
+  c.vrfPeriod = v[kVVrfPeriod];
+  c.reduceSlots = v[kVReduceSlots];
+  c.reduceTree = v[kVReduceTree];
+  c.interGroupLog2 = v[kVInterGroupLog2];
   return c;
 }
 
@@ -274,6 +467,11 @@ std::vector<int64_t> VectorConfig::values() const {
     v.push_back(step[s].mode);
   for (int s = 0; s < kMaxVectorSteps; ++s)
     v.push_back(static_cast<int64_t>(step[s].imm));
+  for (int s = 0; s < kMaxVectorSteps; ++s)
+    v.push_back(static_cast<int64_t>(step[s].imm2));
+  for (int64_t x : {vrfBase, vrfFlitStride, vrfElemStride, vrfPeriod, reduceSlots, reduceTree,
+                    interGroupLog2})
+    v.push_back(x);
   return v;
 }
 
@@ -305,6 +503,146 @@ std::vector<int64_t> CommitConfig::values() const {
   copyIn(v, strides);
   copyIn(v, slices);
   return v;
+}
+
+} // namespace rngd::isa
+
+namespace rngd::isa {
+
+ContractConfig ContractConfig::fromValues(const std::vector<int64_t> &v) {
+  ContractConfig c;
+  if (v.size() != valueCount(*findUnit(Unit::Contract)))
+    return c;
+  c.pack = v[kCPack];
+  c.lanesLog2 = v[kCLanesLog2];
+  c.mac = static_cast<MacType>(v[kCMac]);
+  c.packetElems = v[kCPacketElems];
+  c.trfBase = v[kCTrfBase];
+  c.window = v[kCWindow];
+  c.slots = v[kCSlots];
+  size_t at = kCLimits;
+  copyOut(v, at, c.limits);
+  copyOut(v, at, c.streamStrides);
+  copyOut(v, at, c.trfStrides);
+  copyOut(v, at, c.accStrides);
+  return c;
+}
+
+std::vector<int64_t> ContractConfig::values() const {
+  std::vector<int64_t> v{pack, lanesLog2, static_cast<int64_t>(mac), packetElems, trfBase, window,
+                         slots};
+  copyIn(v, limits);
+  copyIn(v, streamStrides);
+  copyIn(v, trfStrides);
+  copyIn(v, accStrides);
+  return v;
+}
+
+TrfWriteConfig TrfWriteConfig::fromValues(const std::vector<int64_t> &v) {
+  TrfWriteConfig c;
+  if (v.size() == 3)
+    c.base = v[0], c.lanesLog2 = v[1], c.laneBytes = v[2];
+  return c;
+}
+std::vector<int64_t> TrfWriteConfig::values() const { return {base, lanesLog2, laneBytes}; }
+
+VrfWriteConfig VrfWriteConfig::fromValues(const std::vector<int64_t> &v) {
+  VrfWriteConfig c;
+  if (v.size() == 2)
+    c.base = v[0], c.bytes = v[1];
+  return c;
+}
+std::vector<int64_t> VrfWriteConfig::values() const { return {base, bytes}; }
+
+SwitchConfig SwitchConfig::fromValues(const std::vector<int64_t> &v) {
+  SwitchConfig c;
+  if (v.size() == 4)
+    c.mode = static_cast<SwitchMode>(v[0]), c.slice1 = v[1], c.slice0 = v[2], c.time0 = v[3];
+  return c;
+}
+std::vector<int64_t> SwitchConfig::values() const {
+  return {static_cast<int64_t>(mode), slice1, slice0, time0};
+}
+
+TransposeConfig TransposeConfig::fromValues(const std::vector<int64_t> &v) {
+  TransposeConfig c;
+  if (v.size() == 4)
+    c.elemLog2 = v[0], c.inRows = v[1], c.inCols = v[2], c.outRows = v[3];
+  return c;
+}
+std::vector<int64_t> TransposeConfig::values() const { return {elemLog2, inRows, inCols, outRows}; }
+
+// ---- Vector Engine ALU / op table ------------------------------------------------------------
+const char *aluName(int64_t alu) {
+  static const char *const names[] = {nullptr,  "Logic", "FxpAdd",      "FxpMul", "FxpToFp",
+                                      "FpFma",  "FpFpu", "FpExp",       "FpMul0", "FpMul1",
+                                      "IntraReduce", "FpDiv", "FpToFxp", "Clip", "InterReduce",
+                                      "Stash"};
+  return alu >= 1 && alu <= 15 ? names[alu] : nullptr;
+}
+
+const char *vectorOpName(int64_t op) {
+  static const char *const names[] = {"None", "Add", "Mul",     "Sub", "Div",   "Max", "Min",
+                                      "Exp",  "Sqrt", "Sigmoid", "Fma", "ToF32", "ToI32"};
+  return op >= 0 && op <= 12 ? names[op] : nullptr;
+}
+
+bool aluAllows(int64_t alu, int64_t op) {
+  using O = VectorOp;
+  auto is = [&](std::initializer_list<O> ops) {
+    for (O o : ops)
+      if (op == int64_t(o))
+        return true;
+    return false;
+  };
+  switch (static_cast<Alu>(alu)) {
+  case Alu::Logic:
+    return false;
+  case Alu::FxpAdd:
+    return is({O::Add, O::Sub});
+  case Alu::FxpMul:
+  case Alu::FpMul0:
+  case Alu::FpMul1:
+    return is({O::Mul});
+  case Alu::FxpToFp:
+    return is({O::ToF32});
+  case Alu::FpFma:
+    return is({O::Add, O::Sub, O::Fma});
+  case Alu::FpFpu:
+    return is({O::Sqrt, O::Sigmoid, O::Div});
+  case Alu::FpExp:
+    return is({O::Exp});
+  case Alu::IntraReduce:
+  case Alu::InterReduce:
+    return is({O::Add, O::Max});
+  case Alu::FpDiv:
+    return is({O::Div});
+  case Alu::FpToFxp:
+    return is({O::ToI32});
+  case Alu::Clip:
+    return is({O::Max, O::Min, O::Add});
+  case Alu::Stash:
+    return is({O::None});
+  }
+  return false;
+}
+
+bool stepReadsOperand(int64_t alu, int64_t op) {
+  if (alu == int64_t(Alu::IntraReduce) || alu == int64_t(Alu::InterReduce) ||
+      alu == int64_t(Alu::Stash))
+    return false;
+  switch (static_cast<VectorOp>(op)) {
+  case VectorOp::Add:
+  case VectorOp::Mul:
+  case VectorOp::Sub:
+  case VectorOp::Div:
+  case VectorOp::Max:
+  case VectorOp::Min:
+  case VectorOp::Fma:
+    return true;
+  default:
+    return false;
+  }
 }
 
 } // namespace rngd::isa

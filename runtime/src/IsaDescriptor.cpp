@@ -8,7 +8,8 @@ namespace rngd::isa {
 namespace {
 
 constexpr size_t kKind = 0, kEngine = 4, kSrc = 8, kDst = 16, kPacket = 24, kLoops = 28,
-                 kLimits = 32, kSrcStrides = 64, kDstStrides = 96, kReserved = 128;
+                 kLimits = 32, kSrcStrides = 64, kDstStrides = 96, kIndexAddress = 128,
+                 kIndexCount = 136, kIndirectLoop = 140, kReserved = 144;
 
 bool checkLimit(uint64_t l, int i, std::string &why) {
   if (l >= 1 && l <= static_cast<uint64_t>(kMaxLoopLimit))
@@ -21,8 +22,9 @@ bool checkLimit(uint64_t l, int i, std::string &why) {
 } // namespace
 
 bool checkDescriptor(const Descriptor &d, std::string &why) {
-  if (d.kind != 0) {
-    why = "descriptor kind " + std::to_string(d.kind) + " is not 0 (tensor loop)";
+  if (d.kind > static_cast<uint32_t>(DmaKind::Scatter)) {
+    why = "descriptor kind " + std::to_string(d.kind) +
+          " is not 0 (tensor loop), 1 (gather) or 2 (scatter)";
     return false;
   }
   if (d.engine > kMaxDmaEngine) {
@@ -48,6 +50,25 @@ bool checkDescriptor(const Descriptor &d, std::string &why) {
   for (size_t i = 0; i < d.limits.size(); ++i)
     if (!checkLimit(d.limits[i], static_cast<int>(i), why))
       return false;
+  if (d.kind == static_cast<uint32_t>(DmaKind::TensorLoop)) {
+    if (d.indexAddress || d.indexCount || d.indirectLoop) {
+      why = "descriptor of kind 0 (tensor loop) has nonzero index fields";
+      return false;
+    }
+    return true;
+  }
+  const char *kind = d.kind == static_cast<uint32_t>(DmaKind::Gather) ? "gather" : "scatter";
+  if (d.indirectLoop >= d.limits.size()) {
+    why = std::string(kind) + " descriptor's indirect loop " + std::to_string(d.indirectLoop) +
+          " is not below its loop count " + std::to_string(d.limits.size());
+    return false;
+  }
+  if (d.limits[d.indirectLoop] != d.indexCount) {
+    why = std::string(kind) + " descriptor has index count " + std::to_string(d.indexCount) +
+          " but limits[" + std::to_string(d.indirectLoop) + "] = " +
+          std::to_string(d.limits[d.indirectLoop]);
+    return false;
+  }
   return true;
 }
 
@@ -68,6 +89,9 @@ void encodeDescriptor(const Descriptor &d, uint8_t *out) {
     if (i < d.dstStrides.size())
       bytes::store32(out + kDstStrides + 4 * i, static_cast<uint32_t>(d.dstStrides[i]));
   }
+  bytes::store64(out + kIndexAddress, d.indexAddress);
+  bytes::store32(out + kIndexCount, d.indexCount);
+  bytes::store32(out + kIndirectLoop, d.indirectLoop);
 }
 
 std::optional<Descriptor> decodeDescriptor(const uint8_t *in, std::string &why) {
@@ -88,7 +112,10 @@ std::optional<Descriptor> decodeDescriptor(const uint8_t *in, std::string &why) 
     d.srcStrides.push_back(static_cast<int32_t>(bytes::load32(in + kSrcStrides + 4 * i)));
     d.dstStrides.push_back(static_cast<int32_t>(bytes::load32(in + kDstStrides + 4 * i)));
   }
-  // Entries past the loop count and bytes 128..255 are reserved: one encoding per descriptor.
+  d.indexAddress = bytes::load64(in + kIndexAddress);
+  d.indexCount = bytes::load32(in + kIndexCount);
+  d.indirectLoop = bytes::load32(in + kIndirectLoop);
+  // Entries past the loop count and bytes 144..255 are reserved: one encoding per descriptor.
   for (uint32_t i = loops; i < static_cast<uint32_t>(kMaxDmaLoops); ++i)
     if (bytes::load32(in + kLimits + 4 * i) || bytes::load32(in + kSrcStrides + 4 * i) ||
         bytes::load32(in + kDstStrides + 4 * i)) {

@@ -14,7 +14,7 @@ namespace rngd::isa {
 // ---- Command words: opcode [31:25], operand [24:0] ---------------------------------------
 enum class Opcode : uint8_t {
   Config = 0x04, // [24] context, [19:0] config block index: load the block into its unit
-  Exec = 0x10,   // [24] context, [15:0] unit bitmap: start a Tensor Unit pass
+  Exec = 0x10,   // [24] context, [9:0] unit bitmap: start a Tensor Unit pass
   Wait = 0x11,   // [24] context, [16] type (0 context, 1 DMA tag), [5:0] tag
   Dma = 0x13,    // [24:6] descriptor index, [5:0] tag: start a DMA command
 };
@@ -56,8 +56,10 @@ std::optional<Command> decode(uint32_t word, std::string &why);
 bool checkCommand(const Command &c, std::string &why);
 
 const char *contextName(Context c); // "main" | "sub"
-/// Name of bit `bit` of the exec unit bitmap ("fetch", ..., "commit"); nullptr if unknown.
+/// Name of bit `bit` of the exec unit bitmap ("fetch", ..., "commit", "trf", "vrf"); nullptr
+/// if unknown.
 const char *unitBitName(unsigned bit);
+constexpr unsigned kUnitBits = 10;
 /// The command's line in the rngd text form, without indentation, e.g. "rngd.wait tag 3".
 std::string formatCommand(const Command &c);
 
@@ -101,7 +103,8 @@ bool packBlock(const UnitSpec &spec, const std::vector<int64_t> &values,
                std::vector<uint64_t> &words, std::string &why);
 std::vector<int64_t> unpackBlock(const UnitSpec &spec, const std::vector<uint64_t> &words);
 /// Semantic rules beyond field widths (loop limits 1..65536, access_log2 <= 5, write_bytes in
-/// {8,16,24,32}, known cast modes, unused vector steps all zero). Writer and loader both call it.
+/// {8,16,24,32}, known modes, the Vector Engine's ALU/op table and step order, contraction,
+/// switch and transpose parameter ranges; docs/isa.md lists them). Writer and loader both call it.
 bool validateBlock(const UnitSpec &spec, const std::vector<int64_t> &values, std::string &why);
 
 // Fetch block values: base, access_log2, packet_bytes, cast, limits[8], strides[8], slices[8].
@@ -148,6 +151,15 @@ enum class VectorOp : int64_t {
   ToI32 = 12,
 };
 enum class OperandMode : int64_t { Immediate = 0, Vrf = 1, Stash = 2 };
+/// "FxpAdd", ..., "Stash"; nullptr for an unknown id.
+const char *aluName(int64_t alu);
+/// "None", "Add", ..., "ToI32"; nullptr for an unknown id.
+const char *vectorOpName(int64_t op);
+/// Whether `alu` implements `op` (the table in docs/isa.md). Logic implements nothing yet.
+bool aluAllows(int64_t alu, int64_t op);
+/// Ops that read an operand: Add, Mul, Sub, Div, Max, Min (binary) and Fma (ternary) on the
+/// ALUs that compute them (not IntraReduce/InterReduce, which combine flits or slices).
+bool stepReadsOperand(int64_t alu, int64_t op);
 constexpr int kMaxVectorSteps = 8;
 
 /// Switch Engine configurations (docs/isa.md gives the slice/time permutation of each).
@@ -178,17 +190,60 @@ struct FetchConfig {
 };
 struct VectorStep {
   int64_t alu = 0, op = 0, mode = 0;
-  uint32_t imm = 0; // raw 32-bit pattern: f32 ops read float bits, fxp ops an i32
+  uint32_t imm = 0;  // raw 32-bit pattern: f32 ops read float bits, fxp ops an i32
+  uint32_t imm2 = 0; // raw 32-bit pattern: Fma's addend (f32 bits)
 };
 struct VectorConfig {
   int64_t steps = 0;
   std::array<VectorStep, kMaxVectorSteps> step{};
+  int64_t vrfBase = 0;       // VRF byte offset of flit 0's operand
+  int64_t vrfFlitStride = 0; // bytes between consecutive flits' operands (signed)
+  int64_t vrfElemStride = 0; // 0: one value broadcast to the 8 lanes; 4: eight 32-bit values
+  int64_t vrfPeriod = 0;     // operand flit index = flit index % period; 0 = no wrap
+  int64_t reduceSlots = 0;   // IntraReduce: accumulator slots, 1..8 (0 when unused)
+  int64_t reduceTree = 0;    // IntraReduce: 1 = reduce each flit to one value first
+  int64_t interGroupLog2 = 0; // InterReduce: 2^n consecutive slices per group, 0..8
   static VectorConfig fromValues(const std::vector<int64_t> &v);
   std::vector<int64_t> values() const;
 };
 struct CastConfig {
   CastMode mode = CastMode::None;
   static CastConfig fromValues(const std::vector<int64_t> &v);
+  std::vector<int64_t> values() const;
+};
+/// Contraction Engine: stream adapter, TRF sequencer, multiplier, packet reducer, time reducer.
+struct ContractConfig {
+  int64_t pack = 1, lanesLog2 = 0;
+  MacType mac = MacType::Bf16;
+  int64_t packetElems = 16, trfBase = 0, window = 0, slots = 1;
+  std::array<int64_t, kSequencerLoops> limits{1, 1, 1, 1, 1, 1, 1, 1};
+  std::array<int64_t, kSequencerLoops> streamStrides{}; // packets
+  std::array<int64_t, kSequencerLoops> trfStrides{};    // bytes within each lane segment
+  std::array<int64_t, kSequencerLoops> accStrides{};    // accumulator slots
+  static ContractConfig fromValues(const std::vector<int64_t> &v);
+  std::vector<int64_t> values() const;
+};
+/// The `trf` unit of a pass: collected bytes split into 2^lanes_log2 lane chunks.
+struct TrfWriteConfig {
+  int64_t base = 0, lanesLog2 = 0, laneBytes = 0;
+  static TrfWriteConfig fromValues(const std::vector<int64_t> &v);
+  std::vector<int64_t> values() const;
+};
+/// The `vrf` unit of a pass: collected bytes written at base.
+struct VrfWriteConfig {
+  int64_t base = 0, bytes = 0;
+  static VrfWriteConfig fromValues(const std::vector<int64_t> &v);
+  std::vector<int64_t> values() const;
+};
+struct SwitchConfig {
+  SwitchMode mode = SwitchMode::Broadcast1;
+  int64_t slice1 = 1, slice0 = 1, time0 = 0;
+  static SwitchConfig fromValues(const std::vector<int64_t> &v);
+  std::vector<int64_t> values() const;
+};
+struct TransposeConfig {
+  int64_t elemLog2 = 0, inRows = 1, inCols = 8, outRows = 1;
+  static TransposeConfig fromValues(const std::vector<int64_t> &v);
   std::vector<int64_t> values() const;
 };
 struct CommitConfig {
@@ -201,11 +256,15 @@ struct CommitConfig {
 };
 
 // ---- DMA descriptors: 256 bytes each, little-endian ----------------------------------------
-//   0 u32 kind (0 = tensor loop)      4 u32 engine (0..7)
+//   0 u32 kind (0 tensor loop, 1 gather, 2 scatter)   4 u32 engine (0..7)
 //   8 u64 source address             16 u64 destination address
 //  24 u32 packet bytes               28 u32 loop count (0..8)
 //  32 u32 limits[8]                  64 i32 source strides[8]   96 i32 destination strides[8]
-// 128..255 reserved, zero. Loop 0 is the outermost; each iteration moves one packet.
+// 128 u64 index address (kinds 1, 2)  136 u32 index count       140 u32 indirect loop
+// 144..255 reserved, zero. Loop 0 is the outermost; each iteration moves one packet. A gather
+// (scatter) replaces the source (destination) term of the indirect loop, i * stride, by index[i]:
+// an i32 byte offset read from HBM at the index address when the DMA starts.
+enum class DmaKind : uint32_t { TensorLoop = 0, Gather = 1, Scatter = 2 };
 struct Descriptor {
   uint32_t kind = 0;
   uint32_t engine = 0;
@@ -215,14 +274,18 @@ struct Descriptor {
   std::vector<uint32_t> limits;
   std::vector<int32_t> srcStrides;
   std::vector<int32_t> dstStrides;
+  uint64_t indexAddress = 0; // gather/scatter only; zero for kind 0
+  uint32_t indexCount = 0;
+  uint32_t indirectLoop = 0;
 };
 constexpr size_t kDescriptorBytes = 256;
 constexpr int kMaxDmaLoops = 8;
 
 void encodeDescriptor(const Descriptor &d, uint8_t *out /* kDescriptorBytes */);
 std::optional<Descriptor> decodeDescriptor(const uint8_t *in, std::string &why);
-/// The rules decodeDescriptor enforces, for a Descriptor built in memory: kind 0, engine 0..7,
-/// packet >= 1, at most 8 loops, equal array lengths, limits 1..65536.
+/// The rules decodeDescriptor enforces, for a Descriptor built in memory: kind 0..2, engine 0..7,
+/// packet >= 1, at most 8 loops, equal array lengths, limits 1..65536; kind 0 has zero index
+/// fields; kinds 1/2 have indirect loop < loop count and limits[indirect loop] == index count.
 bool checkDescriptor(const Descriptor &d, std::string &why);
 constexpr uint32_t kMaxDmaEngine = 7;
 

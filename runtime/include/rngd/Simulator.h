@@ -15,33 +15,49 @@
 
 namespace rngd::sim {
 
-/// Per-slice Data Memory (512 slices x 512 KB). A slice is allocated, zero-filled, on first
-/// touch, so a kernel that uses few slices costs little host memory. Contents persist across
-/// launches on the same DataMemory, as DM does on the device.
+/// The per-slice memories: Data Memory (512 KB), Tensor Register File (64 KB, flat: lane
+/// segment l of a 2^g-lane access starts at l x (64 KB >> g)) and Vector Register File (8 KB).
+enum class SliceMemory { Dm, Trf, Vrf };
+const char *sliceMemoryName(SliceMemory m); // "DM" | "TRF" | "VRF"
+
+/// Per-slice memories of 512 slices. Each slice's DM, TRF and VRF is allocated, zero-filled, on
+/// first touch, so a kernel that uses few slices costs little host memory. Contents persist
+/// across launches on the same DataMemory, as they do on the device.
 class DataMemory {
 public:
   explicit DataMemory(const TargetModel &t = defaultTarget());
   int64_t sliceCount() const { return static_cast<int64_t>(slices_.size()); }
   int64_t sliceBytes() const { return sliceBytes_; }
-  /// The slice's bytes (allocated on first use). `slice` must be < sliceCount().
+  int64_t bytes(SliceMemory m) const;
+  /// The slice's DM bytes (allocated on first use). `slice` must be < sliceCount().
   uint8_t *slice(int64_t slice);
+  /// The slice's DM, TRF or VRF bytes (allocated on first use). `slice` must be < sliceCount().
+  uint8_t *memory(SliceMemory m, int64_t slice);
   bool allocated(int64_t slice) const;
-  /// Host access with bounds checks.
+  bool allocated(SliceMemory m, int64_t slice) const;
+  /// Host access with bounds checks (DM).
   Status read(int64_t slice, uint64_t offset, void *dst, uint64_t bytes);
   Status write(int64_t slice, uint64_t offset, const void *src, uint64_t bytes);
+  /// Host access with bounds checks to any of the slice's memories.
+  Status read(SliceMemory m, int64_t slice, uint64_t offset, void *dst, uint64_t bytes);
+  Status write(SliceMemory m, int64_t slice, uint64_t offset, const void *src, uint64_t bytes);
+  /// Drops every slice's DM, TRF and VRF (all read as zero again).
   void clear();
 
 private:
   int64_t sliceBytes_;
-  std::vector<std::unique_ptr<uint8_t[]>> slices_;
+  int64_t trfBytes_, vrfBytes_;
+  std::vector<std::unique_ptr<uint8_t[]>> slices_, trf_, vrf_;
 };
 
 /// One memory range a command reads or writes. HBM ranges are offsets in the kernel's HBM space;
-/// DM ranges are byte offsets within each slice of [sliceLo, sliceHi). All ranges half-open.
+/// DM/TRF/VRF ranges are byte offsets within each slice of [sliceLo, sliceHi) (TRF offsets are
+/// flat, lane segments included). All ranges half-open.
 struct MemoryRange {
-  bool dm = false;
-  int64_t sliceLo = 0, sliceHi = 0; // dm only
+  bool dm = false;                  // any per-slice memory (DM, TRF or VRF)
+  int64_t sliceLo = 0, sliceHi = 0; // per-slice memories only
   uint64_t lo = 0, hi = 0;          // [lo, hi)
+  SliceMemory memory = SliceMemory::Dm; // which per-slice memory, when `dm`
 };
 
 struct TraceOp {

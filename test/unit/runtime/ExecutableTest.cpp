@@ -191,9 +191,9 @@ TEST_CASE("loader rejects records that break the rules", "[executable][loader]")
 
   size_t configs = get64(bytes, sectionEntry(3) + 8);
   bad = bytes;
-  put32(bad, configs, 9); // unit id
+  put32(bad, configs, 10); // unit id
   fixChecksum(bad);
-  CHECK(loadError(bad) == "config block 0: unknown unit 9");
+  CHECK(loadError(bad) == "config block 0: unknown unit 10");
   bad = bytes;
   put64(bad, configs + 8, 1u << 4); // cast block: a bit past its 4-bit field
   fixChecksum(bad);
@@ -237,6 +237,16 @@ TEST_CASE("printExecutable golden", "[executable][printer]") {
   e.args[1].mapping = "[B, A]";
   e.descriptors.push_back(descriptor(hbmAddr(0), hbmAddr(256), 32, {1}, {0}, {0}));
   e.descriptors.push_back(descriptor(hbmAddr(0), dmAddr(2, 0), 8, {4, 2}, {8, -4}, {4194304, 0}, 5));
+  isa::Descriptor g = descriptor(hbmAddr(0), dmAddr(0, 0), 8, {3, 2}, {0, 4}, {16, 8}, 1);
+  g.kind = uint32_t(isa::DmaKind::Gather);
+  g.indexAddress = hbmAddr(256);
+  g.indexCount = 3;
+  g.indirectLoop = 0;
+  e.descriptors.push_back(g);
+  g.kind = uint32_t(isa::DmaKind::Scatter);
+  g.indirectLoop = 1;
+  g.indexCount = 2;
+  e.descriptors.push_back(g);
   isa::CastConfig cast;
   e.configs.push_back(block(isa::Unit::Cast, cast.values()));
   isa::VectorConfig v;
@@ -263,9 +273,15 @@ TEST_CASE("printExecutable golden", "[executable][printer]") {
       "src_strides [0] dst_strides [0]\n"
       "  rngd.descriptor 1 engine 5 src 0xc000000000 dst 0x10800000 packet 8 limits [4, 2] "
       "src_strides [8, -4] dst_strides [4194304, 0]\n"
+      "  rngd.descriptor 2 engine 1 src 0xc000000000 dst 0x10000000 packet 8 limits [3, 2] "
+      "src_strides [0, 4] dst_strides [16, 8] gather index 0xc000000100 count 3 loop 0\n"
+      "  rngd.descriptor 3 engine 1 src 0xc000000000 dst 0x10000000 packet 8 limits [3, 2] "
+      "src_strides [0, 4] dst_strides [16, 8] scatter index 0xc000000100 count 2 loop 1\n"
       "  rngd.config 0 cast {mode = 0}\n"
       "  rngd.config 1 vector {steps = 1, alu = [2, 0, 0, 0, 0, 0, 0, 0], op = [1, 0, 0, 0, 0, "
-      "0, 0, 0], mode = [0, 0, 0, 0, 0, 0, 0, 0], imm = [1, 0, 0, 0, 0, 0, 0, 0]}\n"
+      "0, 0, 0], mode = [0, 0, 0, 0, 0, 0, 0, 0], imm = [1, 0, 0, 0, 0, 0, 0, 0], imm2 = [0, 0, "
+      "0, 0, 0, 0, 0, 0], vrf_base = 0, vrf_flit_stride = 0, vrf_elem_stride = 0, vrf_period = "
+      "0, reduce_slots = 0, reduce_tree = 0, inter_group_log2 = 0}\n"
       "  rngd.config 2 commit {base = 64, write_bytes = 8, limits = [1, 1, 1, 1, 1, 1, 1, 4], "
       "strides = [0, 0, 0, 0, 0, 0, 0, -8], slices = [0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, "
       "0x8000000000000000]}\n"

@@ -13,7 +13,7 @@ TEST_CASE("command words round-trip through encode/decode", "[isa]") {
   cmds[2].opcode = Opcode::Wait, cmds[2].context = Context::Sub;
   cmds[3].opcode = Opcode::Wait, cmds[3].waitOnTag = true, cmds[3].tag = 63;
   cmds[4].opcode = Opcode::Dma, cmds[4].index = kMaxDescriptorIndex, cmds[4].tag = 17;
-  cmds[5].opcode = Opcode::Exec, cmds[5].context = Context::Sub, cmds[5].units = 0xff;
+  cmds[5].opcode = Opcode::Exec, cmds[5].context = Context::Sub, cmds[5].units = 0x3ff;
   for (const Command &c : cmds) {
     std::string why;
     REQUIRE(checkCommand(c, why));
@@ -31,6 +31,9 @@ TEST_CASE("command words round-trip through encode/decode", "[isa]") {
   CHECK(formatCommand(cmds[2]) == "rngd.wait sub");
   CHECK(formatCommand(cmds[3]) == "rngd.wait tag 63");
   CHECK(formatCommand(cmds[4]) == "rngd.dma 524287 tag 17");
+  CHECK(formatCommand(cmds[5]) == "rngd.exec sub [fetch, switch, collect, contract, vector, cast, "
+                                  "transpose, commit, trf, vrf]");
+  CHECK(encode(cmds[5]) == ((0x10u << 25) | (1u << 24) | 0x3ffu));
   Command empty;
   empty.opcode = Opcode::Exec;
   CHECK(formatCommand(empty) == "rngd.exec main []");
@@ -43,7 +46,9 @@ TEST_CASE("command decode rejects unknown opcodes and reserved bits", "[isa]") {
   CHECK_FALSE(decode(0, why));
   CHECK_FALSE(decode((0x04u << 25) | (1u << 22), why)); // config [23:20] reserved
   CHECK(why.find("reserved bits 0x400000") != std::string::npos);
-  CHECK_FALSE(decode((0x10u << 25) | (1u << 9), why)); // exec: unit bit 9 does not exist
+  CHECK_FALSE(decode((0x10u << 25) | (1u << 10), why)); // exec: unit bit 10 does not exist
+  CHECK(why.find("reserved bits 0x400 set in exec") != std::string::npos);
+  CHECK(decode((0x10u << 25) | (1u << 9), why)); // vrf
   CHECK_FALSE(decode((0x10u << 25) | (1u << 20), why));
   CHECK_FALSE(decode((0x11u << 25) | (1u << 16) | (1u << 24), why)); // tag wait with a context
   CHECK_FALSE(decode((0x11u << 25) | 5u, why));                      // context wait with a tag
@@ -60,11 +65,11 @@ TEST_CASE("unit tables have the documented fields and sizes", "[isa]") {
   CHECK(fetch->unit == Unit::Fetch);
   CHECK(valueCount(*fetch) == 4 + 3 * 8);
   CHECK(wordCount(*fetch) == 14); // 22+3+16+4 + 8*(17+24+64) = 885 bits
-  CHECK(wordCount(*findUnit("vector")) == 6); // 4 + 8*(5+6+2+32) = 364 bits
+  CHECK(wordCount(*findUnit("vector")) == 11); // 4 + 8*(5+6+2+32+32) + 13+16+3+16+4+1+4 = 677
   CHECK(wordCount(*findUnit("cast")) == 1);
   CHECK(wordCount(*findUnit("commit")) == 14); // 28 + 8*105 = 868 bits
   CHECK(findUnit(Unit::Commit) == findUnit("commit"));
-  CHECK(findUnit("switch") == nullptr);
+  CHECK(findUnit("nope") == nullptr);
   std::vector<std::string> names;
   for (const FieldSpec &f : fetch->fields)
     names.push_back(f.name);
@@ -182,7 +187,9 @@ TEST_CASE("descriptors round-trip and reject malformed bytes", "[isa]") {
   rejects([](uint8_t *b) { b[32 + 4 * 5] = 1; }, "loop entry 5 is past the loop count 3");
   rejects([](uint8_t *b) { b[32] = 0, b[33] = 0, b[34] = 0; }, "limits[0] = 0");
   rejects([](uint8_t *b) { b[32 + 4] = 1, b[33 + 4] = 0, b[34 + 4] = 1; }, "limits[1] = 65537");
-  rejects([](uint8_t *b) { b[0] = 1; }, "kind 1");
+  rejects([](uint8_t *b) { b[0] = 3; }, "kind 3");
+  rejects([](uint8_t *b) { b[136] = 1; }, "kind 0 (tensor loop) has nonzero index fields");
+  rejects([](uint8_t *b) { b[144] = 1; }, "reserved byte 144");
   rejects([](uint8_t *b) { b[4] = 8; }, "engine 8");
   rejects([](uint8_t *b) { b[24] = b[25] = 0; }, "packet size is 0");
 

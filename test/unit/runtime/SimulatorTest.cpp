@@ -171,7 +171,7 @@ TEST_CASE("simulated cycles follow the cost formulas", "[sim][timing]") {
     now += configLoadCycles(t, words);
     CHECK(r.trace[2 + i].end == now);
   }
-  CHECK(now == dma0 + (1 + 14) + (1 + 6) + (1 + 1) + (1 + 14));
+  CHECK(now == dma0 + (1 + 14) + (1 + 11) + (1 + 1) + (1 + 14));
   TensorPassShape shape;
   shape.fetchAccesses = 1;
   shape.fetchCast = true;
@@ -188,7 +188,7 @@ TEST_CASE("simulated cycles follow the cost formulas", "[sim][timing]") {
   int64_t dma1 = dmaCycles(t, DmaRoute::DmToHbm, 16, 64);
   CHECK(r.trace[8].start == now);
   CHECK(r.makespan == now + dma1);
-  CHECK(r.makespan == 1176);
+  CHECK(r.makespan == 1181);
 }
 
 TEST_CASE("deleting a wait raises a hazard naming both commands", "[sim][hazard]") {
@@ -437,7 +437,13 @@ TEST_CASE("unsupported units and bad pass shapes are errors, not crashes", "[sim
   e.commands[6] = exec(kPass | isa::UnitContract);
   CHECK(runKernel(*kernelOf(e), r).message() ==
         "command #6 `rngd.exec main [fetch, collect, contract, vector, cast, commit]`: "
-        "unsupported unit contract (the simulator runs fetch, collect, vector, cast and commit)");
+        "no contract configuration is loaded in context main");
+  e.commands[6] = exec(kPass | isa::UnitContract, isa::Context::Sub);
+  CHECK(runKernel(*kernelOf(e), r).message().find("the Contraction Engine runs only on the "
+                                                  "main context") != std::string::npos);
+  e.commands[6] = exec(kPass | isa::UnitTrf);
+  CHECK(runKernel(*kernelOf(e), r).message().find("a pass ends in exactly one of commit, trf or "
+                                                  "vrf") != std::string::npos);
   e = base;
   e.commands.erase(e.commands.begin() + 5); // no commit config loaded
   CHECK(runKernel(*kernelOf(e), r).message().find("no commit configuration is loaded") !=
@@ -475,10 +481,12 @@ TEST_CASE("unsupported units and bad pass shapes are errors, not crashes", "[sim
                                                   "outside [0, 524288)") != std::string::npos);
   e = base;
   isa::VectorConfig v = isa::VectorConfig::fromValues(e.configs[1].values);
-  v.step[0].alu = 9;
+  v.step[0].alu = 9; // FpMul1 has no Add: the writer (and loader) reject the block
   e.configs[1].values = v.values();
-  CHECK(runKernel(*kernelOf(e), r).message().find("unsupported vector step 0") !=
-        std::string::npos);
+  std::vector<uint8_t> bytes;
+  std::string why;
+  CHECK_FALSE(writeExecutable(e, bytes, why));
+  CHECK(why == "config block 1: vector step 0: ALU FpMul1 does not implement op Add");
 }
 
 TEST_CASE("a run past the cycle cap stops with an error", "[sim][guards]") {
@@ -489,7 +497,7 @@ TEST_CASE("a run past the cycle cap stops with an error", "[sim][guards]") {
   LaunchResult r;
   Status st = device.launch(*k, r, o);
   REQUIRE_FALSE(st.ok());
-  CHECK(st.message() == "command #8 `rngd.dma 1 tag 1` ends at cycle 1176, past the "
+  CHECK(st.message() == "command #8 `rngd.dma 1 tag 1` ends at cycle 1181, past the "
                         "simulator's cycle cap 1000");
 }
 

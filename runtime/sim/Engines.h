@@ -1,0 +1,84 @@
+// The Switch, Contraction and Transpose Engines on per-slice buffers. Each engine is planned
+// once per pass (shapes, bounds, counts; every slice runs the same configuration), then run
+// slice by slice on bulk buffers. Internal to rngd_sim.
+#pragma once
+
+#include "TargetModel.h"
+#include "rngd/Isa.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rngd::sim {
+
+// ---- Switch Engine -------------------------------------------------------------------------
+struct SwitchPlan {
+  isa::SwitchConfig cfg;
+  int64_t ring = 1;         // slice1 x slice0
+  int64_t packets = 0;      // T: packets per input slice
+  int64_t outPackets = 0;   // packets per output slice
+  int64_t slicesPerCluster = 256;
+  isa::SliceBitmap flow{};  // output slices: every slice of a ring holding an enabled slice
+};
+
+/// Plans the switch for `packets` packets per slice from the slices `fetched` enables.
+bool planSwitch(const isa::SwitchConfig &c, int64_t packets, const isa::SliceBitmap &fetched,
+                const TargetModel &t, SwitchPlan &plan, std::string &why);
+
+/// The input slice a ring position reads (global slice index), for each output slice; used to
+/// find which inputs an output needs.
+int64_t switchRingBase(const SwitchPlan &plan, int64_t slice);
+
+/// Fills `out` (outPackets x packetBytes) for output slice `slice`. `in[g]` is global slice g's
+/// packet stream, or nullptr for a slice the fetch bitmap does not enable (zero packets).
+void runSwitch(const SwitchPlan &plan, int64_t slice, const std::vector<const uint8_t *> &in,
+               int64_t packetBytes, uint8_t *out);
+
+// ---- Contraction Engine --------------------------------------------------------------------
+struct ContractLoop {
+  int64_t limit, stream, trf, acc; // trip count; packet, TRF byte and slot strides
+};
+
+struct ContractPlan {
+  isa::ContractConfig cfg;
+  int64_t lanes = 1, segBytes = 0, elemBytes = 2, elems = 16, packetBytes = 32;
+  int64_t packets = 0;        // stream packets per slice
+  int64_t iterations = 0;     // product of all limits
+  int64_t windows = 0;        // product of the output loops' limits
+  int64_t outFlits = 0;       // windows x slots
+  int64_t trfLo = 0, trfHi = 0; // bytes read within each lane segment
+  std::vector<ContractLoop> outer, inner; // loops with limit > 1, outermost first
+};
+
+bool planContract(const isa::ContractConfig &c, int64_t flits, const TargetModel &t,
+                  int64_t maxWork, int64_t maxFlits, ContractPlan &plan, std::string &why);
+
+class ContractRunner {
+public:
+  explicit ContractRunner(const ContractPlan &plan) : p_(plan) {}
+  /// `flits`: the slice's collected stream; `trf`: its Tensor Register File. Replaces the
+  /// stream by the output flits (32 valid bytes each).
+  void run(std::vector<uint32_t> &flits, const uint8_t *trf);
+
+private:
+  const ContractPlan &p_;
+  std::vector<float> streamF_;
+  std::vector<int32_t> streamI_;
+  std::vector<uint32_t> out_;
+};
+
+// ---- Transpose Engine ----------------------------------------------------------------------
+struct TransposePlan {
+  isa::TransposeConfig cfg;
+  int64_t elemBytes = 1, packetsPerCol = 1, groups = 0, outFlits = 0;
+};
+
+bool planTranspose(const isa::TransposeConfig &c, int64_t flits, TransposePlan &plan,
+                   std::string &why);
+
+/// Transposes every group of in_rows x packets_per_col flits into out_rows flits.
+void runTranspose(const TransposePlan &plan, std::vector<uint32_t> &flits,
+                  std::vector<uint32_t> &scratch);
+
+} // namespace rngd::sim
