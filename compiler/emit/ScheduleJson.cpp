@@ -203,7 +203,10 @@ std::string scheduleJson(ModuleOp module) {
         } else if (tcp::isPassEnd(&op)) {
           auto plan = tcp::planTensorPass(&op);
           tcp::TensorPassOps ops = plan->ops;
-          SmallVector<StringRef> parts = {"tcp.fetch", "tcp.collect"};
+          SmallVector<StringRef> parts = {"tcp.fetch"};
+          if (ops.sw)
+            parts.push_back("tcp.switch");
+          parts.push_back("tcp.collect");
           SmallVector<Value> inputs = {ops.fetch.getSource()};
           if (ops.contract) {
             parts.push_back("tcp.contract");
@@ -216,6 +219,8 @@ std::string scheduleJson(ModuleOp module) {
           }
           if (ops.cast)
             parts.push_back("tcp.cast");
+          if (ops.transpose)
+            parts.push_back("tcp.transpose");
           parts.push_back(op.getName().getStringRef());
           w.op(&op, ops.fetch.getLoc(), id, "tcp.pass", parts,
                [&] {

@@ -54,6 +54,8 @@ std::string TargetModel::describe() const {
   line("vectorWay4Elements", vectorWay4Elements);
   line("vectorReduceSlots", vectorReduceSlots);
   line("vectorImmediates", vectorImmediates);
+  line("transposeValidElements", transposeValidElements);
+  line("transposeColumnBytes", transposeColumnBytes);
   line("pipelineFillCycles", pipelineFillCycles);
   line("contractLaneFoldCycles", contractLaneFoldCycles);
   line("timeReducerCells", timeReducerCells);

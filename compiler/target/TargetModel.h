@@ -64,6 +64,8 @@ struct TargetModel {
   int64_t vectorWay4Elements = 4;           // Float/Reduce/Div
   int64_t vectorReduceSlots = 8;            // intra-slice reduce: InnerTime <= 8
   int64_t vectorImmediates = 3;             // immediates per Vector Engine invocation
+  int64_t transposeValidElements = 8;       // valid_size of 8/16/32-bit input flits
+  int64_t transposeColumnBytes = 8;         // in_rows x element bytes (8 x i8, 4 x bf16, 2 x f32)
   int64_t pipelineFillCycles = 4;           // fetch -> commit minimum latency of a pass
   int64_t contractLaneFoldCycles = 1;       // lane folder after the time reducer
   int64_t timeReducerCells = 128;           // accumulator: slots x packet elements (interleaved)

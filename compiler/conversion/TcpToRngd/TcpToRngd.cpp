@@ -171,6 +171,17 @@ private:
     appendSlices(f, fetch.stream.spatial);
     addConfig(fetchOp.getLoc(), isa::Unit::Fetch, f, ctx);
 
+    if (plan->sw) {
+      units |= isa::UnitSwitch;
+      tcp::SwitchOp sw = ops.sw;
+      isa::SwitchMode mode = sw.getMode() == tcp::SwitchMode::broadcast1
+                                 ? isa::SwitchMode::Broadcast1
+                                 : isa::SwitchMode::Transpose;
+      addConfig(sw.getLoc(), isa::Unit::Switch,
+                {static_cast<int64_t>(mode), plan->sw->slice1, plan->sw->slice0, plan->sw->time0},
+                ctx);
+    }
+
     if (plan->contract) {
       units |= isa::UnitContract;
       tcp::ContractOp contract = ops.contract;
@@ -196,6 +207,13 @@ private:
       tcp::CastOp cast = ops.cast;
       addConfig(cast.getLoc(), isa::Unit::Cast,
                 {static_cast<int64_t>(isa::CastMode::F32ToBf16)}, ctx);
+    }
+    if (plan->transpose) {
+      units |= isa::UnitTranspose;
+      tcp::TransposeOp transpose = ops.transpose;
+      const tcp::TransposePlan &t = *plan->transpose;
+      addConfig(transpose.getLoc(), isa::Unit::Transpose,
+                {log2Exact(t.elemBytes), t.inRows, t.inCols, t.outRows}, ctx);
     }
     if (plan->commit) {
       units |= isa::UnitCommit;

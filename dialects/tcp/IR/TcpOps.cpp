@@ -58,7 +58,7 @@ LogicalResult verifyProducer(Operation *op, Value input,
 } // namespace rngd::tcp
 
 static bool sameSpatial(const SpatialLayout &a, const SpatialLayout &b) {
-  return a.cluster.str() == b.cluster.str() && a.slice.str() == b.slice.str();
+  return sameOrder(a.cluster, b.cluster) && sameOrder(a.slice, b.slice);
 }
 
 //===----------------------------------------------------------------------===//
@@ -165,7 +165,7 @@ LogicalResult FetchOp::verify() {
 }
 
 LogicalResult CollectOp::verify() {
-  if (failed(verifyProducer(*this, getInput(), {"tcp.fetch"})))
+  if (failed(verifyProducer(*this, getInput(), {"tcp.fetch", "tcp.switch"})))
     return failure();
   return verifySingleUse(*this, getResult());
 }
@@ -188,7 +188,8 @@ LogicalResult CastOp::verify() {
 
 LogicalResult CommitOp::verify() {
   if (failed(verifyProducer(*this, getInput(),
-                            {"tcp.collect", "tcp.contract", "tcp.vector", "tcp.cast"})))
+                            {"tcp.collect", "tcp.contract", "tcp.vector", "tcp.cast",
+                             "tcp.transpose"})))
     return failure();
   if (getInput().getType().getElementType() != getResult().getType().getElementType())
     return emitOpError("commit writes the stream's element type (")

@@ -57,6 +57,50 @@ def Tcp_FetchOp : Tcp_Op<"fetch", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tcp_SwitchModeBroadcast1 : I32EnumAttrCase<"broadcast1", 2>;
+def Tcp_SwitchModeTranspose : I32EnumAttrCase<"transpose", 3>;
+def Tcp_SwitchMode : I32EnumAttr<"SwitchMode", "Switch Engine configuration",
+                                 [Tcp_SwitchModeBroadcast1, Tcp_SwitchModeTranspose]> {
+  let cppNamespace = "::rngd::tcp";
+}
+
+def Tcp_SwitchOp : Tcp_Op<"switch", [Pure]> {
+  let summary = "the Switch Engine: move packets between the slices of a ring";
+  let description = [{
+    Between fetch and collect. The input slice mapping splits into `[slice2, slice1, slice0]`:
+    - `broadcast1`: slice1 moves to the innermost time; a fresh axis of the same size takes its
+      place in the slice mapping, so every slice of a ring receives the ring's packets.
+      ```mlir
+      %b = tcp.switch broadcast1 %f : !tcp.stream<f32, ..., slice = "[A / 4, A % 4]", time = "B", ...>
+               -> !tcp.stream<f32, ..., slice = "[A / 4, X]", time = "[B, A % 4]", ...>
+      ```
+    - `transpose`: slice1 and slice0 swap places in the slice mapping; time is unchanged.
+    The ring (slice1 x slice0 slices) is a power of two within one cluster; cycles are
+    ring_size x Time x flits per packet.
+  }];
+  let arguments = (ins Tcp_SwitchMode:$mode, Tcp_StreamType:$input);
+  let results = (outs Tcp_StreamType:$result);
+  let assemblyFormat = "$mode $input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tcp_TransposeOp : Tcp_Op<"transpose", [Pure]> {
+  let summary = "the Transpose Engine: swap time and packet within groups of flits";
+  let description = [{
+    The input time ends in `[..., R, D]` (R rows, D flits per row) with a packet of 8 valid
+    elements; the result's time is `[..., D, packet]` and its packet is R padded to one flit.
+    Limits: R <= 8 (8-bit), 4 (16-bit), 2 (32-bit) rows; rows of 8, 16 or 32 elements.
+    ```mlir
+    %t = tcp.transpose %v : !tcp.stream<bf16, ..., time = "[A, B]", packet = "C"> ->
+                            !tcp.stream<bf16, ..., time = "C", packet = "B # 16">
+    ```
+  }];
+  let arguments = (ins Tcp_StreamType:$input);
+  let results = (outs Tcp_StreamType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tcp_CollectOp : Tcp_Op<"collect", [Pure, SameOperandsAndResultType]> {
   let summary = "pad each packet to one 32-byte flit";
   let description = [{

@@ -192,6 +192,10 @@ TensorPassOps tensorPassOps(Operation *end) {
   while (op) {
     if (auto c = dyn_cast<CastOp>(op))
       ops.cast = c;
+    else if (auto t = dyn_cast<TransposeOp>(op))
+      ops.transpose = t;
+    else if (auto w = dyn_cast<SwitchOp>(op))
+      ops.sw = w;
     else if (auto v = dyn_cast<VectorOp>(op))
       ops.vector = v;
     else if (auto c = dyn_cast<ContractOp>(op))
@@ -223,6 +227,13 @@ std::optional<TensorPassPlan> planTensorPass(Operation *end) {
   s.fetchAccesses = fetch->sequencer.accesses();
   s.fetchCast = fetch->cast;
   int64_t flits = fetch->stream.time.size(); // one flit per packet (packets fit one flit)
+  if (ops.sw) {
+    plan.sw = planSwitch(ops.sw);
+    if (!plan.sw)
+      return std::nullopt;
+    s.switchCycles = plan.sw->cycles;
+    flits = plan.sw->out.time.size();
+  }
   s.flits = flits;
   if (ops.contract) {
     plan.contract = planContract(ops.contract);
@@ -245,6 +256,13 @@ std::optional<TensorPassPlan> planTensorPass(Operation *end) {
   }
   if (ops.cast)
     s.castFlits = flits;
+  if (ops.transpose) {
+    plan.transpose = planTranspose(ops.transpose);
+    if (!plan.transpose)
+      return std::nullopt;
+    s.transposeCycles = plan.transpose->cycles;
+    flits = plan.transpose->out.time.size();
+  }
   if (ops.commit) {
     plan.commit = planCommit(ops.commit);
     if (!plan.commit)

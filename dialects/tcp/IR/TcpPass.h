@@ -88,6 +88,20 @@ struct ContractPlan {
 };
 std::optional<ContractPlan> planContract(ContractOp op);
 
+struct SwitchPlan {
+  StreamLayout in, out;
+  int64_t slice1 = 1, slice0 = 1, time0 = 0, ring = 1;
+  int64_t cycles = 0; // switchCycles()
+};
+std::optional<SwitchPlan> planSwitch(SwitchOp op);
+
+struct TransposePlan {
+  StreamLayout in, out;
+  int64_t elemBytes = 0, inRows = 0, inCols = 0, outRows = 0, matrices = 0;
+  int64_t cycles = 0; // transposeCycles()
+};
+std::optional<TransposePlan> planTranspose(TransposeOp op);
+
 /// A pass ending in the Tensor or Vector Register File.
 std::optional<TrfLayout> planToTrf(ToTrfOp op);
 std::optional<VrfLayout> planToVrf(ToVrfOp op);
@@ -101,10 +115,12 @@ bool isPassEnd(mlir::Operation *op);
 /// The ops of one Tensor Unit pass, from its end back to its fetch; optional stages are null.
 struct TensorPassOps {
   FetchOp fetch;
+  SwitchOp sw;
   CollectOp collect;
   ContractOp contract;
   VectorOp vector;
   CastOp cast;
+  TransposeOp transpose;
   CommitOp commit;
   ToTrfOp toTrf;
   ToVrfOp toVrf;
@@ -116,8 +132,10 @@ TensorPassOps tensorPassOps(mlir::Operation *end);
 struct TensorPassPlan {
   TensorPassOps ops;
   FetchPlan fetch;
+  std::optional<SwitchPlan> sw;
   std::optional<ContractPlan> contract;
   std::optional<VectorPlan> vector;
+  std::optional<TransposePlan> transpose;
   std::optional<CommitPlan> commit;
   std::optional<TrfLayout> trf;
   std::optional<VrfLayout> vrf;

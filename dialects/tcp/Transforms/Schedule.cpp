@@ -46,12 +46,16 @@ LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
         return failure();
       const TensorPassOps &ops = plan->ops;
       clock.load(words(isa::Unit::Fetch));
+      if (ops.sw)
+        clock.load(words(isa::Unit::Switch));
       if (ops.contract)
         clock.load(words(isa::Unit::Contract));
       if (ops.vector)
         clock.load(words(isa::Unit::Vector));
       if (ops.cast)
         clock.load(words(isa::Unit::Cast));
+      if (ops.transpose)
+        clock.load(words(isa::Unit::Transpose));
       clock.load(words(ops.commit  ? isa::Unit::Commit
                        : ops.toTrf ? isa::Unit::TrfWrite
                                    : isa::Unit::VrfWrite));
