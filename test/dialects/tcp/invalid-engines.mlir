@@ -269,3 +269,50 @@ module attributes {tcp.axes = {T = 512}} {
     return
   }
 }
+
+// -----
+// Transpose Engine: rows x element bytes <= 8. At the limit: 4 rows of bf16 (the transpose
+// example kernel); one past: 8 rows of bf16.
+!rows = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "R", packet = "C">
+!cols = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "C", packet = "R # 16">
+module attributes {tcp.axes = {R = 8, C = 8}} {
+  func.func @transpose_rows(%x: !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[R, C]">) {
+    %f = tcp.fetch main %x : !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[R, C]"> -> !rows
+    %c = tcp.collect %f : !rows
+    // expected-error @+1 {{transpose: 8 rows of 16-bit elements exceed the limit of 4}}
+    %t = tcp.transpose %c : !rows -> !cols
+    %y = tcp.commit %t : !cols -> !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[C, R # 16]">
+    return
+  }
+}
+
+// -----
+// Transpose Engine: the result time is [outer, row flits, packet].
+!rows = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "R", packet = "C">
+!cols = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "R", packet = "C # 16">
+module attributes {tcp.axes = {R = 4, C = 8}} {
+  func.func @transpose_shape(%x: !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[R, C]">) {
+    %f = tcp.fetch main %x : !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[R, C]"> -> !rows
+    %c = tcp.collect %f : !rows
+    // expected-error @+1 {{transpose: the input time must end in the result packet's rows C followed by the flits of a row, got R}}
+    %t = tcp.transpose %c : !rows -> !cols
+    %y = tcp.commit %t : !cols -> !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[R, C # 16]">
+    return
+  }
+}
+
+// -----
+// Switch Engine: broadcast1 moves slice1 to the innermost time and puts a fresh axis in its
+// place; anything else is not this configuration.
+!fs = !tcp.stream<f32, cluster = "1 # 2", slice = "[A / 16, A / 4 % 4]", time = "1", packet = "A % 4">
+!bs = !tcp.stream<f32, cluster = "1 # 2", slice = "[A / 16, A / 4 % 4]", time = "A / 4 % 4", packet = "A % 4">
+module attributes {tcp.axes = {A = 1024, X = 4}} {
+  func.func @switch_not_fresh(%x: !tcp.dm<f32, cluster = "1 # 2", slice = "[A / 16, A / 4 % 4]", elem = "A % 4">) {
+    %f = tcp.fetch main %x : !tcp.dm<f32, cluster = "1 # 2", slice = "[A / 16, A / 4 % 4]", elem = "A % 4"> -> !fs
+    // expected-error @+1 {{switch broadcast1: the result (slice [A / 16, A / 4 % 4], time A / 4 % 4) is not this configuration applied to the input (slice [A / 16, A / 4 % 4], time 1)}}
+    %b = tcp.switch broadcast1 %f : !fs -> !bs
+    %c = tcp.collect %b : !bs
+    %g = tcp.commit %c : !bs -> !tcp.dm<f32, cluster = "1 # 2", slice = "[A / 16, A / 4 % 4]", elem = "A % 16">
+    return
+  }
+}
