@@ -1,5 +1,6 @@
 // Command words, configuration blocks and DMA descriptors: round trips and rejections.
 #include "Builders.h"
+#include <algorithm>
 
 #include <catch2/catch.hpp>
 
@@ -196,4 +197,345 @@ TEST_CASE("descriptors round-trip and reject malformed bytes", "[isa]") {
   Descriptor bad = d;
   bad.srcStrides.pop_back();
   CHECK_FALSE(checkDescriptor(bad, why));
+}
+
+// ---- The engine blocks: contract, trf_write, vrf_write, switch, transpose, vector, cast -------
+
+namespace {
+
+// Packs, unpacks and re-reads a block; returns the validation verdict (why on failure).
+bool roundTrip(Unit unit, const std::vector<int64_t> &values, std::string &why) {
+  const UnitSpec &spec = *findUnit(unit);
+  std::vector<uint64_t> words;
+  if (!packBlock(spec, values, words, why))
+    return false;
+  REQUIRE(words.size() == wordCount(spec));
+  CHECK(unpackBlock(spec, words) == values);
+  return validateBlock(spec, values, why);
+}
+
+std::vector<std::string> fieldNames(const char *unit) {
+  std::vector<std::string> names;
+  for (const FieldSpec &f : findUnit(unit)->fields)
+    names.push_back(f.name);
+  return names;
+}
+
+} // namespace
+
+TEST_CASE("engine unit tables: names, ids, field order and sizes", "[isa]") {
+  CHECK(findUnit("contract")->unit == Unit::Contract);
+  CHECK(findUnit("trf_write")->unit == Unit::TrfWrite);
+  CHECK(findUnit("vrf_write")->unit == Unit::VrfWrite);
+  CHECK(findUnit("switch")->unit == Unit::Switch);
+  CHECK(findUnit("transpose")->unit == Unit::Transpose);
+  CHECK(int(Unit::Contract) == 5);
+  CHECK(int(Unit::Transpose) == 9);
+  CHECK(fieldNames("vector") ==
+        std::vector<std::string>{"steps", "alu", "op", "mode", "imm", "imm2", "vrf_base",
+                                 "vrf_flit_stride", "vrf_elem_stride", "vrf_period",
+                                 "reduce_slots", "reduce_tree", "inter_group_log2"});
+  CHECK(fieldNames("contract") ==
+        std::vector<std::string>{"pack", "lanes_log2", "mac", "packet_elems", "trf_base",
+                                 "window", "slots", "limits", "stream_strides", "trf_strides",
+                                 "acc_strides"});
+  CHECK(fieldNames("trf_write") == std::vector<std::string>{"base", "lanes_log2", "lane_bytes"});
+  CHECK(fieldNames("vrf_write") == std::vector<std::string>{"base", "bytes"});
+  CHECK(fieldNames("switch") == std::vector<std::string>{"mode", "slice1", "slice0", "time0"});
+  CHECK(fieldNames("transpose") ==
+        std::vector<std::string>{"elem_log2", "in_rows", "in_cols", "out_rows"});
+  // contract: 2+2+2+7+17+4+8 + 8 x (17+16+24+9) = 570 bits; the others fit one word.
+  CHECK(wordCount(*findUnit("contract")) == 9);
+  CHECK(valueCount(*findUnit("contract")) == 7 + 4 * 8);
+  CHECK(valueCount(*findUnit("vector")) == 1 + 5 * 8 + 7);
+  for (const char *one : {"trf_write", "vrf_write", "switch", "transpose", "cast"})
+    CHECK(wordCount(*findUnit(one)) == 1);
+  CHECK(std::string(unitBitName(8)) == "trf");
+  CHECK(std::string(unitBitName(9)) == "vrf");
+  CHECK(unitBitName(10) == nullptr);
+}
+
+TEST_CASE("contract blocks: limits at and past their ranges", "[isa][contract]") {
+  ContractConfig c;
+  c.pack = 2;
+  c.lanesLog2 = 3;
+  c.mac = MacType::Bf16;
+  c.packetElems = 32;
+  c.trfBase = (1 << 17) - 1;
+  c.window = 8;
+  c.slots = 255;
+  c.limits = {65536, 2, 1, 1, 1, 1, 1, 3};
+  c.streamStrides = {-32768, 32767, 0, 0, 0, 0, 0, 1};
+  c.trfStrides = {-(1 << 23), (1 << 23) - 1, 0, 0, 0, 0, 0, 64};
+  c.accStrides = {0, 127, 0, 0, 0, 0, 0, 0}; // max slot 127 < 255
+  std::string why;
+  CHECK(roundTrip(Unit::Contract, c.values(), why));
+  auto back = ContractConfig::fromValues(c.values());
+  CHECK(back.values() == c.values());
+  CHECK(back.trfStrides[0] == -(1 << 23));
+  CHECK(back.mac == MacType::Bf16);
+
+  auto rejects = [&](auto patch, const std::string &needle) {
+    ContractConfig d = c;
+    patch(d);
+    std::string w;
+    CHECK_FALSE(roundTrip(Unit::Contract, d.values(), w));
+    INFO(w);
+    CHECK(w.find(needle) != std::string::npos);
+  };
+  rejects([](ContractConfig &d) { d.pack = 3; }, "contract.pack = 3 is not 1 or 2");
+  rejects([](ContractConfig &d) { d.pack = 0; }, "contract.pack = 0");
+  rejects([](ContractConfig &d) { d.mac = MacType(2); }, "contract.mac = 2 is not a known MAC");
+  rejects([](ContractConfig &d) { d.packetElems = 16; },
+          "contract.packet_elems = 16 but a packet of 2 flits holds 32 bf16 elements");
+  rejects([](ContractConfig &d) { d.mac = MacType::I8; },
+          "packet of 2 flits holds 64 i8 elements");
+  rejects([](ContractConfig &d) { d.window = 9; }, "contract.window = 9 is outside 0..8");
+  rejects([](ContractConfig &d) { d.slots = 0; }, "contract.slots = 0");
+  rejects([](ContractConfig &d) { d.slots = 256; }, "contract.slots = 256 does not fit 8");
+  rejects([](ContractConfig &d) { d.limits[2] = 0; }, "contract.limits[2] = 0 is outside");
+  rejects([](ContractConfig &d) { d.limits[2] = 65537; },
+          "contract.limits[2] = 65537 is outside 1..65536");
+  rejects([](ContractConfig &d) { d.streamStrides[1] = 32768; },
+          "contract.stream_strides[1] = 32768 does not fit 16 signed bits");
+  rejects([](ContractConfig &d) { d.trfBase = 1 << 17; }, "contract.trf_base = 131072");
+  rejects([](ContractConfig &d) { d.accStrides[1] = 512; }, "does not fit 9 unsigned bits");
+  rejects([](ContractConfig &d) { d.accStrides[1] = 255; },
+          "contract accumulator slot index reaches 255");
+  ContractConfig i8 = c;
+  i8.mac = MacType::I8;
+  i8.pack = 1;
+  i8.packetElems = 32;
+  CHECK(roundTrip(Unit::Contract, i8.values(), why));
+}
+
+TEST_CASE("register-file write, switch and transpose blocks", "[isa]") {
+  std::string why;
+  TrfWriteConfig t{(1 << 17) - 1, 3, (1 << 17) - 1};
+  CHECK(roundTrip(Unit::TrfWrite, t.values(), why));
+  CHECK(TrfWriteConfig::fromValues(t.values()).laneBytes == (1 << 17) - 1);
+  t.laneBytes = 0;
+  CHECK_FALSE(roundTrip(Unit::TrfWrite, t.values(), why));
+  CHECK(why == "trf_write.lane_bytes = 0 must be at least 1");
+  t.laneBytes = 1 << 17;
+  CHECK_FALSE(roundTrip(Unit::TrfWrite, t.values(), why));
+  CHECK(why == "trf_write.lane_bytes = 131072 does not fit 17 unsigned bits");
+
+  VrfWriteConfig v{8191, 16383};
+  CHECK(roundTrip(Unit::VrfWrite, v.values(), why));
+  v.bytes = 0;
+  CHECK_FALSE(roundTrip(Unit::VrfWrite, v.values(), why));
+  CHECK(why == "vrf_write.bytes = 0 must be at least 1");
+  v = {8192, 1};
+  CHECK_FALSE(roundTrip(Unit::VrfWrite, v.values(), why));
+  CHECK(why == "vrf_write.base = 8192 does not fit 13 unsigned bits");
+
+  SwitchConfig s{SwitchMode::Broadcast01, 256, 1, (1 << 17) - 1};
+  CHECK(roundTrip(Unit::Switch, s.values(), why));
+  CHECK(SwitchConfig::fromValues(s.values()).mode == SwitchMode::Broadcast01);
+  for (auto mode : {SwitchMode::Broadcast1, SwitchMode::Transpose,
+                    SwitchMode::TransposedBroadcast1})
+    CHECK(roundTrip(Unit::Switch, SwitchConfig{mode, 16, 16, 0}.values(), why));
+  CHECK(roundTrip(Unit::Switch, SwitchConfig{SwitchMode::InterTranspose, 2, 16, 2}.values(), why));
+  CHECK_FALSE(roundTrip(Unit::Switch, SwitchConfig{SwitchMode(0), 2, 2, 1}.values(), why));
+  CHECK(why.find("switch.mode = 0 is not a known switch mode") == 0);
+  CHECK_FALSE(roundTrip(Unit::Switch, SwitchConfig{SwitchMode(6), 2, 2, 1}.values(), why));
+  CHECK_FALSE(roundTrip(Unit::Switch, SwitchConfig{SwitchMode::Transpose, 256, 2, 0}.values(), why));
+  CHECK(why == "switch ring size slice1 x slice0 = 512 is not a power of two up to 256");
+  CHECK_FALSE(roundTrip(Unit::Switch, SwitchConfig{SwitchMode::Transpose, 3, 1, 0}.values(), why));
+  CHECK(why == "switch ring size slice1 x slice0 = 3 is not a power of two up to 256");
+  CHECK_FALSE(roundTrip(Unit::Switch, SwitchConfig{SwitchMode::Transpose, 0, 4, 0}.values(), why));
+  CHECK_FALSE(roundTrip(Unit::Switch, SwitchConfig{SwitchMode::Broadcast01, 2, 2, 0}.values(), why));
+  CHECK(why == "switch.time0 = 0; Broadcast01 and InterTranspose need time0 >= 1");
+  CHECK_FALSE(roundTrip(Unit::Switch, SwitchConfig{SwitchMode::Broadcast1, 512, 1, 0}.values(), why));
+  CHECK(why == "switch.slice1 = 512 does not fit 9 unsigned bits");
+
+  for (int64_t e = 0; e <= 2; ++e)
+    for (int64_t cols : {8, 16, 32}) {
+      TransposeConfig c{e, 8 >> e, cols, cols};
+      CHECK(roundTrip(Unit::Transpose, c.values(), why));
+      c.inRows = (8 >> e) + 1; // one row past the element size's limit
+      CHECK_FALSE(roundTrip(Unit::Transpose, c.values(), why));
+      CHECK(why.find("transpose.in_rows = " + std::to_string((8 >> e) + 1) + " is outside 1..") ==
+            0);
+    }
+  CHECK_FALSE(roundTrip(Unit::Transpose, TransposeConfig{3, 1, 8, 8}.values(), why));
+  CHECK(why.find("transpose.elem_log2 = 3") == 0);
+  CHECK_FALSE(roundTrip(Unit::Transpose, TransposeConfig{0, 8, 24, 8}.values(), why));
+  CHECK(why == "transpose.in_cols = 24 is not 8, 16 or 32");
+  CHECK_FALSE(roundTrip(Unit::Transpose, TransposeConfig{0, 8, 16, 17}.values(), why));
+  CHECK(why == "transpose.out_rows = 17 is outside 1..in_cols (16)");
+  CHECK_FALSE(roundTrip(Unit::Transpose, TransposeConfig{0, 0, 16, 1}.values(), why));
+
+  CHECK(roundTrip(Unit::Cast, {int64_t(CastMode::I32ToI8)}, why));
+  CHECK_FALSE(roundTrip(Unit::Cast, {3}, why));
+  CHECK(why == "cast.mode = 3 is not a known cast (0 none, 1 f32->bf16, 2 i32->i8)");
+}
+
+TEST_CASE("vector blocks: the ALU/op table, step order, stash and fields", "[isa][vector]") {
+  std::string why;
+  auto step = [](Alu alu, VectorOp op, OperandMode mode = OperandMode::Immediate,
+                 uint32_t imm = 0, uint32_t imm2 = 0) {
+    return VectorStep{int64_t(alu), int64_t(op), int64_t(mode), imm, imm2};
+  };
+  // Every ALU with every op it implements, one per block (plus the ones that need company).
+  struct Pair {
+    Alu alu;
+    std::vector<VectorOp> ops;
+  };
+  std::vector<Pair> table = {
+      {Alu::FxpAdd, {VectorOp::Add, VectorOp::Sub}},
+      {Alu::FxpMul, {VectorOp::Mul}},
+      {Alu::FxpToFp, {VectorOp::ToF32}},
+      {Alu::FpFma, {VectorOp::Add, VectorOp::Sub, VectorOp::Fma}},
+      {Alu::FpFpu, {VectorOp::Sqrt, VectorOp::Sigmoid, VectorOp::Div}},
+      {Alu::FpExp, {VectorOp::Exp}},
+      {Alu::FpMul0, {VectorOp::Mul}},
+      {Alu::FpMul1, {VectorOp::Mul}},
+      {Alu::IntraReduce, {VectorOp::Add, VectorOp::Max}},
+      {Alu::FpDiv, {VectorOp::Div}},
+      {Alu::FpToFxp, {VectorOp::ToI32}},
+      {Alu::Clip, {VectorOp::Max, VectorOp::Min, VectorOp::Add}},
+      {Alu::InterReduce, {VectorOp::Add, VectorOp::Max}},
+      {Alu::Stash, {VectorOp::None}},
+  };
+  int accepted = 0;
+  for (const Pair &p : table)
+    for (int64_t op = 0; op <= 12; ++op) {
+      VectorConfig v;
+      v.steps = 1;
+      v.step[0] = step(p.alu, VectorOp(op));
+      v.reduceSlots = 1;
+      bool allowed =
+          std::find(p.ops.begin(), p.ops.end(), VectorOp(op)) != p.ops.end();
+      INFO(aluName(int64_t(p.alu)) << " op " << op);
+      CHECK(roundTrip(Unit::Vector, v.values(), why) == allowed);
+      if (!allowed)
+        CHECK(why.find(std::string("ALU ") + aluName(int64_t(p.alu)) + " does not implement op") !=
+              std::string::npos);
+      accepted += allowed;
+    }
+  CHECK(accepted == 23);
+  VectorConfig logic;
+  logic.steps = 1;
+  logic.step[0] = step(Alu::Logic, VectorOp::Add);
+  CHECK_FALSE(roundTrip(Unit::Vector, logic.values(), why));
+  CHECK(why == "vector step 0: the Logic ALU has no implemented ops yet");
+  logic.step[0] = step(Alu(0), VectorOp::Add);
+  CHECK_FALSE(roundTrip(Unit::Vector, logic.values(), why));
+  CHECK(why == "vector step 0: unknown ALU 0");
+
+  // A full chain at the field limits: eight steps, stash anywhere, ALUs in stage order.
+  VectorConfig v;
+  v.steps = 8;
+  v.step[0] = step(Alu::FxpToFp, VectorOp::ToF32);
+  v.step[1] = step(Alu::Stash, VectorOp::None);
+  v.step[2] = step(Alu::FpFma, VectorOp::Fma, OperandMode::Vrf, 0, 0xbf800000u);
+  v.step[3] = step(Alu::FpExp, VectorOp::Exp);
+  v.step[4] = step(Alu::FpMul0, VectorOp::Mul, OperandMode::Stash);
+  v.step[5] = step(Alu::IntraReduce, VectorOp::Max);
+  v.step[6] = step(Alu::FpDiv, VectorOp::Div, OperandMode::Immediate, 0xffffffffu);
+  v.step[7] = step(Alu::InterReduce, VectorOp::Add);
+  v.vrfBase = 8191;
+  v.vrfFlitStride = -32768;
+  v.vrfElemStride = 4;
+  v.vrfPeriod = 65535;
+  v.reduceSlots = 8;
+  v.reduceTree = 1;
+  v.interGroupLog2 = 8;
+  CHECK(roundTrip(Unit::Vector, v.values(), why));
+  auto back = VectorConfig::fromValues(v.values());
+  CHECK(back.values() == v.values());
+  CHECK(back.step[2].imm2 == 0xbf800000u);
+  CHECK(back.vrfFlitStride == -32768);
+  CHECK(back.interGroupLog2 == 8);
+
+  auto rejects = [&](auto patch, const std::string &needle) {
+    VectorConfig d = v;
+    patch(d);
+    std::string w;
+    CHECK_FALSE(roundTrip(Unit::Vector, d.values(), w));
+    INFO(w);
+    CHECK(w.find(needle) != std::string::npos);
+  };
+  rejects([](VectorConfig &d) { std::swap(d.step[2], d.step[3]); },
+          "vector step 3 uses FpFma after FpExp; ALUs run in stage order");
+  rejects([&](VectorConfig &d) { d.step[3] = d.step[2]; }, "uses FpFma after FpFma");
+  rejects([&](VectorConfig &d) { d.step[1] = step(Alu::FpMul1, VectorOp::Mul); },
+          "vector step 2 uses FpFma after FpMul1");
+  rejects([&](VectorConfig &d) { d.step[0] = step(Alu::FxpAdd, VectorOp::Add);
+                                 d.step[1] = step(Alu::FxpToFp, VectorOp::ToF32); },
+          "vector step 4 reads the stash, but no earlier Stash step");
+  rejects([&](VectorConfig &d) { d.step[6] = step(Alu::FpDiv, VectorOp::Div, OperandMode::Stash); },
+          "vector step 6 reads the stash"); // the stash was saved before the reducer
+  rejects([&](VectorConfig &d) { d.steps = 8, d.step[7] = step(Alu::InterReduce, VectorOp::Add);
+                                d.step[6] = step(Alu::InterReduce, VectorOp::Max); },
+          "vector step 7 follows InterReduce, which must be the last step");
+  rejects([&](VectorConfig &d) { d.step[4].mode = 3; }, "operand mode 3 is not 0");
+  rejects([](VectorConfig &d) { d.vrfElemStride = 2; },
+          "vector.vrf_elem_stride = 2 is not 0 (broadcast) or 4");
+  rejects([](VectorConfig &d) { d.reduceSlots = 9; }, "vector.reduce_slots = 9 is outside 1..8");
+  rejects([](VectorConfig &d) { d.reduceSlots = 0; }, "vector.reduce_slots = 0 is outside 1..8");
+  rejects([](VectorConfig &d) { d.interGroupLog2 = 9; }, "vector.inter_group_log2 = 9");
+  rejects([](VectorConfig &d) { d.steps = 9; }, "vector.steps = 9 exceeds 8");
+  rejects([](VectorConfig &d) { d.vrfBase = 8192; }, "vector.vrf_base = 8192 does not fit 13");
+  rejects([](VectorConfig &d) { d.reduceTree = 2; }, "vector.reduce_tree = 2 does not fit 1");
+  rejects([](VectorConfig &d) { d.steps = 7; }, "vector step 7 is unused (steps = 7) but its alu");
+  rejects([](VectorConfig &d) { d.steps = 6, d.step[6] = {}, d.step[7] = {}, d.step[7].imm2 = 1; },
+          "vector step 7 is unused (steps = 6) but its imm2 is nonzero");
+  // InterReduce must be the last step; a Stash may not follow it either.
+  VectorConfig last;
+  last.steps = 2;
+  last.step[0] = step(Alu::InterReduce, VectorOp::Max);
+  last.step[1] = step(Alu::Stash, VectorOp::None);
+  CHECK_FALSE(roundTrip(Unit::Vector, last.values(), why));
+  CHECK(why == "vector step 1 follows InterReduce, which must be the last step");
+  // Without an IntraReduce step reduce_slots is not used: 0 and 1..8 both pass.
+  last.steps = 1;
+  last.step[1] = {};
+  for (int64_t slots : {0, 1, 8}) {
+    last.reduceSlots = slots;
+    CHECK(roundTrip(Unit::Vector, last.values(), why));
+  }
+}
+
+TEST_CASE("gather and scatter descriptors", "[isa][dma]") {
+  Descriptor d = test::descriptor(test::hbmAddr(0), test::dmAddr(1, 0), 64, {4, 2}, {0, 32},
+                                  {128, 32});
+  d.kind = uint32_t(DmaKind::Gather);
+  d.indexAddress = test::hbmAddr(4096);
+  d.indexCount = 4;
+  d.indirectLoop = 0;
+  uint8_t bytes[kDescriptorBytes];
+  encodeDescriptor(d, bytes);
+  std::string why;
+  auto back = decodeDescriptor(bytes, why);
+  REQUIRE(back);
+  CHECK(back->kind == 1);
+  CHECK(back->indexAddress == test::hbmAddr(4096));
+  CHECK(back->indexCount == 4);
+  CHECK(back->indirectLoop == 0);
+  CHECK(test::get64(std::vector<uint8_t>(bytes, bytes + 256), 128) == test::hbmAddr(4096));
+  CHECK(bytes[136] == 4);
+  CHECK(bytes[140] == 0);
+
+  Descriptor s = d;
+  s.kind = uint32_t(DmaKind::Scatter);
+  s.indirectLoop = 1;
+  s.indexCount = 2;
+  CHECK(checkDescriptor(s, why));
+  s.indirectLoop = 2;
+  CHECK_FALSE(checkDescriptor(s, why));
+  CHECK(why == "scatter descriptor's indirect loop 2 is not below its loop count 2");
+  s.indirectLoop = 1;
+  s.indexCount = 3;
+  CHECK_FALSE(checkDescriptor(s, why));
+  CHECK(why == "scatter descriptor has index count 3 but limits[1] = 2");
+  Descriptor plain = test::descriptor(test::hbmAddr(0), test::hbmAddr(256), 8);
+  plain.indexCount = 1;
+  CHECK_FALSE(checkDescriptor(plain, why));
+  CHECK(why == "descriptor of kind 0 (tensor loop) has nonzero index fields");
+  Descriptor none = d;
+  none.limits.clear(), none.srcStrides.clear(), none.dstStrides.clear();
+  CHECK_FALSE(checkDescriptor(none, why)); // a gather needs its indirect loop
 }
