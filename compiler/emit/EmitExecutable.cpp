@@ -46,6 +46,13 @@ std::optional<Executable> toExecutable(cmd::ExecutableOp op) {
         desc.srcStrides.push_back(static_cast<int32_t>(v));
       for (int64_t v : d.getDstStrides())
         desc.dstStrides.push_back(static_cast<int32_t>(v));
+      if (d.getIndirect()) {
+        desc.kind = static_cast<uint32_t>(*d.getIndirect() == "gather" ? isa::DmaKind::Gather
+                                                                        : isa::DmaKind::Scatter);
+        desc.indexAddress = static_cast<uint64_t>(*d.getIndexAddress());
+        desc.indexCount = static_cast<uint32_t>(*d.getIndexCount());
+        desc.indirectLoop = static_cast<uint32_t>(*d.getIndirectLoop());
+      }
       exe.descriptors.push_back(desc);
     } else if (auto c = dyn_cast<cmd::ConfigOp>(inner)) {
       ConfigBlock block;

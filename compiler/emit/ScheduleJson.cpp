@@ -200,6 +200,22 @@ std::string scheduleJson(ModuleOp module) {
           if (dma.getResult())
             w.producer_[dma.getResult()] = id;
           ++id;
+        } else if (llvm::isa<tcp::DmaScatterOp, tcp::DmaGatherOp>(op)) {
+          auto plan = tcp::planIndirectDma(&op);
+          bool scatter = plan->scatter;
+          Value dmValue = scatter ? op.getOperand(0) : op.getResult(0);
+          Value hbmValue = scatter ? op.getOperand(1) : op.getOperand(0);
+          Value offsets = scatter ? op.getOperand(2) : op.getOperand(1);
+          const tcp::DmLayout &dm = scatter ? *plan->dma.dmSource : *plan->dma.dmDest;
+          w.op(&op, op.getLoc(), id, op.getName().getStringRef(), {},
+               [&] {
+                 w.hbm(offsets);
+                 scatter ? w.dm(dmValue, dm) : w.hbm(hbmValue);
+               },
+               [&] { scatter ? w.hbm(hbmValue) : w.dm(dmValue, dm); }, {dmValue});
+          if (!scatter)
+            w.producer_[dmValue] = id;
+          ++id;
         } else if (tcp::isPassEnd(&op)) {
           auto plan = tcp::planTensorPass(&op);
           tcp::TensorPassOps ops = plan->ops;

@@ -4,8 +4,8 @@
 !out = !tcp.hbm<bf16, "[S, C, R]">
 !ind = !tcp.dm<bf16, cluster = "1 # 2", slice = "S", elem = "[R, C]">
 !rows = !tcp.stream<bf16, cluster = "1 # 2", slice = "S", time = "R", packet = "C">
-!cols = !tcp.stream<bf16, cluster = "1 # 2", slice = "S", time = "C", packet = "R # 16">
-!outd = !tcp.dm<bf16, cluster = "1 # 2", slice = "S", elem = "[C, R # 16]">
+!cols = !tcp.stream<bf16, cluster = "1 # 2", slice = "S", time = "C", packet = "R">
+!outd = !tcp.dm<bf16, cluster = "1 # 2", slice = "S", elem = "[C, R]">
 
 module attributes {tcp.axes = {S = 256, R = 4, C = 8}} {
   func.func @transpose(%x: !in {tcp.arg = "in", tcp.name = "x"},

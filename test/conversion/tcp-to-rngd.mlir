@@ -27,13 +27,13 @@ module attributes {tcp.axes = {A = 8192}} {
 // CHECK-NEXT: rngd.arg @out out bf16 [8192] "A" offset 16384 bytes 16384
 // HBM row-major -> 64 bytes per slice: one packet per slice, slices 4 MiB apart.
 // CHECK-NEXT: rngd.descriptor 0 engine 0 src 0xc000000000 dst 0x10000000 packet 64 limits [256] src_strides [64] dst_strides [4194304]
-// CHECK-NEXT: rngd.descriptor 1 engine 0 src 0x10000000 dst 0xc000004000 packet 64 limits [256] src_strides [4194304] dst_strides [64]
+// CHECK-NEXT: rngd.descriptor 1 engine 0 src 0x10000080 dst 0xc000004000 packet 64 limits [256] src_strides [4194304] dst_strides [64]
 // Fetch: four 16-byte accesses (8 bf16, cast to one f32 flit each); slices 0-255 enabled.
 // CHECK-NEXT: rngd.config 0 fetch {base = 0, access_log2 = 4, packet_bytes = 16, cast = 1, limits = [4, 1, 1, 1, 1, 1, 1, 1], strides = [16, 0, 0, 0, 0, 0, 0, 0], slices = [0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x0, 0x0, 0x0, 0x0]}
 // 1.0f = 0x3f800000 = 1065353216 on FpFma (ALU 5), op add (1).
 // CHECK-NEXT: rngd.config 1 vector {steps = 1, alu = [5, 0, 0, 0, 0, 0, 0, 0], op = [1, 0, 0, 0, 0, 0, 0, 0], mode = [0, 0, 0, 0, 0, 0, 0, 0], imm = [1065353216, 0, 0, 0, 0, 0, 0, 0], imm2 = [0, 0, 0, 0, 0, 0, 0, 0], vrf_base = 0, vrf_flit_stride = 0, vrf_elem_stride = 0, vrf_period = 0, reduce_slots = 1, reduce_tree = 0, inter_group_log2 = 0}
 // CHECK-NEXT: rngd.config 2 cast {mode = 1}
-// CHECK-NEXT: rngd.config 3 commit {base = 0, write_bytes = 16, limits = [4, 1, 1, 1, 1, 1, 1, 1], strides = [16, 0, 0, 0, 0, 0, 0, 0]
+// CHECK-NEXT: rngd.config 3 commit {base = 128, write_bytes = 16, limits = [4, 1, 1, 1, 1, 1, 1, 1], strides = [16, 0, 0, 0, 0, 0, 0, 0]
 // CHECK-NEXT: rngd.dma 0 tag 0
 // CHECK-NEXT: rngd.wait tag 0
 // CHECK-NEXT: rngd.load 0 main

@@ -89,9 +89,23 @@ def check(kernel, in_path, out_path):
     return 0
 
 
+def check_scatter(row_path, cache_path, offset, out_path):
+    """out must be cache with row written at byte offset, and nothing else changed."""
+    row, cache, out = (open(p, "rb").read() for p in (row_path, cache_path, out_path))
+    expected = cache[:offset] + row + cache[offset + len(row):]
+    if out != expected:
+        first = next(i for i in range(min(len(out), len(expected))) if out[i] != expected[i])
+        print("scatter: first difference at byte %d" % first)
+        return 1
+    print("scatter: row at byte %d written, %d bytes checked" % (offset, len(out)))
+    return 0
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "make-input":
         make_input(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
+    elif sys.argv[1] == "check-scatter":
+        sys.exit(check_scatter(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]))
     elif sys.argv[1] == "check":
         sys.exit(check(sys.argv[2], sys.argv[3], sys.argv[4]))
     else:

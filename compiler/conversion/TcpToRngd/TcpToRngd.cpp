@@ -86,6 +86,9 @@ public:
       if (auto dma = dyn_cast<tcp::DmaOp>(op)) {
         if (failed(lowerDma(dma)))
           return failure();
+      } else if (llvm::isa<tcp::DmaScatterOp, tcp::DmaGatherOp>(op)) {
+        if (failed(lowerIndirectDma(&op)))
+          return failure();
       } else if (tcp::isPassEnd(&op)) {
         if (failed(lowerPass(&op)))
           return failure();
@@ -133,13 +136,52 @@ private:
     int64_t index = static_cast<int64_t>(descriptors_.size());
     auto d = records_.create<cmd::DescriptorOp>(
         op.getLoc(), index, tcp::dmaEngine(*plan), address(op.getSource(), *plan, true),
-        address(dst, *plan, false), plan->plan.packetBytes, limits, srcStrides, dstStrides);
+        address(dst, *plan, false), plan->plan.packetBytes, limits, srcStrides, dstStrides,
+        StringAttr(), IntegerAttr(), IntegerAttr(), IntegerAttr());
     descriptors_.push_back(d);
     int64_t tag = nextTag_++ % (isa::kMaxTag + 1);
     commands_.create<cmd::DmaOp>(op.getLoc(), index, tag);
     auto wait = commands_.create<cmd::WaitOp>(op.getLoc(), StringAttr(),
                                               b_.getI64IntegerAttr(tag));
     (void)wait;
+    return success();
+  }
+
+  LogicalResult lowerIndirectDma(Operation *op) {
+    const TargetModel &t = defaultTarget();
+    auto plan = tcp::planIndirectDma(op);
+    if (!plan)
+      return failure();
+    bool scatter = plan->scatter;
+    Value dmValue = scatter ? op->getOperand(0) : op->getResult(0);
+    Value hbmValue = scatter ? op->getOperand(1) : op->getOperand(0);
+    Value offsets = scatter ? op->getOperand(2) : op->getOperand(1);
+    if (dmOffset(dmValue) < 0)
+      return op->emitOpError("has no DM address; run tcp-allocate-memory first");
+    uint64_t dm = t.dmAddressBase + static_cast<uint64_t>(dmOffset(dmValue));
+    auto hbmAt = [&](Value v) {
+      return t.hbmAddressBase +
+             static_cast<uint64_t>(layout_.slots[cast<BlockArgument>(v).getArgNumber()].offset);
+    };
+    // Loop 0 walks the rows: the DM side steps by its row stride, the HBM side reads offsets.
+    SmallVector<int64_t> limits = {plan->rows}, dmStrides = {plan->dmRowStride}, hbmStrides = {0};
+    for (const auto &loop : plan->dma.plan.loops) {
+      limits.push_back(loop.size);
+      dmStrides.push_back(scatter ? loop.srcStride : loop.dstStride);
+      hbmStrides.push_back(scatter ? loop.dstStride : loop.srcStride);
+    }
+    int64_t index = static_cast<int64_t>(descriptors_.size());
+    auto d = records_.create<cmd::DescriptorOp>(
+        op->getLoc(), index, tcp::dmaEngine(plan->dma), scatter ? dm : hbmAt(hbmValue),
+        scatter ? hbmAt(hbmValue) : dm, plan->dma.plan.packetBytes, limits,
+        scatter ? dmStrides : hbmStrides, scatter ? hbmStrides : dmStrides,
+        b_.getStringAttr(scatter ? "scatter" : "gather"),
+        b_.getI64IntegerAttr(static_cast<int64_t>(hbmAt(offsets))),
+        b_.getI64IntegerAttr(plan->rows), b_.getI64IntegerAttr(0));
+    descriptors_.push_back(d);
+    int64_t tag = nextTag_++ % (isa::kMaxTag + 1);
+    commands_.create<cmd::DmaOp>(op->getLoc(), index, tag);
+    commands_.create<cmd::WaitOp>(op->getLoc(), StringAttr(), b_.getI64IntegerAttr(tag));
     return success();
   }
 

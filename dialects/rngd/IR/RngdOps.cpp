@@ -194,6 +194,14 @@ ParseResult DescriptorOp::parse(OpAsmParser &parser, OperationState &result) {
   result.addAttribute("limits", b.getDenseI64ArrayAttr(limits));
   result.addAttribute("src_strides", b.getDenseI64ArrayAttr(srcStrides));
   result.addAttribute("dst_strides", b.getDenseI64ArrayAttr(dstStrides));
+  StringRef indirect;
+  if (succeeded(parser.parseOptionalKeyword(&indirect, {"gather", "scatter"}))) {
+    result.addAttribute("indirect", b.getStringAttr(indirect));
+    if (parser.parseKeyword("index") || parseU64(parser, result, "index_address") ||
+        parser.parseKeyword("count") || parseI64(parser, result, "index_count") ||
+        parser.parseKeyword("loop") || parseI64(parser, result, "indirect_loop"))
+      return failure();
+  }
   return success();
 }
 
@@ -205,6 +213,9 @@ void DescriptorOp::print(OpAsmPrinter &p) {
   printList(p, getSrcStrides());
   p << " dst_strides ";
   printList(p, getDstStrides());
+  if (getIndirect())
+    p << " " << *getIndirect() << " index " << hex(getIndexAddress().value_or(0)) << " count "
+      << getIndexCount().value_or(0) << " loop " << getIndirectLoop().value_or(0);
 }
 
 LogicalResult DescriptorOp::verify() {
@@ -212,6 +223,10 @@ LogicalResult DescriptorOp::verify() {
   if (n > static_cast<size_t>(rngd::isa::kMaxDmaLoops))
     return emitOpError("has ") << n << " loops; a descriptor holds at most "
                                << rngd::isa::kMaxDmaLoops;
+  if (getIndirect() && (!getIndexAddress() || !getIndexCount() || !getIndirectLoop()))
+    return emitOpError("a ") << *getIndirect() << " descriptor needs index, count and loop";
+  if (getIndirect() && (*getIndirectLoop() < 0 || *getIndirectLoop() >= static_cast<int64_t>(n)))
+    return emitOpError("indirect loop ") << *getIndirectLoop() << " out of range [0, " << n << ")";
   if (getSrcStrides().size() != n || getDstStrides().size() != n)
     return emitOpError("needs one source and one destination stride per loop (")
            << n << " loops, " << getSrcStrides().size() << " and " << getDstStrides().size()

@@ -42,11 +42,17 @@ def Rngd_DescriptorOp : Rngd_Op<"descriptor", [HasParent<"ExecutableOp">]> {
     ```mlir
     rngd.descriptor 0 engine 0 src 0xc000000000 dst 0x10000000 packet 8 limits [256]
         src_strides [8] dst_strides [4194304]
+    rngd.descriptor 1 engine 0 src 0x10000000 dst 0xc000000000 packet 2048 limits [1]
+        src_strides [0] dst_strides [0] scatter index 0xc000100000 count 1 loop 0
     ```
+    `gather` / `scatter`: iteration i of loop `loop` takes that side's address term from the
+    i32 byte offset at `index + 4 i` (HBM) instead of i x stride.
   }];
   let arguments = (ins I64Attr:$index, I64Attr:$engine, I64Attr:$src, I64Attr:$dst,
                        I64Attr:$packet, DenseI64ArrayAttr:$limits,
-                       DenseI64ArrayAttr:$src_strides, DenseI64ArrayAttr:$dst_strides);
+                       DenseI64ArrayAttr:$src_strides, DenseI64ArrayAttr:$dst_strides,
+                       OptionalAttr<StrAttr>:$indirect, OptionalAttr<I64Attr>:$index_address,
+                       OptionalAttr<I64Attr>:$index_count, OptionalAttr<I64Attr>:$indirect_loop);
   let hasVerifier = 1;
 }
 

@@ -39,6 +39,43 @@ def Tcp_DmaOp : Tcp_Op<"dma", [MemoryEffects<[MemRead, MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Tcp_DmaScatterOp : Tcp_Op<"dma_scatter", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "write the rows of a DM tensor into HBM at byte offsets read from HBM";
+  let description = [{
+    ```mlir
+    tcp.dma_scatter %k into %k_cache at %kv_offset
+        : !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[N, D]">,
+          !tcp.hbm<i32, "K"> -> !tcp.hbm<bf16, "[T, N, D]">
+    ```
+    The offsets tensor's one axis (K) numbers the rows; row k goes to byte offset
+    `offsets[k]` of the destination, whose outermost factor (T) the offsets replace. The
+    simulator checks every row against the destination's bounds.
+  }];
+  let arguments = (ins Tcp_DmType:$source, Tcp_HbmType:$dest, Tcp_HbmType:$offsets);
+  let assemblyFormat = [{
+    $source `into` $dest `at` $offsets attr-dict `:` type($source) `,` type($offsets) `->` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tcp_DmaGatherOp : Tcp_Op<"dma_gather", [MemoryEffects<[MemRead]>]> {
+  let summary = "read rows of an HBM tensor at byte offsets read from HBM into DM";
+  let description = [{
+    ```mlir
+    %rows = tcp.dma_gather %table at %offsets : !tcp.hbm<bf16, "[W, H]">, !tcp.hbm<i32, "K">
+        -> !tcp.dm<bf16, cluster = "1 # 2", slice = "K", elem = "H">
+    ```
+    Row k of the result is read at byte offset `offsets[k]` of the source, whose outermost
+    factor (W) the offsets replace.
+  }];
+  let arguments = (ins Tcp_HbmType:$source, Tcp_HbmType:$offsets);
+  let results = (outs Tcp_DmType:$result);
+  let assemblyFormat = [{
+    $source `at` $offsets attr-dict `:` type($source) `,` type($offsets) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tcp_FetchOp : Tcp_Op<"fetch", [Pure]> {
   let summary = "start a Tensor Unit pass: read a DM tensor into a stream";
   let description = [{
@@ -88,11 +125,12 @@ def Tcp_TransposeOp : Tcp_Op<"transpose", [Pure]> {
   let summary = "the Transpose Engine: swap time and packet within groups of flits";
   let description = [{
     The input time ends in `[..., R, D]` (R rows, D flits per row) with a packet of 8 valid
-    elements; the result's time is `[..., D, packet]` and its packet is R padded to one flit.
+    elements; the result's time is `[..., D, packet]` and its packet is R (each row travels in
+    its own flit, padded by the Align stage).
     Limits: R <= 8 (8-bit), 4 (16-bit), 2 (32-bit) rows; rows of 8, 16 or 32 elements.
     ```mlir
     %t = tcp.transpose %v : !tcp.stream<bf16, ..., time = "[A, B]", packet = "C"> ->
-                            !tcp.stream<bf16, ..., time = "C", packet = "B # 16">
+                            !tcp.stream<bf16, ..., time = "C", packet = "B">
     ```
   }];
   let arguments = (ins Tcp_StreamType:$input);

@@ -20,6 +20,17 @@ struct DmaOpPlan {
   int64_t cycles = 0;                          // dmaCycles of the plan
 };
 std::optional<DmaOpPlan> planDma(DmaOp op);
+/// A gather or scatter: the row loop (outermost, `rows` iterations) takes its address term
+/// on the HBM side from the offsets tensor; `dmRowStride` steps the DM side.
+struct IndirectDmaPlan {
+  DmaOpPlan dma;
+  bool scatter = false;
+  int64_t rows = 1;
+  int64_t dmRowStride = 0;
+  HbmLayout offsets;
+};
+std::optional<IndirectDmaPlan> planIndirectDma(mlir::Operation *op);
+
 /// The DMA engine of a plan: the one local to its DM side (one per 64 slices), else 0.
 int64_t dmaEngine(const DmaOpPlan &plan);
 

@@ -133,12 +133,12 @@ std::optional<TransposePlan> planTranspose(TransposeOp op) {
   if (in->packet.size() != valid)
     return fail("input packets carry " + Twine(valid) + " elements, got " +
                 Twine(in->packet.size()));
-  // The result packet is the rows, padded to one flit.
+  // The result packet is the rows (the Align stage pads each to a flit; the valid bytes are
+  // the rows).
   Factors rows = out->packet.factors();
-  if (rows.empty() || out->packet.size() * plan.elemBytes != t.flitBytes)
-    return fail("the result packet is the rows padded to one " + Twine(t.flitBytes) +
-                "-byte flit, got " + out->packet.str());
-  rows.back().cells = rows.back().count;
+  if (rows.empty() || cells(rows) != out->packet.size() ||
+      llvm::any_of(rows, [](const mapping::Factor &f) { return f.cells != f.count; }))
+    return fail("the result packet is the rows, unpadded, got " + out->packet.str());
   const Factors &it = in->time.factors();
   for (size_t i = 0; i + rows.size() <= it.size(); ++i) {
     if (!sameOrder(of(slice(it, i, i + rows.size())), of(rows)))

@@ -40,6 +40,14 @@ LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
       auto span = clock.dma(engine, plan->cycles);
       clock.wait(span.end);
       record(dma, "tdma", engine, span);
+    } else if (llvm::isa<DmaScatterOp, DmaGatherOp>(op)) {
+      auto plan = planIndirectDma(&op);
+      if (!plan)
+        return failure();
+      int64_t engine = dmaEngine(plan->dma);
+      auto span = clock.dma(engine, plan->dma.cycles);
+      clock.wait(span.end);
+      record(&op, "tdma", engine, span);
     } else if (isPassEnd(&op)) {
       auto plan = planTensorPass(&op);
       if (!plan)

@@ -274,14 +274,14 @@ module attributes {tcp.axes = {T = 512}} {
 // Transpose Engine: rows x element bytes <= 8. At the limit: 4 rows of bf16 (the transpose
 // example kernel); one past: 8 rows of bf16.
 !rows = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "R", packet = "C">
-!cols = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "C", packet = "R # 16">
+!cols = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "C", packet = "R">
 module attributes {tcp.axes = {R = 8, C = 8}} {
   func.func @transpose_rows(%x: !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[R, C]">) {
     %f = tcp.fetch main %x : !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[R, C]"> -> !rows
     %c = tcp.collect %f : !rows
     // expected-error @+1 {{transpose: 8 rows of 16-bit elements exceed the limit of 4}}
     %t = tcp.transpose %c : !rows -> !cols
-    %y = tcp.commit %t : !cols -> !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[C, R # 16]">
+    %y = tcp.commit %t : !cols -> !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[C, R]">
     return
   }
 }
@@ -289,14 +289,14 @@ module attributes {tcp.axes = {R = 8, C = 8}} {
 // -----
 // Transpose Engine: the result time is [outer, row flits, packet].
 !rows = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "R", packet = "C">
-!cols = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "R", packet = "C # 16">
+!cols = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "R", packet = "C">
 module attributes {tcp.axes = {R = 4, C = 8}} {
   func.func @transpose_shape(%x: !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[R, C]">) {
     %f = tcp.fetch main %x : !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[R, C]"> -> !rows
     %c = tcp.collect %f : !rows
     // expected-error @+1 {{transpose: the input time must end in the result packet's rows C followed by the flits of a row, got R}}
     %t = tcp.transpose %c : !rows -> !cols
-    %y = tcp.commit %t : !cols -> !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[R, C # 16]">
+    %y = tcp.commit %t : !cols -> !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[R, C]">
     return
   }
 }

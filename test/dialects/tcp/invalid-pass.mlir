@@ -27,7 +27,7 @@ module attributes {tcp.axes = {A = 8192}} {
   func.func @order(%in: !buf {tcp.arg = "in", tcp.name = "in"}) {
     %x = tcp.dma %in : !buf -> !dm
     %s = tcp.fetch main %x : !dm -> !b
-    // expected-error @+1 {{pipeline order: input must come from `tcp.collect` or `tcp.contract` or `tcp.vector` or `tcp.cast`, got `tcp.fetch`}}
+    // expected-error @+1 {{pipeline order: input must come from `tcp.collect` or `tcp.contract` or `tcp.vector` or `tcp.cast` or `tcp.transpose`, got `tcp.fetch`}}
     %y = tcp.commit %s : !b -> !dm
     return
   }
