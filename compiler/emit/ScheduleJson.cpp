@@ -130,6 +130,52 @@ public:
 };
 } // namespace
 
+namespace {
+/// Bytes the kernel's DMAs move through HBM and the most any one cluster's DM receives, for
+/// the roofline of DESIGN.md section 12.
+struct Traffic {
+  int64_t hbmBytes = 0;
+  int64_t dmBytesPerCluster[2] = {0, 0};
+};
+
+void addDma(Traffic &traffic, const tcp::DmaOpPlan &plan, int64_t bytes) {
+  const TargetModel &t = defaultTarget();
+  traffic.hbmBytes += (plan.hbmSource ? bytes : 0) + (plan.hbmDest ? bytes : 0);
+  if (!plan.dmDest)
+    return;
+  std::vector<int64_t> slices = plan.dmDest->spatial.activeSlices(t);
+  for (int64_t c = 0; c < t.clusters && c < 2; ++c) {
+    int64_t in = llvm::count_if(slices, [&](int64_t s) { return s / t.slicesPerCluster == c; });
+    if (!slices.empty())
+      traffic.dmBytesPerCluster[c] += bytes * in / static_cast<int64_t>(slices.size());
+  }
+}
+
+Traffic traffic(func::FuncOp func) {
+  Traffic traffic;
+  for (Operation &op : func.getBody().front()) {
+    if (auto dma = dyn_cast<tcp::DmaOp>(op)) {
+      if (auto plan = tcp::planDma(dma))
+        addDma(traffic, *plan, plan->plan.packetBytes * plan->plan.packets());
+    } else if (llvm::isa<tcp::DmaScatterOp, tcp::DmaGatherOp>(op)) {
+      if (auto plan = tcp::planIndirectDma(&op))
+        addDma(traffic, plan->dma,
+               plan->dma.plan.packetBytes * plan->dma.plan.packets() * plan->rows);
+    }
+  }
+  return traffic;
+}
+
+int64_t rooflineCycles(const Traffic &traffic) {
+  const TargetModel &t = defaultTarget();
+  int64_t hbm = (traffic.hbmBytes + t.hbmBytesPerCycle - 1) / t.hbmBytesPerCycle;
+  int64_t dm = 0;
+  for (int64_t bytes : traffic.dmBytesPerCluster)
+    dm = std::max(dm, (bytes + t.dmBytesPerCyclePerCluster - 1) / t.dmBytesPerCyclePerCluster);
+  return std::max(hbm, dm) + t.dmaStartupCycles;
+}
+} // namespace
+
 std::string scheduleJson(ModuleOp module) {
   std::string out;
   llvm::raw_string_ostream os(out);
@@ -177,6 +223,9 @@ std::string scheduleJson(ModuleOp module) {
     });
     auto makespan = module->getAttrOfType<IntegerAttr>("tcp.makespan");
     j.attribute("makespan", makespan ? makespan.getInt() : 0);
+    Traffic moved = traffic(func);
+    j.attribute("hbm_bytes", moved.hbmBytes);
+    j.attribute("roofline", rooflineCycles(moved));
     j.attributeArray("args", [&] {
       for (const auto &slot : args->slots)
         j.object([&] {
