@@ -238,6 +238,10 @@ TEST_CASE("intra-slice reduce, tree mode: odd trees, three slots, steps before a
   isa::SliceBitmap s = slices(4, 1);
   Lcg r(14);
   std::vector<float> x = floats(r, 60, -10.0f, 10.0f); // 12 packets of 5 f32 (20 bytes)
+  // Packet 0 makes the tree order observable: ((a + b) + (c + d)) + e = 2 here, while
+  // (a + b) + ((c + d) + e) = 0 and a left-to-right sum = 4 (after the x2 step).
+  std::vector<float> odd = {1e8f, 1.0f, -1e8f, 1.0f, 1.0f};
+  std::copy(odd.begin(), odd.end(), x.begin());
   rig.put(4, 0, x);
   isa::VectorConfig c;
   c.steps = 3;
