@@ -55,6 +55,20 @@ int64_t transposeCycles(int64_t inRows, int64_t inCols, int64_t outRows, int64_t
   return matrices * (inFlits + outRows);
 }
 
+int64_t sameBankRun(const TargetModel &t,
+                    const std::vector<std::pair<int64_t, int64_t>> &loops) {
+  const int64_t row = t.dmBanks * t.dmBankBytes;
+  int64_t run = 1;
+  for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
+    if (it->first == 1)
+      continue;
+    if (it->second % row != 0)
+      break;
+    run *= it->first;
+  }
+  return run;
+}
+
 int64_t configLoadCycles(const TargetModel &t, int64_t words) {
   return t.commandIssueCycles + words * t.configWordCycles;
 }

@@ -6,6 +6,8 @@
 #include "TargetModel.h"
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace rngd {
 
@@ -48,6 +50,11 @@ int64_t switchCycles(int64_t ringSize, int64_t timeSize, int64_t flitsPerPacket)
 /// input flit): double-buffered when in_cols <= 16, else single-buffered (MACHINE.md 2.3).
 int64_t transposeCycles(int64_t inRows, int64_t inCols, int64_t outRows, int64_t validSize,
                         int64_t matrices);
+
+/// Longest run of consecutive sequencer accesses to one DM bank, from the loop nest (sizes and
+/// byte strides, outer to inner): the innermost loops whose stride is a whole number of bank
+/// rows (16 banks x 8 bytes) revisit the same bank on every iteration (MACHINE.md section 3).
+int64_t sameBankRun(const TargetModel &t, const std::vector<std::pair<int64_t, int64_t>> &loops);
 
 /// Cycles to write a configuration block of `words` 64-bit registers.
 int64_t configLoadCycles(const TargetModel &t, int64_t words);

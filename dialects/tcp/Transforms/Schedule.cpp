@@ -20,13 +20,30 @@ namespace {
 
 int64_t words(isa::Unit unit) { return isa::wordCount(*isa::findUnit(unit)); }
 
-void record(Operation *op, StringRef context, int64_t engine, QueueClock::Interval span) {
+void record(Operation *op, StringRef context, int64_t engine, QueueClock::Interval span,
+            bool holdsDma = false) {
   Builder b(op);
-  op->setAttr("tcp.schedule",
-              b.getDictionaryAttr({b.getNamedAttr("context", b.getStringAttr(context)),
-                                   b.getNamedAttr("engine", b.getI64IntegerAttr(engine)),
-                                   b.getNamedAttr("start", b.getI64IntegerAttr(span.start)),
-                                   b.getNamedAttr("end", b.getI64IntegerAttr(span.end))}));
+  SmallVector<NamedAttribute> fields = {b.getNamedAttr("context", b.getStringAttr(context)),
+                                        b.getNamedAttr("engine", b.getI64IntegerAttr(engine)),
+                                        b.getNamedAttr("start", b.getI64IntegerAttr(span.start)),
+                                        b.getNamedAttr("end", b.getI64IntegerAttr(span.end))};
+  if (holdsDma) // a pass that could break the 64-same-bank rule: no DMA may overlap it
+    fields.push_back(b.getNamedAttr("holds_dma", b.getUnitAttr()));
+  op->setAttr("tcp.schedule", b.getDictionaryAttr(fields));
+}
+
+/// The longest same-bank run of a pass's DM sequencers (fetch and commit).
+int64_t passSameBankRun(const TensorPassPlan &plan) {
+  auto run = [](const mapping::Sequencer &seq) {
+    std::vector<std::pair<int64_t, int64_t>> loops;
+    for (const mapping::Loop &l : seq.loops)
+      loops.push_back({l.size, l.stride});
+    return sameBankRun(defaultTarget(), loops);
+  };
+  int64_t longest = run(plan.fetch.sequencer);
+  if (plan.commit)
+    longest = std::max(longest, run(plan.commit->sequencer));
+  return longest;
 }
 
 LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
@@ -71,7 +88,8 @@ LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
       int64_t ctx = static_cast<int64_t>(fetch.getContext());
       auto span = clock.exec(ctx, tensorPassCycles(defaultTarget(), plan->shape));
       clock.wait(span.end);
-      record(&op, stringifyContext(fetch.getContext()), 0, span);
+      record(&op, stringifyContext(fetch.getContext()), 0, span,
+             passSameBankRun(*plan) >= defaultTarget().sameBankAccessLimit);
     }
   }
   makespan = clock.makespan();

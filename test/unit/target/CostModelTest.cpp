@@ -62,3 +62,16 @@ TEST_CASE("The target hash is stable and sensitive to every field", "[target]") 
   b.dmaStartupCycles += 1;
   CHECK(a.hash() != b.hash());
 }
+
+TEST_CASE("Same-bank runs come from loops striding whole bank rows", "[cost][banks]") {
+  const TargetModel &t = defaultTarget();
+  // 64 accesses 128 bytes apart all hit one bank: at the limit of the rule.
+  CHECK(sameBankRun(t, {{64, 128}}) == 64);
+  CHECK(sameBankRun(t, {{63, 128}}) == 63);
+  // An outer loop of whole rows multiplies the run; a contiguous inner loop breaks it.
+  CHECK(sameBankRun(t, {{2, 8192}, {32, 256}}) == 64);
+  CHECK(sameBankRun(t, {{64, 128}, {4, 8}}) == 1);
+  // Size-1 loops are transparent; half-row strides alternate banks.
+  CHECK(sameBankRun(t, {{64, 128}, {1, 8}}) == 64);
+  CHECK(sameBankRun(t, {{64, 64}}) == 1);
+}
