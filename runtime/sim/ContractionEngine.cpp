@@ -16,30 +16,6 @@ bool fail(std::string &why, std::string m) {
   return false;
 }
 
-// Pairwise tree over the products, level by level (v[j] = v[2j] + v[2j+1]); n is 16 or 32
-// (bf16) or 32 or 64 (i8).
-inline float treeF(float *v, int64_t n) {
-  float w[32];
-  for (; n > 1; n /= 2) {
-    int64_t half = n / 2;
-    for (int64_t j = 0; j < half; ++j)
-      w[j] = v[2 * j] + v[2 * j + 1];
-    std::memcpy(v, w, sizeof(float) * static_cast<size_t>(half));
-  }
-  return v[0];
-}
-
-inline uint32_t treeI(uint32_t *v, int64_t n) {
-  uint32_t w[32];
-  for (; n > 1; n /= 2) {
-    int64_t half = n / 2;
-    for (int64_t j = 0; j < half; ++j)
-      w[j] = v[2 * j] + v[2 * j + 1];
-    std::memcpy(v, w, sizeof(uint32_t) * static_cast<size_t>(half));
-  }
-  return v[0];
-}
-
 /// Calls f(stream, trf, acc) for every index tuple of `loops` (outermost first), offsets added
 /// to the given bases.
 template <typename F>
@@ -133,14 +109,86 @@ bool planContract(const isa::ContractConfig &c, int64_t flits, const TargetModel
   return true;
 }
 
+namespace {
+
+// One level of the packet reducer's tree: out[j] = in[2j] + in[2j+1]. Constant sizes and
+// separate arrays let the compiler vectorise every level.
+template <int N, typename T> inline void treeLevel(const T *in, T *out) {
+  for (int j = 0; j < N / 2; ++j)
+    out[j] = in[2 * j] + in[2 * j + 1];
+}
+
+template <int N, typename T> inline T tree(const T *v) {
+  if constexpr (N == 1) {
+    return v[0];
+  } else {
+    T h[N / 2];
+    treeLevel<N>(v, h);
+    return tree<N / 2>(h);
+  }
+}
+
+// One lane's packet: E products, then the pairwise tree (level by level).
+template <int E> inline float dotBf16(const float *x, const uint8_t *trf) {
+  uint16_t w[E];
+  std::memcpy(w, trf, sizeof w);
+  float v[E];
+  for (int j = 0; j < E; ++j) {
+    uint32_t u = uint32_t(w[j]) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    v[j] = x[j] * f; // exact: 8-bit x 8-bit significands fit f32
+  }
+  return tree<E>(v);
+}
+
+template <int E> inline uint32_t dotI8(const int32_t *x, const uint8_t *trf) {
+  uint32_t v[E];
+  for (int j = 0; j < E; ++j)
+    v[j] = static_cast<uint32_t>(x[j] * static_cast<int8_t>(trf[j]));
+  return tree<E>(v); // wrap-around: unsigned arithmetic
+}
+
+// The nest for one MAC type and packet size: acc[a][l] += dot(stream[s], lane l at r).
+template <bool Bf16, int E, typename X, typename Acc>
+void contractAll(const ContractPlan &p, const X *stream, const uint8_t *trf, Acc *acc,
+                 uint32_t *out) {
+  const isa::ContractConfig &c = p.cfg;
+  int64_t lanes = p.lanes, slots = c.slots, seg = p.segBytes;
+  uint32_t *o = out;
+  walk(p.outer, 0, c.trfBase, 0, [&](int64_t s0, int64_t r0, int64_t a0) {
+    std::fill(acc, acc + slots * 8, Acc(0));
+    walk(p.inner, s0, r0, a0, [&](int64_t s, int64_t r, int64_t a) {
+      const X *x = stream + s * E;
+      const uint8_t *t = trf + r;
+      Acc *row = acc + a * 8;
+      for (int64_t l = 0; l < lanes; ++l, t += seg) {
+        if constexpr (Bf16)
+          row[l] += dotBf16<E>(x, t);
+        else
+          row[l] += dotI8<E>(x, t);
+      }
+    });
+    // The window is complete: one flit per slot, lanes in order, unused lanes zero.
+    for (int64_t a = 0; a < slots; ++a, o += 8)
+      for (int64_t l = 0; l < lanes; ++l)
+        std::memcpy(&o[l], &acc[a * 8 + l], 4);
+  });
+}
+
+} // namespace
+
 void ContractRunner::run(std::vector<uint32_t> &flits, const uint8_t *trf) {
   const ContractPlan &p = p_;
   const isa::ContractConfig &c = p.cfg;
-  int64_t e = p.elems, lanes = p.lanes, slots = c.slots;
+  int64_t e = p.elems;
   const auto *bytes = reinterpret_cast<const uint8_t *>(flits.data());
   bool bf16 = c.mac == isa::MacType::Bf16;
   // The stream adapter's packets, widened once: packet s is elements [s*e, (s+1)*e).
   size_t total = static_cast<size_t>(p.packets * e);
+  out_.assign(static_cast<size_t>(p.outFlits * 8), 0);
+  std::vector<float> accF(static_cast<size_t>(c.slots * 8));
+  std::vector<uint32_t> accI(static_cast<size_t>(c.slots * 8));
   if (bf16) {
     streamF_.resize(total);
     for (size_t i = 0; i < total; ++i) {
@@ -148,53 +196,19 @@ void ContractRunner::run(std::vector<uint32_t> &flits, const uint8_t *trf) {
       std::memcpy(&b, bytes + 2 * i, 2);
       streamF_[i] = bf16ToF32(b);
     }
+    if (e == 32)
+      contractAll<true, 32>(p, streamF_.data(), trf, accF.data(), out_.data());
+    else
+      contractAll<true, 16>(p, streamF_.data(), trf, accF.data(), out_.data());
   } else {
     streamI_.resize(total);
     for (size_t i = 0; i < total; ++i)
       streamI_[i] = static_cast<int8_t>(bytes[i]);
+    if (e == 64)
+      contractAll<false, 64>(p, streamI_.data(), trf, accI.data(), out_.data());
+    else
+      contractAll<false, 32>(p, streamI_.data(), trf, accI.data(), out_.data());
   }
-  out_.assign(static_cast<size_t>(p.outFlits * 8), 0);
-  std::vector<float> accF(static_cast<size_t>(slots * 8));
-  std::vector<uint32_t> accI(static_cast<size_t>(slots * 8));
-  int64_t window = 0;
-  walk(p.outer, 0, c.trfBase, 0, [&](int64_t s0, int64_t r0, int64_t a0) {
-    std::fill(accF.begin(), accF.end(), 0.0f);
-    std::fill(accI.begin(), accI.end(), 0u);
-    walk(p.inner, s0, r0, a0, [&](int64_t s, int64_t r, int64_t a) {
-      for (int64_t l = 0; l < lanes; ++l) {
-        const uint8_t *t = trf + l * p.segBytes + r;
-        if (bf16) {
-          const float *x = streamF_.data() + s * e;
-          uint16_t w[32];
-          float v[32];
-          std::memcpy(w, t, static_cast<size_t>(2 * e));
-          for (int64_t j = 0; j < e; ++j)
-            v[j] = x[j] * bf16ToF32(w[j]); // exact: 8-bit x 8-bit significands fit f32
-          accF[static_cast<size_t>(a * 8 + l)] += treeF(v, e);
-        } else {
-          const int32_t *x = streamI_.data() + s * e;
-          uint32_t v[64];
-          for (int64_t j = 0; j < e; ++j)
-            v[j] = static_cast<uint32_t>(x[j] * static_cast<int8_t>(t[j]));
-          uint32_t w[32];
-          for (int64_t j = 0; j < e / 2; ++j) // first tree level, then the common tree
-            w[j] = v[2 * j] + v[2 * j + 1];
-          accI[static_cast<size_t>(a * 8 + l)] += treeI(w, e / 2);
-        }
-      }
-    });
-    // The window is complete: emit one flit per slot, lanes in order, unused lanes zero.
-    uint32_t *o = out_.data() + window * slots * 8;
-    for (int64_t a = 0; a < slots; ++a)
-      for (int64_t l = 0; l < lanes; ++l) {
-        size_t i = static_cast<size_t>(a * 8 + l);
-        if (bf16)
-          std::memcpy(&o[i], &accF[i], 4);
-        else
-          o[i] = accI[i];
-      }
-    ++window;
-  });
   flits.swap(out_);
 }
 
