@@ -69,8 +69,14 @@ void printList(OpAsmPrinter &p, ArrayRef<int64_t> values) {
   p << "]";
 }
 
-const char *const kUnitNames[] = {"fetch",   "switch", "collect",   "contract",
-                                  "vector",  "cast",   "transpose", "commit"};
+/// The exec unit names in bit order, from the ISA table.
+SmallVector<std::pair<unsigned, StringRef>> unitNames() {
+  SmallVector<std::pair<unsigned, StringRef>> names;
+  for (unsigned bit = 0; bit < 16; ++bit)
+    if (const char *name = rngd::isa::unitBitName(bit))
+      names.push_back({bit, name});
+  return names;
+}
 
 } // namespace
 
@@ -360,7 +366,7 @@ ParseResult ExecOp::parse(OpAsmParser &parser, OperationState &result) {
         StringRef name;
         if (parser.parseKeyword(&name))
           return failure();
-        for (auto [bit, unit] : llvm::enumerate(kUnitNames))
+        for (auto [bit, unit] : unitNames())
           if (name == unit) {
             units |= int64_t(1) << bit;
             return success();
@@ -375,7 +381,7 @@ ParseResult ExecOp::parse(OpAsmParser &parser, OperationState &result) {
 void ExecOp::print(OpAsmPrinter &p) {
   p << " " << getContext() << " [";
   bool first = true;
-  for (auto [bit, unit] : llvm::enumerate(kUnitNames))
+  for (auto [bit, unit] : unitNames())
     if (getUnits() & (int64_t(1) << bit)) {
       p << (first ? "" : ", ") << unit;
       first = false;
