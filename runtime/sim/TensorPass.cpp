@@ -386,18 +386,18 @@ private:
     computeSet_ = outSet_;
     if (vector_ && vectorPlan_.inter) {
       // Every group holding data is complete, and all of it runs to feed the reducer.
-      int64_t g = vectorPlan_.group;
-      for (int64_t first = 0; first < t_.totalSlices(); first += g) {
-        int64_t holder = -1, hole = -1;
+      int64_t g = vectorPlan_.group, total = t_.totalSlices();
+      for (int64_t first = 0; first < total; first += g) {
+        int64_t holder = -1, hole = -1; // a group past the last slice has holes
         for (int64_t s = first; s < first + g; ++s)
-          (testSlice(flow_, s) ? holder : hole) = s;
+          (s < total && testSlice(flow_, s) ? holder : hole) = s;
         if (holder >= 0 && hole >= 0)
           return fail("InterReduce over groups of " + std::to_string(g) + " slices: slice " +
                       std::to_string(hole) + " of group [" + std::to_string(first) + ", " +
                       std::to_string(first + g) + ") is not enabled but slice " +
                       std::to_string(holder) + " holds data");
         bool wanted = false;
-        for (int64_t s = first; s < first + g; ++s)
+        for (int64_t s = first; s < first + g && s < total; ++s)
           wanted |= testSlice(outSet_, s);
         if (wanted)
           for (int64_t s = first; s < first + g; ++s)

@@ -73,7 +73,6 @@ template <typename F> float tree(std::vector<float> v, F op) {
   return v[0];
 }
 float add(float a, float b) { return a + b; }
-float fmaxf2(float a, float b) { return std::fmax(a, b); }
 
 } // namespace
 
