@@ -6,6 +6,7 @@
 // decompositions are incompatible. Each atom is one loop; its stride on a side is the stride of
 // the side's factor holding it, times (atom lo / factor div), or 0 if no factor holds it.
 #include "Mapping.h"
+#include "Support.h"
 
 #include <algorithm>
 #include <limits>
@@ -16,14 +17,9 @@ namespace {
 
 constexpr int64_t kTop = std::numeric_limits<int64_t>::max();
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-std::string num(int64_t n) { return std::to_string(n); }
-
-bool fail(Error &err, std::string term, std::string message) {
-  err.term = std::move(term);
-  err.message = std::move(message);
-  return false;
-}
+using detail::ceilDiv;
+using detail::fail;
+using detail::num;
 
 /// fail() for functions returning an optional.
 std::nullopt_t none(Error &err, std::string term, std::string message) {

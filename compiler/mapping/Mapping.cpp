@@ -1,5 +1,6 @@
 // Mapping expressions: resolution against axis sizes, printing, positions, coverage, loop merge.
 #include "Mapping.h"
+#include "Support.h"
 #include "Parser.h"
 
 #include <algorithm>
@@ -14,14 +15,9 @@ namespace {
 
 constexpr int64_t kLimit = int64_t(1) << 62;
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-std::string num(int64_t n) { return std::to_string(n); }
-
-bool fail(Error &err, std::string term, std::string message) {
-  err.term = std::move(term);
-  err.message = std::move(message);
-  return false;
-}
+using detail::ceilDiv;
+using detail::fail;
+using detail::num;
 
 /// Resolution state of one axis term while its postfix operators are applied.
 struct AxisState {

@@ -75,24 +75,22 @@ int64_t configLoadCycles(const TargetModel &t, int64_t words) {
 
 QueueClock::QueueClock(const TargetModel &t) : t_(t) {}
 
-QueueClock::Interval QueueClock::dma(int64_t engine, int64_t cycles) {
-  int64_t &free = engineFree_[engine & 15];
-  Interval span{std::max(queue_, free), 0};
+/// An engine command starts when the queue reaches it and its engine is free.
+QueueClock::Interval QueueClock::start(int64_t &engineFree, int64_t cycles) {
+  Interval span{std::max(queue_, engineFree), 0};
   span.end = span.start + cycles;
-  free = span.end;
+  engineFree = span.end;
   queue_ += t_.commandIssueCycles;
   makespan_ = std::max({makespan_, span.end, queue_});
   return span;
 }
 
+QueueClock::Interval QueueClock::dma(int64_t engine, int64_t cycles) {
+  return start(engineFree_[engine & 15], cycles);
+}
+
 QueueClock::Interval QueueClock::exec(int64_t context, int64_t cycles) {
-  int64_t &free = contextFree_[context & 1];
-  Interval span{std::max(queue_, free), 0};
-  span.end = span.start + cycles;
-  free = span.end;
-  queue_ += t_.commandIssueCycles;
-  makespan_ = std::max({makespan_, span.end, queue_});
-  return span;
+  return start(contextFree_[context & 1], cycles);
 }
 
 void QueueClock::load(int64_t words) {

@@ -79,6 +79,8 @@ public:
   int64_t makespan() const { return makespan_; }
 
 private:
+  Interval start(int64_t &engineFree, int64_t cycles);
+
   const TargetModel &t_;
   int64_t queue_ = 0;
   int64_t makespan_ = 0;

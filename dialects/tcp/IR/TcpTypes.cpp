@@ -42,6 +42,26 @@ ParseResult parseElementType(AsmParser &parser, Type &type) {
   return success();
 }
 
+/// `<elementType, key = "mapping", ...>` with the keys in order.
+ParseResult parseTypeBody(AsmParser &parser, Type &elementType, ArrayRef<StringRef> keys,
+                          SmallVectorImpl<std::string> &values) {
+  values.resize(keys.size());
+  if (parser.parseLess() || parseElementType(parser, elementType))
+    return failure();
+  for (auto [key, value] : llvm::zip(keys, values))
+    if (parser.parseComma() || parseMappingField(parser, key, value))
+      return failure();
+  return parser.parseGreater();
+}
+
+void printTypeBody(AsmPrinter &p, Type elementType,
+                   ArrayRef<std::pair<StringRef, StringRef>> fields) {
+  p << "<" << elementType;
+  for (auto [key, value] : fields)
+    p << ", " << key << " = \"" << value << "\"";
+  p << ">";
+}
+
 LogicalResult checkElementType(function_ref<InFlightDiagnostic()> emitError, Type type) {
   if (elementBytes(type) == 0)
     return emitError() << "element type must be bf16, f32, i32 or i8, got " << type;
@@ -80,18 +100,15 @@ LogicalResult HbmType::verify(function_ref<InFlightDiagnostic()> emitError, Type
 // !tcp.dm<bf16, cluster = "1 # 2", slice = "H / 4 # 256", elem = "H % 4">
 Type DmType::parse(AsmParser &parser) {
   Type elementType;
-  std::string cluster, slice, elem;
-  if (parser.parseLess() || parseElementType(parser, elementType) || parser.parseComma() ||
-      parseMappingField(parser, "cluster", cluster) || parser.parseComma() ||
-      parseMappingField(parser, "slice", slice) || parser.parseComma() ||
-      parseMappingField(parser, "elem", elem) || parser.parseGreater())
+  SmallVector<std::string> v;
+  if (parseTypeBody(parser, elementType, {"cluster", "slice", "elem"}, v))
     return {};
-  return DmType::get(parser.getContext(), elementType, cluster, slice, elem);
+  return DmType::get(parser.getContext(), elementType, v[0], v[1], v[2]);
 }
 
 void DmType::print(AsmPrinter &p) const {
-  p << "<" << getElementType() << ", cluster = \"" << getCluster() << "\", slice = \""
-    << getSlice() << "\", elem = \"" << getElem() << "\">";
+  printTypeBody(p, getElementType(),
+                {{"cluster", getCluster()}, {"slice", getSlice()}, {"elem", getElem()}});
 }
 
 LogicalResult DmType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
@@ -102,19 +119,16 @@ LogicalResult DmType::verify(function_ref<InFlightDiagnostic()> emitError, Type 
 // !tcp.stream<f32, cluster = "...", slice = "...", time = "...", packet = "...">
 Type StreamType::parse(AsmParser &parser) {
   Type elementType;
-  std::string cluster, slice, time, packet;
-  if (parser.parseLess() || parseElementType(parser, elementType) || parser.parseComma() ||
-      parseMappingField(parser, "cluster", cluster) || parser.parseComma() ||
-      parseMappingField(parser, "slice", slice) || parser.parseComma() ||
-      parseMappingField(parser, "time", time) || parser.parseComma() ||
-      parseMappingField(parser, "packet", packet) || parser.parseGreater())
+  SmallVector<std::string> v;
+  if (parseTypeBody(parser, elementType, {"cluster", "slice", "time", "packet"}, v))
     return {};
-  return StreamType::get(parser.getContext(), elementType, cluster, slice, time, packet);
+  return StreamType::get(parser.getContext(), elementType, v[0], v[1], v[2], v[3]);
 }
 
 void StreamType::print(AsmPrinter &p) const {
-  p << "<" << getElementType() << ", cluster = \"" << getCluster() << "\", slice = \""
-    << getSlice() << "\", time = \"" << getTime() << "\", packet = \"" << getPacket() << "\">";
+  printTypeBody(p, getElementType(),
+                {{"cluster", getCluster()}, {"slice", getSlice()}, {"time", getTime()},
+                 {"packet", getPacket()}});
 }
 
 LogicalResult StreamType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
@@ -125,19 +139,16 @@ LogicalResult StreamType::verify(function_ref<InFlightDiagnostic()> emitError, T
 // !tcp.trf<bf16, cluster = "...", slice = "...", lane = "...", elem = "...">
 Type TrfType::parse(AsmParser &parser) {
   Type elementType;
-  std::string cluster, slice, lane, elem;
-  if (parser.parseLess() || parseElementType(parser, elementType) || parser.parseComma() ||
-      parseMappingField(parser, "cluster", cluster) || parser.parseComma() ||
-      parseMappingField(parser, "slice", slice) || parser.parseComma() ||
-      parseMappingField(parser, "lane", lane) || parser.parseComma() ||
-      parseMappingField(parser, "elem", elem) || parser.parseGreater())
+  SmallVector<std::string> v;
+  if (parseTypeBody(parser, elementType, {"cluster", "slice", "lane", "elem"}, v))
     return {};
-  return TrfType::get(parser.getContext(), elementType, cluster, slice, lane, elem);
+  return TrfType::get(parser.getContext(), elementType, v[0], v[1], v[2], v[3]);
 }
 
 void TrfType::print(AsmPrinter &p) const {
-  p << "<" << getElementType() << ", cluster = \"" << getCluster() << "\", slice = \""
-    << getSlice() << "\", lane = \"" << getLane() << "\", elem = \"" << getElem() << "\">";
+  printTypeBody(p, getElementType(),
+                {{"cluster", getCluster()}, {"slice", getSlice()}, {"lane", getLane()},
+                 {"elem", getElem()}});
 }
 
 LogicalResult TrfType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
@@ -148,18 +159,15 @@ LogicalResult TrfType::verify(function_ref<InFlightDiagnostic()> emitError, Type
 // !tcp.vrf<f32, cluster = "...", slice = "...", elem = "...">
 Type VrfType::parse(AsmParser &parser) {
   Type elementType;
-  std::string cluster, slice, elem;
-  if (parser.parseLess() || parseElementType(parser, elementType) || parser.parseComma() ||
-      parseMappingField(parser, "cluster", cluster) || parser.parseComma() ||
-      parseMappingField(parser, "slice", slice) || parser.parseComma() ||
-      parseMappingField(parser, "elem", elem) || parser.parseGreater())
+  SmallVector<std::string> v;
+  if (parseTypeBody(parser, elementType, {"cluster", "slice", "elem"}, v))
     return {};
-  return VrfType::get(parser.getContext(), elementType, cluster, slice, elem);
+  return VrfType::get(parser.getContext(), elementType, v[0], v[1], v[2]);
 }
 
 void VrfType::print(AsmPrinter &p) const {
-  p << "<" << getElementType() << ", cluster = \"" << getCluster() << "\", slice = \""
-    << getSlice() << "\", elem = \"" << getElem() << "\">";
+  printTypeBody(p, getElementType(),
+                {{"cluster", getCluster()}, {"slice", getSlice()}, {"elem", getElem()}});
 }
 
 LogicalResult VrfType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
