@@ -319,6 +319,12 @@ TEST_CASE("inter-slice reduce: Add over 64 slices, a pairwise tree in slice orde
   c.step[0] = step(Alu::InterReduce, VectorOp::Add);
   c.interGroupLog2 = 6;
   vectorPass(rig, s, 64, 32, c, 2, 32);
+  isa::VectorConfig mx = c; // the same over Max, committed at 16384
+  mx.step[0] = step(Alu::InterReduce, VectorOp::Max);
+  int64_t f = rig.config(isa::Unit::Fetch, fetchLinear(s, 0, 64, 32, 2).values());
+  int64_t k = rig.config(isa::Unit::Vector, mx.values());
+  int64_t w = rig.config(isa::Unit::Commit, commitLinear(s, 16384, 2, 32).values());
+  rig.pass(kFetchCollect | isa::UnitVector | isa::UnitCommit, {f, k, w});
   LaunchResult res;
   REQUIRE(rig.run(&res).ok());
   std::vector<uint32_t> expect(16);
@@ -330,6 +336,15 @@ TEST_CASE("inter-slice reduce: Add over 64 slices, a pairwise tree in slice orde
   }
   for (int k : {64, 65, 100, 127})
     CHECK(rig.get<uint32_t>(k, 8192, 16) == expect);
+  std::vector<uint32_t> top(16);
+  for (int i = 0; i < 16; ++i) {
+    std::vector<float> lane(64);
+    for (int k = 0; k < 64; ++k)
+      lane[k] = x[k][i];
+    top[i] = floatBits(tree(lane, [](float a, float b) { return std::fmax(a, b); }));
+  }
+  for (int k : {64, 99, 127})
+    CHECK(rig.get<uint32_t>(k, 16384, 16) == top);
   // A left-to-right sum differs somewhere: the order is observable.
   bool differs = false;
   for (int i = 0; i < 16; ++i) {
@@ -427,4 +442,35 @@ TEST_CASE("VRF hazards and bounds; vector input must be whole words", "[sim][vec
   odd.pass(kFetchCollect | isa::UnitVector | isa::UnitCommit, {f, k, w});
   CHECK(odd.run().message().find("vector input flit 0 has 6 valid bytes, not whole 32-bit "
                                  "words") != std::string::npos);
+}
+
+TEST_CASE("FpFpu Div by a VRF operand, and Fxp Sub by an immediate", "[sim][vector]") {
+  Rig rig;
+  isa::SliceBitmap s = slices(6, 1);
+  Lcg r(18);
+  std::vector<float> x = floats(r, 16, -9.0f, 9.0f), b = floats(r, 16, 0.25f, 4.0f);
+  b[3] = 0.0f; // x / 0 = inf
+  rig.put(6, 0, x);
+  loadVrf(rig, s, 6, 128, b);
+  isa::VectorConfig c;
+  c.steps = 1;
+  c.step[0] = step(Alu::FpFpu, VectorOp::Div, OperandMode::Vrf);
+  c.vrfBase = 128, c.vrfFlitStride = 32, c.vrfElemStride = 4;
+  vectorPass(rig, s, 64, 32, c, 2, 32);
+  REQUIRE(rig.run().ok());
+  auto y = rig.get<uint32_t>(6, 8192, 16);
+  for (int i = 0; i < 16; ++i)
+    CHECK(y[i] == floatBits(x[i] / b[i]));
+  CHECK(std::isinf(bitsFloat(y[3])));
+
+  Rig fx;
+  std::vector<int32_t> n = {5, -5, INT32_MIN, 0, 7, 8, 9, 10};
+  fx.put(0, 0, n);
+  isa::VectorConfig d;
+  d.steps = 1;
+  d.step[0] = step(Alu::FxpAdd, VectorOp::Sub, OperandMode::Immediate, ibits(7));
+  vectorPass(fx, slices(0, 1), 32, 32, d, 1, 32);
+  REQUIRE(fx.run().ok());
+  CHECK(fx.get<int32_t>(0, 8192, 8) ==
+        std::vector<int32_t>{-2, -12, INT32_MAX - 6, -7, 0, 1, 2, 3});
 }
