@@ -25,50 +25,51 @@ struct Registers {
   int64_t of(isa::Unit u) const { return unit[static_cast<size_t>(u) & 15]; }
 };
 
+/// The typed view of the block loaded for `u`; `slot[i]` is block i's position in its unit's
+/// table.
 template <typename T>
-const T *loaded(const std::vector<T> &table, const Registers &r, isa::Unit u) {
+const T *loaded(const std::vector<T> &table, const std::vector<size_t> &slot, const Registers &r,
+                isa::Unit u) {
   int64_t i = r.of(u);
-  return i >= 0 ? &table[static_cast<size_t>(i)] : nullptr;
+  return i >= 0 ? &table[slot[static_cast<size_t>(i)]] : nullptr;
 }
 
 class Queue {
 public:
   Queue(const Env &env, SimResult &result)
       : env_(env), t_(env.target), result_(result), clock_(env.target) {
-    // Typed views, one slot per block in each table (only its own unit's slot is filled).
+    // Typed views: each block decoded once into its unit's table.
     size_t n = env.exe.configs.size();
-    fetch_.resize(n), vector_.resize(n), cast_.resize(n), commit_.resize(n);
-    contract_.resize(n), trfWrite_.resize(n), vrfWrite_.resize(n), switch_.resize(n);
-    transpose_.resize(n);
+    slot_.resize(n);
     for (size_t i = 0; i < n; ++i) {
       const ConfigBlock &c = env.exe.configs[i];
       switch (c.unit) {
       case isa::Unit::Fetch:
-        fetch_[i] = isa::FetchConfig::fromValues(c.values);
+        slot_[i] = add(fetch_, isa::FetchConfig::fromValues(c.values));
         break;
       case isa::Unit::Vector:
-        vector_[i] = isa::VectorConfig::fromValues(c.values);
+        slot_[i] = add(vector_, isa::VectorConfig::fromValues(c.values));
         break;
       case isa::Unit::Cast:
-        cast_[i] = isa::CastConfig::fromValues(c.values);
+        slot_[i] = add(cast_, isa::CastConfig::fromValues(c.values));
         break;
       case isa::Unit::Commit:
-        commit_[i] = isa::CommitConfig::fromValues(c.values);
+        slot_[i] = add(commit_, isa::CommitConfig::fromValues(c.values));
         break;
       case isa::Unit::Contract:
-        contract_[i] = isa::ContractConfig::fromValues(c.values);
+        slot_[i] = add(contract_, isa::ContractConfig::fromValues(c.values));
         break;
       case isa::Unit::TrfWrite:
-        trfWrite_[i] = isa::TrfWriteConfig::fromValues(c.values);
+        slot_[i] = add(trfWrite_, isa::TrfWriteConfig::fromValues(c.values));
         break;
       case isa::Unit::VrfWrite:
-        vrfWrite_[i] = isa::VrfWriteConfig::fromValues(c.values);
+        slot_[i] = add(vrfWrite_, isa::VrfWriteConfig::fromValues(c.values));
         break;
       case isa::Unit::Switch:
-        switch_[i] = isa::SwitchConfig::fromValues(c.values);
+        slot_[i] = add(switch_, isa::SwitchConfig::fromValues(c.values));
         break;
       case isa::Unit::Transpose:
-        transpose_[i] = isa::TransposeConfig::fromValues(c.values);
+        slot_[i] = add(transpose_, isa::TransposeConfig::fromValues(c.values));
         break;
       }
     }
@@ -103,6 +104,11 @@ public:
   }
 
 private:
+  template <typename T> static size_t add(std::vector<T> &table, T value) {
+    table.push_back(std::move(value));
+    return table.size() - 1;
+  }
+
   Status issue(size_t i, const isa::Command &c) {
     switch (c.opcode) {
     case isa::Opcode::Config:
@@ -144,15 +150,15 @@ private:
     PassConfig pc;
     pc.context = c.context;
     pc.units = c.units;
-    pc.fetch = loaded(fetch_, r, isa::Unit::Fetch);
-    pc.switchUnit = loaded(switch_, r, isa::Unit::Switch);
-    pc.contract = loaded(contract_, r, isa::Unit::Contract);
-    pc.vector = loaded(vector_, r, isa::Unit::Vector);
-    pc.cast = loaded(cast_, r, isa::Unit::Cast);
-    pc.transpose = loaded(transpose_, r, isa::Unit::Transpose);
-    pc.commit = loaded(commit_, r, isa::Unit::Commit);
-    pc.trfWrite = loaded(trfWrite_, r, isa::Unit::TrfWrite);
-    pc.vrfWrite = loaded(vrfWrite_, r, isa::Unit::VrfWrite);
+    pc.fetch = loaded(fetch_, slot_, r, isa::Unit::Fetch);
+    pc.switchUnit = loaded(switch_, slot_, r, isa::Unit::Switch);
+    pc.contract = loaded(contract_, slot_, r, isa::Unit::Contract);
+    pc.vector = loaded(vector_, slot_, r, isa::Unit::Vector);
+    pc.cast = loaded(cast_, slot_, r, isa::Unit::Cast);
+    pc.transpose = loaded(transpose_, slot_, r, isa::Unit::Transpose);
+    pc.commit = loaded(commit_, slot_, r, isa::Unit::Commit);
+    pc.trfWrite = loaded(trfWrite_, slot_, r, isa::Unit::TrfWrite);
+    pc.vrfWrite = loaded(vrfWrite_, slot_, r, isa::Unit::VrfWrite);
     op_.name = "rngd.exec";
     op_.context = isa::contextName(c.context);
     for (unsigned bit = 0; bit < isa::kUnitBits; ++bit)
@@ -290,6 +296,7 @@ private:
   const Env &env_;
   const TargetModel &t_;
   SimResult &result_;
+  std::vector<size_t> slot_;
   std::vector<isa::FetchConfig> fetch_;
   std::vector<isa::VectorConfig> vector_;
   std::vector<isa::CastConfig> cast_;
