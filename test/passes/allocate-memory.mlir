@@ -48,3 +48,23 @@ module attributes {tcp.axes = {A = 196608}} {
     return
   }
 }
+
+// -----
+// TRF tensors get per-lane offsets; a half region keeps a tensor in its half of each lane.
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[A, B]">
+!s = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "[A, B / 4]", packet = "B % 4">
+!t = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "A", elem = "B">
+module attributes {tcp.axes = {A = 8, B = 1024}} {
+  // CHECK-LABEL: func.func @halves
+  func.func @halves(%x: !dm, %y: !dm) {
+    %s = tcp.fetch sub %x : !dm -> !s
+    %c = tcp.collect %s : !s
+    // CHECK: tcp.to_trf {{.*}}region = "second", tcp.trf_offset = 4096 : i64
+    %t = tcp.to_trf %c {region = "second"} : !s -> !t
+    %s2 = tcp.fetch sub %y : !dm -> !s
+    %c2 = tcp.collect %s2 : !s
+    // CHECK: tcp.to_trf {{.*}}tcp.trf_offset = 0 : i64
+    %t2 = tcp.to_trf %c2 : !s -> !t
+    return
+  }
+}

@@ -247,8 +247,10 @@ private:
     if (ops.cast) {
       units |= isa::UnitCast;
       tcp::CastOp cast = ops.cast;
+      bool toI8 = cast.getResult().getType().getElementType().isSignlessInteger(8);
       addConfig(cast.getLoc(), isa::Unit::Cast,
-                {static_cast<int64_t>(isa::CastMode::F32ToBf16)}, ctx);
+                {static_cast<int64_t>(toI8 ? isa::CastMode::I32ToI8 : isa::CastMode::F32ToBf16)},
+                ctx);
     }
     if (plan->transpose) {
       units |= isa::UnitTranspose;

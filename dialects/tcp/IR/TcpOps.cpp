@@ -175,8 +175,10 @@ LogicalResult CastOp::verify() {
   if (failed(verifyProducer(*this, getInput(), {"tcp.collect", "tcp.contract", "tcp.vector"})))
     return failure();
   StreamType in = getInput().getType(), out = getResult().getType();
-  if (!in.getElementType().isF32() || !out.getElementType().isBF16())
-    return emitOpError("the Cast Engine converts f32 -> bf16 here, got ")
+  bool toBf16 = in.getElementType().isF32() && out.getElementType().isBF16();
+  bool toI8 = in.getElementType().isSignlessInteger(32) && out.getElementType().isSignlessInteger(8);
+  if (!toBf16 && !toI8)
+    return emitOpError("the Cast Engine converts f32 -> bf16 or i32 -> i8, got ")
            << in.getElementType() << " -> " << out.getElementType();
   if (in.getCluster() != out.getCluster() || in.getSlice() != out.getSlice() ||
       in.getTime() != out.getTime() || in.getPacket() != out.getPacket())

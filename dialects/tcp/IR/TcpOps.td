@@ -179,7 +179,7 @@ def Tcp_VectorOp : Tcp_Op<"vector", [Pure]> {
 }
 
 def Tcp_CastOp : Tcp_Op<"cast", [Pure]> {
-  let summary = "the Cast Engine: f32 to bf16, round to nearest even";
+  let summary = "the Cast Engine: f32 to bf16 (round to nearest even), i32 to i8 (saturating)";
   let description = [{
     ```mlir
     %b = tcp.cast %v : !tcp.stream<f32, ...> -> !tcp.stream<bf16, ...>
@@ -200,9 +200,11 @@ def Tcp_ToTrfOp : Tcp_Op<"to_trf", [Pure]> {
                                                lane = "I % 8", elem = "[I / 8 % 4, J]">
     ```
     The stream's `[time, packet]` order must equal the TRF's `[lane, elem]` order: lane 0 is
-    filled first. Capacity: 64 KB per slice shared by the lanes.
+    filled first. Capacity: 64 KB per slice shared by the lanes. `{region = "first"}` or
+    `{region = "second"}` places the tensor in one half of every lane (half the capacity), so
+    that the next tensor can load into the other half while this one is read.
   }];
-  let arguments = (ins Tcp_StreamType:$input);
+  let arguments = (ins Tcp_StreamType:$input, OptionalAttr<StrAttr>:$region);
   let results = (outs Tcp_TrfType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;

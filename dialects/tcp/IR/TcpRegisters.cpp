@@ -31,6 +31,20 @@ std::optional<TrfLayout> planToTrf(ToTrfOp op) {
   mapping::Mapping order = concat(trf->lane, trf->elem);
   if (!checkOrder(op, *stream, order, "TRF [lane, elem]", order.str()))
     return std::nullopt;
+  if (auto region = op.getRegion()) {
+    const TargetModel &t = defaultTarget();
+    int64_t half = t.trfBytesPerSlice / trf->lanes() / 2;
+    if (*region != "first" && *region != "second") {
+      op.emitOpError("TRF region must be \"first\" or \"second\", got \"") << *region << "\"";
+      return std::nullopt;
+    }
+    if (trf->laneBytes() > half) {
+      op.emitOpError("TRF capacity: ")
+          << trf->laneBytes() << " bytes per lane exceed the " << half << " bytes of a half "
+          << "region with " << trf->lanes() << " lanes";
+      return std::nullopt;
+    }
+  }
   return trf;
 }
 

@@ -36,16 +36,22 @@ struct Space {
   int64_t alignment = 1;
   std::vector<Allocation> live; // sorted by offset
 
-  LogicalResult place(Operation *op, int64_t bytes, int64_t now, int64_t lastUse) {
+  /// Places `bytes` first-fit inside [lo, hi) (the whole space by default).
+  LogicalResult place(Operation *op, int64_t bytes, int64_t now, int64_t lastUse, int64_t lo = 0,
+                      int64_t hi = -1) {
     llvm::erase_if(live, [&](const Allocation &a) { return a.lastUse < now; });
     bytes = alignUp(bytes, alignment);
-    int64_t offset = 0;
+    if (hi < 0)
+      hi = capacity;
+    int64_t offset = lo;
     for (const Allocation &a : live) {
+      if (a.offset + a.bytes <= offset)
+        continue;
       if (offset + bytes <= a.offset)
         break;
       offset = std::max(offset, a.offset + a.bytes);
     }
-    if (offset + bytes > capacity) {
+    if (offset + bytes > hi) {
       auto diag = op->emitOpError(name) << " capacity: no room for " << bytes
                                         << " bytes per slice; " << name << " has " << capacity
                                         << " bytes and these tensors are live here:";
@@ -106,7 +112,11 @@ LogicalResult allocateFunction(func::FuncOp func) {
                  << trfLanes << " and " << layout->lanes() << " lanes in one kernel";
         trfLanes = layout->lanes();
         trf.capacity = t.trfBytesPerSlice / trfLanes;
-        if (failed(trf.place(&op, layout->laneBytes(), now, lastUse)))
+        // A half region keeps the tensor in one half of every lane segment.
+        auto region = cast<ToTrfOp>(op).getRegion();
+        int64_t lo = region && *region == "second" ? trf.capacity / 2 : 0;
+        int64_t hi = region && *region == "first" ? trf.capacity / 2 : trf.capacity;
+        if (failed(trf.place(&op, layout->laneBytes(), now, lastUse, lo, hi)))
           return failure();
       }
     }

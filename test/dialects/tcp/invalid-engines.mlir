@@ -316,3 +316,32 @@ module attributes {tcp.axes = {A = 1024, X = 4}} {
     return
   }
 }
+
+// -----
+// A half region holds half of each lane: at the limit, 4 lanes x 8 KB in the first half.
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[A, B]">
+!s = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "[A, B / 4]", packet = "B % 4">
+!t = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "A", elem = "B">
+module attributes {tcp.axes = {A = 4, B = 4096}} {
+  func.func @half_at_limit(%x: !dm) {
+    %s = tcp.fetch sub %x : !dm -> !s
+    %c = tcp.collect %s : !s
+    %t = tcp.to_trf %c {region = "first"} : !s -> !t
+    return
+  }
+}
+
+// -----
+// One past: 32 more bf16 per lane in the second half.
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[A, B]">
+!s = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "[A, B / 4]", packet = "B % 4">
+!t = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "A", elem = "B">
+module attributes {tcp.axes = {A = 4, B = 4128}} {
+  func.func @half_one_past(%x: !dm) {
+    %s = tcp.fetch sub %x : !dm -> !s
+    %c = tcp.collect %s : !s
+    // expected-error @+1 {{TRF capacity: 8256 bytes per lane exceed the 8192 bytes of a half region with 4 lanes}}
+    %t = tcp.to_trf %c {region = "second"} : !s -> !t
+    return
+  }
+}

@@ -7,6 +7,9 @@
 !bf16s = !tcp.stream<bf16, cluster = "1 # 2", slice = "A / 32", time = "A / 8 % 4", packet = "A % 8">
 !i32buf = !tcp.hbm<i32, "A">
 !i32dm = !tcp.dm<i32, cluster = "1 # 2", slice = "A / 32", elem = "A % 32">
+!i32w = !tcp.stream<i32, cluster = "1 # 2", slice = "A / 32", time = "A / 8 % 4", packet = "A % 8">
+!i8w = !tcp.stream<i8, cluster = "1 # 2", slice = "A / 32", time = "A / 8 % 4", packet = "A % 8">
+!i8dm = !tcp.dm<i8, cluster = "1 # 2", slice = "A / 32", elem = "A % 32">
 !i32s = !tcp.stream<i32, cluster = "1 # 2", slice = "A / 32", time = "A / 2 % 16", packet = "A % 2">
 
 module attributes {tcp.axes = {A = 8192}} {
@@ -42,6 +45,14 @@ module attributes {tcp.axes = {A = 8192}} {
     %vi = tcp.vector %ci [add_i -3] : !i32s
     %yi = tcp.commit %vi : !i32s -> !i32dm
     tcp.dma %yi into %iout : !i32dm -> !i32buf
+
+    // i32 -> i8 saturating cast (main context).
+    // CHECK: tcp.cast %{{.*}} : <i32, {{.*}}> -> <i8
+    %xj = tcp.dma %iin : !i32buf -> !i32dm
+    %sj = tcp.fetch main %xj : !i32dm -> !i32w
+    %cj = tcp.collect %sj : !i32w
+    %bj = tcp.cast %cj : !i32w -> !i8w
+    %yj = tcp.commit %bj : !i8w -> !i8dm
     return
   }
 }
