@@ -216,9 +216,8 @@ private:
     if (plan->sw) {
       units |= isa::UnitSwitch;
       tcp::SwitchOp sw = ops.sw;
-      isa::SwitchMode mode = sw.getMode() == tcp::SwitchMode::broadcast1
-                                 ? isa::SwitchMode::Broadcast1
-                                 : isa::SwitchMode::Transpose;
+      // tcp and the ISA number the switch modes alike (docs/isa.md).
+      auto mode = static_cast<isa::SwitchMode>(static_cast<int64_t>(sw.getMode()));
       addConfig(sw.getLoc(), isa::Unit::Switch,
                 {static_cast<int64_t>(mode), plan->sw->slice1, plan->sw->slice0, plan->sw->time0},
                 ctx);

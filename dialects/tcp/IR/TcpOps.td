@@ -94,10 +94,15 @@ def Tcp_FetchOp : Tcp_Op<"fetch", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tcp_SwitchModeBroadcast01 : I32EnumAttrCase<"broadcast01", 1>;
 def Tcp_SwitchModeBroadcast1 : I32EnumAttrCase<"broadcast1", 2>;
 def Tcp_SwitchModeTranspose : I32EnumAttrCase<"transpose", 3>;
+def Tcp_SwitchModeInterTranspose : I32EnumAttrCase<"inter_transpose", 4>;
+def Tcp_SwitchModeTransposedBroadcast1 : I32EnumAttrCase<"transposed_broadcast1", 5>;
 def Tcp_SwitchMode : I32EnumAttr<"SwitchMode", "Switch Engine configuration",
-                                 [Tcp_SwitchModeBroadcast1, Tcp_SwitchModeTranspose]> {
+                                 [Tcp_SwitchModeBroadcast01, Tcp_SwitchModeBroadcast1,
+                                  Tcp_SwitchModeTranspose, Tcp_SwitchModeInterTranspose,
+                                  Tcp_SwitchModeTransposedBroadcast1]> {
   let cppNamespace = "::rngd::tcp";
 }
 
@@ -111,7 +116,13 @@ def Tcp_SwitchOp : Tcp_Op<"switch", [Pure]> {
       %b = tcp.switch broadcast1 %f : !tcp.stream<f32, ..., slice = "[A / 4, A % 4]", time = "B", ...>
                -> !tcp.stream<f32, ..., slice = "[A / 4, X]", time = "[B, A % 4]", ...>
       ```
+    - `broadcast01`: slice1 and slice0 both move into time (`[time1, slice1, time0, slice0]`);
+      two fresh axes take their places.
     - `transpose`: slice1 and slice0 swap places in the slice mapping; time is unchanged.
+    - `inter_transpose`: slice1 swaps with the time factor time1 of the same size
+      (`[time2, time1, time0]` -> `[time2, slice1, time0]`).
+    - `transposed_broadcast1`: slice0 moves to the innermost time; slice1 becomes the innermost
+      slice factor behind a fresh axis.
     The ring (slice1 x slice0 slices) is a power of two within one cluster; cycles are
     ring_size x Time x flits per packet.
   }];

@@ -60,41 +60,58 @@ std::optional<SwitchPlan> planSwitch(SwitchOp op) {
   for (const auto &m : {in->spatial.slice, in->packet})
     for (const std::string &a : m.axes())
       used.push_back(a);
+  Factors it = nonUnit(in->time), ot = nonUnit(out->time);
+  mapping::Mapping outSlice = out->spatial.slice;
+  auto join = [](std::initializer_list<const Factors *> parts) {
+    Factors all;
+    for (const Factors *p : parts)
+      all.insert(all.end(), p->begin(), p->end());
+    return all;
+  };
+  // out slice = prefix, then fresh axes of `freshCells`, then suffix.
+  auto slicesMatch = [&](const Factors &prefix, int64_t freshCells, const Factors &suffix) {
+    if (os.size() < prefix.size() + suffix.size() + 1)
+      return false;
+    Factors x = slice(os, prefix.size(), os.size() - suffix.size());
+    return sameOrder(of(slice(os, 0, prefix.size())), of(prefix)) &&
+           sameOrder(of(slice(os, os.size() - suffix.size(), os.size())), of(suffix)) &&
+           fresh(x, used) && cells(x) == freshCells;
+  };
   bool found = false;
-  if (op.getMode() == SwitchMode::broadcast1) {
-    // out time = [in time..., slice1]; out slice = [slice2, fresh, slice0].
-    Factors ot = nonUnit(out->time);
-    size_t nt = nonUnit(in->time).size();
-    if (ot.size() > nt && sameOrder(of(slice(ot, 0, nt)), of(nonUnit(in->time)))) {
-      Factors s1 = slice(ot, nt, ot.size());
-      for (size_t i = 0; i + s1.size() <= is.size() && !found; ++i) {
-        if (!sameOrder(of(slice(is, i, i + s1.size())), of(s1)))
-          continue;
-        Factors s2 = slice(is, 0, i), s0 = slice(is, i + s1.size(), is.size());
-        if (os.size() < s2.size() + s0.size() + 1)
-          continue;
-        Factors x = slice(os, s2.size(), os.size() - s0.size());
-        found = (s2.empty() || sameOrder(of(slice(os, 0, s2.size())), of(s2))) &&
-                (s0.empty() || sameOrder(of(slice(os, os.size() - s0.size(), os.size())), of(s0))) &&
-                fresh(x, used) && cells(x) == cells(s1);
-        plan.slice1 = cells(s1);
-        plan.slice0 = cells(s0);
+  SwitchMode mode = op.getMode();
+  // Every split of the input slice factors into [slice2, slice1, slice0] (slice1 non-empty)
+  // and, where the mode needs it, of the input time into [time1, time0].
+  for (size_t i = 0; i < is.size() && !found; ++i)
+    for (size_t j = i + 1; j <= is.size() && !found; ++j) {
+      Factors s2 = slice(is, 0, i), s1 = slice(is, i, j), s0 = slice(is, j, is.size());
+      plan.slice1 = cells(s1);
+      plan.slice0 = cells(s0);
+      if (mode == SwitchMode::broadcast1) {
+        found = sameOrder(of(ot), of(join({&it, &s1}))) && slicesMatch(s2, cells(s1), s0);
+      } else if (mode == SwitchMode::transpose) {
+        found = !s0.empty() && sameOrder(in->time, out->time) &&
+                sameOrder(of(join({&s2, &s0, &s1})), outSlice);
+      } else if (mode == SwitchMode::transposed_broadcast1) {
+        found = !s0.empty() && sameOrder(of(ot), of(join({&it, &s0}))) &&
+                slicesMatch(s2, cells(s0), s1);
+      } else {
+        for (size_t k = 0; k <= it.size() && !found; ++k) {
+          Factors t1 = slice(it, 0, k), t0 = slice(it, k, it.size());
+          plan.time0 = cells(t0);
+          if (mode == SwitchMode::broadcast01) {
+            found = sameOrder(of(ot), of(join({&t1, &s1, &t0, &s0}))) &&
+                    slicesMatch(s2, cells(s1) * cells(s0), {});
+          } else { // inter_transpose: time [t2, t1', t0] with t1' the size of slice1
+            for (size_t m = 0; m < k && !found; ++m) {
+              Factors t2 = slice(it, 0, m), tm = slice(it, m, k);
+              found = cells(tm) == cells(s1) &&
+                      sameOrder(of(ot), of(join({&t2, &s1, &t0}))) &&
+                      sameOrder(of(join({&s2, &tm, &s0})), outSlice);
+            }
+          }
+        }
       }
     }
-  } else {
-    // transpose: out slice = [slice2, slice0, slice1]; time unchanged.
-    if (sameOrder(in->time, out->time))
-      for (size_t i = 0; i < is.size() && !found; ++i)
-        for (size_t j = i + 1; j < is.size() && !found; ++j) {
-          Factors s2 = slice(is, 0, i), s1 = slice(is, i, j), s0 = slice(is, j, is.size());
-          Factors swapped = s2;
-          swapped.insert(swapped.end(), s0.begin(), s0.end());
-          swapped.insert(swapped.end(), s1.begin(), s1.end());
-          found = sameOrder(of(swapped), out->spatial.slice);
-          plan.slice1 = cells(s1);
-          plan.slice0 = cells(s0);
-        }
-  }
   plan.ring = plan.slice1 * plan.slice0;
   if (!found) {
     op.emitOpError("switch ")
