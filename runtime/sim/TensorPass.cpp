@@ -1,5 +1,5 @@
 // One Tensor Unit pass (`exec`), docs/simulator.md "Tensor Unit pass":
-//   fetch [switch] collect [contract] [vector] [cast] [transpose] commit
+//   fetch [switch] collect [contract] [vector] [cast] [transpose] commit (commit cast, trim)
 //   fetch [switch] collect trf | vrf
 // Every slice runs the same broadcast configuration, so the pass is planned once (loop nests
 // walked, shapes, bounds, footprint and cycles) and data then moves slice by slice in bulk,
@@ -111,6 +111,7 @@ private:
     if (missing)
       return fail(std::string("no ") + missing + " configuration is loaded in context " +
                   isa::contextName(c_.context));
+    // The commit adapter's cast is not on the Vector Engine: it alone does not occupy it.
     out_.usesVectorEngine = vector_ || cast_;
     return true;
   }
@@ -322,6 +323,19 @@ private:
     if (writes != flits)
       return fail("commit nest makes " + std::to_string(writes) + " writes but the pass "
                   "carries " + std::to_string(flits) + " flits per slice");
+    commitCast_ = c.cast == isa::CommitCast::F32ToBf16;
+    if (commitCast_) { // the commit adapter's cast runs before the trim, on main only
+      if (c_.context != isa::Context::Main)
+        return fail("commit cast f32->bf16 runs only on the main context");
+      validCommitCastIn_ = validFinal_;
+      for (size_t j = 0; j < validFinal_.size(); ++j) {
+        if (validFinal_[j] % 4 != 0)
+          return fail("commit cast f32->bf16 of flit " + std::to_string(j) + " with " +
+                      std::to_string(validFinal_[j]) +
+                      " valid bytes (not whole 32-bit words)");
+        validFinal_[j] = static_cast<uint8_t>(validFinal_[j] / 2);
+      }
+    }
     for (size_t j = 0; j < validFinal_.size(); ++j)
       if (c.writeBytes > validFinal_[j])
         return fail("commit writes " + std::to_string(c.writeBytes) + " bytes of each flit, "
@@ -544,12 +558,14 @@ private:
                                                      : nullptr);
   }
 
-  // Cast, transpose and commit.
+  // Cast, transpose and commit (the commit adapter's cast, then the trim).
   void finishSlice(int64_t s, std::vector<uint32_t> &words) {
     if (cast_)
       castFlits(castMode_, words.data(), validCastIn_);
     if (transpose_)
       runTranspose(transposePlan_, words, scratch_);
+    if (commitCast_) // same conversion as the Cast Engine's f32->bf16
+      castFlits(isa::CastMode::F32ToBf16, words.data(), validCommitCastIn_);
     uint8_t *dm = env_.dm.slice(s);
     const auto *flits = reinterpret_cast<const uint8_t *>(words.data());
     size_t wb = static_cast<size_t>(c_.commit->writeBytes);
@@ -565,13 +581,13 @@ private:
   std::string why_;
 
   bool sw_ = false, contract_ = false, vector_ = false, cast_ = false, transpose_ = false,
-       commit_ = false, trf_ = false, vrf_ = false;
+       commit_ = false, trf_ = false, vrf_ = false, commitCast_ = false;
   FetchPlan fetch_;
   int64_t packetIn_ = 0, packetOut_ = 0, packetsIn_ = 0, packets_ = 0;
   int64_t flitsPerPacket_ = 0, flits_ = 0;
   SwitchPlan switch_;
   isa::SliceBitmap flow_{}, outSet_{}, computeSet_{};
-  std::vector<uint8_t> validCollect_, validCastIn_, validFinal_;
+  std::vector<uint8_t> validCollect_, validCastIn_, validCommitCastIn_, validFinal_;
   ContractPlan contractPlan_;
   VectorPlan vectorPlan_;
   TransposePlan transposePlan_;

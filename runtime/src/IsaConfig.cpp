@@ -38,7 +38,8 @@ std::vector<UnitSpec> buildSpecs() {
                     {"write_bytes", 6, 1, false},
                     {"limits", 17, 8, false},
                     {"strides", 24, 8, true},
-                    {"slices", 64, 8, false}}});
+                    {"slices", 64, 8, false},
+                    {"cast", 2, 1, false}}});
   specs.push_back({Unit::Contract,
                    "contract",
                    {{"pack", 2, 1, false},
@@ -146,6 +147,8 @@ constexpr size_t kVSteps = 0, kVAlu = 1, kVOp = 9, kVMode = 17, kVImm = 25, kVIm
 constexpr size_t kCPack = 0, kCLanesLog2 = 1, kCMac = 2, kCPacketElems = 3, kCTrfBase = 4,
                  kCWindow = 5, kCSlots = 6, kCLimits = 7, kCStreamStrides = 15,
                  kCTrfStrides = 23, kCAccStrides = 31;
+// Commit block: base, write_bytes, limits[8], strides[8], slices[8], then cast.
+constexpr size_t kMCast = 2 + 3 * kSequencerLoops;
 
 bool failWith(std::string &why, std::string m) {
   why = std::move(m);
@@ -388,6 +391,11 @@ bool validateBlock(const UnitSpec &spec, const std::vector<int64_t> &v, std::str
       why = "commit.write_bytes = " + std::to_string(v[1]) + " is not 8, 16, 24 or 32";
       return false;
     }
+    if (v[kMCast] != int64_t(CommitCast::None) && v[kMCast] != int64_t(CommitCast::F32ToBf16)) {
+      why = "commit.cast = " + std::to_string(v[kMCast]) + " is not a known commit cast (0 "
+            "none, 1 f32->bf16)";
+      return false;
+    }
     return checkLimits("commit", v, 2, why);
   case Unit::Contract:
     return validateContract(v, why);
@@ -494,6 +502,7 @@ CommitConfig CommitConfig::fromValues(const std::vector<int64_t> &v) {
   copyOut(v, at, c.limits);
   copyOut(v, at, c.strides);
   copyOut(v, at, c.slices);
+  c.cast = static_cast<CommitCast>(v[at]);
   return c;
 }
 
@@ -502,6 +511,7 @@ std::vector<int64_t> CommitConfig::values() const {
   copyIn(v, limits);
   copyIn(v, strides);
   copyIn(v, slices);
+  v.push_back(static_cast<int64_t>(cast));
   return v;
 }
 

@@ -103,14 +103,18 @@ bool packBlock(const UnitSpec &spec, const std::vector<int64_t> &values,
                std::vector<uint64_t> &words, std::string &why);
 std::vector<int64_t> unpackBlock(const UnitSpec &spec, const std::vector<uint64_t> &words);
 /// Semantic rules beyond field widths (loop limits 1..65536, access_log2 <= 5, write_bytes in
-/// {8,16,24,32}, known modes, the Vector Engine's ALU/op table and step order, contraction,
-/// switch and transpose parameter ranges; docs/isa.md lists them). Writer and loader both call it.
+/// {8,16,24,32}, known modes and casts, the Vector Engine's ALU/op table and step order,
+/// contraction, switch and transpose parameter ranges; docs/isa.md lists them). Writer and
+/// loader both call it.
 bool validateBlock(const UnitSpec &spec, const std::vector<int64_t> &values, std::string &why);
 
 // Fetch block values: base, access_log2, packet_bytes, cast, limits[8], strides[8], slices[8].
-// Commit block values: base, write_bytes, limits[8], strides[8], slices[8].
+// Commit block values: base, write_bytes, limits[8], strides[8], slices[8], cast.
 // `slices` is a 512-bit slice-enable bitmap as eight 64-bit words (bit s = global slice s).
 enum class FetchCast : int64_t { None = 0, Bf16ToF32 = 1 };
+/// The commit adapter's cast (main context only): each flit's 32-bit words become bf16 (round
+/// to nearest even, as the Cast Engine) before the trim, without occupying the Vector Engine.
+enum class CommitCast : int64_t { None = 0, F32ToBf16 = 1 };
 enum class CastMode : int64_t { None = 0, F32ToBf16 = 1, I32ToI8 = 2 };
 
 /// Vector Engine ALUs, numbered in pipeline stage order (a block lists its steps in increasing
@@ -251,6 +255,7 @@ struct CommitConfig {
   std::array<int64_t, kSequencerLoops> limits{1, 1, 1, 1, 1, 1, 1, 1};
   std::array<int64_t, kSequencerLoops> strides{};
   SliceBitmap slices{};
+  CommitCast cast = CommitCast::None; // last field of the table
   static CommitConfig fromValues(const std::vector<int64_t> &v);
   std::vector<int64_t> values() const;
 };

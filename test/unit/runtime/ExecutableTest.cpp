@@ -260,6 +260,7 @@ TEST_CASE("printExecutable golden", "[executable][printer]") {
   c.strides[7] = -8;
   c.slices = slices(0, 2);
   c.slices[7] = 0x8000000000000000ull;
+  c.cast = isa::CommitCast::F32ToBf16;
   e.configs.push_back(block(isa::Unit::Commit, c.values()));
   e.commands = {dma(0, 1),    waitTag(1), load(2), load(1, isa::Context::Sub),
                 exec(isa::UnitFetch | isa::UnitCollect | isa::UnitVector | isa::UnitCommit),
@@ -284,7 +285,7 @@ TEST_CASE("printExecutable golden", "[executable][printer]") {
       "0, reduce_slots = 0, reduce_tree = 0, inter_group_log2 = 0}\n"
       "  rngd.config 2 commit {base = 64, write_bytes = 8, limits = [1, 1, 1, 1, 1, 1, 1, 4], "
       "strides = [0, 0, 0, 0, 0, 0, 0, -8], slices = [0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, "
-      "0x8000000000000000]}\n"
+      "0x8000000000000000], cast = 1}\n"
       "  rngd.dma 0 tag 1\n"
       "  rngd.wait tag 1\n"
       "  rngd.load 2 main\n"

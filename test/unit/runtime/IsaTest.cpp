@@ -68,7 +68,7 @@ TEST_CASE("unit tables have the documented fields and sizes", "[isa]") {
   CHECK(wordCount(*fetch) == 14); // 22+3+16+4 + 8*(17+24+64) = 885 bits
   CHECK(wordCount(*findUnit("vector")) == 11); // 4 + 8*(5+6+2+32+32) + 13+16+3+16+4+1+4 = 677
   CHECK(wordCount(*findUnit("cast")) == 1);
-  CHECK(wordCount(*findUnit("commit")) == 14); // 28 + 8*105 = 868 bits
+  CHECK(wordCount(*findUnit("commit")) == 14); // 28 + 8*105 + 2 = 870 bits
   CHECK(findUnit(Unit::Commit) == findUnit("commit"));
   CHECK(findUnit("nope") == nullptr);
   std::vector<std::string> names;
@@ -538,4 +538,37 @@ TEST_CASE("gather and scatter descriptors", "[isa][dma]") {
   Descriptor none = d;
   none.limits.clear(), none.srcStrides.clear(), none.dstStrides.clear();
   CHECK_FALSE(checkDescriptor(none, why)); // a gather needs its indirect loop
+}
+
+TEST_CASE("commit blocks: the commit adapter's cast is the last field", "[isa][commit]") {
+  CHECK(fieldNames("commit") ==
+        std::vector<std::string>{"base", "write_bytes", "limits", "strides", "slices", "cast"});
+  const UnitSpec &spec = *findUnit(Unit::Commit);
+  CHECK(valueCount(spec) == 2 + 3 * 8 + 1);
+  CommitConfig c;
+  c.writeBytes = 16;
+  c.slices = {~0ull, 0, 0, 0, 0, 0, 0, ~0ull};
+  c.cast = CommitCast::F32ToBf16;
+  std::vector<int64_t> v = c.values();
+  REQUIRE(v.size() == valueCount(spec));
+  CHECK(v.back() == 1); // table order: cast after the slice bitmap
+  std::vector<uint64_t> words;
+  std::string why;
+  REQUIRE(packBlock(spec, v, words, why));
+  // slices[7] ends at bit 867 (bit 35 of word 13); cast occupies [869:868], nothing after it.
+  CHECK(words[13] == ((~0ull >> 28) | (uint64_t(1) << 36)));
+  CHECK(unpackBlock(spec, words) == v);
+  CHECK(CommitConfig::fromValues(v).cast == CommitCast::F32ToBf16);
+  CHECK(validateBlock(spec, v, why));
+  c.cast = CommitCast::None;
+  CHECK(validateBlock(spec, c.values(), why));
+  v.back() = 2;
+  CHECK_FALSE(validateBlock(spec, v, why));
+  CHECK(why == "commit.cast = 2 is not a known commit cast (0 none, 1 f32->bf16)");
+  v.back() = 3;
+  CHECK(packBlock(spec, v, words, why)); // fits its 2 bits, but the rules reject it
+  CHECK_FALSE(validateBlock(spec, v, why));
+  v.back() = 4;
+  CHECK_FALSE(packBlock(spec, v, words, why));
+  CHECK(why == "commit.cast = 4 does not fit 2 unsigned bits");
 }
