@@ -193,9 +193,15 @@ LogicalResult CommitOp::verify() {
                             {"tcp.collect", "tcp.contract", "tcp.vector", "tcp.cast",
                              "tcp.transpose"})))
     return failure();
-  if (getInput().getType().getElementType() != getResult().getType().getElementType())
+  Type in = getInput().getType().getElementType(), out = getResult().getType().getElementType();
+  if (getCast()) {
+    if (!in.isF32() || !out.isBF16())
+      return emitOpError("the commit adapter casts f32 -> bf16, got ") << in << " -> " << out;
+    if (passContext(*this) != Context::main)
+      return emitOpError("context: the commit adapter casts on the main context only");
+  } else if (in != out) {
     return emitOpError("commit writes the stream's element type (")
-           << getInput().getType().getElementType() << "), but the result holds "
-           << getResult().getType().getElementType();
+           << in << "), but the result holds " << out << " (add {cast} for f32 -> bf16)";
+  }
   return success(planCommit(*this).has_value());
 }

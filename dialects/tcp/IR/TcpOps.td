@@ -262,13 +262,15 @@ def Tcp_CommitOp : Tcp_Op<"commit", [Pure]> {
   let summary = "end a Tensor Unit pass: write each flit's valid bytes to a DM tensor";
   let description = [{
     The commit adapter trims each flit to its valid bytes (8, 16, 24 or 32) and the commit
-    sequencer writes them to the result's per-slice element mapping.
+    sequencer writes them to the result's per-slice element mapping. `{cast}` converts f32 to
+    bf16 in the commit adapter (main context only), which leaves the Vector Engine free.
 
     ```mlir
     %y = tcp.commit %b : !stream -> !ydm
+    %z = tcp.commit %v {cast} : !f32stream -> !bf16dm
     ```
   }];
-  let arguments = (ins Tcp_StreamType:$input);
+  let arguments = (ins Tcp_StreamType:$input, UnitAttr:$cast);
   let results = (outs Tcp_DmType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;

@@ -163,7 +163,8 @@ std::optional<CommitPlan> planCommit(CommitOp op) {
                    "equal the stream's");
     return std::nullopt;
   }
-  int64_t valid = stream->packetBytes();
+  // Valid bytes per flit as written (after the commit adapter's cast, if any).
+  int64_t valid = stream->packet.size() * result->elemBytes;
   if (valid % t.commitStrideAlignment != 0 || valid < 8 || valid > t.flitBytes) {
     op.emitOpError("commit trim: a flit's valid bytes must be 8, 16, 24 or 32, got ") << valid;
     return std::nullopt;
@@ -179,7 +180,7 @@ std::optional<CommitPlan> planCommit(CommitOp op) {
         << "-byte accesses" << (ctx == Context::sub ? " (sub commits write 8 bytes)" : "");
     return std::nullopt;
   }
-  return CommitPlan{*result, *stream, *seq, valid};
+  return CommitPlan{*result, *stream, *seq, valid, op.getCast()};
 }
 
 TensorPassOps tensorPassOps(Operation *end) {

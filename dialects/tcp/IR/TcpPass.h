@@ -47,6 +47,7 @@ struct CommitPlan {
   StreamLayout stream;
   mapping::Sequencer sequencer;
   int64_t writeBytes = 0;
+  bool cast = false; // f32 -> bf16 in the commit adapter
 };
 std::optional<CommitPlan> planCommit(CommitOp op);
 

@@ -272,3 +272,19 @@ module attributes {tcp.axes = {O = 2, P = 2, Q = 2, R = 2, S = 2, T = 2, U = 2, 
     return
   }
 }
+
+// -----
+// The commit adapter casts f32 -> bf16 on the main context only.
+!buf = !tcp.hbm<bf16, "A">
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "A / 32", elem = "A % 32">
+!s = !tcp.stream<f32, cluster = "1 # 2", slice = "A / 32", time = "A / 8 % 4", packet = "A % 8">
+module attributes {tcp.axes = {A = 8192}} {
+  func.func @commit_cast_sub(%in: !buf {tcp.arg = "in", tcp.name = "in"}) {
+    %x = tcp.dma %in : !buf -> !dm
+    %f = tcp.fetch sub %x : !dm -> !s
+    %c = tcp.collect %f : !s
+    // expected-error @+1 {{context: the commit adapter casts on the main context only}}
+    %y = tcp.commit %c {cast} : !s -> !dm
+    return
+  }
+}
