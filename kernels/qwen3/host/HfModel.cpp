@@ -1,0 +1,197 @@
+#include "qwen3/host/HfModel.h"
+
+#include "qwen3/host/Safetensors.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace rngd::qwen3 {
+
+namespace {
+
+using json = nlohmann::json;
+
+bool readText(const std::string &path, std::string &out, std::string &error) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    error = "cannot open " + path;
+    return false;
+  }
+  std::ostringstream s;
+  s << f.rdbuf();
+  out = s.str();
+  return true;
+}
+
+bool close(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::fabs(b); }
+
+std::string num(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+} // namespace
+
+bool parseHfConfig(const std::string &text, Qwen3Config &out, std::string &error) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception &e) {
+    error = std::string("config.json is not valid JSON: ") + e.what();
+    return false;
+  }
+  if (!j.is_object()) {
+    error = "config.json is not a JSON object";
+    return false;
+  }
+  auto fail = [&](const std::string &m) {
+    error = "config.json: " + m;
+    return false;
+  };
+  auto intField = [&](const char *key, int &dst) {
+    if (!j.contains(key))
+      return fail(std::string("missing field '") + key + "'");
+    if (!j[key].is_number_integer() || j[key].get<int64_t>() <= 0 ||
+        j[key].get<int64_t>() > (int64_t(1) << 30))
+      return fail(std::string("field '") + key + "' must be a positive integer");
+    dst = int(j[key].get<int64_t>());
+    return true;
+  };
+  auto numField = [&](const char *key, double &dst) {
+    if (!j.contains(key))
+      return fail(std::string("missing field '") + key + "'");
+    if (!j[key].is_number())
+      return fail(std::string("field '") + key + "' must be a number");
+    dst = j[key].get<double>();
+    return true;
+  };
+  Qwen3Config c;
+  if (j.contains("model_type") && j["model_type"] != "qwen3")
+    return fail("model_type " + j["model_type"].dump() + " is not \"qwen3\"");
+  if (!intField("hidden_size", c.hiddenSize) || !intField("num_attention_heads", c.numHeads) ||
+      !intField("num_key_value_heads", c.numKvHeads) ||
+      !intField("intermediate_size", c.intermediateSize) || !intField("vocab_size", c.vocabSize) ||
+      !intField("num_hidden_layers", c.numLayers) || !numField("rope_theta", c.ropeTheta) ||
+      !numField("rms_norm_eps", c.rmsNormEps))
+    return false;
+  if (j.contains("head_dim") && !j["head_dim"].is_null()) {
+    if (!intField("head_dim", c.headDim))
+      return false;
+  } else {
+    c.headDim = c.hiddenSize / c.numHeads;
+  }
+  c.tieWordEmbeddings = false;
+  if (j.contains("tie_word_embeddings")) {
+    if (!j["tie_word_embeddings"].is_boolean())
+      return fail("field 'tie_word_embeddings' must be a boolean");
+    c.tieWordEmbeddings = j["tie_word_embeddings"].get<bool>();
+  }
+  if (j.contains("hidden_act") && j["hidden_act"] != "silu")
+    return fail("hidden_act " + j["hidden_act"].dump() + " is not supported (only \"silu\")");
+  if (j.contains("attention_bias") && j["attention_bias"] != false)
+    return fail("attention_bias must be false");
+  if (j.contains("rope_scaling") && !j["rope_scaling"].is_null())
+    return fail("rope_scaling is not supported (must be null)");
+  if (j.contains("use_sliding_window") && j["use_sliding_window"] == true)
+    return fail("use_sliding_window is not supported");
+  if (!c.validate(error)) {
+    error = "config.json: " + error;
+    return false;
+  }
+  out = c;
+  return true;
+}
+
+std::string hfConfigJson(const Qwen3Config &c) {
+  json j = {{"architectures", {"Qwen3ForCausalLM"}},
+            {"model_type", "qwen3"},
+            {"hidden_act", "silu"},
+            {"attention_bias", false},
+            {"hidden_size", c.hiddenSize},
+            {"num_attention_heads", c.numHeads},
+            {"num_key_value_heads", c.numKvHeads},
+            {"head_dim", c.headDim},
+            {"intermediate_size", c.intermediateSize},
+            {"vocab_size", c.vocabSize},
+            {"num_hidden_layers", c.numLayers},
+            {"rope_theta", c.ropeTheta},
+            {"rope_scaling", nullptr},
+            {"rms_norm_eps", c.rmsNormEps},
+            {"tie_word_embeddings", c.tieWordEmbeddings},
+            {"use_sliding_window", false},
+            {"torch_dtype", "bfloat16"}};
+  return j.dump(2) + "\n";
+}
+
+bool checkSupported(const Qwen3Config &got, const Qwen3Config &sup, std::string &error) {
+  auto intCheck = [&](const char *field, int g, int s) {
+    if (g == s)
+      return true;
+    error = std::string("config.json: ") + field + " is " + std::to_string(g) +
+            ", the kernels support only " + std::to_string(s);
+    return false;
+  };
+  if (!intCheck("hidden_size", got.hiddenSize, sup.hiddenSize) ||
+      !intCheck("num_attention_heads", got.numHeads, sup.numHeads) ||
+      !intCheck("num_key_value_heads", got.numKvHeads, sup.numKvHeads) ||
+      !intCheck("head_dim", got.headDim, sup.headDim) ||
+      !intCheck("intermediate_size", got.intermediateSize, sup.intermediateSize) ||
+      !intCheck("vocab_size", got.vocabSize, sup.vocabSize))
+    return false;
+  if (!close(got.rmsNormEps, sup.rmsNormEps)) {
+    error = "config.json: rms_norm_eps is " + num(got.rmsNormEps) + ", rngdc supports only " +
+            num(sup.rmsNormEps);
+    return false;
+  }
+  if (!close(got.ropeTheta, sup.ropeTheta)) {
+    error = "config.json: rope_theta is " + num(got.ropeTheta) + ", rngdc supports only " +
+            num(sup.ropeTheta);
+    return false;
+  }
+  return true;
+}
+
+bool loadHfModel(const std::string &dir, const LoadOptions &options, std::unique_ptr<Weights> &out,
+                 std::string &error) {
+  std::string text;
+  if (!readText(dir + "/config.json", text, error))
+    return false;
+  Qwen3Config config;
+  if (!parseHfConfig(text, config, error) || !checkSupported(config, options.supported, error))
+    return false;
+  if (options.maxLayers > 0 && options.maxLayers < config.numLayers)
+    config.numLayers = options.maxLayers;
+
+  SafetensorsFile file;
+  if (!file.open(dir + "/model.safetensors", error))
+    return false;
+  auto weights = std::make_unique<Weights>(config);
+  for (const TensorSpec &spec : expectedTensors(config)) {
+    std::string name = spec.name;
+    if (name == "lm_head.weight" && !file.find(name) && config.tieWordEmbeddings) {
+      if (!weights->set(name, weights->shared("model.embed_tokens.weight"), error))
+        return false;
+      continue;
+    }
+    if (!file.find(name)) {
+      error = "model.safetensors: missing tensor '" + name + "'" +
+              (name == "lm_head.weight" ? " (tie_word_embeddings is false)" : "");
+      return false;
+    }
+    Bf16Tensor t;
+    if (!file.readBf16(name, t, error))
+      return false;
+    if (!weights->set(name, std::move(t), error)) {
+      error = "model.safetensors: " + error;
+      return false;
+    }
+  }
+  out = std::move(weights);
+  return true;
+}
+
+} // namespace rngd::qwen3

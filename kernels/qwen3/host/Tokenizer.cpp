@@ -1,0 +1,177 @@
+#include "qwen3/host/Tokenizer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <fstream>
+#include <sstream>
+
+namespace rngd::qwen3 {
+
+namespace {
+
+using json = nlohmann::json;
+
+bool printable(int b) { return (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255); }
+
+const std::array<int, 256> &byteTable() {
+  static const std::array<int, 256> table = [] {
+    std::array<int, 256> t{};
+    int next = 256;
+    for (int b = 0; b < 256; ++b)
+      t[b] = printable(b) ? b : next++;
+    return t;
+  }();
+  return table;
+}
+
+// Code point -> byte, or -1 when the code point is not in the table.
+int codepointToByte(uint32_t cp) {
+  static const std::vector<int> reverse = [] {
+    std::vector<int> r(256 + 256, -1);
+    for (int b = 0; b < 256; ++b)
+      r[byteTable()[b]] = b;
+    return r;
+  }();
+  return cp < reverse.size() ? reverse[cp] : -1;
+}
+
+// Next UTF-8 code point of s at i; false on malformed input.
+bool nextCodepoint(const std::string &s, size_t &i, uint32_t &cp) {
+  unsigned char c = s[i];
+  int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xe ? 2 : (c >> 3) == 0x1e ? 3 : -1;
+  if (extra < 0 || i + extra >= s.size())
+    return false;
+  cp = extra == 0 ? c : c & (0x3f >> extra);
+  for (int k = 1; k <= extra; ++k) {
+    unsigned char cc = s[i + k];
+    if ((cc & 0xc0) != 0x80)
+      return false;
+    cp = (cp << 6) | (cc & 0x3f);
+  }
+  i += extra + 1;
+  return true;
+}
+
+// HF ByteLevel decoding of one token.
+std::string tokenBytes(const std::string &token) {
+  std::string bytes;
+  size_t i = 0;
+  while (i < token.size()) {
+    uint32_t cp;
+    if (!nextCodepoint(token, i, cp))
+      return token;
+    int b = codepointToByte(cp);
+    if (b < 0)
+      return token;
+    bytes += char(b);
+  }
+  return bytes;
+}
+
+} // namespace
+
+int Tokenizer::byteToCodepoint(unsigned char byte) { return byteTable()[byte]; }
+
+bool Tokenizer::loadFile(const std::string &path, std::string &error) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    error = "tokenizer: cannot open " + path;
+    return false;
+  }
+  std::ostringstream s;
+  s << f.rdbuf();
+  if (!loadJson(s.str(), error)) {
+    error += " (" + path + ")";
+    return false;
+  }
+  return true;
+}
+
+bool Tokenizer::loadJson(const std::string &text, std::string &error) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception &e) {
+    error = std::string("tokenizer: not valid JSON: ") + e.what();
+    return false;
+  }
+  auto fail = [&](const std::string &m) {
+    error = "tokenizer: " + m;
+    return false;
+  };
+  if (!j.is_object() || !j.contains("model") || !j["model"].is_object())
+    return fail("no 'model' object");
+  const json &model = j["model"];
+  if (model.contains("type") && model["type"] != "BPE")
+    return fail("model type " + model["type"].dump() + " is not BPE");
+  if (!model.contains("vocab") || !model["vocab"].is_object())
+    return fail("no 'model.vocab' object");
+
+  std::vector<std::string> tokens;
+  std::vector<bool> present, special;
+  auto add = [&](const std::string &token, const json &idValue, bool isSpecial,
+                 bool allowSame) -> bool {
+    if (!idValue.is_number_integer() || idValue.get<int64_t>() < 0 ||
+        idValue.get<int64_t>() >= (int64_t(1) << 24))
+      return fail("token " + json(token).dump() + " has an invalid id " + idValue.dump());
+    size_t id = idValue.get<size_t>();
+    if (id >= tokens.size()) {
+      tokens.resize(id + 1);
+      present.resize(id + 1, false);
+      special.resize(id + 1, false);
+    }
+    if (present[id] && !(allowSame && tokens[id] == token))
+      return fail("id " + std::to_string(id) + " is used by both " + json(tokens[id]).dump() +
+                  " and " + json(token).dump());
+    tokens[id] = token;
+    present[id] = true;
+    special[id] = isSpecial;
+    return true;
+  };
+  for (const auto &[token, id] : model["vocab"].items())
+    if (!add(token, id, false, false))
+      return false;
+  if (j.contains("added_tokens") && !j["added_tokens"].is_null()) {
+    if (!j["added_tokens"].is_array())
+      return fail("'added_tokens' is not an array");
+    for (const json &a : j["added_tokens"]) {
+      if (!a.is_object() || !a.contains("id") || !a.contains("content") || !a["content"].is_string())
+        return fail("an added token lacks 'id' or 'content'");
+      bool sp = a.contains("special") && a["special"].is_boolean() && a["special"].get<bool>();
+      if (!add(a["content"].get<std::string>(), a["id"], sp, true))
+        return false;
+    }
+  }
+  tokens_ = std::move(tokens);
+  present_ = std::move(present);
+  special_ = std::move(special);
+  return true;
+}
+
+bool Tokenizer::has(int id) const { return id >= 0 && id < size() && present_[id]; }
+
+bool Tokenizer::isSpecial(int id) const { return has(id) && special_[id]; }
+
+const std::string &Tokenizer::tokenString(int id) const {
+  static const std::string empty;
+  return has(id) ? tokens_[id] : empty;
+}
+
+bool Tokenizer::decode(const std::vector<int> &ids, std::string &out, std::string &error,
+                       bool skipSpecial) const {
+  std::string text;
+  for (int id : ids) {
+    if (!has(id)) {
+      error = "tokenizer: unknown token id " + std::to_string(id);
+      return false;
+    }
+    if (skipSpecial && special_[id])
+      continue;
+    text += tokenBytes(tokens_[id]);
+  }
+  out = std::move(text);
+  return true;
+}
+
+} // namespace rngd::qwen3
