@@ -1,6 +1,7 @@
 // The Contraction Engine (docs/simulator.md, "Contraction Engine"): stream adapter (pack flits
 // into packets), TRF sequencer (8-loop nest over packet index, TRF byte offset and accumulator
-// slot), multiplier, packet reducer (pairwise tree) and time reducer (window accumulation).
+// slot), multiplier, packet reducer (pairwise tree), time reducer (window accumulation) and
+// lane folder (interleaved: a flit per slot; sequential: a flit per slot and lane).
 #include "Engines.h"
 
 #include "rngd/Bf16.h"
@@ -102,10 +103,12 @@ bool planContract(const isa::ContractConfig &c, int64_t flits, const TargetModel
                          " lanes)");
   p.trfLo = rLo;
   p.trfHi = rHi + readBytes;
-  if (p.windows > maxFlits / c.slots)
+  p.sequential = c.laneMode == isa::LaneMode::Sequential;
+  int64_t perWindow = c.slots * (p.sequential ? p.lanes : 1); // lane folder output flits
+  if (p.windows > maxFlits / perWindow)
     return fail(why, "contract emits more than " + std::to_string(maxFlits) +
                          " flits per slice, over the simulator's limit");
-  p.outFlits = p.windows * c.slots;
+  p.outFlits = p.windows * perWindow;
   return true;
 }
 
@@ -169,10 +172,15 @@ void contractAll(const ContractPlan &p, const X *stream, const uint8_t *trf, Acc
           row[l] += dotI8<E>(x, t);
       }
     });
-    // The window is complete: one flit per slot, lanes in order, unused lanes zero.
-    for (int64_t a = 0; a < slots; ++a, o += 8)
-      for (int64_t l = 0; l < lanes; ++l)
-        std::memcpy(&o[l], &acc[a * 8 + l], 4);
+    // The window is complete: the lane folder drains the slots in order (`o` starts zeroed).
+    if (p.sequential) // one flit per slot and lane: the lane's value in element 0
+      for (int64_t a = 0; a < slots; ++a)
+        for (int64_t l = 0; l < lanes; ++l, o += 8)
+          std::memcpy(&o[0], &acc[a * 8 + l], 4);
+    else // interleaved: one flit per slot, lanes in order, unused lanes zero
+      for (int64_t a = 0; a < slots; ++a, o += 8)
+        for (int64_t l = 0; l < lanes; ++l)
+          std::memcpy(&o[l], &acc[a * 8 + l], 4);
   });
 }
 

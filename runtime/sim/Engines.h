@@ -46,7 +46,8 @@ struct ContractPlan {
   int64_t packets = 0;        // stream packets per slice
   int64_t iterations = 0;     // product of all limits
   int64_t windows = 0;        // product of the output loops' limits
-  int64_t outFlits = 0;       // windows x slots
+  int64_t outFlits = 0;       // windows x slots (x lanes when sequential)
+  bool sequential = false;    // lane_mode 1: a flit per slot and lane
   int64_t trfLo = 0, trfHi = 0; // bytes read within each lane segment
   std::vector<ContractLoop> outer, inner; // loops with limit > 1, outermost first
 };

@@ -52,7 +52,8 @@ std::vector<UnitSpec> buildSpecs() {
                     {"limits", 17, 8, false},
                     {"stream_strides", 16, 8, true},
                     {"trf_strides", 24, 8, true},
-                    {"acc_strides", 9, 8, false}}});
+                    {"acc_strides", 9, 8, false},
+                    {"lane_mode", 1, 1, false}}});
   specs.push_back({Unit::TrfWrite,
                    "trf_write",
                    {{"base", 17, 1, false}, {"lanes_log2", 2, 1, false}, {"lane_bytes", 17, 1, false}}});
@@ -146,7 +147,8 @@ constexpr size_t kVSteps = 0, kVAlu = 1, kVOp = 9, kVMode = 17, kVImm = 25, kVIm
 // Contract block value positions.
 constexpr size_t kCPack = 0, kCLanesLog2 = 1, kCMac = 2, kCPacketElems = 3, kCTrfBase = 4,
                  kCWindow = 5, kCSlots = 6, kCLimits = 7, kCStreamStrides = 15,
-                 kCTrfStrides = 23, kCAccStrides = 31;
+                 kCTrfStrides = 23, kCAccStrides = 31,
+                 kCLaneMode = kCAccStrides + kSequencerLoops; // the last field
 // Commit block: base, write_bytes, limits[8], strides[8], slices[8], then cast.
 constexpr size_t kMCast = 2 + 3 * kSequencerLoops;
 
@@ -235,6 +237,10 @@ bool validateContract(const std::vector<int64_t> &v, std::string &why) {
   int64_t slots = v[kCSlots];
   if (slots < 1)
     return failWith(why, "contract.slots = 0; a window emits 1..255 slots");
+  int64_t laneMode = v[kCLaneMode];
+  if (laneMode != int64_t(LaneMode::Interleaved) && laneMode != int64_t(LaneMode::Sequential))
+    return failWith(why, "contract.lane_mode = " + std::to_string(laneMode) +
+                             " is not 0 (interleaved) or 1 (sequential)");
   if (!checkLimits("contract", v, kCLimits, why))
     return false;
   int64_t maxSlot = 0;
@@ -535,6 +541,7 @@ ContractConfig ContractConfig::fromValues(const std::vector<int64_t> &v) {
   copyOut(v, at, c.streamStrides);
   copyOut(v, at, c.trfStrides);
   copyOut(v, at, c.accStrides);
+  c.laneMode = static_cast<LaneMode>(v[at]);
   return c;
 }
 
@@ -545,6 +552,7 @@ std::vector<int64_t> ContractConfig::values() const {
   copyIn(v, streamStrides);
   copyIn(v, trfStrides);
   copyIn(v, accStrides);
+  v.push_back(static_cast<int64_t>(laneMode));
   return v;
 }
 

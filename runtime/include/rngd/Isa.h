@@ -215,7 +215,12 @@ struct CastConfig {
   static CastConfig fromValues(const std::vector<int64_t> &v);
   std::vector<int64_t> values() const;
 };
-/// Contraction Engine: stream adapter, TRF sequencer, multiplier, packet reducer, time reducer.
+/// The Contraction Engine's lane folder: how a window's accumulators leave. Interleaved: one
+/// flit per slot holding the 8 lanes. Sequential: per slot (slot order), one flit per lane
+/// (lane order) holding that lane's value in element 0, elements 1..7 zero.
+enum class LaneMode : int64_t { Interleaved = 0, Sequential = 1 };
+/// Contraction Engine: stream adapter, TRF sequencer, multiplier, packet reducer, time reducer,
+/// lane folder.
 struct ContractConfig {
   int64_t pack = 1, lanesLog2 = 0;
   MacType mac = MacType::Bf16;
@@ -224,6 +229,7 @@ struct ContractConfig {
   std::array<int64_t, kSequencerLoops> streamStrides{}; // packets
   std::array<int64_t, kSequencerLoops> trfStrides{};    // bytes within each lane segment
   std::array<int64_t, kSequencerLoops> accStrides{};    // accumulator slots
+  LaneMode laneMode = LaneMode::Interleaved;            // lane folder; last field of the table
   static ContractConfig fromValues(const std::vector<int64_t> &v);
   std::vector<int64_t> values() const;
 };

@@ -159,6 +159,134 @@ TEST_CASE("TRF write and a bf16 GEMV contraction match the host bit for bit",
   CHECK(json.find("\"memory\": \"trf\"") != std::string::npos);
 }
 
+TEST_CASE("sequential lane folding: a flit per slot and lane, the interleaved values in "
+          "element 0", "[sim][contract][lanes]") {
+  Rig rig;
+  isa::SliceBitmap s = twoSlices();
+  Gemv g0(11), g3(12);
+  for (auto [slice, g] : {std::pair<int, Gemv *>{0, &g0}, {3, &g3}}) {
+    rig.put(slice, 0, g->w);
+    rig.put(slice, 8192, g->x);
+  }
+  loadWeights(rig, s, 0);
+  // Two windows (rows {0, 1}, then {2, 3}) of two slots (one row each), both 32-element chunks
+  // accumulated. Runs the pass and returns the exec command's index (its trace entry).
+  auto pass = [&](const isa::ContractConfig &c, int64_t outBase, int64_t outFlits,
+                  bool cast = false) {
+    int64_t f = rig.config(isa::Unit::Fetch, fetchLinear(s, 8192, 128, 32).values());
+    int64_t k = rig.config(isa::Unit::Contract, c.values());
+    std::vector<int64_t> configs{f, k};
+    uint16_t units = kFetchCollect | isa::UnitContract | isa::UnitCommit;
+    if (cast) {
+      configs.push_back(
+          rig.config(isa::Unit::Cast, isa::CastConfig{isa::CastMode::F32ToBf16}.values()));
+      units |= isa::UnitCast;
+    }
+    configs.push_back(rig.config(isa::Unit::Commit,
+                                 commitLinear(s, outBase, outFlits, cast ? 8 : 32).values()));
+    rig.pass(units, configs);
+    return rig.e.commands.size() - 2; // the exec, before its wait
+  };
+  struct Case {
+    int64_t lanesLog2, trfBase, inter, seq;
+    size_t interExec = 0, seqExec = 0;
+  };
+  // L = 8 reads the 8-lane layout at 0; L = 4 reads lane l's 16 KB segment at 8192, which is
+  // the 8-lane segment 2l + 1 (as in the GEMV test).
+  std::vector<Case> cases{{3, 0, 16384, 16896}, {2, 8192, 20480, 20992}};
+  for (Case &k : cases) {
+    isa::ContractConfig c;
+    c.pack = 2, c.lanesLog2 = k.lanesLog2, c.packetElems = 32, c.trfBase = k.trfBase;
+    c.window = 1, c.slots = 2;
+    c.limits[0] = 2, c.trfStrides[0] = 256;                     // window: rows {0,1}, {2,3}
+    c.limits[6] = 2, c.trfStrides[6] = 128, c.accStrides[6] = 1; // row -> slot
+    c.limits[7] = 2, c.streamStrides[7] = 1, c.trfStrides[7] = 64;
+    CHECK(c.laneMode == isa::LaneMode::Interleaved);
+    k.interExec = pass(c, k.inter, 2 * 2);
+    c.laneMode = isa::LaneMode::Sequential;
+    int64_t lanes = int64_t(1) << k.lanesLog2;
+    k.seqExec = pass(c, k.seq, 2 * 2 * lanes); // windows x slots x L flits
+  }
+  // L = 8 again, then the Cast Engine and 8-byte commits: each lane's bf16 value leads its
+  // 8 bytes (the Cast Engine sees the 32 sequential flits).
+  isa::ContractConfig c8;
+  c8.pack = 2, c8.lanesLog2 = 3, c8.packetElems = 32, c8.window = 1, c8.slots = 2;
+  c8.limits[0] = 2, c8.trfStrides[0] = 256;
+  c8.limits[6] = 2, c8.trfStrides[6] = 128, c8.accStrides[6] = 1;
+  c8.limits[7] = 2, c8.streamStrides[7] = 1, c8.trfStrides[7] = 64;
+  c8.laneMode = isa::LaneMode::Sequential;
+  size_t castExec = pass(c8, 24576, 32, /*cast=*/true);
+  LaunchResult r;
+  Status st = rig.run(&r);
+  INFO(st.message());
+  REQUIRE(st.ok());
+
+  for (auto [slice, g] : {std::pair<int, Gemv *>{0, &g0}, {3, &g3}})
+    for (const Case &k : cases) {
+      int64_t lanes = int64_t(1) << k.lanesLog2;
+      auto inter = rig.get<uint32_t>(slice, k.inter, 4 * 8);
+      auto seq = rig.get<uint32_t>(slice, k.seq, 4 * lanes * 8);
+      for (int w = 0; w < 2; ++w)
+        for (int a = 0; a < 2; ++a)
+          for (int l = 0; l < 8; ++l) {
+            int row = 2 * w + a, flit = 2 * w + a;
+            INFO("slice " << slice << " L " << lanes << " window " << w << " slot " << a
+                          << " lane " << l);
+            int src = lanes == 8 ? l : 2 * l + 1;
+            CHECK(inter[flit * 8 + l] == (l < lanes ? bits(g->dot(src, row)) : 0u));
+            if (l >= lanes)
+              continue;
+            // Sequential: flit (window, slot, lane) holds the same bits in element 0.
+            const uint32_t *o = &seq[static_cast<size_t>(((2 * w + a) * lanes + l) * 8)];
+            CHECK(o[0] == inter[flit * 8 + l]);
+            for (int e = 1; e < 8; ++e)
+              CHECK(o[e] == 0u);
+          }
+      auto cast = rig.get<uint16_t>(slice, 24576, 32 * 4);
+      auto inter8 = rig.get<uint32_t>(slice, cases[0].inter, 4 * 8);
+      for (int f = 0; f < 32; ++f) {
+        INFO("slice " << slice << " cast flit " << f);
+        CHECK(cast[4 * f] == f32ToBf16(bitsFloat(inter8[(f / 8) * 8 + f % 8])));
+        CHECK(cast[4 * f + 1] == 0);
+        CHECK(cast[4 * f + 2] == 0);
+        CHECK(cast[4 * f + 3] == 0);
+      }
+    }
+
+  // Timing: the same formula; the flits counted downstream are the lane folder's real output.
+  const TargetModel &t = defaultTarget();
+  auto cycles = [&](size_t exec) { return r.trace[exec].end - r.trace[exec].start; };
+  TensorPassShape k;
+  k.fetchAccesses = 4, k.flits = 4, k.contractIterations = 8, k.contractPacketElems = 32;
+  k.contractSlots = 2;
+  for (const Case &c : cases) {
+    k.commitWrites = 4;
+    CHECK(cycles(c.interExec) == tensorPassCycles(t, k));
+    k.commitWrites = 4 << c.lanesLog2;
+    CHECK(cycles(c.seqExec) == tensorPassCycles(t, k));
+  }
+  CHECK(cycles(cases[0].seqExec) == 32 + t.pipelineFillCycles + 5 + 2 + t.contractLaneFoldCycles);
+  k.castFlits = 32, k.commitWrites = 32;
+  CHECK(cycles(castExec) == tensorPassCycles(t, k));
+  CHECK(r.trace[castExec].engines ==
+        std::vector<std::string>{"fetch", "collect", "contract", "cast", "commit"});
+}
+
+TEST_CASE("sequential lane folding: the commit must take windows x slots x L flits",
+          "[sim][contract][lanes]") {
+  Rig rig;
+  isa::SliceBitmap s = slices(0, 1);
+  isa::ContractConfig c = gemvContract(); // 4 slots, 8 lanes, one window
+  c.laneMode = isa::LaneMode::Sequential;
+  int64_t f = rig.config(isa::Unit::Fetch, fetchLinear(s, 8192, 128, 32).values());
+  int64_t k = rig.config(isa::Unit::Contract, c.values());
+  int64_t w = rig.config(isa::Unit::Commit, commitLinear(s, 16384, 4, 32).values());
+  rig.pass(kFetchCollect | isa::UnitContract | isa::UnitCommit, {f, k, w});
+  CHECK(rig.run().message() == "command #3 `rngd.exec main [fetch, collect, contract, commit]`: "
+                               "commit nest makes 4 writes but the pass carries 32 flits per "
+                               "slice");
+}
+
 TEST_CASE("i8 contraction: i32 products and wrap-around sums, three slots per window",
           "[sim][contract]") {
   Rig rig;

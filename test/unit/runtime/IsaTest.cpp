@@ -238,15 +238,15 @@ TEST_CASE("engine unit tables: names, ids, field order and sizes", "[isa]") {
   CHECK(fieldNames("contract") ==
         std::vector<std::string>{"pack", "lanes_log2", "mac", "packet_elems", "trf_base",
                                  "window", "slots", "limits", "stream_strides", "trf_strides",
-                                 "acc_strides"});
+                                 "acc_strides", "lane_mode"});
   CHECK(fieldNames("trf_write") == std::vector<std::string>{"base", "lanes_log2", "lane_bytes"});
   CHECK(fieldNames("vrf_write") == std::vector<std::string>{"base", "bytes"});
   CHECK(fieldNames("switch") == std::vector<std::string>{"mode", "slice1", "slice0", "time0"});
   CHECK(fieldNames("transpose") ==
         std::vector<std::string>{"elem_log2", "in_rows", "in_cols", "out_rows"});
-  // contract: 2+2+2+7+17+4+8 + 8 x (17+16+24+9) = 570 bits; the others fit one word.
+  // contract: 2+2+2+7+17+4+8 + 8 x (17+16+24+9) + 1 = 571 bits; the others fit one word.
   CHECK(wordCount(*findUnit("contract")) == 9);
-  CHECK(valueCount(*findUnit("contract")) == 7 + 4 * 8);
+  CHECK(valueCount(*findUnit("contract")) == 7 + 4 * 8 + 1);
   CHECK(valueCount(*findUnit("vector")) == 1 + 5 * 8 + 7);
   for (const char *one : {"trf_write", "vrf_write", "switch", "transpose", "cast"})
     CHECK(wordCount(*findUnit(one)) == 1);
@@ -268,12 +268,14 @@ TEST_CASE("contract blocks: limits at and past their ranges", "[isa][contract]")
   c.streamStrides = {-32768, 32767, 0, 0, 0, 0, 0, 1};
   c.trfStrides = {-(1 << 23), (1 << 23) - 1, 0, 0, 0, 0, 0, 64};
   c.accStrides = {0, 127, 0, 0, 0, 0, 0, 0}; // max slot 127 < 255
+  c.laneMode = LaneMode::Sequential;
   std::string why;
   CHECK(roundTrip(Unit::Contract, c.values(), why));
   auto back = ContractConfig::fromValues(c.values());
   CHECK(back.values() == c.values());
   CHECK(back.trfStrides[0] == -(1 << 23));
   CHECK(back.mac == MacType::Bf16);
+  CHECK(back.laneMode == LaneMode::Sequential);
 
   auto rejects = [&](auto patch, const std::string &needle) {
     ContractConfig d = c;
@@ -571,4 +573,38 @@ TEST_CASE("commit blocks: the commit adapter's cast is the last field", "[isa][c
   v.back() = 4;
   CHECK_FALSE(packBlock(spec, v, words, why));
   CHECK(why == "commit.cast = 4 does not fit 2 unsigned bits");
+}
+
+TEST_CASE("contract blocks: the lane folder's mode is the last field", "[isa][contract]") {
+  const UnitSpec &spec = *findUnit(Unit::Contract);
+  CHECK(spec.fields.back().name == std::string("lane_mode"));
+  CHECK(spec.fields.back().bits == 1);
+  ContractConfig c; // defaults: interleaved
+  CHECK(c.laneMode == LaneMode::Interleaved);
+  std::vector<int64_t> v = c.values();
+  REQUIRE(v.size() == valueCount(spec));
+  CHECK(v.back() == 0);
+  std::string why;
+  CHECK(validateBlock(spec, v, why));
+  c.laneMode = LaneMode::Sequential;
+  v = c.values();
+  CHECK(v.back() == 1); // table order: lane_mode after acc_strides[7]
+  std::vector<uint64_t> words;
+  REQUIRE(packBlock(spec, v, words, why));
+  REQUIRE(words.size() == 9);
+  // acc_strides[7] ends at bit 569 (bit 57 of word 8); lane_mode is bit 570 (bit 58), the last.
+  CHECK((words[8] >> 58) == 1);
+  CHECK(unpackBlock(spec, words) == v);
+  CHECK(ContractConfig::fromValues(v).laneMode == LaneMode::Sequential);
+  CHECK(validateBlock(spec, v, why));
+  // lane_mode 2: a 1-bit field, so packing rejects it; the rules reject it as well.
+  v.back() = 2;
+  CHECK_FALSE(packBlock(spec, v, words, why));
+  CHECK(why == "contract.lane_mode = 2 does not fit 1 unsigned bits");
+  CHECK_FALSE(validateBlock(spec, v, why));
+  CHECK(why == "contract.lane_mode = 2 is not 0 (interleaved) or 1 (sequential)");
+  // A block without the field (the 39 values of the previous table) is the wrong size.
+  v.pop_back();
+  CHECK_FALSE(validateBlock(spec, v, why));
+  CHECK(why == "contract block has 39 values, expected 40");
 }
