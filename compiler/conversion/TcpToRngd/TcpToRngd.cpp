@@ -310,6 +310,8 @@ private:
     field([](const tcp::ContractPlan::Loop &l) { return l.stream; }, 0);
     field([](const tcp::ContractPlan::Loop &l) { return l.trf; }, 0);
     field([](const tcp::ContractPlan::Loop &l) { return l.acc; }, 0);
+    v.push_back(static_cast<int64_t>(p.sequential ? isa::LaneMode::Sequential
+                                                  : isa::LaneMode::Interleaved));
     return v;
   }
 

@@ -156,9 +156,14 @@ std::optional<ContractPlan> planContract(ContractOp op) {
   for (const Step &s : steps)
     if (s.kept)
       kept.push_back(s.factor);
+  plan.sequential = op.getSequential();
+  if (plan.sequential) // the lane folder emits the lanes one after another, innermost in time
+    for (const mapping::Factor &f : w->lane.factors())
+      kept.push_back(f);
   mapping::Mapping keptTime = mapping::Mapping::fromFactors(kept);
   if (!sameOrder(keptTime, out->time)) {
-    op.emitOpError("time reducer: the result's time must be the kept factors in order, ")
+    op.emitOpError("time reducer: the result's time must be the kept factors in order")
+        << (plan.sequential ? " followed by the lanes, " : ", ")
         << (kept.empty() ? std::string("1") : keptTime.str()) << ", got " << out->time.str();
     return std::nullopt;
   }
@@ -169,11 +174,19 @@ std::optional<ContractPlan> planContract(ContractOp op) {
     return std::nullopt;
   }
 
-  // Lane folder (interleaved): the result packet is the lanes padded to 8.
+  // Lane folder: interleaved puts the lanes (padded to 8) in the packet; sequential sends one
+  // value per flit (`1 # 8`).
   std::vector<mapping::Factor> lanes = w->lane.factors();
   if (lanes.size() == 1)
     lanes[0].cells = t.trfLanes;
-  if (out->packet.size() != t.trfLanes || !sameOrder(out->packet, mapping::Mapping::fromFactors(lanes))) {
+  if (plan.sequential) {
+    if (out->packet.size() != t.trfLanes || !out->packet.axes().empty()) {
+      op.emitOpError("lane folder (sequential): the result packet is `1 # ")
+          << t.trfLanes << "`, got " << out->packet.str();
+      return std::nullopt;
+    }
+  } else if (out->packet.size() != t.trfLanes ||
+             !sameOrder(out->packet, mapping::Mapping::fromFactors(lanes))) {
     op.emitOpError("lane folder: the result packet must be the TRF lanes ")
         << w->lane.str() << " padded to " << t.trfLanes << " cells, got " << out->packet.str();
     return std::nullopt;

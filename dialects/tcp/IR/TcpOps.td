@@ -246,11 +246,14 @@ def Tcp_ContractOp : Tcp_Op<"contract", [Pure]> {
     supplies the second flit); each cycle one packet multiplies every lane's TRF row and the
     packet reducer sums it. Stream time factors whose axis the TRF holds are contracted by the
     time reducer; TRF element factors the stream lacks are broadcast in time (innermost). The
-    result's time is the kept factors in order, its packet the TRF lanes padded to 8.
+    result's time is the kept factors in order, its packet the TRF lanes padded to 8
+    (interleaved lane folding). With `{sequential}` the lane folder emits one flit per lane
+    instead: the result's time is the kept factors followed by the lanes, its packet `1 # 8`.
     bf16 x bf16 -> f32 and i8 x i8 -> i32. Main context only.
   }];
   let arguments = (ins Tcp_StreamType:$input, Tcp_TrfType:$weights,
-                       ConfinedAttr<I64Attr, [IntMinValue<1>, IntMaxValue<2>]>:$pack);
+                       ConfinedAttr<I64Attr, [IntMinValue<1>, IntMaxValue<2>]>:$pack,
+                       UnitAttr:$sequential);
   let results = (outs Tcp_StreamType:$result);
   let assemblyFormat = [{
     $input `,` $weights `pack` $pack attr-dict `:` type($input) `,` type($weights) `->` type($result)

@@ -91,7 +91,8 @@ struct ContractPlan {
   StreamLayout in, out;
   TrfLayout weights;
   int64_t pack = 1, lanes = 0, packetElems = 0, window = 0, slots = 1;
-  bool integer = false; // i8 x i8 -> i32
+  bool integer = false;    // i8 x i8 -> i32
+  bool sequential = false; // lane folder: one flit per lane instead of lanes in a flit
   struct Loop {
     int64_t size = 1, stream = 0, trf = 0, acc = 0; // strides: packets, bytes, slots
   };
