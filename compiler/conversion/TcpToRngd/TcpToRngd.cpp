@@ -139,11 +139,7 @@ private:
         address(dst, *plan, false), plan->plan.packetBytes, limits, srcStrides, dstStrides,
         StringAttr(), IntegerAttr(), IntegerAttr(), IntegerAttr());
     descriptors_.push_back(d);
-    int64_t tag = nextTag_++ % (isa::kMaxTag + 1);
-    commands_.create<cmd::DmaOp>(op.getLoc(), index, tag);
-    auto wait = commands_.create<cmd::WaitOp>(op.getLoc(), StringAttr(),
-                                              b_.getI64IntegerAttr(tag));
-    (void)wait;
+    startDma(op.getLoc(), index);
     return success();
   }
 
@@ -179,10 +175,15 @@ private:
         b_.getI64IntegerAttr(static_cast<int64_t>(hbmAt(offsets))),
         b_.getI64IntegerAttr(plan->rows), b_.getI64IntegerAttr(0));
     descriptors_.push_back(d);
-    int64_t tag = nextTag_++ % (isa::kMaxTag + 1);
-    commands_.create<cmd::DmaOp>(op->getLoc(), index, tag);
-    commands_.create<cmd::WaitOp>(op->getLoc(), StringAttr(), b_.getI64IntegerAttr(tag));
+    startDma(op->getLoc(), index);
     return success();
+  }
+
+  /// Starts descriptor `index` under the next tag and waits for it (program order).
+  void startDma(Location loc, int64_t index) {
+    int64_t tag = nextTag_++ % (isa::kMaxTag + 1);
+    commands_.create<cmd::DmaOp>(loc, index, tag);
+    commands_.create<cmd::WaitOp>(loc, StringAttr(), b_.getI64IntegerAttr(tag));
   }
 
   void addConfig(Location loc, isa::Unit unit, ArrayRef<int64_t> values, StringRef ctx) {

@@ -1,7 +1,6 @@
 // tcp.dma_scatter and tcp.dma_gather: DMA with an HBM-side row loop driven by byte offsets.
 #include "dialects/tcp/IR/TcpPass.h"
-
-#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "dialects/tcp/IR/TcpVerify.h"
 
 using namespace mlir;
 
@@ -112,30 +111,16 @@ std::optional<IndirectDmaPlan> planIndirectDma(Operation *op) {
 
 using namespace rngd::tcp;
 
-static StringRef kindOf(Value v) {
-  auto arg = dyn_cast<BlockArgument>(v);
-  auto func = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()) : func::FuncOp();
-  auto kind = func ? func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tcp.arg") : nullptr;
-  return kind ? kind.getValue() : "";
-}
-
 LogicalResult DmaScatterOp::verify() {
-  StringRef dest = kindOf(getDest()), offsets = kindOf(getOffsets());
-  if (dest.empty() || offsets.empty())
-    return emitOpError("destination and offsets must be kernel arguments");
-  if (dest == "in")
-    return emitOpError("writes argument #") << cast<BlockArgument>(getDest()).getArgNumber()
-                                            << " of kind \"in\"; declare it \"out\" or \"inout\"";
-  if (offsets == "out")
-    return emitOpError("reads offsets from an \"out\" argument");
+  if (failed(verifyWritesArgument(*this, getDest(), "the destination")) ||
+      failed(verifyReadsArgument(*this, getOffsets(), "the offsets")))
+    return failure();
   return success(planIndirectDma(*this).has_value());
 }
 
 LogicalResult DmaGatherOp::verify() {
-  StringRef source = kindOf(getSource()), offsets = kindOf(getOffsets());
-  if (source.empty() || offsets.empty())
-    return emitOpError("source and offsets must be kernel arguments");
-  if (source == "out" || offsets == "out")
-    return emitOpError("reads an \"out\" argument, whose contents are undefined");
+  if (failed(verifyReadsArgument(*this, getSource(), "the source")) ||
+      failed(verifyReadsArgument(*this, getOffsets(), "the offsets")))
+    return failure();
   return success(planIndirectDma(*this).has_value());
 }

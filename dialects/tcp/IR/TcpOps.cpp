@@ -17,8 +17,9 @@ using namespace rngd::tcp;
 // Shared checks
 //===----------------------------------------------------------------------===//
 
-/// The `tcp.arg` kind of an entry argument, or "" if `v` is not one.
-static StringRef argumentKind(Value v) {
+namespace rngd::tcp {
+
+StringRef argumentKind(Value v) {
   auto arg = dyn_cast<BlockArgument>(v);
   if (!arg)
     return "";
@@ -29,7 +30,28 @@ static StringRef argumentKind(Value v) {
   return kind ? kind.getValue() : "";
 }
 
-namespace rngd::tcp {
+LogicalResult verifyReadsArgument(Operation *op, Value v, StringRef what) {
+  StringRef kind = argumentKind(v);
+  if (kind.empty())
+    return op->emitOpError(what) << " must be a kernel argument";
+  if (kind == "out")
+    return op->emitOpError("reads argument #")
+           << cast<BlockArgument>(v).getArgNumber()
+           << " of kind \"out\", whose contents are undefined before the kernel writes them";
+  return success();
+}
+
+LogicalResult verifyWritesArgument(Operation *op, Value v, StringRef what) {
+  StringRef kind = argumentKind(v);
+  if (kind.empty())
+    return op->emitOpError(what) << " must be a kernel argument";
+  if (kind == "in")
+    return op->emitOpError("writes argument #") << cast<BlockArgument>(v).getArgNumber()
+                                                << " of kind \"in\"; declare it \"out\" or "
+                                                   "\"inout\"";
+  return success();
+}
+
 /// A stream value feeds exactly one op.
 LogicalResult verifySingleUse(Operation *op, Value stream) {
   if (stream.hasOneUse())
@@ -113,24 +135,11 @@ LogicalResult DmaOp::verify() {
   if (srcElem != dstElem)
     return emitOpError("DMA moves bytes unchanged: element types differ (")
            << srcElem << " -> " << dstElem << ")";
-  if (isa<HbmType>(getSource().getType())) {
-    StringRef kind = argumentKind(getSource());
-    if (kind.empty())
-      return emitOpError("HBM source must be a kernel argument");
-    if (kind == "out")
-      return emitOpError("reads argument #")
-             << cast<BlockArgument>(getSource()).getArgNumber()
-             << " of kind \"out\", whose contents are undefined before the kernel writes them";
-  }
-  if (getDest()) {
-    StringRef kind = argumentKind(getDest());
-    if (kind.empty())
-      return emitOpError("HBM destination must be a kernel argument");
-    if (kind == "in")
-      return emitOpError("writes argument #") << cast<BlockArgument>(getDest()).getArgNumber()
-                                              << " of kind \"in\"; declare it \"out\" or "
-                                                 "\"inout\"";
-  }
+  if (isa<HbmType>(getSource().getType()) &&
+      failed(verifyReadsArgument(*this, getSource(), "HBM source")))
+    return failure();
+  if (getDest() && failed(verifyWritesArgument(*this, getDest(), "HBM destination")))
+    return failure();
   auto plan = planDma(*this);
   return plan ? success() : failure();
 }

@@ -14,4 +14,12 @@ mlir::LogicalResult verifySingleUse(mlir::Operation *op, mlir::Value stream);
 mlir::LogicalResult verifyProducer(mlir::Operation *op, mlir::Value input,
                                    std::initializer_list<llvm::StringRef> producers);
 
+/// The `tcp.arg` kind of an entry argument ("in", "out", "inout"), or "" if `v` is not one.
+llvm::StringRef argumentKind(mlir::Value v);
+
+/// `v` is a kernel argument the op may read (not "out") / write (not "in").
+mlir::LogicalResult verifyReadsArgument(mlir::Operation *op, mlir::Value v, llvm::StringRef what);
+mlir::LogicalResult verifyWritesArgument(mlir::Operation *op, mlir::Value v,
+                                         llvm::StringRef what);
+
 } // namespace rngd::tcp
