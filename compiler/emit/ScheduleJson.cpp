@@ -2,6 +2,7 @@
 
 #include "compiler/conversion/TcpToRngd/ArgumentLayout.h"
 #include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpVerify.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -33,14 +34,17 @@ public:
       : j_(j), func_(func), args_(args) {}
 
   void hbm(Value v) {
-    auto arg = cast<BlockArgument>(v);
-    const auto &slot = args_.slots[arg.getArgNumber()];
+    auto root = tcp::hbmRoot(v);
+    const auto &slot = args_.slots[root->arg.getArgNumber()];
+    auto layout = tcp::resolveHbm(v.getParentBlock()->getParentOp(),
+                                  cast<tcp::HbmType>(v.getType()));
+    int64_t begin = slot.offset + root->byteOffset;
     j_.object([&] {
       j_.attribute("memory", "hbm");
       j_.attribute("arg", slot.name);
       j_.attributeArray("range", [&] {
-        j_.value(slot.offset);
-        j_.value(slot.offset + slot.bytes);
+        j_.value(begin);
+        j_.value(begin + (layout ? layout->bytes() : 0));
       });
     });
   }

@@ -4,6 +4,7 @@
 
 #include "dialects/rngd/IR/RngdDialect.h"
 #include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpVerify.h"
 
 #include "rngd/Isa.h"
 
@@ -116,8 +117,7 @@ private:
     bool dm = source ? plan.dmSource.has_value() : plan.dmDest.has_value();
     if (dm)
       return t.dmAddressBase + static_cast<uint64_t>(dmOffset(v));
-    auto arg = cast<BlockArgument>(v);
-    return t.hbmAddressBase + static_cast<uint64_t>(layout_.slots[arg.getArgNumber()].offset);
+    return hbmAddress(v);
   }
 
   LogicalResult lowerDma(tcp::DmaOp op) {
@@ -155,10 +155,7 @@ private:
     if (dmOffset(dmValue) < 0)
       return op->emitOpError("has no DM address; run tcp-allocate-memory first");
     uint64_t dm = t.dmAddressBase + static_cast<uint64_t>(dmOffset(dmValue));
-    auto hbmAt = [&](Value v) {
-      return t.hbmAddressBase +
-             static_cast<uint64_t>(layout_.slots[cast<BlockArgument>(v).getArgNumber()].offset);
-    };
+    auto hbmAt = [&](Value v) { return hbmAddress(v); };
     // Loop 0 walks the rows: the DM side steps by its row stride, the HBM side reads offsets.
     SmallVector<int64_t> limits = {plan->rows}, dmStrides = {plan->dmRowStride}, hbmStrides = {0};
     for (const auto &loop : plan->dma.plan.loops) {
@@ -177,6 +174,14 @@ private:
     descriptors_.push_back(d);
     startDma(op->getLoc(), index);
     return success();
+  }
+
+  /// The descriptor address of an HBM argument or a view of one.
+  uint64_t hbmAddress(Value v) {
+    auto root = tcp::hbmRoot(v); // verified: always an argument or a view of one
+    return defaultTarget().hbmAddressBase +
+           static_cast<uint64_t>(layout_.slots[root->arg.getArgNumber()].offset +
+                                 root->byteOffset);
   }
 
   /// Starts descriptor `index` under the next tag and waits for it (program order).

@@ -19,10 +19,28 @@ using namespace rngd::tcp;
 
 namespace rngd::tcp {
 
-StringRef argumentKind(Value v) {
+std::optional<HbmRoot> hbmRoot(Value v) {
+  int64_t offset = 0;
+  while (auto view = v.getDefiningOp<ViewOp>()) {
+    auto layout = resolveHbm(view, view.getSource().getType());
+    if (!layout)
+      return std::nullopt;
+    std::vector<int64_t> strides = layout->elem.strides();
+    for (auto [i, index] : llvm::enumerate(view.getIndices()))
+      offset += index * strides[i] * layout->elemBytes;
+    v = view.getSource();
+  }
   auto arg = dyn_cast<BlockArgument>(v);
   if (!arg)
+    return std::nullopt;
+  return HbmRoot{arg, offset};
+}
+
+StringRef argumentKind(Value v) {
+  auto root = hbmRoot(v);
+  if (!root)
     return "";
+  BlockArgument arg = root->arg;
   auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
   if (!func)
     return "";
@@ -36,7 +54,7 @@ LogicalResult verifyReadsArgument(Operation *op, Value v, StringRef what) {
     return op->emitOpError(what) << " must be a kernel argument";
   if (kind == "out")
     return op->emitOpError("reads argument #")
-           << cast<BlockArgument>(v).getArgNumber()
+           << hbmRoot(v)->arg.getArgNumber()
            << " of kind \"out\", whose contents are undefined before the kernel writes them";
   return success();
 }
@@ -46,7 +64,7 @@ LogicalResult verifyWritesArgument(Operation *op, Value v, StringRef what) {
   if (kind.empty())
     return op->emitOpError(what) << " must be a kernel argument";
   if (kind == "in")
-    return op->emitOpError("writes argument #") << cast<BlockArgument>(v).getArgNumber()
+    return op->emitOpError("writes argument #") << hbmRoot(v)->arg.getArgNumber()
                                                 << " of kind \"in\"; declare it \"out\" or "
                                                    "\"inout\"";
   return success();
@@ -213,4 +231,34 @@ LogicalResult CommitOp::verify() {
            << in << "), but the result holds " << out << " (add {cast} for f32 -> bf16)";
   }
   return success(planCommit(*this).has_value());
+}
+
+LogicalResult ViewOp::verify() {
+  auto source = resolveHbm(*this, getSource().getType());
+  auto result = resolveHbm(*this, getResult().getType());
+  if (!source || !result)
+    return failure();
+  if (getSource().getType().getElementType() != getResult().getType().getElementType())
+    return emitOpError("a view keeps the element type");
+  const auto &factors = source->elem.factors();
+  if (getIndices().size() >= factors.size())
+    return emitOpError("fixes ") << getIndices().size() << " of the source's " << factors.size()
+                                 << " factors; a view keeps at least one";
+  int64_t cells = 1;
+  for (auto [i, f] : llvm::enumerate(factors)) {
+    if (i < getIndices().size()) {
+      if (getIndices()[i] < 0 || getIndices()[i] >= f.count)
+        return emitOpError("index ") << getIndices()[i] << " of factor `" << f.str()
+                                     << "` is outside [0, " << f.count << ")";
+      continue;
+    }
+    cells *= f.cells;
+  }
+  if (result->elem.size() != cells)
+    return emitOpError("the view holds ") << cells << " cells of the source; its mapping "
+                                          << result->elem.str() << " has "
+                                          << result->elem.size();
+  if (!hbmRoot(getResult()))
+    return emitOpError("views a kernel argument (or a view of one)");
+  return success();
 }

@@ -39,6 +39,24 @@ def Tcp_DmaOp : Tcp_Op<"dma", [MemoryEffects<[MemRead, MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Tcp_ViewOp : Tcp_Op<"view", [Pure]> {
+  let summary = "a tile of an HBM buffer, reinterpreted with its own mapping";
+  let description = [{
+    Fixes the leading factors of the source's element mapping at `indices` and gives the
+    remaining cells (row-major, contiguous) a mapping of their own:
+    ```mlir
+    %tile = tcp.view %lm_head [3] : !tcp.hbm<bf16, "[W # 155648 / 8192, W # 155648 % 8192, H]">
+                                  -> !tcp.hbm<bf16, "[R, H]">
+    ```
+    The view aliases the source: reading it reads the argument, writing it writes the
+    argument (whose kind decides which is allowed).
+  }];
+  let arguments = (ins Tcp_HbmType:$source, DenseI64ArrayAttr:$indices);
+  let results = (outs Tcp_HbmType:$result);
+  let assemblyFormat = "$source $indices attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tcp_DmaScatterOp : Tcp_Op<"dma_scatter", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "write the rows of a DM tensor into HBM at byte offsets read from HBM";
   let description = [{

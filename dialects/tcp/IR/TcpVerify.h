@@ -4,6 +4,7 @@
 #include "mlir/IR/Operation.h"
 
 #include <initializer_list>
+#include <optional>
 
 namespace rngd::tcp {
 
@@ -13,6 +14,13 @@ mlir::LogicalResult verifySingleUse(mlir::Operation *op, mlir::Value stream);
 /// Pipeline order: `input` comes from one of the named stream ops.
 mlir::LogicalResult verifyProducer(mlir::Operation *op, mlir::Value input,
                                    std::initializer_list<llvm::StringRef> producers);
+
+/// The kernel argument an HBM value is (or is a view of), and the view's byte offset in it.
+struct HbmRoot {
+  mlir::BlockArgument arg;
+  int64_t byteOffset = 0;
+};
+std::optional<HbmRoot> hbmRoot(mlir::Value v);
 
 /// The `tcp.arg` kind of an entry argument ("in", "out", "inout"), or "" if `v` is not one.
 llvm::StringRef argumentKind(mlir::Value v);
