@@ -22,12 +22,7 @@ namespace rngd::tcp {
 std::optional<HbmRoot> hbmRoot(Value v) {
   int64_t offset = 0;
   while (auto view = v.getDefiningOp<ViewOp>()) {
-    auto layout = resolveHbm(view, view.getSource().getType());
-    if (!layout)
-      return std::nullopt;
-    std::vector<int64_t> strides = layout->elem.strides();
-    for (auto [i, index] : llvm::enumerate(view.getIndices()))
-      offset += index * strides[i] * layout->elemBytes;
+    offset += view.getOffset() * elementBytes(view.getSource().getType().getElementType());
     v = view.getSource();
   }
   auto arg = dyn_cast<BlockArgument>(v);
@@ -240,24 +235,10 @@ LogicalResult ViewOp::verify() {
     return failure();
   if (getSource().getType().getElementType() != getResult().getType().getElementType())
     return emitOpError("a view keeps the element type");
-  const auto &factors = source->elem.factors();
-  if (getIndices().size() >= factors.size())
-    return emitOpError("fixes ") << getIndices().size() << " of the source's " << factors.size()
-                                 << " factors; a view keeps at least one";
-  int64_t cells = 1;
-  for (auto [i, f] : llvm::enumerate(factors)) {
-    if (i < getIndices().size()) {
-      if (getIndices()[i] < 0 || getIndices()[i] >= f.count)
-        return emitOpError("index ") << getIndices()[i] << " of factor `" << f.str()
-                                     << "` is outside [0, " << f.count << ")";
-      continue;
-    }
-    cells *= f.cells;
-  }
-  if (result->elem.size() != cells)
-    return emitOpError("the view holds ") << cells << " cells of the source; its mapping "
-                                          << result->elem.str() << " has "
-                                          << result->elem.size();
+  int64_t offset = getOffset(), cells = result->elem.size(), total = source->elem.size();
+  if (offset < 0 || offset + cells > total)
+    return emitOpError("cells [") << offset << ", " << offset + cells
+                                  << ") are outside the source's " << total << " cells";
   if (!hbmRoot(getResult()))
     return emitOpError("views a kernel argument (or a view of one)");
   return success();

@@ -40,20 +40,20 @@ def Tcp_DmaOp : Tcp_Op<"dma", [MemoryEffects<[MemRead, MemWrite]>]> {
 }
 
 def Tcp_ViewOp : Tcp_Op<"view", [Pure]> {
-  let summary = "a tile of an HBM buffer, reinterpreted with its own mapping";
+  let summary = "a contiguous tile of an HBM buffer, with a mapping of its own";
   let description = [{
-    Fixes the leading factors of the source's element mapping at `indices` and gives the
-    remaining cells (row-major, contiguous) a mapping of their own:
+    The cells `[offset, offset + size)` of the source (row-major over its mapping, padding
+    included), where size is the result mapping's cell count:
     ```mlir
-    %tile = tcp.view %lm_head [3] : !tcp.hbm<bf16, "[W # 155648 / 8192, W # 155648 % 8192, H]">
-                                  -> !tcp.hbm<bf16, "[R, H]">
+    %tile = tcp.view %lm_head offset 25165824 : !tcp.hbm<bf16, "[W # 155648 / 8192, W # 155648 % 8192, H]">
+                                              -> !tcp.hbm<bf16, "[R, H]">
     ```
     The view aliases the source: reading it reads the argument, writing it writes the
     argument (whose kind decides which is allowed).
   }];
-  let arguments = (ins Tcp_HbmType:$source, DenseI64ArrayAttr:$indices);
+  let arguments = (ins Tcp_HbmType:$source, I64Attr:$offset);
   let results = (outs Tcp_HbmType:$result);
-  let assemblyFormat = "$source $indices attr-dict `:` type($source) `->` type($result)";
+  let assemblyFormat = "$source `offset` $offset attr-dict `:` type($source) `->` type($result)";
   let hasVerifier = 1;
 }
 

@@ -163,21 +163,20 @@ module attributes {tcp.axes = {O = 2, P = 2, Q = 2, R = 2, S = 2, T = 2, U = 2, 
 }
 
 // -----
-// Views: the index must lie inside its factor, and the view's mapping must hold exactly the
-// remaining cells.
+// Views: the tile must lie inside the source. At the limit: the last 256 cells.
 module attributes {tcp.axes = {B = 4, C = 256}} {
-  func.func @view_index(%x: !tcp.hbm<bf16, "[B, C]"> {tcp.arg = "in", tcp.name = "x"}) {
-    // expected-error @+1 {{index 4 of factor `B` is outside [0, 4)}}
-    %v = tcp.view %x [4] : !tcp.hbm<bf16, "[B, C]"> -> !tcp.hbm<bf16, "C">
+  func.func @view_last(%x: !tcp.hbm<bf16, "[B, C]"> {tcp.arg = "in", tcp.name = "x"}) {
+    %v = tcp.view %x offset 768 : !tcp.hbm<bf16, "[B, C]"> -> !tcp.hbm<bf16, "C">
     return
   }
 }
 
 // -----
-module attributes {tcp.axes = {B = 4, C = 256, D = 128}} {
-  func.func @view_cells(%x: !tcp.hbm<bf16, "[B, C]"> {tcp.arg = "in", tcp.name = "x"}) {
-    // expected-error @+1 {{the view holds 256 cells of the source; its mapping D has 128}}
-    %v = tcp.view %x [3] : !tcp.hbm<bf16, "[B, C]"> -> !tcp.hbm<bf16, "D">
+// One past.
+module attributes {tcp.axes = {B = 4, C = 256}} {
+  func.func @view_past(%x: !tcp.hbm<bf16, "[B, C]"> {tcp.arg = "in", tcp.name = "x"}) {
+    // expected-error @+1 {{cells [769, 1025) are outside the source's 1024 cells}}
+    %v = tcp.view %x offset 769 : !tcp.hbm<bf16, "[B, C]"> -> !tcp.hbm<bf16, "C">
     return
   }
 }
@@ -187,7 +186,7 @@ module attributes {tcp.axes = {B = 4, C = 256, D = 128}} {
 module attributes {tcp.axes = {B = 4, C = 256}} {
   func.func @view_write_in(%x: !tcp.hbm<bf16, "[B, C]"> {tcp.arg = "in", tcp.name = "x"},
                            %y: !tcp.hbm<bf16, "C"> {tcp.arg = "in", tcp.name = "y"}) {
-    %v = tcp.view %x [3] : !tcp.hbm<bf16, "[B, C]"> -> !tcp.hbm<bf16, "C">
+    %v = tcp.view %x offset 768 : !tcp.hbm<bf16, "[B, C]"> -> !tcp.hbm<bf16, "C">
     // expected-error @+1 {{writes argument #0 of kind "in"; declare it "out" or "inout"}}
     tcp.dma %y into %v : !tcp.hbm<bf16, "C"> -> !tcp.hbm<bf16, "C">
     return

@@ -6,8 +6,8 @@
 module attributes {tcp.axes = {B = 4, K = 2, C = 256}} {
   func.func @tile_copy(%x: !x {tcp.arg = "in", tcp.name = "x"},
                        %y: !y {tcp.arg = "inout", tcp.name = "y"}) {
-    %xt = tcp.view %x [2] : !x -> !row
-    %yt = tcp.view %y [1] : !y -> !row
+    %xt = tcp.view %x offset 512 : !x -> !row
+    %yt = tcp.view %y offset 256 : !y -> !row
     %d = tcp.dma %xt : !row -> !dm
     tcp.dma %d into %yt : !dm -> !row
     return
