@@ -322,6 +322,8 @@ def make_inputs(kernel, d, seed, dist):
     elif kernel == "softmax":
         x = uniforms24(kx, SM_T) if dist == "uniform" else normals(kx, SM_T, 0.0, 3.0)
         write_u32(os.path.join(d, "x.bin"), f32_list_to_bits(x))
+    elif kernel == "final_layer":
+        make_final_layer(d, seed)
     else:
         raise SystemExit("unknown kernel " + kernel)
 
@@ -380,12 +382,72 @@ def softmax(d):
     return f32_list_to_bits(y), [v / s64 for v in e64]
 
 
-KERNELS = {"gemv": (gemv, "bf16"), "rmsnorm": (rmsnorm, "bf16"), "softmax": (softmax, "f32")}
+# Qwen3 final_layer: RMSNorm over H = 1024 computed on every slice (one reduce slot that
+# accumulates 128 flit trees in order), then 19 LM-head tiles of 8192 rows. Only a sample of
+# rows carries weights (the rest are zero), so the check stays fast on a 318 MB LM head.
+FL_H, FL_ROWS, FL_TILES, FL_W = 1024, 8192, 19, 151936
+FL_SAMPLE = [t * FL_ROWS + r for t in (0, 9, 18) for r in (0, 1, 7, 8, 9, 15, 16, 4095, 4096, 4100)]
+FL_ZERO = [5 * FL_ROWS + 3, 17 * FL_ROWS + 8000]
+
+
+def make_final_layer(d, seed):
+    kx, kw, kl = stream_key(seed, "x"), stream_key(seed, "w"), stream_key(seed, "x") ^ 0x5A5A
+    write_u16(os.path.join(d, "x.bin"), to_bf16_rne(normals(kx, FL_H)))
+    write_u16(os.path.join(d, "w.bin"), to_bf16_rne(normals(kw, FL_H, 1.0, 0.1)))
+    rows = to_bf16_rne(normals(kl, len(FL_SAMPLE) * FL_H, 0.0, 0.02))
+    lm = bytearray(FL_TILES * FL_ROWS * FL_H * 2)
+    for k, row in enumerate(FL_SAMPLE):
+        lm[row * FL_H * 2:(row + 1) * FL_H * 2] = struct.pack("<%dH" % FL_H, *rows[k * FL_H:(k + 1) * FL_H])
+    with open(os.path.join(d, "lm.bin"), "wb") as f:
+        f.write(lm)
+
+
+def final_layer(d):
+    """-> (expected bf16 bits, float64 reference, row indices) for the sampled and zero rows."""
+    H = FL_H
+    x, w = _load_bf16(d, "x.bin", H), _load_bf16(d, "w.bin", H)
+    sq = round_f32_list([a * a for a in x])
+    flits = segmented_tree(sq, 8)  # one tree per 8-value flit
+    s = flits[0]
+    for t in flits[1:]:  # the single reduce slot accumulates flit by flit
+        s = f32_add(s, t)
+    r = f32_sqrt(f32_fma(s, 1.0 / H, RMS_EPS))
+    xn = [bf16_value(bf16(f32_div(f32(a * b), r))) for a, b in zip(x, w)]
+    rr = math.sqrt(math.fsum(a * a for a in x) / H + 1e-6)
+    xn64 = [a * b / rr for a, b in zip(x, w)]
+    rows = FL_SAMPLE + FL_ZERO
+    exp_bits, ref = [], []
+    with open(os.path.join(d, "lm.bin"), "rb") as f:
+        for row in rows:
+            f.seek(row * H * 2)
+            wr = bf16_list_to_floats(list(struct.unpack("<%dH" % H, f.read(H * 2))))
+            prods = round_f32_list([a * b for a, b in zip(xn, wr)])
+            acc = 0.0
+            for t in segmented_tree(prods, 32):
+                acc = f32_add(acc, t)
+            exp_bits.append(bf16(acc))
+            ref.append(math.fsum(a * b for a, b in zip(xn64, wr)))
+    return exp_bits, ref, rows
+
+
+def check_final_layer(d, out=sys.stdout):
+    exp_bits, ref, rows = final_layer(d)
+    with open(os.path.join(d, "y.bin"), "rb") as f:
+        data = f.read()
+    if len(data) != FL_TILES * FL_ROWS * 2:
+        print("final_layer: y.bin has %d bytes, expected %d" % (len(data), FL_TILES * FL_ROWS * 2), file=out)
+        return 1
+    actual = [struct.unpack_from("<H", data, 2 * row)[0] for row in rows]
+    return compare("final_layer", exp_bits, ref, actual, out)
+
+
+KERNELS = {"gemv": (gemv, "bf16"), "rmsnorm": (rmsnorm, "bf16"), "softmax": (softmax, "f32"),
+           "final_layer": (None, "bf16")}
 
 
 def emulate(kernel, d):
-    if kernel not in KERNELS:
-        raise SystemExit("unknown kernel " + kernel)
+    if kernel not in KERNELS or KERNELS[kernel][0] is None:
+        raise SystemExit("no whole-output emulation for kernel " + kernel)
     return KERNELS[kernel][0](d)
 
 
@@ -439,6 +501,8 @@ def write_output(kernel, d, bits):
 
 
 def check(kernel, d, out=sys.stdout):
+    if kernel == "final_layer":
+        return check_final_layer(d, out)
     exp_bits, ref = emulate(kernel, d)
     try:
         actual = read_output(kernel, d)
