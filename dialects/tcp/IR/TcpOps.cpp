@@ -243,3 +243,18 @@ LogicalResult ViewOp::verify() {
     return emitOpError("views a kernel argument (or a view of one)");
   return success();
 }
+
+LogicalResult ReinterpretOp::verify() {
+  auto source = resolveDm(*this, getSource().getType());
+  auto result = resolveDm(*this, getResult().getType());
+  if (!source || !result)
+    return failure();
+  if (getSource().getType().getElementType() != getResult().getType().getElementType())
+    return emitOpError("a reinterpretation keeps the element type");
+  if (!sameSlices(source->spatial, result->spatial))
+    return emitOpError("a reinterpretation keeps the tensor on the same slices");
+  if (source->bytesPerSlice() != result->bytesPerSlice())
+    return emitOpError("a reinterpretation keeps the bytes per slice: ")
+           << source->bytesPerSlice() << " vs " << result->bytesPerSlice();
+  return success();
+}

@@ -57,6 +57,23 @@ def Tcp_ViewOp : Tcp_Op<"view", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tcp_ReinterpretOp : Tcp_Op<"reinterpret", [Pure]> {
+  let summary = "the same DM bytes under another mapping";
+  let description = [{
+    Gives a DM tensor's per-slice bytes a new element mapping, e.g. to contract a vector
+    computed over `[N, G, D]` with weights laid out over `Q`. Nothing moves: the result
+    aliases the source (same slices, same address, same bytes per slice).
+    ```mlir
+    %q = tcp.reinterpret %a : !tcp.dm<bf16, cluster = "1 # 2", slice = "R # 256", elem = "[N, G, D]">
+                           -> !tcp.dm<bf16, cluster = "1 # 2", slice = "R # 256", elem = "Q">
+    ```
+  }];
+  let arguments = (ins Tcp_DmType:$source);
+  let results = (outs Tcp_DmType:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tcp_DmaScatterOp : Tcp_Op<"dma_scatter", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "write the rows of a DM tensor into HBM at byte offsets read from HBM";
   let description = [{

@@ -75,6 +75,18 @@ Operation *passEnd(Operation *op) {
   return op;
 }
 
+/// The last op that uses `v`, directly or through reinterpretations (which alias it).
+int64_t lastUseOf(Value v, Block &block, const llvm::DenseMap<Operation *, int64_t> &order) {
+  int64_t last = v.getDefiningOp() ? order.lookup(v.getDefiningOp()) : 0;
+  for (Operation *user : v.getUsers()) {
+    Operation *inBlock = block.findAncestorOpInBlock(*user);
+    last = std::max(last, order.lookup(passEnd(inBlock)));
+    if (auto alias = dyn_cast<ReinterpretOp>(inBlock))
+      last = std::max(last, lastUseOf(alias.getResult(), block, order));
+  }
+  return last;
+}
+
 LogicalResult allocateFunction(func::FuncOp func) {
   const TargetModel &t = defaultTarget();
   Block &block = func.getBody().front();
@@ -89,11 +101,14 @@ LogicalResult allocateFunction(func::FuncOp func) {
   int64_t trfLanes = 0;
   for (Operation &op : block) {
     int64_t now = order[&op];
+    if (auto alias = dyn_cast<ReinterpretOp>(op)) { // shares its source's bytes
+      if (Operation *def = alias.getSource().getDefiningOp())
+        if (Attribute offset = def->getAttr("tcp.dm_offset"))
+          op.setAttr("tcp.dm_offset", offset);
+      continue;
+    }
     for (Value result : op.getResults()) {
-      int64_t lastUse = now;
-      for (Operation *user : result.getUsers())
-        lastUse = std::max(lastUse,
-                           order.lookup(passEnd(block.findAncestorOpInBlock(*user))));
+      int64_t lastUse = lastUseOf(result, block, order);
       if (auto type = dyn_cast<DmType>(result.getType())) {
         auto layout = resolveDm(&op, type);
         if (!layout || failed(dm.place(&op, layout->bytesPerSlice(), now, lastUse)))

@@ -192,3 +192,13 @@ module attributes {tcp.axes = {B = 4, C = 256}} {
     return
   }
 }
+
+// -----
+// A reinterpretation keeps the bytes per slice.
+module attributes {tcp.axes = {B = 4, C = 64, K = 128}} {
+  func.func @reinterpret_size(%x: !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[B, C]">) {
+    // expected-error @+1 {{a reinterpretation keeps the bytes per slice: 512 vs 256}}
+    %k = tcp.reinterpret %x : !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[B, C]"> -> !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "K">
+    return
+  }
+}
