@@ -324,6 +324,8 @@ def make_inputs(kernel, d, seed, dist):
         write_u32(os.path.join(d, "x.bin"), f32_list_to_bits(x))
     elif kernel == "final_layer":
         make_final_layer(d, seed)
+    elif kernel == "decoder":
+        make_decoder(d, seed)
     else:
         raise SystemExit("unknown kernel " + kernel)
 
@@ -441,8 +443,84 @@ def check_final_layer(d, out=sys.stdout):
     return compare("final_layer", exp_bits, ref, actual, out)
 
 
+# Qwen3 decoder: a = x / sum; r = rx + W_o a; h = RMSNorm(r); rx' = r + W_down(silu(W_gate h) u)
+# with u = W_up h. Rounding points as in kernels/qwen3/decoder.mlir: a, r, h, p, rx' are bf16.
+DEC_N, DEC_G, DEC_D, DEC_H, DEC_L = 8, 2, 128, 1024, 3072
+DEC_Q = DEC_N * DEC_G * DEC_D
+
+
+def _small_uniform(key, count, scale):
+    """Uniform in [-scale, scale), bf16-rounded: fast small-magnitude weights."""
+    return to_bf16_rne([(2.0 * v - 1.0) * scale for v in uniforms24(key, count)])
+
+
+def make_decoder(d, seed):
+    k = stream_key(seed, "x")
+    write_u16(os.path.join(d, "x.bin"), to_bf16_rne(normals(k, DEC_Q)))
+    write_u32(os.path.join(d, "sum.bin"),
+              f32_list_to_bits([1.0 + 8.0 * v for v in uniforms24(k ^ 1, DEC_N * DEC_G)]))
+    write_u16(os.path.join(d, "rx.bin"), to_bf16_rne(normals(k ^ 2, DEC_H)))
+    write_u16(os.path.join(d, "post.bin"), to_bf16_rne(normals(k ^ 3, DEC_H, 1.0, 0.1)))
+    write_u16(os.path.join(d, "o.bin"), _small_uniform(k ^ 4, DEC_H * DEC_Q, 0.04))
+    write_u16(os.path.join(d, "gate.bin"), _small_uniform(k ^ 5, DEC_L * DEC_H, 0.04))
+    write_u16(os.path.join(d, "up.bin"), _small_uniform(k ^ 6, DEC_L * DEC_H, 0.04))
+    write_u16(os.path.join(d, "down.bin"), _small_uniform(k ^ 7, DEC_H * DEC_L, 0.04))
+
+
+def _contract(vec, w, rows):
+    """f32 accumulation, in order, of 32-element pairwise trees: one GEMV row per output."""
+    cols = len(vec)
+    prods = round_f32_list([a * b for a, b in zip(vec * rows, w)])
+    t = segmented_tree(prods, 32)
+    nb = cols // 32
+    acc = [0.0] * rows
+    for jb in range(nb):
+        acc = add_level(acc, t[jb::nb])
+    return acc
+
+
+def decoder(d):
+    """-> (expected bf16 bits of rx', float64 reference)."""
+    H, L, Q = DEC_H, DEC_L, DEC_Q
+    x = _load_bf16(d, "x.bin", Q)
+    sums = bits_to_f32_list(read_u32(os.path.join(d, "sum.bin")))
+    rx, post = _load_bf16(d, "rx.bin", H), _load_bf16(d, "post.bin", H)
+    wo = _load_bf16(d, "o.bin", H * Q)
+    wg, wu = _load_bf16(d, "gate.bin", L * H), _load_bf16(d, "up.bin", L * H)
+    wd = _load_bf16(d, "down.bin", H * L)
+    a = [bf16_value(bf16(f32_div(v, sums[q // DEC_D]))) for q, v in enumerate(x)]
+    o = _contract(a, wo, H)
+    r = [bf16_value(bf16(f32_add(ov, rv))) for ov, rv in zip(o, rx)]
+    sq = round_f32_list([v * v for v in r])
+    flits = segmented_tree(sq, 8)
+    s = flits[0]
+    for t in flits[1:]:
+        s = f32_add(s, t)
+    rms = f32_sqrt(f32_fma(s, 1.0 / H, RMS_EPS))
+    h = [bf16_value(bf16(f32_div(f32(v * w), rms))) for v, w in zip(r, post)]
+    g, u = _contract(h, wg, L), _contract(h, wu, L)
+    p = [bf16_value(bf16(f32(f32(f32(1.0 / (1.0 + math.exp(-gv))) * gv) * uv)))
+         for gv, uv in zip(g, u)]
+    dn = _contract(p, wd, H)
+    out = [bf16(f32_add(dv, rv)) for dv, rv in zip(dn, r)]
+    # float64 reference with the stage boundaries' bf16 rounding points (a, r, h, p) but
+    # exact sums: what the reference rule judges is the accumulation, not the bf16 boundaries.
+    def rnd(v):
+        return bf16_value(bf16(v))
+
+    a64 = [rnd(v / sums[q // DEC_D]) for q, v in enumerate(x)]
+    r64 = [rnd(rx[i] + math.fsum(wo[i * Q + j] * a64[j] for j in range(Q))) for i in range(H)]
+    rr = math.sqrt(math.fsum(v * v for v in r64) / H + 1e-6)
+    h64 = [rnd(v * w / rr) for v, w in zip(r64, post)]
+    g64 = [math.fsum(wg[i * H + j] * h64[j] for j in range(H)) for i in range(L)]
+    u64 = [math.fsum(wu[i * H + j] * h64[j] for j in range(H)) for i in range(L)]
+    p64 = [rnd(gv / (1.0 + math.exp(-gv)) * uv) for gv, uv in zip(g64, u64)]
+    ref = [r64[i] + math.fsum(wd[i * L + j] * p64[j] for j in range(L)) for i in range(H)]
+    return out, ref
+
+
 KERNELS = {"gemv": (gemv, "bf16"), "rmsnorm": (rmsnorm, "bf16"), "softmax": (softmax, "f32"),
-           "final_layer": (None, "bf16")}
+           "final_layer": (None, "bf16"), "decoder": (decoder, "bf16")}
 
 
 def emulate(kernel, d):

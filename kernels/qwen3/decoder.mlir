@@ -1,0 +1,188 @@
+// Qwen3-0.6B `decoder` stage: the rest of a layer after attention.
+//   a  = x / sum (per head; x is the unnormalised attention output)
+//   r  = rx + W_o a                          (written to rx_hbm)
+//   h  = RMSNorm(r) (post_rms_weight, eps 1e-6)
+//   rx = r + W_down(silu(W_gate h) * W_up h) (written to rx_hbm)
+//
+// Placement: o-proj on 64 slices (16 rows each: 8 lanes x 2 rows), gate/up on 128 slices (24
+// rows: 8 lanes x 3), down on 128 slices (8 rows: 8 lanes x 3072). Vectors a, h and p are
+// replicated on the slices that stream them (the replica axes R64 and R128). Rounding points:
+// a, r, h, p and the result are bf16; accumulations and the element-wise math are f32.
+!nghbm = !tcp.hbm<bf16, "[N, G, D]">
+!sumhbm = !tcp.hbm<f32, "[N, G]">
+!vec = !tcp.hbm<bf16, "H">
+!ow = !tcp.hbm<bf16, "[H, Q]">
+!lw = !tcp.hbm<bf16, "[L, H]">
+!dw = !tcp.hbm<bf16, "[H, L]">
+
+// a = x / sum on the 64 o-proj slices.
+!xdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "R64 # 256", elem = "[N, G, D]">
+!xs = !tcp.stream<f32, cluster = "1 # 2", slice = "R64 # 256", time = "[D / 8, N, G]", packet = "D % 8">
+!xb = !tcp.stream<bf16, cluster = "1 # 2", slice = "R64 # 256", time = "[D / 8, N, G]", packet = "D % 8">
+!sdm = !tcp.dm<f32, cluster = "1 # 2", slice = "R64 # 256", elem = "[N, G]">
+!ss = !tcp.stream<f32, cluster = "1 # 2", slice = "R64 # 256", time = "N", packet = "G">
+!svrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "R64 # 256", elem = "[N, G]">
+!adm = !tcp.dm<bf16, cluster = "1 # 2", slice = "R64 # 256", elem = "Q">
+!as = !tcp.stream<bf16, cluster = "1 # 2", slice = "R64 # 256", time = "Q / 16", packet = "Q % 16">
+
+// o-proj and the first residual on slices H / 16.
+!owdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "H / 16 # 256", elem = "[H % 16, Q]">
+!owload = !tcp.stream<bf16, cluster = "1 # 2", slice = "H / 16 # 256", time = "[H % 8, H / 8 % 2, Q / 4]", packet = "Q % 4">
+!owtrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "H / 16 # 256", lane = "H % 8", elem = "[H / 8 % 2, Q]">
+!oacc = !tcp.stream<f32, cluster = "1 # 2", slice = "H / 16 # 256", time = "H / 8 % 2", packet = "H % 8">
+!ores = !tcp.stream<bf16, cluster = "1 # 2", slice = "H / 16 # 256", time = "H / 8 % 2", packet = "H % 8">
+!rx16 = !tcp.dm<bf16, cluster = "1 # 2", slice = "H / 16 # 256", elem = "H % 16">
+!rx16s = !tcp.stream<f32, cluster = "1 # 2", slice = "H / 16 # 256", time = "H / 4 % 4", packet = "H % 4">
+!rx16v = !tcp.vrf<f32, cluster = "1 # 2", slice = "H / 16 # 256", elem = "H % 16">
+
+// RMSNorm on the 128 gate/up slices (replica axis R128).
+!hdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "R128 # 256", elem = "H">
+!hs = !tcp.stream<f32, cluster = "1 # 2", slice = "R128 # 256", time = "H / 8", packet = "H % 8">
+!qs = !tcp.stream<f32, cluster = "1 # 2", slice = "R128 # 256", time = "1", packet = "1 # 2">
+!qdm = !tcp.dm<f32, cluster = "1 # 2", slice = "R128 # 256", elem = "1 # 2">
+!qvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "R128 # 256", elem = "1 # 2">
+!hw4 = !tcp.stream<f32, cluster = "1 # 2", slice = "R128 # 256", time = "H / 4", packet = "H % 4">
+!hwvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "R128 # 256", elem = "H">
+!hfdm = !tcp.dm<f32, cluster = "1 # 2", slice = "R128 # 256", elem = "H">
+!hn = !tcp.stream<bf16, cluster = "1 # 2", slice = "R128 # 256", time = "H / 16", packet = "H % 16">
+
+// gate and up on slices L / 24.
+!lwdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "L / 24 # 256", elem = "[L % 24, H]">
+!lwload = !tcp.stream<bf16, cluster = "1 # 2", slice = "L / 24 # 256", time = "[L % 8, L / 8 % 3, H / 4]", packet = "H % 4">
+!lwtrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "L / 24 # 256", lane = "L % 8", elem = "[L / 8 % 3, H]">
+!lacc = !tcp.stream<f32, cluster = "1 # 2", slice = "L / 24 # 256", time = "L / 8 % 3", packet = "L % 8">
+!lres = !tcp.stream<bf16, cluster = "1 # 2", slice = "L / 24 # 256", time = "L / 8 % 3", packet = "L % 8">
+!lfdm = !tcp.dm<f32, cluster = "1 # 2", slice = "L / 24 # 256", elem = "L % 24">
+!ldm = !tcp.dm<bf16, cluster = "1 # 2", slice = "L / 24 # 256", elem = "L % 24">
+!uload = !tcp.stream<f32, cluster = "1 # 2", slice = "L / 24 # 256", time = "L / 2 % 12", packet = "L % 2">
+!uvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "L / 24 # 256", elem = "L % 24">
+!pone = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "L">
+!pall = !tcp.dm<bf16, cluster = "1 # 2", slice = "R128 # 256", elem = "L">
+!ps = !tcp.stream<bf16, cluster = "1 # 2", slice = "R128 # 256", time = "L / 16", packet = "L % 16">
+
+// down and the second residual on slices H / 8.
+!dwdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "H / 8 # 256", elem = "[H % 8, L]">
+!dwload = !tcp.stream<bf16, cluster = "1 # 2", slice = "H / 8 # 256", time = "[H % 8, L / 4]", packet = "L % 4">
+!dwtrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "H / 8 # 256", lane = "H % 8", elem = "L">
+!dacc = !tcp.stream<f32, cluster = "1 # 2", slice = "H / 8 # 256", time = "1", packet = "H % 8">
+!dres = !tcp.stream<bf16, cluster = "1 # 2", slice = "H / 8 # 256", time = "1", packet = "H % 8">
+!r8 = !tcp.dm<bf16, cluster = "1 # 2", slice = "H / 8 # 256", elem = "H % 8">
+!r8s = !tcp.stream<f32, cluster = "1 # 2", slice = "H / 8 # 256", time = "H / 4 % 2", packet = "H % 4">
+!r8v = !tcp.vrf<f32, cluster = "1 # 2", slice = "H / 8 # 256", elem = "H % 8">
+
+module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 3072,
+                               R64 = 64, R128 = 128}} {
+  func.func @decoder(%x: !nghbm {tcp.arg = "in", tcp.name = "x"},
+                     %sum_hbm: !sumhbm {tcp.arg = "in", tcp.name = "sum_hbm"},
+                     %rx_hbm: !vec {tcp.arg = "inout", tcp.name = "rx_hbm"},
+                     %o_weight: !ow {tcp.arg = "in", tcp.name = "o_weight"},
+                     %post_rms_weight: !vec {tcp.arg = "in", tcp.name = "post_rms_weight"},
+                     %up_weight: !lw {tcp.arg = "in", tcp.name = "up_weight"},
+                     %gate_weight: !lw {tcp.arg = "in", tcp.name = "gate_weight"},
+                     %down_weight: !dw {tcp.arg = "in", tcp.name = "down_weight"}) {
+    // a = x / sum.
+    %xd = tcp.dma %x : !nghbm -> !xdm
+    %sd = tcp.dma %sum_hbm : !sumhbm -> !sdm
+    %s0 = tcp.fetch sub %sd : !sdm -> !ss
+    %c0 = tcp.collect %s0 : !ss
+    %sv = tcp.to_vrf %c0 : !ss -> !svrf
+    %s1 = tcp.fetch main %xd : !xdm -> !xs
+    %c1 = tcp.collect %s1 : !xs
+    %q1 = tcp.vector %c1 [div_f vrf(%sv : !svrf)] : !xs
+    %b1 = tcp.cast %q1 : !xs -> !xb
+    %ad = tcp.commit %b1 : !xb -> !xdm
+    %aq = tcp.reinterpret %ad : !xdm -> !adm
+
+    // r = rx + W_o a.
+    %owd = tcp.dma %o_weight : !ow -> !owdm
+    %ol = tcp.fetch sub %owd : !owdm -> !owload
+    %oc = tcp.collect %ol : !owload
+    %ot = tcp.to_trf %oc : !owload -> !owtrf
+    %rxd = tcp.dma %rx_hbm : !vec -> !rx16
+    %rxl = tcp.fetch sub %rxd : !rx16 -> !rx16s
+    %rxc = tcp.collect %rxl : !rx16s
+    %rxv = tcp.to_vrf %rxc : !rx16s -> !rx16v
+    %as = tcp.fetch main %aq : !adm -> !as
+    %ac = tcp.collect %as : !as
+    %o = tcp.contract %ac, %ot pack 2 : !as, !owtrf -> !oacc
+    %r = tcp.vector %o [add_f vrf(%rxv : !rx16v)] : !oacc
+    %rb = tcp.cast %r : !oacc -> !ores
+    %rd = tcp.commit %rb : !ores -> !rx16
+    tcp.dma %rd into %rx_hbm : !rx16 -> !vec
+
+    // h = RMSNorm(r), on every gate/up slice.
+    %hd = tcp.dma %rx_hbm : !vec -> !hdm
+    %hwd = tcp.dma %post_rms_weight : !vec -> !hdm
+    %h1 = tcp.fetch main %hd : !hdm -> !hs
+    %hc1 = tcp.collect %h1 : !hs
+    %hq = tcp.vector %hc1 [stash, mul_f stash, reduce_add_f] : !hs -> !qs
+    %hsum = tcp.commit %hq : !qs -> !qdm
+    %h2 = tcp.fetch main %hsum : !qdm -> !qs
+    %hc2 = tcp.collect %h2 : !qs
+    %hr = tcp.vector %hc2 [fma_f 9.765625e-04 + 1.0e-06, sqrt_f] : !qs
+    %hrms = tcp.commit %hr : !qs -> !qdm
+    %h3 = tcp.fetch sub %hrms : !qdm -> !qs
+    %hc3 = tcp.collect %h3 : !qs
+    %hrv = tcp.to_vrf %hc3 : !qs -> !qvrf
+    %h4 = tcp.fetch sub %hwd : !hdm -> !hw4
+    %hc4 = tcp.collect %h4 : !hw4
+    %hwv = tcp.to_vrf %hc4 : !hw4 -> !hwvrf
+    %h5 = tcp.fetch main %hd : !hdm -> !hs
+    %hc5 = tcp.collect %h5 : !hs
+    %hp = tcp.vector %hc5 [mul_f vrf(%hwv : !hwvrf)] : !hs
+    %hxw = tcp.commit %hp : !hs -> !hfdm
+    %h6 = tcp.fetch main %hxw : !hfdm -> !hs
+    %hc6 = tcp.collect %h6 : !hs
+    %hn = tcp.vector %hc6 [div_f vrf(%hrv : !qvrf)] : !hs
+    %hnd = tcp.commit %hn {cast} : !hs -> !hdm
+
+    // g = W_gate h, u = W_up h (f32).
+    %gwd = tcp.dma %gate_weight : !lw -> !lwdm
+    %gl = tcp.fetch sub %gwd : !lwdm -> !lwload
+    %gc = tcp.collect %gl : !lwload
+    %gt = tcp.to_trf %gc : !lwload -> !lwtrf
+    %gs = tcp.fetch main %hnd : !hdm -> !hn
+    %gsc = tcp.collect %gs : !hn
+    %g = tcp.contract %gsc, %gt pack 2 : !hn, !lwtrf -> !lacc
+    %gd = tcp.commit %g : !lacc -> !lfdm
+    %uwd = tcp.dma %up_weight : !lw -> !lwdm
+    %ul = tcp.fetch sub %uwd : !lwdm -> !lwload
+    %uc = tcp.collect %ul : !lwload
+    %ut = tcp.to_trf %uc : !lwload -> !lwtrf
+    %us = tcp.fetch main %hnd : !hdm -> !hn
+    %usc = tcp.collect %us : !hn
+    %u = tcp.contract %usc, %ut pack 2 : !hn, !lwtrf -> !lacc
+    %ud = tcp.commit %u : !lacc -> !lfdm
+
+    // p = silu(g) * u = g * sigmoid(g) * u, to bf16.
+    %uvl = tcp.fetch sub %ud : !lfdm -> !uload
+    %uvc = tcp.collect %uvl : !uload
+    %uv = tcp.to_vrf %uvc : !uload -> !uvrf
+    %sg = tcp.fetch main %gd : !lfdm -> !lacc
+    %sgc = tcp.collect %sg : !lacc
+    %sp = tcp.vector %sgc [stash, sigmoid_f, mul_f stash, mul_f vrf(%uv : !uvrf)] : !lacc
+    %spb = tcp.cast %sp : !lacc -> !lres
+    %pd = tcp.commit %spb : !lres -> !ldm
+    // Gather p on one slice, then broadcast it to the down slices.
+    %p1 = tcp.dma %pd : !ldm -> !pone
+    %pb = tcp.dma %p1 : !pone -> !pall
+
+    // rx = r + W_down p.
+    %dwd = tcp.dma %down_weight : !dw -> !dwdm
+    %dl = tcp.fetch sub %dwd : !dwdm -> !dwload
+    %dc = tcp.collect %dl : !dwload
+    %dt = tcp.to_trf %dc : !dwload -> !dwtrf
+    %r8d = tcp.dma %rx_hbm : !vec -> !r8
+    %r8l = tcp.fetch sub %r8d : !r8 -> !r8s
+    %r8c = tcp.collect %r8l : !r8s
+    %r8v = tcp.to_vrf %r8c : !r8s -> !r8v
+    %psf = tcp.fetch main %pb : !pall -> !ps
+    %psc = tcp.collect %psf : !ps
+    %dn = tcp.contract %psc, %dt pack 2 : !ps, !dwtrf -> !dacc
+    %r2 = tcp.vector %dn [add_f vrf(%r8v : !r8v)] : !dacc
+    %r2b = tcp.cast %r2 : !dacc -> !dres
+    %r2d = tcp.commit %r2b : !dres -> !r8
+    tcp.dma %r2d into %rx_hbm : !r8 -> !vec
+    return
+  }
+}
