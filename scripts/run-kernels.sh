@@ -14,14 +14,13 @@ printf '%-36s %10s %10s %10s %8s\n' "kernel" "predicted" "simulated" "roofline" 
 for k in $(find kernels -name '*.mlir' | sort); do
   name=$(basename "$k" .mlir)
   "$BIN/rngdc" "$k" -o "$out/$name.rngd" --dump-schedule "$out/$name.json"
-  predicted=$("$BIN/rngd-dump" "$out/$name.rngd" | head -1 | sed -E 's/.* makespan ([0-9]+) .*/\1/')
   inputs=()
-  if [ "$name" = kv_scatter ]; then # a row offset inside the cache: row 5
+  if [ "$name" = kv_scatter ] || [ "$name" = projection ]; then # a cache row offset: row 5
     python3 -c "import struct; open('$out/offset.bin', 'wb').write(struct.pack('<i', 5 * 2048))"
-    inputs=(--input "offset=$out/offset.bin")
+    inputs=(--input "$([ "$name" = projection ] && echo kv_offset || echo offset)=$out/offset.bin")
   fi
   simulated=$("$BIN/rngd-run" "$out/$name.rngd" --seed 1 "${inputs[@]}" | sed -E 's/makespan: ([0-9]+) cycles.*/\1/')
-  roofline=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['roofline'])" "$out/$name.json")
+  read -r predicted roofline < <(python3 -c "import json, sys; s = json.load(open(sys.argv[1])); print(s['makespan'], s['roofline'])" "$out/$name.json")
   ratio=$(python3 -c "print('%.2f' % ($simulated / $roofline))")
   printf '%-36s %10s %10s %10s %7sx\n' "$k" "$predicted" "$simulated" "$roofline" "$ratio"
 done

@@ -326,6 +326,8 @@ def make_inputs(kernel, d, seed, dist):
         make_final_layer(d, seed)
     elif kernel == "decoder":
         make_decoder(d, seed)
+    elif kernel == "projection":
+        make_projection(d, seed)
     else:
         raise SystemExit("unknown kernel " + kernel)
 
@@ -519,8 +521,94 @@ def decoder(d):
     return out, ref
 
 
+# Qwen3 projection: x^ = RMSNorm(x); q, k, v = x^ W^T; per-head RMSNorm of q and k; RoPE
+# out = x cos + swap(x) sin; k and v rows into the caches at row PROJ_ROW; q to q_out.
+PROJ_ROW, PROJ_POS = 5, 5
+
+
+def _rmsnorm_flits(v, w, eps_scale):
+    """The kernels' RMSNorm: one reduce slot accumulating 8-value trees, then x w / rms."""
+    sq = round_f32_list([a * a for a in v])
+    flits = segmented_tree(sq, 8)
+    s = flits[0]
+    for t in flits[1:]:
+        s = f32_add(s, t)
+    rms = f32_sqrt(f32_fma(s, eps_scale, RMS_EPS))
+    return [bf16_value(bf16(f32_div(f32(a * b), rms))) for a, b in zip(v, w)]
+
+
+def _rope(x, cos, sin):
+    half = len(x) // 2
+    return [bf16(f32_add(f32(x[i] * cos[i]), f32(sin[i] * x[(i + half) % len(x)])))
+            for i in range(len(x))]
+
+
+def make_projection(d, seed):
+    k = stream_key(seed, "x")
+    write_u16(os.path.join(d, "x.bin"), to_bf16_rne(normals(k, 1024)))
+    write_u16(os.path.join(d, "qw.bin"), _small_uniform(k ^ 1, 2048 * 1024, 0.04))
+    write_u16(os.path.join(d, "kw.bin"), _small_uniform(k ^ 2, 1024 * 1024, 0.04))
+    write_u16(os.path.join(d, "vw.bin"), _small_uniform(k ^ 3, 1024 * 1024, 0.04))
+    write_u16(os.path.join(d, "inw.bin"), to_bf16_rne(normals(k ^ 4, 1024, 1.0, 0.1)))
+    write_u16(os.path.join(d, "qnw.bin"), to_bf16_rne(normals(k ^ 5, 128, 1.0, 0.1)))
+    write_u16(os.path.join(d, "knw.bin"), to_bf16_rne(normals(k ^ 6, 128, 1.0, 0.1)))
+    inv = [1e6 ** (-2.0 * (i % 64) / 128) for i in range(128)]
+    write_u16(os.path.join(d, "cos.bin"), to_bf16_rne([math.cos(PROJ_POS * f) for f in inv]))
+    write_u16(os.path.join(d, "sin.bin"),
+              to_bf16_rne([(-1.0 if i < 64 else 1.0) * math.sin(PROJ_POS * inv[i]) for i in range(128)]))
+    write_u32(os.path.join(d, "off.bin"), [PROJ_ROW * 2048])
+    write_u16(os.path.join(d, "kc.bin"), to_bf16_rne(normals(k ^ 7, 512 * 1024)))
+    write_u16(os.path.join(d, "vc.bin"), to_bf16_rne(normals(k ^ 8, 512 * 1024)))
+
+
+def projection(d):
+    """-> (expected bf16 bits of q_out + k row + v row, float64 reference)."""
+    x, inw = _load_bf16(d, "x.bin", 1024), _load_bf16(d, "inw.bin", 1024)
+    wq, wk, wv = (_load_bf16(d, n, c) for n, c in (("qw.bin", 2048 * 1024), ("kw.bin", 1024 * 1024),
+                                                   ("vw.bin", 1024 * 1024)))
+    qnw, knw = _load_bf16(d, "qnw.bin", 128), _load_bf16(d, "knw.bin", 128)
+    cos, sin = _load_bf16(d, "cos.bin", 128), _load_bf16(d, "sin.bin", 128)
+    xh = _rmsnorm_flits(x, inw, 1.0 / 1024)
+    q, kk, v = _contract(xh, wq, 2048), _contract(xh, wk, 1024), _contract(xh, wv, 1024)
+    out = []
+    for vec, heads, w in ((q, 16, qnw), (kk, 8, knw)):
+        for h in range(heads):
+            out += _rope(_rmsnorm_flits(vec[h * 128:(h + 1) * 128], w, 1.0 / 128), cos, sin)
+    out += [bf16(a) for a in v]
+    # float64 reference with the same bf16 boundaries (x^, normalised q/k) and exact sums.
+    def rnd(a):
+        return bf16_value(bf16(a))
+    rr = math.sqrt(math.fsum(a * a for a in x) / 1024 + 1e-6)
+    xh64 = [rnd(a * b / rr) for a, b in zip(x, inw)]
+    def mat(w, rows):
+        return [math.fsum(w[i * 1024 + j] * xh64[j] for j in range(1024)) for i in range(rows)]
+    ref = []
+    for vec, heads, w in ((mat(wq, 2048), 16, qnw), (mat(wk, 1024), 8, knw)):
+        for h in range(heads):
+            hv = vec[h * 128:(h + 1) * 128]
+            hr = math.sqrt(math.fsum(a * a for a in hv) / 128 + 1e-6)
+            n = [rnd(a * b / hr) for a, b in zip(hv, w)]
+            ref += [n[i] * cos[i] + sin[i] * n[(i + 64) % 128] for i in range(128)]
+    ref += mat(wv, 1024)
+    return out, ref
+
+
+def check_projection(d, out=sys.stdout):
+    exp_bits, ref = projection(d)
+    q = read_u16(os.path.join(d, "q_out.bin"))
+    kc, vc = read_u16(os.path.join(d, "kc_out.bin")), read_u16(os.path.join(d, "vc_out.bin"))
+    kc0, vc0 = read_u16(os.path.join(d, "kc.bin")), read_u16(os.path.join(d, "vc.bin"))
+    row = slice(PROJ_ROW * 1024, (PROJ_ROW + 1) * 1024)
+    for name, new, old in (("k_cache", kc, kc0), ("v_cache", vc, vc0)):
+        if new[:row.start] != old[:row.start] or new[row.stop:] != old[row.stop:]:
+            print("projection: %s changed outside row %d" % (name, PROJ_ROW), file=out)
+            return 1
+    return compare("projection", exp_bits, ref, q + kc[row] + vc[row], out)
+
+
 KERNELS = {"gemv": (gemv, "bf16"), "rmsnorm": (rmsnorm, "bf16"), "softmax": (softmax, "f32"),
-           "final_layer": (None, "bf16"), "decoder": (decoder, "bf16")}
+           "final_layer": (None, "bf16"), "decoder": (decoder, "bf16"),
+           "projection": (None, "bf16")}
 
 
 def emulate(kernel, d):
@@ -581,6 +669,8 @@ def write_output(kernel, d, bits):
 def check(kernel, d, out=sys.stdout):
     if kernel == "final_layer":
         return check_final_layer(d, out)
+    if kernel == "projection":
+        return check_projection(d, out)
     exp_bits, ref = emulate(kernel, d)
     try:
         actual = read_output(kernel, d)

@@ -258,3 +258,19 @@ LogicalResult ReinterpretOp::verify() {
            << source->bytesPerSlice() << " vs " << result->bytesPerSlice();
   return success();
 }
+
+LogicalResult VrfViewOp::verify() {
+  auto source = resolveVrf(*this, getSource().getType());
+  auto result = resolveVrf(*this, getResult().getType());
+  if (!source || !result)
+    return failure();
+  if (getSource().getType().getElementType() != getResult().getType().getElementType())
+    return emitOpError("a view keeps the element type");
+  if (!sameSlices(source->spatial, result->spatial))
+    return emitOpError("a view keeps the tensor on the same slices");
+  int64_t offset = getOffset(), cells = result->elem.size(), total = source->elem.size();
+  if (offset < 0 || offset + cells > total)
+    return emitOpError("cells [") << offset << ", " << offset + cells
+                                  << ") are outside the source's " << total << " cells";
+  return success();
+}

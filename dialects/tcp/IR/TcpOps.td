@@ -74,6 +74,23 @@ def Tcp_ReinterpretOp : Tcp_Op<"reinterpret", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tcp_VrfViewOp : Tcp_Op<"vrf_view", [Pure]> {
+  let summary = "a window of a VRF tensor, for Vector Engine operands";
+  let description = [{
+    The cells `[offset, offset + size)` of a VRF tensor with a mapping of its own (same slices,
+    nothing moves). Storing x twice and viewing it at half its length reads x with its halves
+    swapped, as rotary embeddings need:
+    ```mlir
+    %swapped = tcp.vrf_view %xx offset 64 : !tcp.vrf<f32, ..., elem = "[C2, D]">
+                                          -> !tcp.vrf<f32, ..., elem = "D">
+    ```
+  }];
+  let arguments = (ins Tcp_VrfType:$source, I64Attr:$offset);
+  let results = (outs Tcp_VrfType:$result);
+  let assemblyFormat = "$source `offset` $offset attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tcp_DmaScatterOp : Tcp_Op<"dma_scatter", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "write the rows of a DM tensor into HBM at byte offsets read from HBM";
   let description = [{

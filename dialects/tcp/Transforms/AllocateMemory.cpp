@@ -81,8 +81,8 @@ int64_t lastUseOf(Value v, Block &block, const llvm::DenseMap<Operation *, int64
   for (Operation *user : v.getUsers()) {
     Operation *inBlock = block.findAncestorOpInBlock(*user);
     last = std::max(last, order.lookup(passEnd(inBlock)));
-    if (auto alias = dyn_cast<ReinterpretOp>(inBlock))
-      last = std::max(last, lastUseOf(alias.getResult(), block, order));
+    if (isa<ReinterpretOp, VrfViewOp>(inBlock))
+      last = std::max(last, lastUseOf(inBlock->getResult(0), block, order));
   }
   return last;
 }
@@ -105,6 +105,16 @@ LogicalResult allocateFunction(func::FuncOp func) {
       if (Operation *def = alias.getSource().getDefiningOp())
         if (Attribute offset = def->getAttr("tcp.dm_offset"))
           op.setAttr("tcp.dm_offset", offset);
+      continue;
+    }
+    if (auto window = dyn_cast<VrfViewOp>(op)) { // a window into its source's bytes
+      Operation *def = window.getSource().getDefiningOp();
+      auto base = def ? def->getAttrOfType<IntegerAttr>("tcp.vrf_offset") : IntegerAttr();
+      if (base)
+        op.setAttr("tcp.vrf_offset",
+                   Builder(&op).getI64IntegerAttr(
+                       base.getInt() + window.getOffset() *
+                                           elementBytes(window.getSource().getType().getElementType())));
       continue;
     }
     for (Value result : op.getResults()) {

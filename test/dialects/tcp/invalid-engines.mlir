@@ -345,3 +345,14 @@ module attributes {tcp.axes = {A = 4, B = 4128}} {
     return
   }
 }
+
+// -----
+// VRF views: the window must lie inside the source. At the limit: the second half.
+module attributes {tcp.axes = {C2 = 2, D = 128}} {
+  func.func @vrf_view(%x: !tcp.vrf<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[C2, D]">) {
+    %v = tcp.vrf_view %x offset 128 : !tcp.vrf<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[C2, D]"> -> !tcp.vrf<f32, cluster = "1 # 2", slice = "1 # 256", elem = "D">
+    // expected-error @+1 {{cells [129, 257) are outside the source's 256 cells}}
+    %w = tcp.vrf_view %x offset 129 : !tcp.vrf<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[C2, D]"> -> !tcp.vrf<f32, cluster = "1 # 2", slice = "1 # 256", elem = "D">
+    return
+  }
+}

@@ -1,0 +1,265 @@
+// Qwen3-0.6B `projection` stage: x^ = RMSNorm(x); q, k, v = x^ W^T; per-head RMSNorm of q and
+// k; RoPE on q and k (out = x cos + swap(x) sin, the host's sin has its first half negated);
+// the new k and v rows scattered into the caches at byte offset kv_offset; q written to q_out.
+//
+// Projections run on 64 slices of cluster 0 (q: 32 rows per slice = a quarter head; k and v:
+// 16 rows); each head is then gathered onto one slice (DM -> DM) for its norm and RoPE.
+// Rounding points: x^, the normalised q/k, the RoPE results and v are bf16.
+!vec = !tcp.hbm<bf16, "H">
+!qw = !tcp.hbm<bf16, "[Q, H]">
+!kvw = !tcp.hbm<bf16, "[P, H]">
+!qwv = !tcp.hbm<bf16, "[NH, D, H]">
+!kvwv = !tcp.hbm<bf16, "[N, D, H]">
+!dvec = !tcp.hbm<bf16, "D">
+!off = !tcp.hbm<i32, "K">
+!cache = !tcp.hbm<bf16, "[T, N, D]">
+!qout = !tcp.hbm<bf16, "[N, G, D]">
+!qoutv = !tcp.hbm<bf16, "[NH, D]">
+
+// RMSNorm of x on the 64 projection slices (replica axis R64).
+!xdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 4, R64]", elem = "H">
+!xs = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 4, R64]", time = "H / 8", packet = "H % 8">
+!xone = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 4, R64]", time = "1", packet = "1 # 2">
+!xonedm = !tcp.dm<f32, cluster = "1 # 2", slice = "[1 # 4, R64]", elem = "1 # 2">
+!xonevrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "[1 # 4, R64]", elem = "1 # 2">
+!xw4 = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 4, R64]", time = "H / 4", packet = "H % 4">
+!xwvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "[1 # 4, R64]", elem = "H">
+!xfdm = !tcp.dm<f32, cluster = "1 # 2", slice = "[1 # 4, R64]", elem = "H">
+!xn = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 4, R64]", time = "H / 16", packet = "H % 16">
+
+// q projection: slices [NH, D / 32], 8 lanes x 4 rows.
+!qwdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 4, NH, D / 32]", elem = "[D % 32, H]">
+!qwload = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 4, NH, D / 32]", time = "[D % 8, D / 8 % 4, H / 4]", packet = "H % 4">
+!qwtrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "[1 # 4, NH, D / 32]", lane = "D % 8", elem = "[D / 8 % 4, H]">
+!qacc = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 4, NH, D / 32]", time = "D / 8 % 4", packet = "D % 8">
+!qpart = !tcp.dm<f32, cluster = "1 # 2", slice = "[1 # 4, NH, D / 32]", elem = "D % 32">
+
+// k and v projections: slices [N, D / 16], 8 lanes x 2 rows.
+!kvwdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 4, N, D / 16]", elem = "[D % 16, H]">
+!kvwload = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 4, N, D / 16]", time = "[D % 8, D / 8 % 2, H / 4]", packet = "H % 4">
+!kvwtrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "[1 # 4, N, D / 16]", lane = "D % 8", elem = "[D / 8 % 2, H]">
+!kvacc = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 4, N, D / 16]", time = "D / 8 % 2", packet = "D % 8">
+!kpart = !tcp.dm<f32, cluster = "1 # 2", slice = "[1 # 4, N, D / 16]", elem = "D % 16">
+!vpart = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 4, N, D / 16]", elem = "D % 16">
+!vh = !tcp.dm<bf16, cluster = "1 # 2", slice = "N # 256", elem = "D">
+
+// Per-head tensors of q: one head per slice (NH), broadcast tables on the same slices (RQ).
+!qhf = !tcp.dm<f32, cluster = "1 # 2", slice = "NH # 256", elem = "D">
+!qhb = !tcp.dm<bf16, cluster = "1 # 2", slice = "NH # 256", elem = "D">
+!qhs = !tcp.stream<f32, cluster = "1 # 2", slice = "NH # 256", time = "D / 8", packet = "D % 8">
+!qone = !tcp.stream<f32, cluster = "1 # 2", slice = "NH # 256", time = "1", packet = "1 # 2">
+!qonedm = !tcp.dm<f32, cluster = "1 # 2", slice = "NH # 256", elem = "1 # 2">
+!qonevrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "NH # 256", elem = "1 # 2">
+!qhvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "NH # 256", elem = "D">
+!qtwice = !tcp.stream<f32, cluster = "1 # 2", slice = "NH # 256", time = "[C2, D / 4]", packet = "D % 4">
+!qtwicevrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "NH # 256", elem = "[C2, D]">
+!qrep = !tcp.dm<bf16, cluster = "1 # 2", slice = "RQ # 256", elem = "D">
+!qrepf = !tcp.dm<f32, cluster = "1 # 2", slice = "RQ # 256", elem = "D">
+!qrep4 = !tcp.stream<f32, cluster = "1 # 2", slice = "RQ # 256", time = "D / 4", packet = "D % 4">
+!qreps = !tcp.stream<f32, cluster = "1 # 2", slice = "RQ # 256", time = "D / 8", packet = "D % 8">
+!qrepvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "RQ # 256", elem = "D">
+
+// Per-head tensors of k: one head per slice (N), broadcast tables on the same slices (RK).
+!khf = !tcp.dm<f32, cluster = "1 # 2", slice = "N # 256", elem = "D">
+!khb = !tcp.dm<bf16, cluster = "1 # 2", slice = "N # 256", elem = "D">
+!khs = !tcp.stream<f32, cluster = "1 # 2", slice = "N # 256", time = "D / 8", packet = "D % 8">
+!kone = !tcp.stream<f32, cluster = "1 # 2", slice = "N # 256", time = "1", packet = "1 # 2">
+!konedm = !tcp.dm<f32, cluster = "1 # 2", slice = "N # 256", elem = "1 # 2">
+!konevrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "N # 256", elem = "1 # 2">
+!khvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "N # 256", elem = "D">
+!ktwice = !tcp.stream<f32, cluster = "1 # 2", slice = "N # 256", time = "[C2, D / 4]", packet = "D % 4">
+!ktwicevrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "N # 256", elem = "[C2, D]">
+!krep = !tcp.dm<bf16, cluster = "1 # 2", slice = "RK # 256", elem = "D">
+!krepf = !tcp.dm<f32, cluster = "1 # 2", slice = "RK # 256", elem = "D">
+!krep4 = !tcp.stream<f32, cluster = "1 # 2", slice = "RK # 256", time = "D / 4", packet = "D % 4">
+!kreps = !tcp.stream<f32, cluster = "1 # 2", slice = "RK # 256", time = "D / 8", packet = "D % 8">
+!krepvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "RK # 256", elem = "D">
+
+module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G = 2, D = 128,
+                               T = 512, K = 1, R64 = 64, RQ = 16, RK = 8, C2 = 2}} {
+  func.func @projection(%x: !vec {tcp.arg = "in", tcp.name = "x"},
+                        %q_weight: !qw {tcp.arg = "in", tcp.name = "q_weight"},
+                        %k_weight: !kvw {tcp.arg = "in", tcp.name = "k_weight"},
+                        %v_weight: !kvw {tcp.arg = "in", tcp.name = "v_weight"},
+                        %input_rms_weight: !vec {tcp.arg = "in", tcp.name = "input_rms_weight"},
+                        %q_rms_weight: !dvec {tcp.arg = "in", tcp.name = "q_rms_weight"},
+                        %k_rms_weight: !dvec {tcp.arg = "in", tcp.name = "k_rms_weight"},
+                        %kv_offset: !off {tcp.arg = "in", tcp.name = "kv_offset"},
+                        %cos: !dvec {tcp.arg = "in", tcp.name = "cos"},
+                        %sin: !dvec {tcp.arg = "in", tcp.name = "sin"},
+                        %k_cache: !cache {tcp.arg = "inout", tcp.name = "k_cache"},
+                        %v_cache: !cache {tcp.arg = "inout", tcp.name = "v_cache"},
+                        %q_out: !qout {tcp.arg = "out", tcp.name = "q_out"}) {
+    // x^ = RMSNorm(x).
+    %xd = tcp.dma %x : !vec -> !xdm
+    %xwd = tcp.dma %input_rms_weight : !vec -> !xdm
+    %x1 = tcp.fetch main %xd : !xdm -> !xs
+    %xc1 = tcp.collect %x1 : !xs
+    %xq = tcp.vector %xc1 [stash, mul_f stash, reduce_add_f] : !xs -> !xone
+    %xsum = tcp.commit %xq : !xone -> !xonedm
+    %x2 = tcp.fetch main %xsum : !xonedm -> !xone
+    %xc2 = tcp.collect %x2 : !xone
+    %xr = tcp.vector %xc2 [fma_f 9.765625e-04 + 1.0e-06, sqrt_f] : !xone
+    %xrms = tcp.commit %xr : !xone -> !xonedm
+    %x3 = tcp.fetch sub %xrms : !xonedm -> !xone
+    %xc3 = tcp.collect %x3 : !xone
+    %xrv = tcp.to_vrf %xc3 : !xone -> !xonevrf
+    %x4 = tcp.fetch sub %xwd : !xdm -> !xw4
+    %xc4 = tcp.collect %x4 : !xw4
+    %xwv = tcp.to_vrf %xc4 : !xw4 -> !xwvrf
+    %x5 = tcp.fetch main %xd : !xdm -> !xs
+    %xc5 = tcp.collect %x5 : !xs
+    %xp = tcp.vector %xc5 [mul_f vrf(%xwv : !xwvrf)] : !xs
+    %xxw = tcp.commit %xp : !xs -> !xfdm
+    %x6 = tcp.fetch main %xxw : !xfdm -> !xs
+    %xc6 = tcp.collect %x6 : !xs
+    %xnv = tcp.vector %xc6 [div_f vrf(%xrv : !xonevrf)] : !xs
+    %xhat = tcp.commit %xnv {cast} : !xs -> !xdm
+
+    // q = x^ Wq^T, gathered one head per slice.
+    %qwv = tcp.view %q_weight offset 0 : !qw -> !qwv
+    %qwd = tcp.dma %qwv : !qwv -> !qwdm
+    %ql = tcp.fetch sub %qwd : !qwdm -> !qwload
+    %qlc = tcp.collect %ql : !qwload
+    %qt = tcp.to_trf %qlc : !qwload -> !qwtrf
+    %qs = tcp.fetch main %xhat : !xdm -> !xn
+    %qsc = tcp.collect %qs : !xn
+    %qa = tcp.contract %qsc, %qt pack 2 : !xn, !qwtrf -> !qacc
+    %qpd = tcp.commit %qa : !qacc -> !qpart
+    %qh = tcp.dma %qpd : !qpart -> !qhf
+
+    // k = x^ Wk^T, gathered one head per slice.
+    %kwv = tcp.view %k_weight offset 0 : !kvw -> !kvwv
+    %kwd = tcp.dma %kwv : !kvwv -> !kvwdm
+    %kl = tcp.fetch sub %kwd : !kvwdm -> !kvwload
+    %klc = tcp.collect %kl : !kvwload
+    %kt = tcp.to_trf %klc : !kvwload -> !kvwtrf
+    %ks = tcp.fetch main %xhat : !xdm -> !xn
+    %ksc = tcp.collect %ks : !xn
+    %ka = tcp.contract %ksc, %kt pack 2 : !xn, !kvwtrf -> !kvacc
+    %kpd = tcp.commit %ka : !kvacc -> !kpart
+    %kh = tcp.dma %kpd : !kpart -> !khf
+
+    // v = x^ Wv^T to bf16, into the cache row.
+    %vwv = tcp.view %v_weight offset 0 : !kvw -> !kvwv
+    %vwd = tcp.dma %vwv : !kvwv -> !kvwdm
+    %vl = tcp.fetch sub %vwd : !kvwdm -> !kvwload
+    %vlc = tcp.collect %vl : !kvwload
+    %vt = tcp.to_trf %vlc : !kvwload -> !kvwtrf
+    %vs = tcp.fetch main %xhat : !xdm -> !xn
+    %vsc = tcp.collect %vs : !xn
+    %va = tcp.contract %vsc, %vt pack 2 : !xn, !kvwtrf -> !kvacc
+    %vpd = tcp.commit %va {cast} : !kvacc -> !vpart
+    %vhd = tcp.dma %vpd : !vpart -> !vh
+    tcp.dma_scatter %vhd into %v_cache at %kv_offset : !vh, !off -> !cache
+
+    // Per-head RMSNorm of q (one head per slice).
+    %q1 = tcp.fetch main %qh : !qhf -> !qhs
+    %qc1 = tcp.collect %q1 : !qhs
+    %qq = tcp.vector %qc1 [stash, mul_f stash, reduce_add_f] : !qhs -> !qone
+    %qsum = tcp.commit %qq : !qone -> !qonedm
+    %q2 = tcp.fetch main %qsum : !qonedm -> !qone
+    %qc2 = tcp.collect %q2 : !qone
+    %qr = tcp.vector %qc2 [fma_f 7.812500e-03 + 1.0e-06, sqrt_f] : !qone
+    %qrms = tcp.commit %qr : !qone -> !qonedm
+    %q3 = tcp.fetch sub %qrms : !qonedm -> !qone
+    %qc3 = tcp.collect %q3 : !qone
+    %qrv = tcp.to_vrf %qc3 : !qone -> !qonevrf
+    %qnwd = tcp.dma %q_rms_weight : !dvec -> !qrep
+    %q4 = tcp.fetch sub %qnwd : !qrep -> !qrep4
+    %qc4 = tcp.collect %q4 : !qrep4
+    %qnwv = tcp.to_vrf %qc4 : !qrep4 -> !qrepvrf
+    %q5 = tcp.fetch main %qh : !qhf -> !qhs
+    %qc5 = tcp.collect %q5 : !qhs
+    %qp = tcp.vector %qc5 [mul_f vrf(%qnwv : !qrepvrf)] : !qhs
+    %qxw = tcp.commit %qp : !qhs -> !qhf
+    %q6 = tcp.fetch main %qxw : !qhf -> !qhs
+    %qc6 = tcp.collect %q6 : !qhs
+    %qd = tcp.vector %qc6 [div_f vrf(%qrv : !qonevrf)] : !qhs
+    %qn = tcp.commit %qd {cast} : !qhs -> !qhb
+
+    // RoPE: out = x cos + swap(x) sin, swap(x) read from x stored twice in the VRF at +64.
+    %q7 = tcp.fetch sub %qn : !qhb -> !qtwice
+    %qc7 = tcp.collect %q7 : !qtwice
+    %qxx = tcp.to_vrf %qc7 : !qtwice -> !qtwicevrf
+    %qsw = tcp.vrf_view %qxx offset 64 : !qtwicevrf -> !qhvrf
+    %qcd = tcp.dma %cos : !dvec -> !qrep
+    %q8 = tcp.fetch sub %qcd : !qrep -> !qrep4
+    %qc8 = tcp.collect %q8 : !qrep4
+    %qcv = tcp.to_vrf %qc8 : !qrep4 -> !qrepvrf
+    %qsd = tcp.dma %sin : !dvec -> !qrep
+    %q9 = tcp.fetch main %qsd : !qrep -> !qreps
+    %qc9 = tcp.collect %q9 : !qreps
+    %qst = tcp.vector %qc9 [mul_f vrf(%qsw : !qhvrf)] : !qreps
+    %qtd = tcp.commit %qst : !qreps -> !qrepf
+    %q10 = tcp.fetch sub %qtd : !qrepf -> !qrep4
+    %qc10 = tcp.collect %q10 : !qrep4
+    %qtv = tcp.to_vrf %qc10 : !qrep4 -> !qrepvrf
+    %q11 = tcp.fetch main %qn : !qhb -> !qhs
+    %qc11 = tcp.collect %q11 : !qhs
+    %qxc = tcp.vector %qc11 [mul_f vrf(%qcv : !qrepvrf)] : !qhs
+    %qxcd = tcp.commit %qxc : !qhs -> !qhf
+    %q12 = tcp.fetch main %qxcd : !qhf -> !qhs
+    %qc12 = tcp.collect %q12 : !qhs
+    %qo = tcp.vector %qc12 [add_f vrf(%qtv : !qrepvrf)] : !qhs
+    %qrope = tcp.commit %qo {cast} : !qhs -> !qhb
+
+    // Per-head RMSNorm of k (one head per slice).
+    %k1 = tcp.fetch main %kh : !khf -> !khs
+    %kc1 = tcp.collect %k1 : !khs
+    %kq = tcp.vector %kc1 [stash, mul_f stash, reduce_add_f] : !khs -> !kone
+    %ksum = tcp.commit %kq : !kone -> !konedm
+    %k2 = tcp.fetch main %ksum : !konedm -> !kone
+    %kc2 = tcp.collect %k2 : !kone
+    %kr = tcp.vector %kc2 [fma_f 7.812500e-03 + 1.0e-06, sqrt_f] : !kone
+    %krms = tcp.commit %kr : !kone -> !konedm
+    %k3 = tcp.fetch sub %krms : !konedm -> !kone
+    %kc3 = tcp.collect %k3 : !kone
+    %krv = tcp.to_vrf %kc3 : !kone -> !konevrf
+    %knwd = tcp.dma %k_rms_weight : !dvec -> !krep
+    %k4 = tcp.fetch sub %knwd : !krep -> !krep4
+    %kc4 = tcp.collect %k4 : !krep4
+    %knwv = tcp.to_vrf %kc4 : !krep4 -> !krepvrf
+    %k5 = tcp.fetch main %kh : !khf -> !khs
+    %kc5 = tcp.collect %k5 : !khs
+    %kp = tcp.vector %kc5 [mul_f vrf(%knwv : !krepvrf)] : !khs
+    %kxw = tcp.commit %kp : !khs -> !khf
+    %k6 = tcp.fetch main %kxw : !khf -> !khs
+    %kc6 = tcp.collect %k6 : !khs
+    %kd = tcp.vector %kc6 [div_f vrf(%krv : !konevrf)] : !khs
+    %kn = tcp.commit %kd {cast} : !khs -> !khb
+
+    // RoPE: out = x cos + swap(x) sin, swap(x) read from x stored twice in the VRF at +64.
+    %k7 = tcp.fetch sub %kn : !khb -> !ktwice
+    %kc7 = tcp.collect %k7 : !ktwice
+    %kxx = tcp.to_vrf %kc7 : !ktwice -> !ktwicevrf
+    %ksw = tcp.vrf_view %kxx offset 64 : !ktwicevrf -> !khvrf
+    %kcd = tcp.dma %cos : !dvec -> !krep
+    %k8 = tcp.fetch sub %kcd : !krep -> !krep4
+    %kc8 = tcp.collect %k8 : !krep4
+    %kcv = tcp.to_vrf %kc8 : !krep4 -> !krepvrf
+    %ksd = tcp.dma %sin : !dvec -> !krep
+    %k9 = tcp.fetch main %ksd : !krep -> !kreps
+    %kc9 = tcp.collect %k9 : !kreps
+    %kst = tcp.vector %kc9 [mul_f vrf(%ksw : !khvrf)] : !kreps
+    %ktd = tcp.commit %kst : !kreps -> !krepf
+    %k10 = tcp.fetch sub %ktd : !krepf -> !krep4
+    %kc10 = tcp.collect %k10 : !krep4
+    %ktv = tcp.to_vrf %kc10 : !krep4 -> !krepvrf
+    %k11 = tcp.fetch main %kn : !khb -> !khs
+    %kc11 = tcp.collect %k11 : !khs
+    %kxc = tcp.vector %kc11 [mul_f vrf(%kcv : !krepvrf)] : !khs
+    %kxcd = tcp.commit %kxc : !khs -> !khf
+    %k12 = tcp.fetch main %kxcd : !khf -> !khs
+    %kc12 = tcp.collect %k12 : !khs
+    %ko = tcp.vector %kc12 [add_f vrf(%ktv : !krepvrf)] : !khs
+    %krope = tcp.commit %ko {cast} : !khs -> !khb
+
+    // Results: q to q_out, the new k row into the cache.
+    %qov = tcp.view %q_out offset 0 : !qout -> !qoutv
+    tcp.dma %qrope into %qov : !qhb -> !qoutv
+    tcp.dma_scatter %krope into %k_cache at %kv_offset : !khb, !off -> !cache
+    return
+  }
+}
+
