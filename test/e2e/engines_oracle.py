@@ -328,6 +328,8 @@ def make_inputs(kernel, d, seed, dist):
         make_decoder(d, seed)
     elif kernel == "projection":
         make_projection(d, seed)
+    elif kernel == "attention_forward_first":
+        make_attention_first(d, seed)
     else:
         raise SystemExit("unknown kernel " + kernel)
 
@@ -606,9 +608,87 @@ def check_projection(d, out=sys.stdout):
     return compare("projection", exp_bits, ref, q + kc[row] + vc[row], out)
 
 
+# Qwen3 attention_forward_first over one chunk of T = 512 keys; keys <= ATT_ROW are unmasked.
+ATT_N, ATT_G, ATT_D, ATT_T, ATT_ROW = 8, 2, 128, 512, 300
+
+
+def make_attention_first(d, seed):
+    k = stream_key(seed, "x")
+    write_u16(os.path.join(d, "q.bin"), to_bf16_rne(normals(k, ATT_N * ATT_G * ATT_D)))
+    write_u16(os.path.join(d, "k.bin"), to_bf16_rne(normals(k ^ 1, ATT_T * ATT_N * ATT_D)))
+    write_u16(os.path.join(d, "v.bin"), to_bf16_rne(normals(k ^ 2, ATT_T * ATT_N * ATT_D)))
+    write_u32(os.path.join(d, "mask.bin"),
+              f32_list_to_bits([1.0 if t <= ATT_ROW else 0.0 for t in range(ATT_T)]))
+
+
+def _pairwise(values, op):
+    """The inter-slice reducer's order: a pairwise tree over slices."""
+    while len(values) > 1:
+        nxt = [op(values[i], values[i + 1]) for i in range(0, len(values) - 1, 2)]
+        if len(values) % 2:
+            nxt.append(values[-1])
+        values = nxt
+    return values[0]
+
+
+def attention_first(d):
+    """-> (max f32 bits, sum f32 bits, out bf16 bits, float64 reference of out / sum)."""
+    N, G, D, T = ATT_N, ATT_G, ATT_D, ATT_T
+    q = _load_bf16(d, "q.bin", N * G * D)
+    kk, v = _load_bf16(d, "k.bin", T * N * D), _load_bf16(d, "v.bin", T * N * D)
+    mask = bits_to_f32_list(read_u32(os.path.join(d, "mask.bin")))
+    scale = f32(11.313708)
+    maxes, sums, outs, ref = [], [], [], []
+    for n in range(N):
+        for g in range(G):
+            qv = q[(n * G + g) * D:(n * G + g + 1) * D]
+            keys = [kk[(t * N + n) * D:(t * N + n + 1) * D] for t in range(T)]
+            s = []
+            for key in keys:
+                blocks = segmented_tree(round_f32_list([a * b for a, b in zip(qv, key)]), 32)
+                acc = 0.0
+                for blk in blocks:
+                    acc = f32_add(acc, blk)
+                s.append(bf16_value(bf16(f32_div(acc, scale))))
+            m = max(s)
+            e = [min(f32(math.exp(f32_add(x, -m))), mask[t]) for t, x in enumerate(s)]
+            parts = []
+            for j in range(T // 32):
+                acc = e[32 * j]
+                for x in e[32 * j + 1:32 * j + 32]:
+                    acc = f32_add(acc, x)
+                parts.append(acc)
+            l = f32_add(_pairwise(parts, f32_add), f32(6.25e-8))
+            eb = [bf16_value(bf16(x)) for x in e]
+            for dd in range(D):
+                col = [v[(t * N + n) * D + dd] for t in range(T)]
+                prods = round_f32_list([a * b for a, b in zip(eb, col)])
+                parts = segmented_tree(prods, 32)
+                outs.append(bf16(_pairwise(parts, f32_add)))
+                ref.append(math.fsum(a * b for a, b in zip(eb, col)))
+            maxes.append(m)
+            sums.append(l)
+    return (f32_list_to_bits(maxes), f32_list_to_bits(sums), outs, ref)
+
+
+def check_attention_first(d, out=sys.stdout):
+    mx, sm, o, ref = attention_first(d)
+    got_m, got_s = read_u32(os.path.join(d, "max.bin")), read_u32(os.path.join(d, "sum.bin"))
+    got_o = read_u16(os.path.join(d, "out.bin"))
+    rc = 0
+    for name, exp, got in (("max", mx, got_m), ("sum", sm, got_s)):
+        if exp != got:
+            print("attention_forward_first: %s differs: expected %s, got %s"
+                  % (name, [hex(b) for b in exp[:4]], [hex(b) for b in got[:4]]), file=out)
+            rc = 1
+    if not rc:
+        print("attention_forward_first: max and sum (%d each) bit-exact" % len(mx), file=out)
+    return compare("attention_forward_first", o, ref, got_o, out) or rc
+
+
 KERNELS = {"gemv": (gemv, "bf16"), "rmsnorm": (rmsnorm, "bf16"), "softmax": (softmax, "f32"),
            "final_layer": (None, "bf16"), "decoder": (decoder, "bf16"),
-           "projection": (None, "bf16")}
+           "projection": (None, "bf16"), "attention_forward_first": (None, "bf16")}
 
 
 def emulate(kernel, d):
@@ -671,6 +751,8 @@ def check(kernel, d, out=sys.stdout):
         return check_final_layer(d, out)
     if kernel == "projection":
         return check_projection(d, out)
+    if kernel == "attention_forward_first":
+        return check_attention_first(d, out)
     exp_bits, ref = emulate(kernel, d)
     try:
         actual = read_output(kernel, d)
