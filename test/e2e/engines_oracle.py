@@ -330,6 +330,8 @@ def make_inputs(kernel, d, seed, dist):
         make_projection(d, seed)
     elif kernel == "attention_forward_first":
         make_attention_first(d, seed)
+    elif kernel == "attention_forward":
+        make_attention(d, seed)
     else:
         raise SystemExit("unknown kernel " + kernel)
 
@@ -671,24 +673,82 @@ def attention_first(d):
     return (f32_list_to_bits(maxes), f32_list_to_bits(sums), outs, ref)
 
 
-def check_attention_first(d, out=sys.stdout):
-    mx, sm, o, ref = attention_first(d)
+def make_attention(d, seed):
+    """A later chunk: the first chunk's inputs plus an old online-softmax state."""
+    make_attention_first(d, seed)
+    k = stream_key(seed, "w")
+    ng = ATT_N * ATT_G
+    write_u32(os.path.join(d, "max_old.bin"), f32_list_to_bits([f32(v) for v in normals(k, ng, 1.5, 0.5)]))
+    write_u32(os.path.join(d, "sum_old.bin"),
+              f32_list_to_bits([f32(50.0 + 150.0 * v) for v in uniforms24(k ^ 1, ng)]))
+    write_u16(os.path.join(d, "out_old.bin"), to_bf16_rne(normals(k ^ 2, ng * ATT_D, 0.0, 5.0)))
+
+
+def attention(d):
+    """-> (max, sum f32 bits, out bf16 bits, float64 reference of out) after folding the chunk."""
+    N, G, D, T = ATT_N, ATT_G, ATT_D, ATT_T
+    q = _load_bf16(d, "q.bin", N * G * D)
+    kk, v = _load_bf16(d, "k.bin", T * N * D), _load_bf16(d, "v.bin", T * N * D)
+    mask = bits_to_f32_list(read_u32(os.path.join(d, "mask.bin")))
+    m_old = bits_to_f32_list(read_u32(os.path.join(d, "max_old.bin")))
+    l_old = bits_to_f32_list(read_u32(os.path.join(d, "sum_old.bin")))
+    o_old = _load_bf16(d, "out_old.bin", N * G * D)
+    scale = f32(11.313708)
+    maxes, sums, outs, ref = [], [], [], []
+    for n in range(N):
+        for g in range(G):
+            h = n * G + g
+            qv = q[h * D:(h + 1) * D]
+            s = []
+            for t in range(T):
+                key = kk[(t * N + n) * D:(t * N + n + 1) * D]
+                acc = 0.0
+                for blk in segmented_tree(round_f32_list([a * b for a, b in zip(qv, key)]), 32):
+                    acc = f32_add(acc, blk)
+                s.append(bf16_value(bf16(f32_div(acc, scale))))
+            m = max(max(s), m_old[h])
+            alpha = f32(math.exp(f32_add(m_old[h], -m)))
+            e = [min(f32(math.exp(f32_add(x, -m))), mask[t]) for t, x in enumerate(s)]
+            parts = []
+            for j in range(T // 32):
+                acc = e[32 * j]
+                for x in e[32 * j + 1:32 * j + 32]:
+                    acc = f32_add(acc, x)
+                parts.append(acc)
+            S = f32_add(_pairwise(parts, f32_add), f32(6.25e-8))
+            sums.append(f32_add(f32(l_old[h] * alpha), S))
+            maxes.append(m)
+            eb = [bf16_value(bf16(x)) for x in e]
+            for dd in range(D):
+                col = [v[(t * N + n) * D + dd] for t in range(T)]
+                blk = bf16_value(bf16(_pairwise(segmented_tree(round_f32_list(
+                    [a * b for a, b in zip(eb, col)]), 32), f32_add)))
+                scaled = bf16_value(bf16(f32(o_old[h * D + dd] * alpha)))
+                outs.append(bf16(f32_add(scaled, blk)))
+                # float64 with the kernel's rounding points (the chunk's o is bf16).
+                ref.append(scaled + bf16_value(bf16(math.fsum(a * b for a, b in zip(eb, col)))))
+    return (f32_list_to_bits(maxes), f32_list_to_bits(sums), outs, ref)
+
+
+def check_attention_first(d, out=sys.stdout, kernel="attention_forward_first"):
+    mx, sm, o, ref = attention_first(d) if kernel == "attention_forward_first" else attention(d)
     got_m, got_s = read_u32(os.path.join(d, "max.bin")), read_u32(os.path.join(d, "sum.bin"))
     got_o = read_u16(os.path.join(d, "out.bin"))
     rc = 0
     for name, exp, got in (("max", mx, got_m), ("sum", sm, got_s)):
         if exp != got:
-            print("attention_forward_first: %s differs: expected %s, got %s"
-                  % (name, [hex(b) for b in exp[:4]], [hex(b) for b in got[:4]]), file=out)
+            print("%s: %s differs: expected %s, got %s"
+                  % (kernel, name, [hex(b) for b in exp[:4]], [hex(b) for b in got[:4]]), file=out)
             rc = 1
     if not rc:
-        print("attention_forward_first: max and sum (%d each) bit-exact" % len(mx), file=out)
-    return compare("attention_forward_first", o, ref, got_o, out) or rc
+        print("%s: max and sum (%d each) bit-exact" % (kernel, len(mx)), file=out)
+    return compare(kernel, o, ref, got_o, out) or rc
 
 
 KERNELS = {"gemv": (gemv, "bf16"), "rmsnorm": (rmsnorm, "bf16"), "softmax": (softmax, "f32"),
            "final_layer": (None, "bf16"), "decoder": (decoder, "bf16"),
-           "projection": (None, "bf16"), "attention_forward_first": (None, "bf16")}
+           "projection": (None, "bf16"), "attention_forward_first": (None, "bf16"),
+           "attention_forward": (None, "bf16")}
 
 
 def emulate(kernel, d):
@@ -751,8 +811,8 @@ def check(kernel, d, out=sys.stdout):
         return check_final_layer(d, out)
     if kernel == "projection":
         return check_projection(d, out)
-    if kernel == "attention_forward_first":
-        return check_attention_first(d, out)
+    if kernel in ("attention_forward_first", "attention_forward"):
+        return check_attention_first(d, out, kernel)
     exp_bits, ref = emulate(kernel, d)
     try:
         actual = read_output(kernel, d)

@@ -1,0 +1,179 @@
+// Qwen3-0.6B `attention_forward` stage: folds a later 512-key chunk into the online-softmax
+// state (max_hbm, sum_hbm, out_hbm: read and written).
+//   s   = bf16((q . k) / sqrt(128))           scores [N, G, T]
+//   m'  = max(max_t s, m_old)                 (the mask does not enter the max)
+//   a   = exp(m_old - m')
+//   e   = min(exp(s - m'), mask)
+//   l   = a l_old + (sum_t e + 6.25e-8)
+//   o   = bf16(bf16(a o_old) + bf16(bf16(e) . V))
+// Same placement as attention_forward_first; the state lives on the X16 slices of each head.
+//
+// Placement: 128 slices [N, T / 32]: each slice holds 32 keys of one kv head (both q heads of
+// its group stream against them). Reductions over T run within a slice, then across the 16
+// slices of a head with the inter-slice reducer (fresh axis X16). V is transposed per slice
+// with the Transpose Engine so that keys are contiguous in each TRF lane for P . V.
+!q = !tcp.hbm<bf16, "[N, G, D]">
+!kv = !tcp.hbm<bf16, "[T, N, D]">
+!mask = !tcp.hbm<f32, "T">
+!ng = !tcp.hbm<f32, "[N, G]">
+
+!qdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 2, N, R16]", elem = "[G, D]">
+!qs = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, R16]", time = "[G, D / 16]", packet = "D % 16">
+!kvdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", elem = "[T % 32, D]">
+!kload = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[T % 8, T / 8 % 4, D / 4]", packet = "D % 4">
+!ktrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", lane = "T % 8", elem = "[T / 8 % 4, D]">
+!sacc = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[G, T / 8 % 4]", packet = "T % 8">
+!sres = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[G, T / 8 % 4]", packet = "T % 8">
+!sdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", elem = "[G, T % 32]">
+!edm = !tcp.dm<f32, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", elem = "[G, T % 32]">
+// Reductions over T: one time step per key, both q heads in the (padded) packet.
+!byt = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "T % 32", packet = "G # 8">
+!red = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, X16]", time = "1", packet = "G # 8">
+!reddm = !tcp.dm<f32, cluster = "1 # 2", slice = "[1 # 2, N, X16]", elem = "G # 8">
+!redvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "[1 # 2, N, X16]", elem = "G # 8">
+// Element-wise passes: keys innermost in the packet.
+!tg = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[T / 8 % 4, G]", packet = "T % 8">
+!gt = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[G, T / 8 % 4]", packet = "T % 8">
+!maskdm = !tcp.dm<f32, cluster = "1 # 2", slice = "[1 # 2, RN8, T / 32]", elem = "T % 32">
+!maskload = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, RN8, T / 32]", time = "T / 2 % 16", packet = "T % 2">
+!maskvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "[1 # 2, RN8, T / 32]", elem = "T % 32">
+!ebdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", elem = "[G, T % 32]">
+// V transposed to [D, T % 32] per slice, then one TRF lane per D % 8.
+!vrows = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[T / 4 % 8, D / 32, T % 4, D / 8 % 4]", packet = "D % 8">
+!vcols = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[T / 4 % 8, D / 32, D / 8 % 4, D % 8]", packet = "T % 4">
+!vtdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", elem = "[D, T % 32]">
+!vload = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[D % 8, D / 8, T / 4 % 8]", packet = "T % 4">
+!vtrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", lane = "D % 8", elem = "[D / 8, T % 32]">
+!ps = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[G, T / 16 % 2]", packet = "T % 16">
+!oacc = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[G, D / 8]", packet = "D % 8">
+!osum = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, X16]", time = "[G, D / 8]", packet = "D % 8">
+!ores = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, X16]", time = "[G, D / 8]", packet = "D % 8">
+!odm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 2, N, X16]", elem = "[G, D]">
+!odg = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, X16]", time = "[D / 8, G]", packet = "D % 8">
+!odgb = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, X16]", time = "[D / 8, G]", packet = "D % 8">
+!ogd = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, X16]", time = "[G, D / 8]", packet = "D % 8">
+!ogdb = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, X16]", time = "[G, D / 8]", packet = "D % 8">
+!oload = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, X16]", time = "[G, D / 4]", packet = "D % 4">
+!ovrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "[1 # 2, N, X16]", elem = "[G, D]">
+
+module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 16, RN8 = 8}} {
+  func.func @attention_forward(%q: !q {tcp.arg = "in", tcp.name = "q"},
+                               %k: !kv {tcp.arg = "in", tcp.name = "k"},
+                               %v: !kv {tcp.arg = "in", tcp.name = "v"},
+                               %mask: !mask {tcp.arg = "in", tcp.name = "mask"},
+                               %max_hbm: !ng {tcp.arg = "inout", tcp.name = "max_hbm"},
+                               %sum_hbm: !ng {tcp.arg = "inout", tcp.name = "sum_hbm"},
+                               %out_hbm: !q {tcp.arg = "inout", tcp.name = "out_hbm"}) {
+    // s = bf16(q . k / sqrt(128)).
+    %kd = tcp.dma %k : !kv -> !kvdm
+    %kl = tcp.fetch sub %kd : !kvdm -> !kload
+    %klc = tcp.collect %kl : !kload
+    %kt = tcp.to_trf %klc : !kload -> !ktrf
+    %qd = tcp.dma %q : !q -> !qdm
+    %qf = tcp.fetch main %qd : !qdm -> !qs
+    %qc = tcp.collect %qf : !qs
+    %sa = tcp.contract %qc, %kt pack 2 : !qs, !ktrf -> !sacc
+    %ss = tcp.vector %sa [div_f 11.313708] : !sacc
+    %sb = tcp.cast %ss : !sacc -> !sres
+    %sd = tcp.commit %sb : !sres -> !sdm
+
+    // m = max over the chunk, on every slice of the head.
+    %m1 = tcp.fetch main %sd : !sdm -> !byt
+    %mc = tcp.collect %m1 : !byt
+    %mr = tcp.vector %mc [reduce_max_f, inter_max_f] : !byt -> !red
+    %mb = tcp.commit %mr : !red -> !reddm
+    // m' = max(m_blk, m_old); a = exp(m_old - m').
+    %mo = tcp.dma %max_hbm : !ng -> !reddm
+    %mo1 = tcp.fetch main %mo : !reddm -> !red
+    %mo1c = tcp.collect %mo1 : !red
+    %mov = tcp.to_vrf %mo1c : !red -> !redvrf
+    %mn = tcp.fetch main %mb : !reddm -> !red
+    %mnc = tcp.collect %mn : !red
+    %mx = tcp.vector %mnc [max_f vrf(%mov : !redvrf)] : !red
+    %md = tcp.commit %mx : !red -> !reddm
+    %m2 = tcp.fetch main %md : !reddm -> !red
+    %m2c = tcp.collect %m2 : !red
+    %mv = tcp.to_vrf %m2c : !red -> !redvrf
+    %al = tcp.fetch main %mo : !reddm -> !red
+    %alc = tcp.collect %al : !red
+    %alx = tcp.vector %alc [sub_f vrf(%mv : !redvrf), exp_f] : !red
+    %ald = tcp.commit %alx : !red -> !reddm
+    %al2 = tcp.fetch main %ald : !reddm -> !red
+    %al2c = tcp.collect %al2 : !red
+    %alv = tcp.to_vrf %al2c : !red -> !redvrf
+
+    // e = min(exp(s - m), mask).
+    %e1 = tcp.fetch main %sd : !sdm -> !tg
+    %e1c = tcp.collect %e1 : !tg
+    %ex = tcp.vector %e1c [sub_f vrf(%mv : !redvrf), exp_f] : !tg
+    %exd = tcp.commit %ex : !tg -> !edm
+    %mkd = tcp.dma %mask : !mask -> !maskdm
+    %mkl = tcp.fetch sub %mkd : !maskdm -> !maskload
+    %mklc = tcp.collect %mkl : !maskload
+    %mkv = tcp.to_vrf %mklc : !maskload -> !maskvrf
+    %e2 = tcp.fetch main %exd : !edm -> !gt
+    %e2c = tcp.collect %e2 : !gt
+    %em = tcp.vector %e2c [min_f vrf(%mkv : !maskvrf)] : !gt
+    %ed = tcp.commit %em : !gt -> !edm
+    %e3 = tcp.fetch main %ed : !edm -> !gt
+    %e3c = tcp.collect %e3 : !gt
+    %ebd = tcp.commit %e3c {cast} : !gt -> !ebdm
+
+    // l = sum over the chunk + 6.25e-8.
+    %l1 = tcp.fetch main %ed : !edm -> !byt
+    %l1c = tcp.collect %l1 : !byt
+    %lr = tcp.vector %l1c [reduce_add_f, inter_add_f] : !byt -> !red
+    %lrd = tcp.commit %lr : !red -> !reddm
+    %l2 = tcp.fetch main %lrd : !reddm -> !red
+    %l2c = tcp.collect %l2 : !red
+    %le = tcp.vector %l2c [add_f 6.25e-08] : !red
+    %lsd = tcp.commit %le : !red -> !reddm
+    %l3 = tcp.fetch main %lsd : !reddm -> !red
+    %l3c = tcp.collect %l3 : !red
+    %lsv = tcp.to_vrf %l3c : !red -> !redvrf
+    %lo = tcp.dma %sum_hbm : !ng -> !reddm
+    %l4 = tcp.fetch main %lo : !reddm -> !red
+    %l4c = tcp.collect %l4 : !red
+    %la = tcp.vector %l4c [mul_f vrf(%alv : !redvrf)] : !red
+    %lad = tcp.commit %la : !red -> !reddm
+    %l5 = tcp.fetch main %lad : !reddm -> !red
+    %l5c = tcp.collect %l5 : !red
+    %lsum = tcp.vector %l5c [add_f vrf(%lsv : !redvrf)] : !red
+    %ld = tcp.commit %lsum : !red -> !reddm
+
+    // o = bf16(e) . V, summed over the 16 slices of the head.
+    %vd = tcp.dma %v : !kv -> !kvdm
+    %vr = tcp.fetch main %vd : !kvdm -> !vrows
+    %vrc = tcp.collect %vr : !vrows
+    %vc = tcp.transpose %vrc : !vrows -> !vcols
+    %vtd = tcp.commit %vc : !vcols -> !vtdm
+    %vl = tcp.fetch sub %vtd : !vtdm -> !vload
+    %vlc = tcp.collect %vl : !vload
+    %vt = tcp.to_trf %vlc : !vload -> !vtrf
+    %pf = tcp.fetch main %ebd : !ebdm -> !ps
+    %pc = tcp.collect %pf : !ps
+    %oa = tcp.contract %pc, %vt pack 2 : !ps, !vtrf -> !oacc
+    %os = tcp.vector %oa [inter_add_f] : !oacc -> !osum
+    %ob = tcp.cast %os : !osum -> !ores
+    %obd = tcp.commit %ob : !ores -> !odm
+    %ob1 = tcp.fetch sub %obd : !odm -> !oload
+    %ob1c = tcp.collect %ob1 : !oload
+    %obv = tcp.to_vrf %ob1c : !oload -> !ovrf
+    %oo = tcp.dma %out_hbm : !q -> !odm
+    %oo1 = tcp.fetch main %oo : !odm -> !odg
+    %oo1c = tcp.collect %oo1 : !odg
+    %oa1 = tcp.vector %oo1c [mul_f vrf(%alv : !redvrf)] : !odg
+    %oa1b = tcp.cast %oa1 : !odg -> !odgb
+    %oad = tcp.commit %oa1b : !odgb -> !odm
+    %oo2 = tcp.fetch main %oad : !odm -> !ogd
+    %oo2c = tcp.collect %oo2 : !ogd
+    %onew = tcp.vector %oo2c [add_f vrf(%obv : !ovrf)] : !ogd
+    %onewb = tcp.cast %onew : !ogd -> !ogdb
+    %od = tcp.commit %onewb : !ogdb -> !odm
+
+    tcp.dma %md into %max_hbm : !reddm -> !ng
+    tcp.dma %ld into %sum_hbm : !reddm -> !ng
+    tcp.dma %od into %out_hbm : !odm -> !q
+    return
+  }
+}
