@@ -10,7 +10,7 @@ mkdir -p "$out"
 
 # Roofline (DESIGN.md section 12): HBM bytes moved / 1.5 TB/s (or the busiest cluster's DM
 # intake) + one DMA start-up, computed by rngdc into the schedule.
-printf '%-36s %10s %10s %10s %8s\n' "kernel" "predicted" "simulated" "roofline" "ratio"
+printf '%-44s %10s %10s %10s %8s\n' "kernel" "predicted" "simulated" "roofline" "ratio"
 for k in $(find kernels -name '*.mlir' | sort); do
   name=$(basename "$k" .mlir)
   "$BIN/rngdc" "$k" -o "$out/$name.rngd" --dump-schedule "$out/$name.json"
@@ -22,5 +22,5 @@ for k in $(find kernels -name '*.mlir' | sort); do
   simulated=$("$BIN/rngd-run" "$out/$name.rngd" --seed 1 "${inputs[@]}" | sed -E 's/makespan: ([0-9]+) cycles.*/\1/')
   read -r predicted roofline < <(python3 -c "import json, sys; s = json.load(open(sys.argv[1])); print(s['makespan'], s['roofline'])" "$out/$name.json")
   ratio=$(python3 -c "print('%.2f' % ($simulated / $roofline))")
-  printf '%-36s %10s %10s %10s %7sx\n' "$k" "$predicted" "$simulated" "$roofline" "$ratio"
+  printf '%-44s %10s %10s %10s %7sx\n' "$k" "$predicted" "$simulated" "$roofline" "$ratio"
 done
