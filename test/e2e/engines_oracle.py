@@ -323,15 +323,15 @@ def make_inputs(kernel, d, seed, dist):
         x = uniforms24(kx, SM_T) if dist == "uniform" else normals(kx, SM_T, 0.0, 3.0)
         write_u32(os.path.join(d, "x.bin"), f32_list_to_bits(x))
     elif kernel == "final_layer":
-        make_final_layer(d, seed)
+        make_final_layer(d, seed, dist)
     elif kernel == "decoder":
-        make_decoder(d, seed)
+        make_decoder(d, seed, dist)
     elif kernel == "projection":
-        make_projection(d, seed)
+        make_projection(d, seed, dist)
     elif kernel == "attention_forward_first":
-        make_attention_first(d, seed)
+        make_attention_first(d, seed, dist)
     elif kernel == "attention_forward":
-        make_attention(d, seed)
+        make_attention(d, seed, dist)
     else:
         raise SystemExit("unknown kernel " + kernel)
 
@@ -398,10 +398,10 @@ FL_SAMPLE = [t * FL_ROWS + r for t in (0, 9, 18) for r in (0, 1, 7, 8, 9, 15, 16
 FL_ZERO = [5 * FL_ROWS + 3, 17 * FL_ROWS + 8000]
 
 
-def make_final_layer(d, seed):
+def make_final_layer(d, seed, dist):
     kx, kw, kl = stream_key(seed, "x"), stream_key(seed, "w"), stream_key(seed, "x") ^ 0x5A5A
-    write_u16(os.path.join(d, "x.bin"), to_bf16_rne(normals(kx, FL_H)))
-    write_u16(os.path.join(d, "w.bin"), to_bf16_rne(normals(kw, FL_H, 1.0, 0.1)))
+    write_u16(os.path.join(d, "x.bin"), to_bf16_rne(_values(kx, FL_H, dist)))
+    write_u16(os.path.join(d, "w.bin"), to_bf16_rne(_values(kw, FL_H, dist, 1.0, 0.1)))
     rows = to_bf16_rne(normals(kl, len(FL_SAMPLE) * FL_H, 0.0, 0.02))
     lm = bytearray(FL_TILES * FL_ROWS * FL_H * 2)
     for k, row in enumerate(FL_SAMPLE):
@@ -455,22 +455,32 @@ DEC_N, DEC_G, DEC_D, DEC_H, DEC_L = 8, 2, 128, 1024, 3072
 DEC_Q = DEC_N * DEC_G * DEC_D
 
 
+def _values(key, count, dist, mean=0.0, std=1.0):
+    """uniform [0, 1) like the furiosa reference, or normal(mean, std) ("small")."""
+    return uniforms24(key, count) if dist == "uniform" else normals(key, count, mean, std)
+
+
+def _weights(key, count, dist):
+    """bf16 weights: uniform [0, 1) like the reference, or small-magnitude (+-0.04)."""
+    return to_bf16_trunc(uniforms24(key, count)) if dist == "uniform" else _small_uniform(key, count, 0.04)
+
+
 def _small_uniform(key, count, scale):
     """Uniform in [-scale, scale), bf16-rounded: fast small-magnitude weights."""
     return to_bf16_rne([(2.0 * v - 1.0) * scale for v in uniforms24(key, count)])
 
 
-def make_decoder(d, seed):
+def make_decoder(d, seed, dist):
     k = stream_key(seed, "x")
-    write_u16(os.path.join(d, "x.bin"), to_bf16_rne(normals(k, DEC_Q)))
+    write_u16(os.path.join(d, "x.bin"), to_bf16_rne(_values(k, DEC_Q, dist)))
     write_u32(os.path.join(d, "sum.bin"),
               f32_list_to_bits([1.0 + 8.0 * v for v in uniforms24(k ^ 1, DEC_N * DEC_G)]))
-    write_u16(os.path.join(d, "rx.bin"), to_bf16_rne(normals(k ^ 2, DEC_H)))
-    write_u16(os.path.join(d, "post.bin"), to_bf16_rne(normals(k ^ 3, DEC_H, 1.0, 0.1)))
-    write_u16(os.path.join(d, "o.bin"), _small_uniform(k ^ 4, DEC_H * DEC_Q, 0.04))
-    write_u16(os.path.join(d, "gate.bin"), _small_uniform(k ^ 5, DEC_L * DEC_H, 0.04))
-    write_u16(os.path.join(d, "up.bin"), _small_uniform(k ^ 6, DEC_L * DEC_H, 0.04))
-    write_u16(os.path.join(d, "down.bin"), _small_uniform(k ^ 7, DEC_H * DEC_L, 0.04))
+    write_u16(os.path.join(d, "rx.bin"), to_bf16_rne(_values(k ^ 2, DEC_H, dist)))
+    write_u16(os.path.join(d, "post.bin"), to_bf16_rne(_values(k ^ 3, DEC_H, dist, 1.0, 0.1)))
+    write_u16(os.path.join(d, "o.bin"), _weights(k ^ 4, DEC_H * DEC_Q, dist))
+    write_u16(os.path.join(d, "gate.bin"), _weights(k ^ 5, DEC_L * DEC_H, dist))
+    write_u16(os.path.join(d, "up.bin"), _weights(k ^ 6, DEC_L * DEC_H, dist))
+    write_u16(os.path.join(d, "down.bin"), _weights(k ^ 7, DEC_H * DEC_L, dist))
 
 
 def _contract(vec, w, rows):
@@ -547,22 +557,22 @@ def _rope(x, cos, sin):
             for i in range(len(x))]
 
 
-def make_projection(d, seed):
+def make_projection(d, seed, dist):
     k = stream_key(seed, "x")
-    write_u16(os.path.join(d, "x.bin"), to_bf16_rne(normals(k, 1024)))
-    write_u16(os.path.join(d, "qw.bin"), _small_uniform(k ^ 1, 2048 * 1024, 0.04))
-    write_u16(os.path.join(d, "kw.bin"), _small_uniform(k ^ 2, 1024 * 1024, 0.04))
-    write_u16(os.path.join(d, "vw.bin"), _small_uniform(k ^ 3, 1024 * 1024, 0.04))
-    write_u16(os.path.join(d, "inw.bin"), to_bf16_rne(normals(k ^ 4, 1024, 1.0, 0.1)))
-    write_u16(os.path.join(d, "qnw.bin"), to_bf16_rne(normals(k ^ 5, 128, 1.0, 0.1)))
-    write_u16(os.path.join(d, "knw.bin"), to_bf16_rne(normals(k ^ 6, 128, 1.0, 0.1)))
+    write_u16(os.path.join(d, "x.bin"), to_bf16_rne(_values(k, 1024, dist)))
+    write_u16(os.path.join(d, "qw.bin"), _weights(k ^ 1, 2048 * 1024, dist))
+    write_u16(os.path.join(d, "kw.bin"), _weights(k ^ 2, 1024 * 1024, dist))
+    write_u16(os.path.join(d, "vw.bin"), _weights(k ^ 3, 1024 * 1024, dist))
+    write_u16(os.path.join(d, "inw.bin"), to_bf16_rne(_values(k ^ 4, 1024, dist, 1.0, 0.1)))
+    write_u16(os.path.join(d, "qnw.bin"), to_bf16_rne(_values(k ^ 5, 128, dist, 1.0, 0.1)))
+    write_u16(os.path.join(d, "knw.bin"), to_bf16_rne(_values(k ^ 6, 128, dist, 1.0, 0.1)))
     inv = [1e6 ** (-2.0 * (i % 64) / 128) for i in range(128)]
     write_u16(os.path.join(d, "cos.bin"), to_bf16_rne([math.cos(PROJ_POS * f) for f in inv]))
     write_u16(os.path.join(d, "sin.bin"),
               to_bf16_rne([(-1.0 if i < 64 else 1.0) * math.sin(PROJ_POS * inv[i]) for i in range(128)]))
     write_u32(os.path.join(d, "off.bin"), [PROJ_ROW * 2048])
-    write_u16(os.path.join(d, "kc.bin"), to_bf16_rne(normals(k ^ 7, 512 * 1024)))
-    write_u16(os.path.join(d, "vc.bin"), to_bf16_rne(normals(k ^ 8, 512 * 1024)))
+    write_u16(os.path.join(d, "kc.bin"), to_bf16_rne(_values(k ^ 7, 512 * 1024, dist)))
+    write_u16(os.path.join(d, "vc.bin"), to_bf16_rne(_values(k ^ 8, 512 * 1024, dist)))
 
 
 def projection(d):
@@ -614,11 +624,11 @@ def check_projection(d, out=sys.stdout):
 ATT_N, ATT_G, ATT_D, ATT_T, ATT_ROW = 8, 2, 128, 512, 300
 
 
-def make_attention_first(d, seed):
+def make_attention_first(d, seed, dist):
     k = stream_key(seed, "x")
-    write_u16(os.path.join(d, "q.bin"), to_bf16_rne(normals(k, ATT_N * ATT_G * ATT_D)))
-    write_u16(os.path.join(d, "k.bin"), to_bf16_rne(normals(k ^ 1, ATT_T * ATT_N * ATT_D)))
-    write_u16(os.path.join(d, "v.bin"), to_bf16_rne(normals(k ^ 2, ATT_T * ATT_N * ATT_D)))
+    write_u16(os.path.join(d, "q.bin"), to_bf16_rne(_values(k, ATT_N * ATT_G * ATT_D, dist)))
+    write_u16(os.path.join(d, "k.bin"), to_bf16_rne(_values(k ^ 1, ATT_T * ATT_N * ATT_D, dist)))
+    write_u16(os.path.join(d, "v.bin"), to_bf16_rne(_values(k ^ 2, ATT_T * ATT_N * ATT_D, dist)))
     write_u32(os.path.join(d, "mask.bin"),
               f32_list_to_bits([1.0 if t <= ATT_ROW else 0.0 for t in range(ATT_T)]))
 
@@ -673,15 +683,15 @@ def attention_first(d):
     return (f32_list_to_bits(maxes), f32_list_to_bits(sums), outs, ref)
 
 
-def make_attention(d, seed):
+def make_attention(d, seed, dist):
     """A later chunk: the first chunk's inputs plus an old online-softmax state."""
-    make_attention_first(d, seed)
+    make_attention_first(d, seed, dist)
     k = stream_key(seed, "w")
     ng = ATT_N * ATT_G
     write_u32(os.path.join(d, "max_old.bin"), f32_list_to_bits([f32(v) for v in normals(k, ng, 1.5, 0.5)]))
     write_u32(os.path.join(d, "sum_old.bin"),
               f32_list_to_bits([f32(50.0 + 150.0 * v) for v in uniforms24(k ^ 1, ng)]))
-    write_u16(os.path.join(d, "out_old.bin"), to_bf16_rne(normals(k ^ 2, ng * ATT_D, 0.0, 5.0)))
+    write_u16(os.path.join(d, "out_old.bin"), to_bf16_rne(_values(k ^ 2, ng * ATT_D, dist, 0.0, 5.0)))
 
 
 def attention(d):
