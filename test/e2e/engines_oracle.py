@@ -643,43 +643,62 @@ def _pairwise(values, op):
     return values[0]
 
 
-def attention_first(d):
-    """-> (max f32 bits, sum f32 bits, out bf16 bits, float64 reference of out / sum)."""
+def _scores(qv, kk, n):
+    """bf16((q . k) / 11.313708) for every key of kv head n: 4 blocks of 32-wide trees."""
+    N, D, T = ATT_N, ATT_D, ATT_T
+    scale, s = f32(11.313708), []
+    for t in range(T):
+        key = kk[(t * N + n) * D:(t * N + n + 1) * D]
+        acc = 0.0
+        for blk in segmented_tree(round_f32_list([a * b for a, b in zip(qv, key)]), 32):
+            acc = f32_add(acc, blk)
+        s.append(bf16_value(bf16(f32_div(acc, scale))))
+    return s
+
+
+def _chunk_sum(e):
+    """Each slice's 32 keys in order, then the inter-slice tree, then + 6.25e-8."""
+    parts = []
+    for j in range(0, len(e), 32):
+        acc = e[j]
+        for x in e[j + 1:j + 32]:
+            acc = f32_add(acc, x)
+        parts.append(acc)
+    return f32_add(_pairwise(parts, f32_add), f32(6.25e-8))
+
+
+def _pv(eb, v, n, dd):
+    """(P . V for one output: 32-key trees summed across slices, float64 exact sum)."""
+    N, D, T = ATT_N, ATT_D, ATT_T
+    col = [v[(t * N + n) * D + dd] for t in range(T)]
+    prods = round_f32_list([a * b for a, b in zip(eb, col)])
+    return _pairwise(segmented_tree(prods, 32), f32_add), math.fsum(a * b for a, b in zip(eb, col))
+
+
+def _load_attention(d):
     N, G, D, T = ATT_N, ATT_G, ATT_D, ATT_T
     q = _load_bf16(d, "q.bin", N * G * D)
     kk, v = _load_bf16(d, "k.bin", T * N * D), _load_bf16(d, "v.bin", T * N * D)
-    mask = bits_to_f32_list(read_u32(os.path.join(d, "mask.bin")))
-    scale = f32(11.313708)
+    return q, kk, v, bits_to_f32_list(read_u32(os.path.join(d, "mask.bin")))
+
+
+def attention_first(d):
+    """-> (max f32 bits, sum f32 bits, out bf16 bits, float64 reference of out)."""
+    N, G, D = ATT_N, ATT_G, ATT_D
+    q, kk, v, mask = _load_attention(d)
     maxes, sums, outs, ref = [], [], [], []
     for n in range(N):
         for g in range(G):
-            qv = q[(n * G + g) * D:(n * G + g + 1) * D]
-            keys = [kk[(t * N + n) * D:(t * N + n + 1) * D] for t in range(T)]
-            s = []
-            for key in keys:
-                blocks = segmented_tree(round_f32_list([a * b for a, b in zip(qv, key)]), 32)
-                acc = 0.0
-                for blk in blocks:
-                    acc = f32_add(acc, blk)
-                s.append(bf16_value(bf16(f32_div(acc, scale))))
+            s = _scores(q[(n * G + g) * D:(n * G + g + 1) * D], kk, n)
             m = max(s)
             e = [min(f32(math.exp(f32_add(x, -m))), mask[t]) for t, x in enumerate(s)]
-            parts = []
-            for j in range(T // 32):
-                acc = e[32 * j]
-                for x in e[32 * j + 1:32 * j + 32]:
-                    acc = f32_add(acc, x)
-                parts.append(acc)
-            l = f32_add(_pairwise(parts, f32_add), f32(6.25e-8))
+            maxes.append(m)
+            sums.append(_chunk_sum(e))
             eb = [bf16_value(bf16(x)) for x in e]
             for dd in range(D):
-                col = [v[(t * N + n) * D + dd] for t in range(T)]
-                prods = round_f32_list([a * b for a, b in zip(eb, col)])
-                parts = segmented_tree(prods, 32)
-                outs.append(bf16(_pairwise(parts, f32_add)))
-                ref.append(math.fsum(a * b for a, b in zip(eb, col)))
-            maxes.append(m)
-            sums.append(l)
+                blk, exact = _pv(eb, v, n, dd)
+                outs.append(bf16(blk))
+                ref.append(exact)
     return (f32_list_to_bits(maxes), f32_list_to_bits(sums), outs, ref)
 
 
@@ -696,47 +715,28 @@ def make_attention(d, seed, dist):
 
 def attention(d):
     """-> (max, sum f32 bits, out bf16 bits, float64 reference of out) after folding the chunk."""
-    N, G, D, T = ATT_N, ATT_G, ATT_D, ATT_T
-    q = _load_bf16(d, "q.bin", N * G * D)
-    kk, v = _load_bf16(d, "k.bin", T * N * D), _load_bf16(d, "v.bin", T * N * D)
-    mask = bits_to_f32_list(read_u32(os.path.join(d, "mask.bin")))
+    N, G, D = ATT_N, ATT_G, ATT_D
+    q, kk, v, mask = _load_attention(d)
     m_old = bits_to_f32_list(read_u32(os.path.join(d, "max_old.bin")))
     l_old = bits_to_f32_list(read_u32(os.path.join(d, "sum_old.bin")))
     o_old = _load_bf16(d, "out_old.bin", N * G * D)
-    scale = f32(11.313708)
     maxes, sums, outs, ref = [], [], [], []
     for n in range(N):
         for g in range(G):
             h = n * G + g
-            qv = q[h * D:(h + 1) * D]
-            s = []
-            for t in range(T):
-                key = kk[(t * N + n) * D:(t * N + n + 1) * D]
-                acc = 0.0
-                for blk in segmented_tree(round_f32_list([a * b for a, b in zip(qv, key)]), 32):
-                    acc = f32_add(acc, blk)
-                s.append(bf16_value(bf16(f32_div(acc, scale))))
+            s = _scores(q[h * D:(h + 1) * D], kk, n)
             m = max(max(s), m_old[h])
             alpha = f32(math.exp(f32_add(m_old[h], -m)))
             e = [min(f32(math.exp(f32_add(x, -m))), mask[t]) for t, x in enumerate(s)]
-            parts = []
-            for j in range(T // 32):
-                acc = e[32 * j]
-                for x in e[32 * j + 1:32 * j + 32]:
-                    acc = f32_add(acc, x)
-                parts.append(acc)
-            S = f32_add(_pairwise(parts, f32_add), f32(6.25e-8))
-            sums.append(f32_add(f32(l_old[h] * alpha), S))
             maxes.append(m)
+            sums.append(f32_add(f32(l_old[h] * alpha), _chunk_sum(e)))
             eb = [bf16_value(bf16(x)) for x in e]
             for dd in range(D):
-                col = [v[(t * N + n) * D + dd] for t in range(T)]
-                blk = bf16_value(bf16(_pairwise(segmented_tree(round_f32_list(
-                    [a * b for a, b in zip(eb, col)]), 32), f32_add)))
+                blk, exact = _pv(eb, v, n, dd)
                 scaled = bf16_value(bf16(f32(o_old[h * D + dd] * alpha)))
-                outs.append(bf16(f32_add(scaled, blk)))
+                outs.append(bf16(f32_add(scaled, bf16_value(bf16(blk)))))
                 # float64 with the kernel's rounding points (the chunk's o is bf16).
-                ref.append(scaled + bf16_value(bf16(math.fsum(a * b for a, b in zip(eb, col)))))
+                ref.append(scaled + bf16_value(bf16(exact)))
     return (f32_list_to_bits(maxes), f32_list_to_bits(sums), outs, ref)
 
 
