@@ -1,0 +1,662 @@
+// rngd-qwen3: the Qwen3-0.6B decode driver. Runs the six compiled stage kernels
+// (kernels/qwen3/*.mlir) on the simulator, one token at a time, following the reference host
+// loop (MACHINE.md section 7, X/transformer.py Pipeline.step):
+//
+//   embedding -> per layer: projection, attention_forward_first / attention_forward per KV
+//   chunk, decoder -> final_layer (only for steps whose logits are needed)
+//
+// Every kernel has its own HBM space (no sharing between kernels), so activations, the KV
+// caches and the attention state live on the host and are uploaded before and downloaded after
+// each launch. Weights are the seeded default weights (--seed) or a HF checkpoint (--model).
+// See docs/qwen3.md.
+#include "qwen3/host/Bf16.h"
+#include "qwen3/host/HfModel.h"
+#include "qwen3/host/Model.h"
+#include "qwen3/host/Reference.h"
+#include "qwen3/host/SeededWeights.h"
+
+#include "rngd/Runtime.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using namespace rngd::qwen3;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kChunk = 512;     // T: keys per KV chunk
+constexpr int kMaxPositions = 32768; // E
+constexpr int kPaddedVocab = 155648; // Wp = 19 x 8192
+constexpr int kMaxLayers = 28;
+
+const char *const kStages[] = {"embedding",       "projection", "attention_forward_first",
+                               "attention_forward", "decoder",    "final_layer"};
+enum Stage { Embedding, Projection, AttentionFirst, AttentionNext, Decoder, FinalLayer, NumStages };
+
+struct Options {
+  std::string kernelsDir;
+  std::string modelDir;
+  int layers = kMaxLayers;
+  uint64_t seed = kDefaultSeed;
+  std::vector<int> tokens;
+  int maxNewTokens = 0;
+  bool check = false;
+  std::string dumpLogits;
+  bool keepKernels = false;
+};
+
+[[noreturn]] void usageError(const std::string &msg) {
+  std::fprintf(stderr, "rngd-qwen3: error: %s\n(run rngd-qwen3 --help for usage)\n", msg.c_str());
+  std::exit(1);
+}
+
+void printHelp() {
+  std::printf(
+      "usage: rngd-qwen3 --token-ids ID,ID,... [options]\n"
+      "Greedy Qwen3-0.6B decode on the RNGD simulator with the six stage kernels.\n"
+      "  --token-ids LIST       prompt token ids, comma separated (required)\n"
+      "  --max-new-tokens K     tokens to generate greedily (default 0)\n"
+      "  --layers N             decoder layers to run, 1..28 (default 28)\n"
+      "  --seed S               seed of the default weights (default 42)\n"
+      "  --model DIR            HF checkpoint (config.json + model.safetensors) instead of\n"
+      "                         seeded weights\n"
+      "  --kernels DIR          directory with the six .rngd files (embedding.rngd, ...);\n"
+      "                         default: compile kernels/qwen3/*.mlir with the rngdc next to\n"
+      "                         this executable into a temporary directory\n"
+      "  --check                compare the last step's logits with the reference decoder\n"
+      "                         (same top-1 and cosine >= 0.999; exit 1 otherwise)\n"
+      "  --dump-logits FILE     write the last step's logits (f32 little-endian, W values)\n"
+      "  --help                 this text\n");
+}
+
+bool parseInt64(const std::string &s, long long lo, long long hi, long long &out) {
+  if (s.empty())
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0' || v < lo || v > hi)
+    return false;
+  out = v;
+  return true;
+}
+
+Options parseArgs(int argc, char **argv) {
+  Options o;
+  bool haveTokens = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    std::string value;
+    bool hasInline = false;
+    if (a.rfind("--", 0) == 0) {
+      auto eq = a.find('=');
+      if (eq != std::string::npos) {
+        value = a.substr(eq + 1);
+        a = a.substr(0, eq);
+        hasInline = true;
+      }
+    }
+    auto next = [&]() -> std::string {
+      if (hasInline)
+        return value;
+      if (i + 1 >= argc)
+        usageError("option " + a + " needs a value");
+      return argv[++i];
+    };
+    auto flag = [&]() {
+      if (hasInline)
+        usageError("option " + a + " takes no value");
+    };
+    long long v = 0;
+    if (a == "--help" || a == "-h") {
+      printHelp();
+      std::exit(0);
+    } else if (a == "--kernels") {
+      o.kernelsDir = next();
+      if (o.kernelsDir.empty())
+        usageError("--kernels needs a directory");
+    } else if (a == "--model") {
+      o.modelDir = next();
+      if (o.modelDir.empty())
+        usageError("--model needs a directory");
+    } else if (a == "--layers") {
+      std::string s = next();
+      if (!parseInt64(s, 1, kMaxLayers, v))
+        usageError("--layers must be an integer in 1.." + std::to_string(kMaxLayers) + ", got '" +
+                   s + "'");
+      o.layers = int(v);
+    } else if (a == "--seed") {
+      std::string s = next();
+      char *end = nullptr;
+      errno = 0;
+      unsigned long long u = std::strtoull(s.c_str(), &end, 10);
+      if (s.empty() || s[0] == '-' || errno != 0 || *end != '\0')
+        usageError("--seed must be a non-negative integer, got '" + s + "'");
+      o.seed = u;
+    } else if (a == "--token-ids") {
+      std::string s = next();
+      o.tokens.clear();
+      size_t start = 0;
+      while (true) {
+        size_t comma = s.find(',', start);
+        std::string item = s.substr(start, comma == std::string::npos ? std::string::npos
+                                                                     : comma - start);
+        if (!parseInt64(item, 0, 1ll << 31, v))
+          usageError("--token-ids: '" + item + "' is not a token id (list like 151644,872,...)");
+        o.tokens.push_back(int(v));
+        if (comma == std::string::npos)
+          break;
+        start = comma + 1;
+      }
+      haveTokens = true;
+    } else if (a == "--max-new-tokens") {
+      std::string s = next();
+      if (!parseInt64(s, 0, kMaxPositions, v))
+        usageError("--max-new-tokens must be an integer in 0.." + std::to_string(kMaxPositions) +
+                   ", got '" + s + "'");
+      o.maxNewTokens = int(v);
+    } else if (a == "--check") {
+      flag();
+      o.check = true;
+    } else if (a == "--dump-logits") {
+      o.dumpLogits = next();
+      if (o.dumpLogits.empty())
+        usageError("--dump-logits needs a file name");
+    } else if (a == "--keep-kernels") {
+      flag();
+      o.keepKernels = true;
+    } else {
+      usageError("unknown argument '" + std::string(argv[i]) + "'");
+    }
+  }
+  if (!haveTokens || o.tokens.empty())
+    usageError("--token-ids is required (the prompt, e.g. --token-ids 151644,872)");
+  long long steps = (long long)o.tokens.size() + std::max(0, o.maxNewTokens - 1);
+  if (steps > kMaxPositions)
+    usageError("prompt + new tokens need " + std::to_string(steps) + " positions, at most " +
+               std::to_string(kMaxPositions) + " are supported");
+  return o;
+}
+
+std::string executableDir() {
+  std::vector<char> buf(4096);
+  ssize_t n = readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+  if (n <= 0)
+    return ".";
+  std::string p(buf.data(), size_t(n));
+  auto slash = p.rfind('/');
+  return slash == std::string::npos ? "." : p.substr(0, slash);
+}
+
+bool fileExists(const std::string &p) { return access(p.c_str(), R_OK) == 0; }
+
+std::string shellQuote(const std::string &s) {
+  std::string r = "'";
+  for (char c : s) {
+    if (c == '\'')
+      r += "'\\''";
+    else
+      r += c;
+  }
+  return r + "'";
+}
+
+/// Compiles the six stages with the rngdc next to this executable into a fresh temp dir.
+bool compileKernels(std::string &dir, std::string &error) {
+  std::string binDir = executableDir();
+  std::string rngdc = binDir + "/rngdc";
+  if (access(rngdc.c_str(), X_OK) != 0) {
+    error = "no --kernels given and no rngdc next to this executable (" + rngdc + ")";
+    return false;
+  }
+#ifdef RNGD_QWEN3_KERNEL_SOURCES
+  std::string src = RNGD_QWEN3_KERNEL_SOURCES;
+#else
+  std::string src = binDir + "/../../kernels/qwen3";
+#endif
+  if (const char *env = std::getenv("RNGD_QWEN3_KERNEL_SOURCES"))
+    src = env;
+  char tmpl[] = "/tmp/rngd-qwen3-kernels.XXXXXX";
+  if (!mkdtemp(tmpl)) {
+    error = "cannot create a temporary directory for the kernels";
+    return false;
+  }
+  dir = tmpl;
+  for (const char *stage : kStages) {
+    std::string mlir = src + "/" + stage + ".mlir";
+    if (!fileExists(mlir)) {
+      error = "kernel source " + mlir + " not found (pass --kernels DIR with compiled .rngd files)";
+      return false;
+    }
+    std::string cmd = shellQuote(rngdc) + " " + shellQuote(mlir) + " -o " +
+                      shellQuote(dir + "/" + stage + ".rngd");
+    if (std::system(cmd.c_str()) != 0) {
+      error = "compiling " + mlir + " failed: " + cmd;
+      return false;
+    }
+  }
+  return true;
+}
+
+void removeKernelDir(const std::string &dir) {
+  for (const char *stage : kStages)
+    std::remove((dir + "/" + stage + ".rngd").c_str());
+  rmdir(dir.c_str());
+}
+
+[[noreturn]] void fatal(const std::string &msg) {
+  std::fprintf(stderr, "rngd-qwen3: error: %s\n", msg.c_str());
+  std::exit(1);
+}
+
+void check(const rngd::Status &st, const std::string &what) {
+  if (!st)
+    fatal(what + ": " + st.message());
+}
+
+struct StageStats {
+  int64_t launches = 0;
+  int64_t cycles = 0;
+  double wallSeconds = 0;
+};
+
+/// The six kernels, the simulated device and the per-stage statistics.
+class Pipeline {
+public:
+  Pipeline(const std::string &dir, const Weights &weights) : w_(weights), cfg_(weights.config()) {
+    for (int s = 0; s < NumStages; ++s) {
+      std::string path = dir + "/" + kStages[s] + ".rngd";
+      if (!fileExists(path))
+        fatal("kernel file " + path + " not found (compile kernels/qwen3/" + kStages[s] +
+              ".mlir with rngdc)");
+      check(rngd::Kernel::open(path, k_[s]), "loading " + path);
+      if (k_[s]->executable().kernelName != kStages[s])
+        fatal(path + " holds kernel '" + k_[s]->executable().kernelName + "', expected '" +
+              kStages[s] + "'");
+    }
+    // The LM head, padded to Wp rows with zeros, stays in final_layer's HBM space (nothing
+    // else writes it): copy the W valid rows once, the padding is the zero-filled HBM.
+    const rngd::ArgInfo *lm = arg(FinalLayer, "lm_head_weight");
+    const Bf16Tensor &head = w_.get("lm_head.weight");
+    uint64_t validBytes = head.data.size() * 2;
+    if (lm->bytes != uint64_t(kPaddedVocab) * cfg_.hiddenSize * 2 || validBytes > lm->bytes)
+      fatal("final_layer lm_head_weight is " + std::to_string(lm->bytes) + " bytes, expected " +
+            std::to_string(uint64_t(kPaddedVocab) * cfg_.hiddenSize * 2));
+    std::memcpy(k_[FinalLayer]->hbm() + lm->hbmOffset, head.data.data(), validBytes);
+    std::memset(k_[FinalLayer]->hbm() + lm->hbmOffset + validBytes, 0, lm->bytes - validBytes);
+    put(FinalLayer, "rms_weight", w_.get("model.norm.weight"));
+    x_.resize(cfg_.hiddenSize);
+    q_.resize(cfg_.qDim());
+    out_.resize(cfg_.qDim());
+    max_.resize(cfg_.numHeads);
+    sum_.resize(cfg_.numHeads);
+    mask_.resize(kChunk);
+    cos_.resize(cfg_.headDim);
+    sin_.resize(cfg_.headDim);
+    cacheElems_ = size_t(kChunk) * cfg_.kvDim();
+    kcache_.resize(cfg_.numLayers);
+    vcache_.resize(cfg_.numLayers);
+  }
+
+  /// One token at `pos`; when wantLogits, runs final_layer and fills logits [W] (float).
+  void step(int token, int pos, bool wantLogits, std::vector<float> &logits) {
+    const int chunk = pos / kChunk, row = pos % kChunk;
+    // 1. embedding: the host selects the row.
+    const Bf16Tensor &emb = w_.get("model.embed_tokens.weight");
+    put(Embedding, "input", emb.data.data() + size_t(token) * cfg_.hiddenSize,
+        size_t(cfg_.hiddenSize) * 2);
+    launch(Embedding);
+    get(Embedding, "out", x_.data(), x_.size() * 2);
+
+    // RoPE tables of this position: duplicated halves, sin's first half negated.
+    const int half = cfg_.headDim / 2;
+    for (int i = 0; i < cfg_.headDim; ++i) {
+      int j = i % half;
+      double invFreq = std::pow(cfg_.ropeTheta, -2.0 * j / cfg_.headDim);
+      double angle = double(pos) * invFreq;
+      cos_[i] = doubleToBf16(std::cos(angle));
+      sin_[i] = doubleToBf16(i < half ? -std::sin(angle) : std::sin(angle));
+    }
+    int32_t kvOffset = row * cfg_.kvDim() * 2;
+
+    for (int L = 0; L < cfg_.numLayers; ++L) {
+      auto &kc = kcache_[L], &vc = vcache_[L];
+      while (int(kc.size()) <= chunk) {
+        kc.emplace_back(cacheElems_, 0);
+        vc.emplace_back(cacheElems_, 0);
+      }
+      // 2a. projection: writes row `row` of the current chunk's K/V pair.
+      put(Projection, "x", x_);
+      put(Projection, "q_weight", w_.layer(L, "self_attn.q_proj.weight"));
+      put(Projection, "k_weight", w_.layer(L, "self_attn.k_proj.weight"));
+      put(Projection, "v_weight", w_.layer(L, "self_attn.v_proj.weight"));
+      put(Projection, "input_rms_weight", w_.layer(L, "input_layernorm.weight"));
+      put(Projection, "q_rms_weight", w_.layer(L, "self_attn.q_norm.weight"));
+      put(Projection, "k_rms_weight", w_.layer(L, "self_attn.k_norm.weight"));
+      put(Projection, "kv_offset", &kvOffset, 4);
+      put(Projection, "cos", cos_);
+      put(Projection, "sin", sin_);
+      put(Projection, "k_cache", kc[chunk]);
+      put(Projection, "v_cache", vc[chunk]);
+      launch(Projection);
+      get(Projection, "k_cache", kc[chunk].data(), cacheElems_ * 2);
+      get(Projection, "v_cache", vc[chunk].data(), cacheElems_ * 2);
+      get(Projection, "q_out", q_.data(), q_.size() * 2);
+
+      // 2b. online-softmax attention over chunks 0..chunk.
+      for (int c = 0; c <= chunk; ++c) {
+        Stage s = c == 0 ? AttentionFirst : AttentionNext;
+        for (int t = 0; t < kChunk; ++t)
+          mask_[t] = (c < chunk || t <= row) ? 1.0f : 0.0f;
+        put(s, "q", q_);
+        put(s, "k", kc[c]);
+        put(s, "v", vc[c]);
+        put(s, "mask", mask_.data(), mask_.size() * 4);
+        if (s == AttentionNext) {
+          put(s, "max_hbm", max_.data(), max_.size() * 4);
+          put(s, "sum_hbm", sum_.data(), sum_.size() * 4);
+          put(s, "out_hbm", out_);
+        }
+        launch(s);
+        get(s, "max_hbm", max_.data(), max_.size() * 4);
+        get(s, "sum_hbm", sum_.data(), sum_.size() * 4);
+        get(s, "out_hbm", out_.data(), out_.size() * 2);
+      }
+
+      // 2c. decoder: normalise, o-proj + residual, MLP + residual.
+      put(Decoder, "x", out_);
+      put(Decoder, "sum_hbm", sum_.data(), sum_.size() * 4);
+      put(Decoder, "rx_hbm", x_);
+      put(Decoder, "o_weight", w_.layer(L, "self_attn.o_proj.weight"));
+      put(Decoder, "post_rms_weight", w_.layer(L, "post_attention_layernorm.weight"));
+      put(Decoder, "up_weight", w_.layer(L, "mlp.up_proj.weight"));
+      put(Decoder, "gate_weight", w_.layer(L, "mlp.gate_proj.weight"));
+      put(Decoder, "down_weight", w_.layer(L, "mlp.down_proj.weight"));
+      launch(Decoder);
+      get(Decoder, "rx_hbm", x_.data(), x_.size() * 2);
+    }
+
+    if (!wantLogits)
+      return;
+    // 3. final_layer (rms_weight and lm_head_weight were uploaded once).
+    put(FinalLayer, "input", x_);
+    launch(FinalLayer);
+    const rngd::ArgInfo *out = arg(FinalLayer, "out");
+    std::vector<uint16_t> raw(out->bytes / 2);
+    get(FinalLayer, "out", raw.data(), out->bytes);
+    logits.resize(cfg_.vocabSize);
+    for (int i = 0; i < cfg_.vocabSize; ++i)
+      logits[i] = bf16ToFloat(raw[i]);
+  }
+
+  const StageStats &stats(int s) const { return stats_[s]; }
+
+private:
+  const rngd::ArgInfo *arg(int s, const char *name) {
+    const rngd::ArgInfo *a = k_[s]->findArg(name);
+    if (!a)
+      fatal(std::string(kStages[s]) + " has no argument '" + name + "' (it has " +
+            k_[s]->describeArgs() + ")");
+    return a;
+  }
+  void put(int s, const char *name, const void *data, size_t bytes) {
+    check(k_[s]->upload(name, data, bytes), std::string("upload ") + kStages[s] + "." + name);
+  }
+  void put(int s, const char *name, const std::vector<uint16_t> &v) {
+    put(s, name, v.data(), v.size() * 2);
+  }
+  void put(int s, const char *name, const Bf16Tensor &t) { put(s, name, t.data); }
+  void get(int s, const char *name, void *data, size_t bytes) {
+    check(k_[s]->download(name, data, bytes), std::string("download ") + kStages[s] + "." + name);
+  }
+  void launch(int s) {
+    rngd::LaunchOptions lo;
+    lo.sim.recordTrace = false;
+    rngd::LaunchResult r;
+    auto t0 = Clock::now();
+    check(device_.launch(*k_[s], r, lo), std::string("launch ") + kStages[s]);
+    stats_[s].wallSeconds += std::chrono::duration<double>(Clock::now() - t0).count();
+    stats_[s].launches += 1;
+    stats_[s].cycles += r.makespan;
+  }
+
+  const Weights &w_;
+  const Qwen3Config &cfg_;
+  rngd::Device device_;
+  std::unique_ptr<rngd::Kernel> k_[NumStages];
+  StageStats stats_[NumStages];
+  std::vector<uint16_t> x_, q_, out_, cos_, sin_;
+  std::vector<float> max_, sum_, mask_;
+  size_t cacheElems_ = 0;
+  std::vector<std::vector<std::vector<uint16_t>>> kcache_, vcache_; // [layer][chunk]
+};
+
+int argmax(const std::vector<float> &v) {
+  int best = 0;
+  for (int i = 1; i < int(v.size()); ++i)
+    if (v[i] > v[best])
+      best = i;
+  return best;
+}
+
+double cosine(const std::vector<float> &a, const std::vector<float> &b) {
+  double ab = 0, aa = 0, bb = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    ab += double(a[i]) * b[i];
+    aa += double(a[i]) * a[i];
+    bb += double(b[i]) * b[i];
+  }
+  if (aa == 0 || bb == 0)
+    return 0;
+  return ab / std::sqrt(aa * bb);
+}
+
+std::string joinIds(const std::vector<int> &ids) {
+  std::string s;
+  for (size_t i = 0; i < ids.size(); ++i)
+    s += (i ? "," : "") + std::to_string(ids[i]);
+  return s;
+}
+
+int run(int argc, char **argv) {
+  Options opt = parseArgs(argc, argv);
+  int threads = int(std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
+  auto t0 = Clock::now();
+
+  // Cheap checks first (the weights take seconds): token ids against the default vocabulary
+  // for seeded weights, and the kernel files when --kernels is given.
+  if (opt.modelDir.empty())
+    for (int t : opt.tokens)
+      if (t < 0 || t >= Qwen3Config().vocabSize)
+        usageError("token id " + std::to_string(t) + " out of range 0.." +
+                   std::to_string(Qwen3Config().vocabSize - 1));
+  if (!opt.kernelsDir.empty())
+    for (const char *stage : kStages) {
+      std::string path = opt.kernelsDir + "/" + stage + ".rngd";
+      if (!fileExists(path))
+        fatal("kernel file " + path + " not found (compile kernels/qwen3/" + stage +
+              ".mlir with rngdc, or leave out --kernels)");
+    }
+
+  // Weights.
+  std::unique_ptr<Weights> weights;
+  if (!opt.modelDir.empty()) {
+    LoadOptions lo;
+    lo.maxLayers = opt.layers;
+    std::string err;
+    if (!loadHfModel(opt.modelDir, lo, weights, err))
+      fatal("loading " + opt.modelDir + ": " + err);
+    if (weights->config().numLayers < opt.layers)
+      fatal("--layers " + std::to_string(opt.layers) + " but the checkpoint has " +
+            std::to_string(weights->config().numLayers));
+  } else {
+    Qwen3Config cfg;
+    cfg.numLayers = opt.layers;
+    weights = std::make_unique<Weights>(seededWeights(cfg, opt.seed, threads));
+  }
+  const Qwen3Config &cfg = weights->config();
+  for (int t : opt.tokens)
+    if (t < 0 || t >= cfg.vocabSize)
+      usageError("token id " + std::to_string(t) + " out of range 0.." +
+                 std::to_string(cfg.vocabSize - 1));
+  double weightSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+
+  // Kernels.
+  std::string kdir = opt.kernelsDir;
+  bool tempKernels = false;
+  if (kdir.empty()) {
+    std::string err;
+    if (!compileKernels(kdir, err))
+      fatal(err);
+    tempKernels = true;
+  }
+  std::unique_ptr<Pipeline> pipe;
+  pipe = std::make_unique<Pipeline>(kdir, *weights);
+  if (tempKernels && !opt.keepKernels)
+    removeKernelDir(kdir);
+  else if (tempKernels)
+    std::fprintf(stderr, "rngd-qwen3: kernels kept in %s\n", kdir.c_str());
+
+  std::printf("rngd-qwen3: %d layers, %s weights, prompt %zu tokens, %d new\n", cfg.numLayers,
+              opt.modelDir.empty() ? ("seeded (seed " + std::to_string(opt.seed) + ")").c_str()
+                                   : opt.modelDir.c_str(),
+              opt.tokens.size(), opt.maxNewTokens);
+  std::fflush(stdout);
+
+  // Decode loop: the prompt one token at a time, then greedy generation.
+  std::vector<int> fed; // tokens run through the pipeline, in order
+  std::vector<int> generated;
+  std::vector<float> logits;
+  const int promptLen = int(opt.tokens.size());
+  const int totalSteps = promptLen + std::max(0, opt.maxNewTokens - 1);
+  auto loopStart = Clock::now();
+  int next = -1;
+  for (int pos = 0; pos < totalSteps; ++pos) {
+    int token = pos < promptLen ? opt.tokens[pos] : next;
+    bool wantLogits = pos >= promptLen - 1;
+    auto ts = Clock::now();
+    pipe->step(token, pos, wantLogits, logits);
+    fed.push_back(token);
+    double dt = std::chrono::duration<double>(Clock::now() - ts).count();
+    if (wantLogits) {
+      next = argmax(logits);
+      if (int(generated.size()) < opt.maxNewTokens)
+        generated.push_back(next);
+      std::fprintf(stderr, "[%d/%d] pos %d token %d -> next %d (%.2f s)\n", pos + 1, totalSteps,
+                   pos, token, next, dt);
+    } else {
+      std::fprintf(stderr, "[%d/%d] pos %d token %d (%.2f s)\n", pos + 1, totalSteps, pos, token,
+                   dt);
+    }
+  }
+  double loopSeconds = std::chrono::duration<double>(Clock::now() - loopStart).count();
+
+  if (opt.tokens.size() <= 32)
+    std::printf("prompt: %s\n", joinIds(opt.tokens).c_str());
+  else
+    std::printf("prompt: %s,... (%zu tokens)\n",
+                joinIds(std::vector<int>(opt.tokens.begin(), opt.tokens.begin() + 16)).c_str(),
+                opt.tokens.size());
+  std::printf("generated: %s\n", generated.empty() ? "(none)" : joinIds(generated).c_str());
+
+  // Per-stage table.
+  const double ghz = 1.0;
+  int64_t totalCycles = 0, totalLaunches = 0;
+  double simWall = 0;
+  std::printf("\n%-24s %9s %16s %12s %10s\n", "stage", "launches", "cycles", "ms/token", "sim wall s");
+  for (int s = 0; s < NumStages; ++s) {
+    const StageStats &st = pipe->stats(s);
+    totalCycles += st.cycles;
+    totalLaunches += st.launches;
+    simWall += st.wallSeconds;
+    std::printf("%-24s %9lld %16lld %12.4f %10.2f\n", kStages[s], (long long)st.launches,
+                (long long)st.cycles, double(st.cycles) / (ghz * 1e6) / totalSteps,
+                st.wallSeconds);
+  }
+  std::printf("%-24s %9lld %16lld %12.4f %10.2f\n", "total", (long long)totalLaunches,
+              (long long)totalCycles, double(totalCycles) / (ghz * 1e6) / totalSteps, simWall);
+  std::printf("tokens: %d, simulated ms/token at 1 GHz: %.4f (all tokens, final_layer only on "
+              "the %d steps that need logits)\n",
+              totalSteps, double(totalCycles) / (ghz * 1e6) / totalSteps,
+              int(pipe->stats(FinalLayer).launches));
+  std::printf("wall: weights %.2f s, decode loop %.2f s (%.3f s/token), simulator %.2f s\n",
+              weightSeconds, loopSeconds, loopSeconds / totalSteps, simWall);
+
+  if (!opt.dumpLogits.empty()) {
+    std::ofstream f(opt.dumpLogits, std::ios::binary);
+    if (!f)
+      fatal("cannot write " + opt.dumpLogits);
+    // f32 little-endian (the host is little-endian: x86-64 / AArch64).
+    f.write(reinterpret_cast<const char *>(logits.data()), std::streamsize(logits.size() * 4));
+    if (!f)
+      fatal("writing " + opt.dumpLogits + " failed");
+    std::printf("logits: %zu f32 values written to %s\n", logits.size(), opt.dumpLogits.c_str());
+  }
+
+  std::fflush(stdout);
+  int rc = 0;
+  if (opt.check) {
+    auto tr = Clock::now();
+    ReferenceDecoder ref(cfg, *weights, threads);
+    std::vector<float> refLogits;
+    int stepMismatches = 0, logitSteps = 0;
+    for (int pos = 0; pos < int(fed.size()); ++pos) {
+      refLogits = ref.step(fed[pos], pos);
+      if (pos >= promptLen - 1 && pos + 1 < int(fed.size())) {
+        // The token the simulator chose after this step is fed next.
+        ++logitSteps;
+        if (argmax(refLogits) != fed[pos + 1])
+          ++stepMismatches;
+      }
+    }
+    double refSeconds = std::chrono::duration<double>(Clock::now() - tr).count();
+    int simTop = argmax(logits), refTop = argmax(refLogits);
+    double cs = cosine(logits, refLogits);
+    double maxAbs = 0;
+    for (size_t i = 0; i < logits.size(); ++i)
+      maxAbs = std::max(maxAbs, std::fabs(double(logits[i]) - refLogits[i]));
+    bool ok = simTop == refTop && cs >= 0.999;
+    std::printf("\ncheck (last step, pos %d, %zu tokens, reference %.2f s):\n",
+                int(fed.size()) - 1, fed.size(), refSeconds);
+    std::printf("  top-1: simulator %d (%.4f), reference %d (%.4f)\n", simTop, logits[simTop],
+                refTop, refLogits[refTop]);
+    std::printf("  cosine similarity: %.6f (threshold 0.999), max |diff| %.4f\n", cs, maxAbs);
+    if (logitSteps > 0)
+      std::printf("  earlier steps: reference top-1 equals the generated token on %d/%d\n",
+                  logitSteps - stepMismatches, logitSteps);
+    std::printf("check: %s\n", ok ? "PASS" : "FAIL");
+    if (!ok)
+      rc = 1;
+  }
+  return rc;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc &) {
+    std::fprintf(stderr, "rngd-qwen3: error: out of memory\n");
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "rngd-qwen3: error: %s\n", e.what());
+  }
+  return 1;
+}
