@@ -24,3 +24,8 @@ for k in $(find kernels -name '*.mlir' | sort); do
   ratio=$(python3 -c "print('%.2f' % ($simulated / $roofline))")
   printf '%-44s %10s %10s %10s %7sx\n' "$k" "$predicted" "$simulated" "$roofline" "$ratio"
 done
+
+# The flagship: seeded Qwen3-0.6B (28 layers), a three-token prompt and two generated tokens,
+# checked against the whole-model reference, with the per-stage report.
+echo
+"$BIN/rngd-qwen3" --layers 28 --token-ids 151644,872,198 --max-new-tokens 2 --check
