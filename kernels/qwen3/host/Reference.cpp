@@ -35,6 +35,23 @@ void ReferenceDecoder::reset() {
   values_.assign(config_.numLayers, {});
 }
 
+void ReferenceDecoder::preloadCache(int length, std::vector<std::vector<float>> keys,
+                                    std::vector<std::vector<float>> values) {
+  const size_t rows = size_t(length) * size_t(config_.kvDim());
+  if (length < 0 || int(keys.size()) != config_.numLayers ||
+      int(values.size()) != config_.numLayers)
+    throw std::invalid_argument("ReferenceDecoder::preloadCache: need one key and one value "
+                                "cache per layer and a non-negative length");
+  for (int l = 0; l < config_.numLayers; ++l)
+    if (keys[l].size() != rows || values[l].size() != rows)
+      throw std::invalid_argument("ReferenceDecoder::preloadCache: layer " + std::to_string(l) +
+                                  " cache is not [" + std::to_string(length) + "][" +
+                                  std::to_string(config_.kvDim()) + "]");
+  keys_ = std::move(keys);
+  values_ = std::move(values);
+  length_ = length;
+}
+
 std::vector<float> ReferenceDecoder::step(int token, int position) {
   const Qwen3Config &c = config_;
   if (token < 0 || token >= c.vocabSize)

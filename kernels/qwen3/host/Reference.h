@@ -46,6 +46,12 @@ public:
   int length() const { return length_; } // positions in the KV cache
   void reset();                          // empties the KV cache
 
+  /// Replaces the KV cache with `length` given positions: keys[layer] and values[layer] hold
+  /// [length][kvDim] float rows (k as after k_norm and RoPE). The next step() is at `length`.
+  /// Throws std::invalid_argument on a size mismatch.
+  void preloadCache(int length, std::vector<std::vector<float>> keys,
+                    std::vector<std::vector<float>> values);
+
   void setTrace(bool on) { traceOn_ = on; }
   const StepTrace &trace() const { return trace_; } // of the last step
 

@@ -57,6 +57,7 @@ struct Options {
   uint64_t seed = kDefaultSeed;
   std::vector<int> tokens;
   int maxNewTokens = 0;
+  int startPos = 0;
   bool check = false;
   std::string dumpLogits;
   bool keepKernels = false;
@@ -73,6 +74,9 @@ void printHelp() {
       "Greedy Qwen3-0.6B decode on the RNGD simulator with the six stage kernels.\n"
       "  --token-ids LIST       prompt token ids, comma separated (required)\n"
       "  --max-new-tokens K     tokens to generate greedily (default 0)\n"
+      "  --start-pos P          the prompt starts at position P; the KV rows of positions\n"
+      "                         0..P-1 are seeded random bf16 (std 1), the same in the\n"
+      "                         reference (default 0)\n"
       "  --layers N             decoder layers to run, 1..28 (default 28)\n"
       "  --seed S               seed of the default weights (default 42)\n"
       "  --model DIR            HF checkpoint (config.json + model.safetensors) instead of\n"
@@ -172,6 +176,12 @@ Options parseArgs(int argc, char **argv) {
         usageError("--max-new-tokens must be an integer in 0.." + std::to_string(kMaxPositions) +
                    ", got '" + s + "'");
       o.maxNewTokens = int(v);
+    } else if (a == "--start-pos") {
+      std::string s = next();
+      if (!parseInt64(s, 0, kMaxPositions - 1, v))
+        usageError("--start-pos must be an integer in 0.." + std::to_string(kMaxPositions - 1) +
+                   ", got '" + s + "'");
+      o.startPos = int(v);
     } else if (a == "--check") {
       flag();
       o.check = true;
@@ -188,10 +198,11 @@ Options parseArgs(int argc, char **argv) {
   }
   if (!haveTokens || o.tokens.empty())
     usageError("--token-ids is required (the prompt, e.g. --token-ids 151644,872)");
-  long long steps = (long long)o.tokens.size() + std::max(0, o.maxNewTokens - 1);
+  long long steps =
+      (long long)o.startPos + (long long)o.tokens.size() + std::max(0, o.maxNewTokens - 1);
   if (steps > kMaxPositions)
-    usageError("prompt + new tokens need " + std::to_string(steps) + " positions, at most " +
-               std::to_string(kMaxPositions) + " are supported");
+    usageError("start position + prompt + new tokens need " + std::to_string(steps) +
+               " positions, at most " + std::to_string(kMaxPositions) + " are supported");
   return o;
 }
 
@@ -408,6 +419,25 @@ public:
 
   const StageStats &stats(int s) const { return stats_[s]; }
 
+  /// Fills the KV rows of positions 0..length-1 of layer L with the given bf16 rows
+  /// ([length][kvDim]); allocates the chunks they need.
+  void preloadCache(int L, int length, const std::vector<uint16_t> &k,
+                    const std::vector<uint16_t> &v) {
+    const size_t kv = cfg_.kvDim();
+    auto &kc = kcache_[L], &vc = vcache_[L];
+    int chunks = (length + kChunk - 1) / kChunk;
+    while (int(kc.size()) < chunks) {
+      kc.emplace_back(cacheElems_, 0);
+      vc.emplace_back(cacheElems_, 0);
+    }
+    for (int p = 0; p < length; ++p) {
+      std::memcpy(kc[p / kChunk].data() + size_t(p % kChunk) * kv, k.data() + size_t(p) * kv,
+                  kv * 2);
+      std::memcpy(vc[p / kChunk].data() + size_t(p % kChunk) * kv, v.data() + size_t(p) * kv,
+                  kv * 2);
+    }
+  }
+
 private:
   const rngd::ArgInfo *arg(int s, const char *name) {
     const rngd::ArgInfo *a = k_[s]->findArg(name);
@@ -475,6 +505,24 @@ std::string joinIds(const std::vector<int> &ids) {
   return s;
 }
 
+/// The seeded KV prefix of --start-pos: element i of layer L's key (value) rows is
+/// bf16(seededNormal(seed, "kv_prefix.layers.L.k" ("...v"), i)), i = position * kvDim + j.
+std::vector<uint16_t> seededCacheRows(uint64_t seed, int layer, char kind, int length, int kvDim,
+                                      int threads) {
+  std::string name = "kv_prefix.layers." + std::to_string(layer) + "." + kind;
+  size_t n = size_t(length) * kvDim;
+  std::vector<uint16_t> out(n);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      for (size_t i = t; i < n; i += size_t(threads))
+        out[i] = doubleToBf16(seededNormal(seed, name, i));
+    });
+  for (auto &th : pool)
+    th.join();
+  return out;
+}
+
 int run(int argc, char **argv) {
   Options opt = parseArgs(argc, argv);
   int threads = int(std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
@@ -538,6 +586,29 @@ int run(int argc, char **argv) {
               opt.modelDir.empty() ? ("seeded (seed " + std::to_string(opt.seed) + ")").c_str()
                                    : opt.modelDir.c_str(),
               opt.tokens.size(), opt.maxNewTokens);
+
+  // --start-pos: seeded KV rows for positions 0..P-1, the same in the reference (as float).
+  std::vector<std::vector<float>> refKeys, refValues;
+  if (opt.startPos > 0) {
+    auto tp = Clock::now();
+    for (int L = 0; L < cfg.numLayers; ++L) {
+      std::vector<uint16_t> k = seededCacheRows(opt.seed, L, 'k', opt.startPos, cfg.kvDim(), threads);
+      std::vector<uint16_t> v = seededCacheRows(opt.seed, L, 'v', opt.startPos, cfg.kvDim(), threads);
+      pipe->preloadCache(L, opt.startPos, k, v);
+      if (opt.check) {
+        refKeys.emplace_back(k.size());
+        refValues.emplace_back(v.size());
+        for (size_t i = 0; i < k.size(); ++i) {
+          refKeys.back()[i] = bf16ToFloat(k[i]);
+          refValues.back()[i] = bf16ToFloat(v[i]);
+        }
+      }
+    }
+    std::printf("start position %d: KV rows 0..%d of every layer are seeded random bf16 (std 1, "
+                "%.2f s)\n",
+                opt.startPos, opt.startPos - 1,
+                std::chrono::duration<double>(Clock::now() - tp).count());
+  }
   std::fflush(stdout);
 
   // Decode loop: the prompt one token at a time, then greedy generation.
@@ -548,9 +619,11 @@ int run(int argc, char **argv) {
   const int totalSteps = promptLen + std::max(0, opt.maxNewTokens - 1);
   auto loopStart = Clock::now();
   int next = -1;
-  for (int pos = 0; pos < totalSteps; ++pos) {
-    int token = pos < promptLen ? opt.tokens[pos] : next;
-    bool wantLogits = pos >= promptLen - 1;
+  const int P0 = opt.startPos;
+  for (int i = 0; i < totalSteps; ++i) {
+    const int pos = P0 + i;
+    int token = i < promptLen ? opt.tokens[i] : next;
+    bool wantLogits = i >= promptLen - 1;
     auto ts = Clock::now();
     pipe->step(token, pos, wantLogits, logits);
     fed.push_back(token);
@@ -559,10 +632,10 @@ int run(int argc, char **argv) {
       next = argmax(logits);
       if (int(generated.size()) < opt.maxNewTokens)
         generated.push_back(next);
-      std::fprintf(stderr, "[%d/%d] pos %d token %d -> next %d (%.2f s)\n", pos + 1, totalSteps,
+      std::fprintf(stderr, "[%d/%d] pos %d token %d -> next %d (%.2f s)\n", i + 1, totalSteps,
                    pos, token, next, dt);
     } else {
-      std::fprintf(stderr, "[%d/%d] pos %d token %d (%.2f s)\n", pos + 1, totalSteps, pos, token,
+      std::fprintf(stderr, "[%d/%d] pos %d token %d (%.2f s)\n", i + 1, totalSteps, pos, token,
                    dt);
     }
   }
@@ -615,14 +688,16 @@ int run(int argc, char **argv) {
   if (opt.check) {
     auto tr = Clock::now();
     ReferenceDecoder ref(cfg, *weights, threads);
+    if (P0 > 0)
+      ref.preloadCache(P0, std::move(refKeys), std::move(refValues));
     std::vector<float> refLogits;
     int stepMismatches = 0, logitSteps = 0;
-    for (int pos = 0; pos < int(fed.size()); ++pos) {
-      refLogits = ref.step(fed[pos], pos);
-      if (pos >= promptLen - 1 && pos + 1 < int(fed.size())) {
+    for (int i = 0; i < int(fed.size()); ++i) {
+      refLogits = ref.step(fed[i], P0 + i);
+      if (i >= promptLen - 1 && i + 1 < int(fed.size())) {
         // The token the simulator chose after this step is fed next.
         ++logitSteps;
-        if (argmax(refLogits) != fed[pos + 1])
+        if (argmax(refLogits) != fed[i + 1])
           ++stepMismatches;
       }
     }
@@ -634,7 +709,7 @@ int run(int argc, char **argv) {
       maxAbs = std::max(maxAbs, std::fabs(double(logits[i]) - refLogits[i]));
     bool ok = simTop == refTop && cs >= 0.999;
     std::printf("\ncheck (last step, pos %d, %zu tokens, reference %.2f s):\n",
-                int(fed.size()) - 1, fed.size(), refSeconds);
+                P0 + int(fed.size()) - 1, fed.size(), refSeconds);
     std::printf("  top-1: simulator %d (%.4f), reference %d (%.4f)\n", simTop, logits[simTop],
                 refTop, refLogits[refTop]);
     std::printf("  cosine similarity: %.6f (threshold 0.999), max |diff| %.4f\n", cs, maxAbs);
