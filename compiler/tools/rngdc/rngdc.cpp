@@ -6,6 +6,7 @@
 #include "compiler/pipelines/Pipelines.h"
 
 #include "dialects/rngd/IR/RngdDialect.h"
+#include "rngd/ChromeTrace.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -33,6 +34,9 @@ llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("output file (.rngd, o
 llvm::cl::opt<std::string> scheduleFile("dump-schedule",
                                         llvm::cl::desc("write the schedule JSON here"),
                                         llvm::cl::value_desc("file"));
+llvm::cl::opt<std::string> traceFormat(
+    "trace-format", llvm::cl::desc("format of --dump-schedule: schedule (default) or chrome"),
+    llvm::cl::init("schedule"), llvm::cl::value_desc("schedule|chrome"));
 llvm::cl::opt<Emit> emit(
     "emit", llvm::cl::desc("what to produce"), llvm::cl::init(Emit::Binary),
     llvm::cl::values(clEnumValN(Emit::Binary, "binary", "the .rngd executable (default)"),
@@ -116,8 +120,15 @@ int main(int argc, char **argv) {
     rngd::buildSchedulePipeline(schedule);
     if (failed(schedule.run(*module)))
       return 1;
-    if (!scheduleFile.empty() && !writeFile(scheduleFile, rngd::emit::scheduleJson(*module)))
-      return 1;
+    if (!scheduleFile.empty()) {
+      std::string schedule = rngd::emit::scheduleJson(*module), why;
+      if (traceFormat != "schedule" && traceFormat != "chrome")
+        return fail("--trace-format is 'schedule' or 'chrome', got '" + traceFormat + "'");
+      if (traceFormat == "chrome" && !rngd::chromeTrace(std::string(schedule), schedule, why))
+        return fail(why);
+      if (!writeFile(scheduleFile, schedule))
+        return 1;
+    }
     if (emit == Emit::Tcp) {
       std::string text;
       llvm::raw_string_ostream os(text);

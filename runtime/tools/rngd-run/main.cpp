@@ -1,7 +1,8 @@
 // rngd-run FILE.rngd [--input NAME=PATH]... [--output NAME=PATH]... [--seed N]
-//          [--trace OUT.json] [--quiet]
+//          [--trace OUT.json [--trace-format=schedule|chrome]] [--quiet]
 // Loads an executable, fills its arguments (files, a seeded fill, or zeros), runs it on the
 // simulator and writes the requested outputs and trace.
+#include "rngd/ChromeTrace.h"
 #include "rngd/HostData.h"
 #include "rngd/Runtime.h"
 
@@ -16,7 +17,7 @@ namespace {
 
 const char *kUsage =
     "usage: rngd-run FILE.rngd [--input NAME=PATH]... [--output NAME=PATH]... [--seed N]\n"
-    "                [--trace OUT.json] [--quiet]\n"
+    "                [--trace OUT.json [--trace-format=schedule|chrome]] [--quiet]\n"
     "  files are raw little-endian data of the argument's dtype and shape, or .npy\n"
     "  (bf16 as '<u2' bit patterns; '<f4' input is rounded to bf16)\n";
 
@@ -25,6 +26,7 @@ struct Options {
   std::vector<std::pair<std::string, std::string>> inputs, outputs;
   std::optional<uint64_t> seed;
   std::string trace;
+  std::string traceFormat = "schedule";
   bool quiet = false;
 };
 
@@ -43,6 +45,11 @@ rngd::Status parseArgs(int argc, char **argv, Options &o) {
     rngd::Status st;
     if (a == "--quiet") {
       o.quiet = true;
+    } else if (a.rfind("--trace-format=", 0) == 0) {
+      o.traceFormat = a.substr(std::string("--trace-format=").size());
+      if (o.traceFormat != "schedule" && o.traceFormat != "chrome")
+        return rngd::Status::failure("--trace-format is 'schedule' or 'chrome', got '" +
+                                     o.traceFormat + "'");
     } else if (a == "--input" || a == "--output" || a == "--seed" || a == "--trace") {
       if (!hasValue)
         return rngd::Status::failure(a + " needs a value");
@@ -130,8 +137,11 @@ rngd::Status run(const Options &o) {
       return st;
   }
   if (!o.trace.empty()) {
+    std::string text = device.traceJson(*k, r), why;
+    if (o.traceFormat == "chrome" && !rngd::chromeTrace(std::string(text), text, why))
+      return rngd::Status::failure(why);
     std::ofstream out(o.trace, std::ios::binary);
-    out << device.traceJson(*k, r);
+    out << text;
     if (!out)
       return rngd::Status::failure("cannot write '" + o.trace + "'");
   }
