@@ -15,7 +15,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Support/CommandLine.h"
+#include <map>
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -59,6 +61,18 @@ bool writeFile(StringRef path, StringRef bytes) {
   out->os() << bytes;
   out->keep();
   return true;
+}
+
+/// "  tcp.dma 3" lines for every op name in `op`, sorted by name.
+void printOpCounts(Operation *op, StringRef title) {
+  std::map<std::string, int64_t> counts;
+  op->walk([&](Operation *inner) {
+    if (!isa<ModuleOp>(inner))
+      ++counts[inner->getName().getStringRef().str()];
+  });
+  llvm::errs() << "op counts (" << title << "):\n";
+  for (const auto &[name, count] : counts)
+    llvm::errs() << llvm::format("  %-24s %8lld\n", name.c_str(), static_cast<long long>(count));
 }
 
 /// Word-by-word listing: index, encoded word, and the op it came from.
@@ -107,9 +121,18 @@ int main(int argc, char **argv) {
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
+  // LLVM's own --stats flag (statistics) also turns on rngdc's pass times and op counts.
+  const bool stats = llvm::AreStatisticsEnabled();
+  DefaultTimingManager timing;
+  timing.setEnabled(stats);
+  TimingScope root = timing.getRootScope();
+  TimingScope parseTimer = root.nest("parse");
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  parseTimer.stop();
   if (!module)
     return 1;
+  if (stats)
+    printOpCounts(*module, "input");
 
   bool alreadyLowered = !module->getOps<rngd::cmd::ExecutableOp>().empty();
   if (!alreadyLowered) {
@@ -117,6 +140,8 @@ int main(int argc, char **argv) {
     if (failed(applyPassManagerCLOptions(schedule)))
       return 1;
     applyDefaultTimingPassManagerCLOptions(schedule);
+    if (stats)
+      schedule.enableTiming(root);
     rngd::buildSchedulePipeline(schedule);
     if (failed(schedule.run(*module)))
       return 1;
@@ -140,6 +165,8 @@ int main(int argc, char **argv) {
     if (failed(applyPassManagerCLOptions(lower)))
       return 1;
     applyDefaultTimingPassManagerCLOptions(lower);
+    if (stats)
+      lower.enableTiming(root);
     rngd::buildLoweringPipeline(lower);
     if (failed(lower.run(*module)))
       return 1;
@@ -151,6 +178,9 @@ int main(int argc, char **argv) {
   auto executables = llvm::to_vector(module->getOps<rngd::cmd::ExecutableOp>());
   if (executables.size() != 1)
     return fail("expected one rngd.executable, found " + llvm::Twine(executables.size()));
+  if (stats)
+    printOpCounts(*module, "rngd");
+  TimingScope emitTimer = root.nest("emit");
   auto exe = rngd::emit::toExecutable(executables[0]);
   if (!exe)
     return 1;
