@@ -17,6 +17,10 @@
 
 #include "rngd/Runtime.h"
 
+#include "TargetModel.h"
+
+#include <nlohmann/json.hpp>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -60,6 +64,7 @@ struct Options {
   int startPos = 0;
   bool check = false;
   std::string dumpLogits;
+  std::string report;
   bool keepKernels = false;
 };
 
@@ -87,6 +92,8 @@ void printHelp() {
       "  --check                compare the last step's logits with the reference decoder\n"
       "                         (same top-1 and cosine >= 0.999; exit 1 otherwise)\n"
       "  --dump-logits FILE     write the last step's logits (f32 little-endian, W values)\n"
+      "  --report FILE.json     per-stage launches, cycles, HBM bytes, roofline, wall times\n"
+      "                         and launch overhead as JSON\n"
       "  --help                 this text\n");
 }
 
@@ -189,6 +196,10 @@ Options parseArgs(int argc, char **argv) {
       o.dumpLogits = next();
       if (o.dumpLogits.empty())
         usageError("--dump-logits needs a file name");
+    } else if (a == "--report") {
+      o.report = next();
+      if (o.report.empty())
+        usageError("--report needs a file name");
     } else if (a == "--keep-kernels") {
       flag();
       o.keepKernels = true;
@@ -257,7 +268,8 @@ bool compileKernels(std::string &dir, std::string &error) {
       return false;
     }
     std::string cmd = shellQuote(rngdc) + " " + shellQuote(mlir) + " -o " +
-                      shellQuote(dir + "/" + stage + ".rngd");
+                      shellQuote(dir + "/" + stage + ".rngd") + " --dump-schedule=" +
+                      shellQuote(dir + "/" + stage + ".json");
     if (std::system(cmd.c_str()) != 0) {
       error = "compiling " + mlir + " failed: " + cmd;
       return false;
@@ -267,8 +279,10 @@ bool compileKernels(std::string &dir, std::string &error) {
 }
 
 void removeKernelDir(const std::string &dir) {
-  for (const char *stage : kStages)
+  for (const char *stage : kStages) {
     std::remove((dir + "/" + stage + ".rngd").c_str());
+    std::remove((dir + "/" + stage + ".json").c_str());
+  }
   rmdir(dir.c_str());
 }
 
@@ -288,6 +302,39 @@ struct StageStats {
   double wallSeconds = 0;
 };
 
+/// What rngdc's schedule JSON (--dump-schedule, DIR/<stage>.json) says about one launch.
+struct ScheduleInfo {
+  bool known = false;
+  int64_t hbmBytes = 0;       // bytes moved between HBM and the chip per launch
+  int64_t rooflineCycles = 0; // the schedule's roofline per launch
+  int64_t makespan = 0;       // the scheduler's makespan estimate
+};
+
+ScheduleInfo readSchedule(const std::string &path, const char *stage) {
+  ScheduleInfo info;
+  if (!fileExists(path))
+    return info;
+  std::ifstream f(path);
+  nlohmann::json j;
+  try {
+    f >> j;
+  } catch (const std::exception &e) {
+    fatal("schedule " + path + " is not valid JSON: " + e.what());
+  }
+  if (!j.is_object() || !j.contains("hbm_bytes") || !j["hbm_bytes"].is_number_integer() ||
+      !j.contains("roofline") || !j["roofline"].is_number_integer())
+    fatal("schedule " + path + " has no integer 'hbm_bytes'/'roofline'");
+  if (j.contains("kernel") && j["kernel"].is_string() && j["kernel"].get<std::string>() != stage)
+    fatal("schedule " + path + " is for kernel '" + j["kernel"].get<std::string>() +
+          "', expected '" + stage + "'");
+  info.known = true;
+  info.hbmBytes = j["hbm_bytes"].get<int64_t>();
+  info.rooflineCycles = j["roofline"].get<int64_t>();
+  if (j.contains("makespan") && j["makespan"].is_number_integer())
+    info.makespan = j["makespan"].get<int64_t>();
+  return info;
+}
+
 /// The six kernels, the simulated device and the per-stage statistics.
 class Pipeline {
 public:
@@ -298,6 +345,7 @@ public:
         fatal("kernel file " + path + " not found (compile kernels/qwen3/" + kStages[s] +
               ".mlir with rngdc)");
       check(rngd::Kernel::open(path, k_[s]), "loading " + path);
+      sched_[s] = readSchedule(dir + "/" + kStages[s] + ".json", kStages[s]);
       if (k_[s]->executable().kernelName != kStages[s])
         fatal(path + " holds kernel '" + k_[s]->executable().kernelName + "', expected '" +
               kStages[s] + "'");
@@ -418,6 +466,7 @@ public:
   }
 
   const StageStats &stats(int s) const { return stats_[s]; }
+  const ScheduleInfo &schedule(int s) const { return sched_[s]; }
 
   /// Fills the KV rows of positions 0..length-1 of layer L with the given bf16 rows
   /// ([length][kvDim]); allocates the chunks they need.
@@ -472,6 +521,7 @@ private:
   rngd::Device device_;
   std::unique_ptr<rngd::Kernel> k_[NumStages];
   StageStats stats_[NumStages];
+  ScheduleInfo sched_[NumStages];
   std::vector<uint16_t> x_, q_, out_, cos_, sin_;
   std::vector<float> max_, sum_, mask_;
   size_t cacheElems_ = 0;
@@ -649,28 +699,124 @@ int run(int argc, char **argv) {
                 opt.tokens.size());
   std::printf("generated: %s\n", generated.empty() ? "(none)" : joinIds(generated).c_str());
 
-  // Per-stage table.
+  // Per-stage table. HBM bytes and roofline come from the schedule JSON of each kernel (when
+  // present); the launch overhead is TargetModel::kernelLaunchCycles per launch, kept apart from
+  // the simulated device time.
   const double ghz = 1.0;
-  int64_t totalCycles = 0, totalLaunches = 0;
+  const int64_t launchCycles = rngd::defaultTarget().kernelLaunchCycles;
+  int64_t totalCycles = 0, totalLaunches = 0, totalHbm = 0, totalRoof = 0;
+  bool allKnown = true;
   double simWall = 0;
-  std::printf("\n%-24s %9s %16s %12s %10s\n", "stage", "launches", "cycles", "ms/token", "sim wall s");
+  auto msPerToken = [&](double cycles) { return cycles / (ghz * 1e6) / totalSteps; };
+  auto fmtOr = [](bool known, const char *fmt, double v) {
+    char buf[64];
+    if (!known)
+      return std::string("-");
+    std::snprintf(buf, sizeof buf, fmt, v);
+    return std::string(buf);
+  };
+  nlohmann::json jstages = nlohmann::json::array();
+  std::printf("\n%-24s %9s %16s %12s %10s %12s %9s %13s\n", "stage", "launches", "cycles",
+              "ms/token", "sim wall s", "HBM MB/tok", "roofline", "+launch ms/t");
   for (int s = 0; s < NumStages; ++s) {
     const StageStats &st = pipe->stats(s);
+    const ScheduleInfo &si = pipe->schedule(s);
+    int64_t hbm = si.hbmBytes * st.launches, roof = si.rooflineCycles * st.launches;
+    int64_t overhead = launchCycles * st.launches;
     totalCycles += st.cycles;
     totalLaunches += st.launches;
     simWall += st.wallSeconds;
-    std::printf("%-24s %9lld %16lld %12.4f %10.2f\n", kStages[s], (long long)st.launches,
-                (long long)st.cycles, double(st.cycles) / (ghz * 1e6) / totalSteps,
-                st.wallSeconds);
+    totalHbm += hbm;
+    totalRoof += roof;
+    if (!si.known)
+      allKnown = false;
+    double ratio = roof > 0 ? double(st.cycles) / double(roof) : 0.0;
+    std::printf("%-24s %9lld %16lld %12.4f %10.2f %12s %9s %13.4f\n", kStages[s],
+                (long long)st.launches, (long long)st.cycles, msPerToken(double(st.cycles)),
+                st.wallSeconds, fmtOr(si.known, "%.3f", double(hbm) / 1e6 / totalSteps).c_str(),
+                fmtOr(si.known && roof > 0, "%.2fx", ratio).c_str(),
+                msPerToken(double(st.cycles + overhead)));
+    nlohmann::json js = {{"stage", kStages[s]},
+                         {"launches", st.launches},
+                         {"cycles", st.cycles},
+                         {"cycles_per_launch", st.launches ? st.cycles / st.launches : 0},
+                         {"ms_per_token", msPerToken(double(st.cycles))},
+                         {"launch_overhead_cycles", overhead},
+                         {"ms_per_token_with_launch", msPerToken(double(st.cycles + overhead))},
+                         {"sim_wall_seconds", st.wallSeconds},
+                         {"schedule_known", si.known}};
+    if (si.known) {
+      js["hbm_bytes_per_launch"] = si.hbmBytes;
+      js["hbm_bytes"] = hbm;
+      js["hbm_bytes_per_token"] = double(hbm) / totalSteps;
+      js["roofline_cycles_per_launch"] = si.rooflineCycles;
+      js["roofline_cycles"] = roof;
+      js["roofline_ratio"] = roof > 0 ? nlohmann::json(ratio) : nlohmann::json(nullptr);
+      js["schedule_makespan"] = si.makespan;
+    }
+    jstages.push_back(js);
   }
-  std::printf("%-24s %9lld %16lld %12.4f %10.2f\n", "total", (long long)totalLaunches,
-              (long long)totalCycles, double(totalCycles) / (ghz * 1e6) / totalSteps, simWall);
+  const int64_t totalOverhead = launchCycles * totalLaunches;
+  const double totalRatio = totalRoof > 0 ? double(totalCycles) / double(totalRoof) : 0.0;
+  std::printf("%-24s %9lld %16lld %12.4f %10.2f %12s %9s %13.4f\n", "total",
+              (long long)totalLaunches, (long long)totalCycles, msPerToken(double(totalCycles)),
+              simWall, fmtOr(allKnown, "%.3f", double(totalHbm) / 1e6 / totalSteps).c_str(),
+              fmtOr(allKnown && totalRoof > 0, "%.2fx", totalRatio).c_str(),
+              msPerToken(double(totalCycles + totalOverhead)));
   std::printf("tokens: %d, simulated ms/token at 1 GHz: %.4f (all tokens, final_layer only on "
               "the %d steps that need logits)\n",
-              totalSteps, double(totalCycles) / (ghz * 1e6) / totalSteps,
-              int(pipe->stats(FinalLayer).launches));
+              totalSteps, msPerToken(double(totalCycles)), int(pipe->stats(FinalLayer).launches));
+  std::printf("launch overhead: %lld cycles per launch (TargetModel::kernelLaunchCycles), %.1f "
+              "launches/token: %.4f ms/token; device + launch: %.4f ms/token\n",
+              (long long)launchCycles, double(totalLaunches) / totalSteps,
+              msPerToken(double(totalOverhead)), msPerToken(double(totalCycles + totalOverhead)));
+  if (allKnown)
+    std::printf("HBM: %.3f MB/token from the schedules; roofline %.4f ms/token, simulated / "
+                "roofline = %.2fx\n",
+                double(totalHbm) / 1e6 / totalSteps, msPerToken(double(totalRoof)), totalRatio);
+  else
+    std::printf("HBM: unknown (no schedule JSON for some stage; with --kernels DIR put rngdc "
+                "--dump-schedule output in DIR/<stage>.json)\n");
   std::printf("wall: weights %.2f s, decode loop %.2f s (%.3f s/token), simulator %.2f s\n",
               weightSeconds, loopSeconds, loopSeconds / totalSteps, simWall);
+
+  if (!opt.report.empty()) {
+    nlohmann::json rep = {
+        {"format", "rngd-qwen3-report"},
+        {"version", 1},
+        {"layers", cfg.numLayers},
+        {"start_pos", opt.startPos},
+        {"prompt_tokens", promptLen},
+        {"new_tokens", opt.maxNewTokens},
+        {"steps", totalSteps},
+        {"generated", generated},
+        {"clock_ghz", ghz},
+        {"kernel_launch_cycles", launchCycles},
+        {"stages", jstages},
+        {"total",
+         {{"launches", totalLaunches},
+          {"cycles", totalCycles},
+          {"ms_per_token", msPerToken(double(totalCycles))},
+          {"launch_overhead_cycles", totalOverhead},
+          {"launch_overhead_ms_per_token", msPerToken(double(totalOverhead))},
+          {"ms_per_token_with_launch", msPerToken(double(totalCycles + totalOverhead))},
+          {"sim_wall_seconds", simWall},
+          {"hbm_bytes", allKnown ? nlohmann::json(totalHbm) : nlohmann::json(nullptr)},
+          {"hbm_bytes_per_token",
+           allKnown ? nlohmann::json(double(totalHbm) / totalSteps) : nlohmann::json(nullptr)},
+          {"roofline_cycles", allKnown ? nlohmann::json(totalRoof) : nlohmann::json(nullptr)},
+          {"roofline_ratio",
+           allKnown && totalRoof > 0 ? nlohmann::json(totalRatio) : nlohmann::json(nullptr)}}},
+        {"wall_seconds",
+         {{"weights", weightSeconds}, {"decode_loop", loopSeconds}, {"simulator", simWall}}}};
+    std::ofstream f(opt.report);
+    if (!f)
+      fatal("cannot write " + opt.report);
+    f << rep.dump(2) << "\n";
+    if (!f)
+      fatal("writing " + opt.report + " failed");
+    std::printf("report: %s\n", opt.report.c_str());
+  }
 
   if (!opt.dumpLogits.empty()) {
     std::ofstream f(opt.dumpLogits, std::ios::binary);
