@@ -1,5 +1,7 @@
 #include "compiler/emit/ScheduleJson.h"
 
+#include "compiler/emit/MemoryReport.h"
+
 #include "compiler/conversion/TcpToRngd/ArgumentLayout.h"
 #include "dialects/tcp/IR/TcpPass.h"
 #include "dialects/tcp/IR/TcpVerify.h"
@@ -12,20 +14,6 @@
 using namespace mlir;
 
 namespace rngd::emit {
-
-static std::string location(Location loc) {
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    return (llvm::sys::path::filename(file.getFilename().getValue()) + ":" +
-            llvm::Twine(file.getLine()) + ":" + llvm::Twine(file.getColumn()))
-        .str();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      if (auto s = location(inner); !s.empty())
-        return s;
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return location(name.getChildLoc());
-  return "";
-}
 
 namespace {
 class Writer {
@@ -194,28 +182,11 @@ std::string scheduleJson(ModuleOp module) {
   llvm::json::OStream j(os, 2);
   Writer w(j, func, *args);
 
-  // Memory plan first pass: ids for DM values in program order.
-  struct Tensor {
-    Value value;
-    int64_t def, lastUse, offset, bytes;
-  };
-  std::vector<Tensor> tensors;
-  llvm::DenseMap<Operation *, int64_t> order;
-  int64_t index = 0;
-  for (Operation &op : func.getBody().front())
-    order[&op] = index++;
-  for (Operation &op : func.getBody().front())
-    for (Value r : op.getResults())
-      if (auto type = dyn_cast<tcp::DmType>(r.getType())) {
-        auto layout = tcp::resolveDm(&op, type);
-        int64_t last = order[&op];
-        for (Operation *u : r.getUsers())
-          last = std::max(last, order[u]);
-        w.valueIds_[r] = static_cast<int64_t>(tensors.size());
-        tensors.push_back({r, order[&op], last,
-                           op.getAttrOfType<IntegerAttr>("tcp.dm_offset").getInt(),
-                           layout ? layout->bytesPerSlice() : 0});
-      }
+  // The memory plan; DM values get ids in program order for the ops' read/write entries.
+  MemoryReport memory = memoryReport(func);
+  for (const PlacedTensor &p : memory.tensors)
+    if (p.space == "dm")
+      w.valueIds_[p.value] = static_cast<int64_t>(w.valueIds_.size());
 
   j.object([&] {
     j.attribute("format", "rngd-schedule");
@@ -318,23 +289,31 @@ std::string scheduleJson(ModuleOp module) {
       }
     });
     j.attributeObject("memory", [&] {
-      int64_t peak = 0;
-      for (const Tensor &tensor : tensors)
-        peak = std::max(peak, tensor.offset + tensor.bytes);
-      j.attribute("dm_peak_bytes_per_slice", peak);
-      j.attributeArray("dm", [&] {
-        for (const Tensor &tensor : tensors)
-          j.object([&] {
-            j.attribute("value", w.valueIds_.lookup(tensor.value));
-            j.attribute("loc", location(tensor.value.getLoc()));
-            j.attribute("offset", tensor.offset);
-            j.attribute("bytes", tensor.bytes);
-            j.attributeArray("live", [&] {
-              j.value(tensor.def);
-              j.value(tensor.lastUse);
-            });
+      for (const SpaceUsage &space : memory.spaces)
+        j.attributeObject(space.space, [&] {
+          j.attribute("capacity", space.capacity);
+          j.attribute("peak_bytes", space.peakBytes);
+          j.attribute("peak_at", space.peakAt);
+          j.attributeArray("tensors", [&] {
+            for (size_t i = 0; i < memory.tensors.size(); ++i) {
+              const PlacedTensor &p = memory.tensors[i];
+              if (p.space != space.space)
+                continue;
+              j.object([&] {
+                if (p.space == "dm")
+                  j.attribute("value", w.valueIds_.lookup(p.value));
+                j.attribute("loc", p.loc);
+                j.attribute("offset", p.offset);
+                j.attribute("bytes", p.bytes);
+                j.attributeArray("live", [&] {
+                  j.value(p.def);
+                  j.value(p.lastUse);
+                });
+                j.attribute("at_peak", llvm::is_contained(space.atPeak, i));
+              });
+            }
           });
-      });
+        });
     });
   });
   os << "\n";

@@ -2,6 +2,7 @@
 //
 //   rngdc IN.mlir -o OUT.rngd [--dump-schedule S.json] [--emit=tcp|rngd|asm]
 #include "compiler/emit/EmitExecutable.h"
+#include "compiler/emit/MemoryReport.h"
 #include "compiler/emit/ScheduleJson.h"
 #include "compiler/pipelines/Pipelines.h"
 
@@ -39,6 +40,8 @@ llvm::cl::opt<std::string> scheduleFile("dump-schedule",
 llvm::cl::opt<std::string> traceFormat(
     "trace-format", llvm::cl::desc("format of --dump-schedule: schedule (default) or chrome"),
     llvm::cl::init("schedule"), llvm::cl::value_desc("schedule|chrome"));
+llvm::cl::opt<bool> memoryReportFlag(
+    "memory-report", llvm::cl::desc("print where each DM/TRF/VRF tensor lives and each peak"));
 llvm::cl::opt<Emit> emit(
     "emit", llvm::cl::desc("what to produce"), llvm::cl::init(Emit::Binary),
     llvm::cl::values(clEnumValN(Emit::Binary, "binary", "the .rngd executable (default)"),
@@ -145,6 +148,10 @@ int main(int argc, char **argv) {
     rngd::buildSchedulePipeline(schedule);
     if (failed(schedule.run(*module)))
       return 1;
+    if (memoryReportFlag)
+      for (auto func : module->getOps<func::FuncOp>())
+        llvm::outs() << func.getSymName() << " memory\n"
+                     << rngd::emit::formatMemoryReport(rngd::emit::memoryReport(func));
     if (!scheduleFile.empty()) {
       std::string schedule = rngd::emit::scheduleJson(*module), why;
       if (traceFormat != "schedule" && traceFormat != "chrome")

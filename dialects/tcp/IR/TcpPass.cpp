@@ -134,6 +134,24 @@ Context passContext(Operation *op) {
 
 bool isPassEnd(Operation *op) { return isa<CommitOp, ToTrfOp, ToVrfOp>(op); }
 
+Operation *passEnd(Operation *op) {
+  while (op->getNumResults() == 1 && isa<StreamType>(op->getResult(0).getType()) &&
+         op->getResult(0).hasOneUse())
+    op = *op->getResult(0).getUsers().begin();
+  return op;
+}
+
+int64_t lastUseOf(Value v, Block &block, const llvm::DenseMap<Operation *, int64_t> &order) {
+  int64_t last = v.getDefiningOp() ? order.lookup(v.getDefiningOp()) : 0;
+  for (Operation *user : v.getUsers()) {
+    Operation *inBlock = block.findAncestorOpInBlock(*user);
+    last = std::max(last, order.lookup(passEnd(inBlock)));
+    if (isa<ReinterpretOp, VrfViewOp>(inBlock))
+      last = std::max(last, lastUseOf(inBlock->getResult(0), block, order));
+  }
+  return last;
+}
+
 static int64_t accessLimit(const TargetModel &t, Context ctx) {
   return ctx == Context::main ? t.maxFetchAccessBytes : t.subFetchAccessBytes;
 }

@@ -122,6 +122,15 @@ std::optional<VrfLayout> planToVrf(ToVrfOp op);
 /// The context of the pass an op belongs to (from its tcp.fetch).
 Context passContext(mlir::Operation *op);
 
+/// The last op of the Tensor Unit pass `op` belongs to (itself outside passes): a tensor read
+/// anywhere in a pass stays live until the pass ends, since its engines stream concurrently.
+mlir::Operation *passEnd(mlir::Operation *op);
+
+/// The program-order index of the last op that uses `v` (through its pass end and through
+/// aliases: tcp.reinterpret, tcp.vrf_view). `order` numbers the ops of `block`.
+int64_t lastUseOf(mlir::Value v, mlir::Block &block,
+                  const llvm::DenseMap<mlir::Operation *, int64_t> &order);
+
 /// Whether `op` ends a Tensor Unit pass (commit, to_trf, to_vrf).
 bool isPassEnd(mlir::Operation *op);
 

@@ -1,6 +1,7 @@
 // tcp-allocate-memory: per-slice DM offsets for every DM tensor, first-fit over live ranges.
 #include "dialects/tcp/IR/TcpDialect.h"
 #include "dialects/tcp/IR/TcpLayout.h"
+#include "dialects/tcp/IR/TcpPass.h"
 #include "dialects/tcp/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -65,27 +66,6 @@ struct Space {
     return success();
   }
 };
-
-/// The last op of the Tensor Unit pass `op` belongs to (itself outside passes): a tensor read
-/// anywhere in a pass stays live until the pass ends, since its engines stream concurrently.
-Operation *passEnd(Operation *op) {
-  while (op->getNumResults() == 1 && isa<StreamType>(op->getResult(0).getType()) &&
-         op->getResult(0).hasOneUse())
-    op = *op->getResult(0).getUsers().begin();
-  return op;
-}
-
-/// The last op that uses `v`, directly or through reinterpretations (which alias it).
-int64_t lastUseOf(Value v, Block &block, const llvm::DenseMap<Operation *, int64_t> &order) {
-  int64_t last = v.getDefiningOp() ? order.lookup(v.getDefiningOp()) : 0;
-  for (Operation *user : v.getUsers()) {
-    Operation *inBlock = block.findAncestorOpInBlock(*user);
-    last = std::max(last, order.lookup(passEnd(inBlock)));
-    if (isa<ReinterpretOp, VrfViewOp>(inBlock))
-      last = std::max(last, lastUseOf(inBlock->getResult(0), block, order));
-  }
-  return last;
-}
 
 LogicalResult allocateFunction(func::FuncOp func) {
   const TargetModel &t = defaultTarget();
