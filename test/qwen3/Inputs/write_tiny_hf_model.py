@@ -1,0 +1,90 @@
+"""Writes a 1-layer Qwen3-0.6B-shaped Hugging Face checkpoint (config.json + model.safetensors).
+
+Usage: write_tiny_hf_model.py DIR [--drop TENSOR]
+
+The shapes are the real Qwen3-0.6B ones (the kernels have fixed shapes): hidden 1024, 16 query
+heads, 8 KV heads of 128, MLP 3072, the full 151,936-token vocabulary, tie_word_embeddings
+true (no lm_head.weight, ~311 MB embedding), but one layer. No numpy: matrices are SHAKE-256
+bytes of "tiny-qwen3/<tensor name>" used as bf16 with the high byte remapped to sign | exponent
+120..121 (|value| in [2^-7, 2^-5)), norm weights are 1 + 0.1 x pattern. --drop leaves one
+tensor out (a corrupted checkpoint).
+"""
+import hashlib
+import json
+import os
+import struct
+import sys
+
+H, NH, NKV, D, I, V = 1024, 16, 8, 128, 3072, 151936
+
+# bf16 high byte = sign | exponent[7:1]; the low byte's top bit is exponent[0]. Exponent bits
+# 7:1 = 0b0111100 (60) gives exponents 120/121: |value| in [2^-7, 2^-5) = [0.0078, 0.031), a
+# scale like the 0.02-std seeded weights; keep the random sign.
+HIGH = bytes(((b & 0x80) | 60) for b in range(256))
+
+
+def matrix(name, n):
+    raw = bytearray(hashlib.shake_256(("tiny-qwen3/" + name).encode()).digest(2 * n))
+    raw[1::2] = bytes(raw[1::2]).translate(HIGH)
+    return bytes(raw)
+
+
+def bf16(x):
+    return struct.unpack("<I", struct.pack("<f", x))[0] >> 16
+
+
+def norm(name, n):
+    # 1 + 0.1 * a small deterministic pattern (bf16 truncation of the float).
+    h = hashlib.shake_256(("tiny-qwen3/" + name).encode()).digest(n)
+    return b"".join(struct.pack("<H", bf16(1.0 + 0.1 * (b - 127.5) / 127.5)) for b in h)
+
+
+def tensors():
+    yield "model.embed_tokens.weight", [V, H], lambda n: matrix(n, V * H)
+    p = "model.layers.0."
+    yield p + "input_layernorm.weight", [H], lambda n: norm(n, H)
+    yield p + "self_attn.q_proj.weight", [NH * D, H], lambda n: matrix(n, NH * D * H)
+    yield p + "self_attn.k_proj.weight", [NKV * D, H], lambda n: matrix(n, NKV * D * H)
+    yield p + "self_attn.v_proj.weight", [NKV * D, H], lambda n: matrix(n, NKV * D * H)
+    yield p + "self_attn.o_proj.weight", [H, NH * D], lambda n: matrix(n, H * NH * D)
+    yield p + "self_attn.q_norm.weight", [D], lambda n: norm(n, D)
+    yield p + "self_attn.k_norm.weight", [D], lambda n: norm(n, D)
+    yield p + "post_attention_layernorm.weight", [H], lambda n: norm(n, H)
+    yield p + "mlp.gate_proj.weight", [I, H], lambda n: matrix(n, I * H)
+    yield p + "mlp.up_proj.weight", [I, H], lambda n: matrix(n, I * H)
+    yield p + "mlp.down_proj.weight", [H, I], lambda n: matrix(n, H * I)
+    yield "model.norm.weight", [H], lambda n: norm(n, H)
+
+
+def main():
+    out = sys.argv[1]
+    drop = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--drop" else None
+    os.makedirs(out, exist_ok=True)
+    config = {
+        "architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "hidden_act": "silu",
+        "attention_bias": False, "hidden_size": H, "num_attention_heads": NH,
+        "num_key_value_heads": NKV, "head_dim": D, "intermediate_size": I, "vocab_size": V,
+        "num_hidden_layers": 1, "rope_theta": 1000000.0, "rms_norm_eps": 1e-6,
+        "rope_scaling": None, "tie_word_embeddings": True, "torch_dtype": "bfloat16",
+    }
+    with open(os.path.join(out, "config.json"), "w") as f:
+        json.dump(config, f, indent=2)
+    specs = [(n, s, g) for n, s, g in tensors() if n != drop]
+    header, off = {"__metadata__": {"format": "pt"}}, 0
+    for n, s, _ in specs:
+        size = 2
+        for d in s:
+            size *= d
+        header[n] = {"dtype": "BF16", "shape": s, "data_offsets": [off, off + size]}
+        off += size
+    hb = json.dumps(header).encode()
+    hb += b" " * (-len(hb) % 8)
+    with open(os.path.join(out, "model.safetensors"), "wb") as f:
+        f.write(struct.pack("<Q", len(hb)))
+        f.write(hb)
+        for n, _, g in specs:
+            f.write(g(n))
+    print("wrote %s: %d tensors, %d bytes of data" % (out, len(specs), off))
+
+
+main()
