@@ -68,7 +68,9 @@ MemoryReport memoryReport(func::FuncOp func) {
        {std::pair<std::string, int64_t>{"dm", t.dmBytesPerSlice},
         {"trf", trfLanes ? t.trfBytesPerSlice / trfLanes : t.trfBytesPerSlice},
         {"vrf", t.vrfBytesPerSlice}}) {
-    SpaceUsage usage{space, capacity};
+    SpaceUsage usage;
+    usage.space = space;
+    usage.capacity = capacity;
     for (int64_t at = 0; at < index; ++at) {
       int64_t live = 0;
       std::vector<size_t> tensors;

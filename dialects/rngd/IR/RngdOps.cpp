@@ -21,7 +21,7 @@ IntegerAttr i64(OpAsmParser &parser, int64_t v) {
 
 /// An unsigned 64-bit number, decimal or 0x-hex, stored bit-for-bit in an i64 attribute.
 ParseResult parseU64(OpAsmParser &parser, OperationState &result, StringRef name) {
-  uint64_t v;
+  uint64_t v = 0;
   if (parser.parseInteger(v))
     return failure();
   result.addAttribute(name, i64(parser, static_cast<int64_t>(v)));
@@ -131,21 +131,24 @@ LogicalResult ExecutableOp::verify() {
                             "configs, then command words");
     stage = opStage;
     if (auto d = dyn_cast<DescriptorOp>(op)) {
-      if (d.getIndex() != nextDescriptor++)
-        return d.emitOpError("descriptor index ") << d.getIndex() << " out of sequence";
+      auto index = static_cast<int64_t>(d.getIndex());
+      if (index != nextDescriptor++)
+        return d.emitOpError("descriptor index ") << index << " out of sequence";
     } else if (auto c = dyn_cast<ConfigOp>(op)) {
-      if (c.getIndex() != nextConfig++)
-        return c.emitOpError("config index ") << c.getIndex() << " out of sequence";
+      auto index = static_cast<int64_t>(c.getIndex());
+      if (index != nextConfig++)
+        return c.emitOpError("config index ") << index << " out of sequence";
     } else if (auto l = dyn_cast<LoadOp>(op)) {
-      if (l.getConfig() < 0 || l.getConfig() >= nextConfig)
-        return l.emitOpError("loads config ") << l.getConfig() << ", which does not exist";
+      auto config = static_cast<int64_t>(l.getConfig());
+      if (config < 0 || config >= nextConfig)
+        return l.emitOpError("loads config ") << config << ", which does not exist";
     } else if (auto m = dyn_cast<DmaOp>(op)) {
-      if (m.getDescriptor() < 0 || m.getDescriptor() >= nextDescriptor)
-        return m.emitOpError("starts descriptor ") << m.getDescriptor()
-                                                   << ", which does not exist";
-      if (m.getTag() < 0 || m.getTag() > rngd::isa::kMaxTag)
-        return m.emitOpError("tag ") << m.getTag() << " out of range [0, "
-                                     << rngd::isa::kMaxTag << "]";
+      auto descriptor = static_cast<int64_t>(m.getDescriptor());
+      if (descriptor < 0 || descriptor >= nextDescriptor)
+        return m.emitOpError("starts descriptor ") << descriptor << ", which does not exist";
+      auto tag = static_cast<int64_t>(m.getTag());
+      if (tag < 0 || tag > rngd::isa::kMaxTag)
+        return m.emitOpError("tag ") << tag << " out of range [0, " << rngd::isa::kMaxTag << "]";
     }
   }
   return success();
@@ -231,8 +234,11 @@ LogicalResult DescriptorOp::verify() {
                                << rngd::isa::kMaxDmaLoops;
   if (getIndirect() && (!getIndexAddress() || !getIndexCount() || !getIndirectLoop()))
     return emitOpError("a ") << *getIndirect() << " descriptor needs index, count and loop";
-  if (getIndirect() && (*getIndirectLoop() < 0 || *getIndirectLoop() >= static_cast<int64_t>(n)))
-    return emitOpError("indirect loop ") << *getIndirectLoop() << " out of range [0, " << n << ")";
+  if (getIndirect()) {
+    auto loop = static_cast<int64_t>(*getIndirectLoop());
+    if (loop < 0 || loop >= static_cast<int64_t>(n))
+      return emitOpError("indirect loop ") << loop << " out of range [0, " << n << ")";
+  }
   if (getSrcStrides().size() != n || getDstStrides().size() != n)
     return emitOpError("needs one source and one destination stride per loop (")
            << n << " loops, " << getSrcStrides().size() << " and " << getDstStrides().size()
@@ -260,7 +266,7 @@ ParseResult ConfigOp::parse(OpAsmParser &parser, OperationState &result) {
   bool wide = false; // 64-bit fields are unsigned bit patterns, others signed decimals
   auto parseValue = [&]() -> ParseResult {
     if (wide) {
-      uint64_t v;
+      uint64_t v = 0;
       if (parser.parseInteger(v))
         return failure();
       values.push_back(static_cast<int64_t>(v));

@@ -47,7 +47,10 @@ std::optional<ContractPlan> planContract(ContractOp op) {
   auto out = resolveStream(op, op.getResult().getType());
   if (!in || !w || !out)
     return std::nullopt;
-  ContractPlan plan{*in, *out, *w};
+  ContractPlan plan;
+  plan.in = *in;
+  plan.out = *out;
+  plan.weights = *w;
   Type a = op.getInput().getType().getElementType();
   Type b = op.getWeights().getType().getElementType();
   Type c = op.getResult().getType().getElementType();

@@ -49,7 +49,9 @@ std::optional<SwitchPlan> planSwitch(SwitchOp op) {
   auto out = resolveStream(op, op.getResult().getType());
   if (!in || !out)
     return std::nullopt;
-  SwitchPlan plan{*in, *out};
+  SwitchPlan plan;
+  plan.in = *in;
+  plan.out = *out;
   if (op.getInput().getType().getElementType() != op.getResult().getType().getElementType() ||
       !sameOrder(in->packet, out->packet) || !sameOrder(in->spatial.cluster, out->spatial.cluster)) {
     op.emitOpError("the switch keeps the element type, the cluster and the packet");
@@ -137,7 +139,9 @@ std::optional<TransposePlan> planTranspose(TransposeOp op) {
   auto out = resolveStream(op, op.getResult().getType());
   if (!in || !out)
     return std::nullopt;
-  TransposePlan plan{*in, *out};
+  TransposePlan plan;
+  plan.in = *in;
+  plan.out = *out;
   plan.elemBytes = in->elemBytes;
   auto fail = [&](const Twine &why) {
     op.emitOpError("transpose: ") << why;

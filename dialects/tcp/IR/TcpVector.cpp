@@ -107,7 +107,9 @@ std::optional<VectorPlan> planVector(VectorOp op) {
   auto out = resolveStream(op, op.getResult().getType());
   if (!in || !out)
     return std::nullopt;
-  VectorPlan plan{*in, *out};
+  VectorPlan plan;
+  plan.in = *in;
+  plan.out = *out;
   Type inElem = op.getInput().getType().getElementType();
   Type outElem = op.getResult().getType().getElementType();
   if (!inElem.isF32() && !inElem.isSignlessInteger(32)) {
@@ -303,13 +305,13 @@ ParseResult VectorOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   auto parseNumber = [&](bool isFloat, Attribute &out) -> ParseResult {
     if (isFloat) {
-      double v;
+      double v = 0;
       if (parser.parseFloat(v))
         return failure();
       out = b.getF32FloatAttr(static_cast<float>(v));
       return success();
     }
-    int32_t v;
+    int32_t v = 0;
     if (parser.parseInteger(v))
       return failure();
     out = b.getI32IntegerAttr(v);

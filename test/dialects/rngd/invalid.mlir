@@ -52,6 +52,35 @@ rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
 }
 
 // -----
+// Negative numbers are reported as written, not as their unsigned bit pattern.
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  rngd.descriptor 0 engine 0 src 0x0 dst 0x0 packet 8 limits [] src_strides [] dst_strides []
+  // expected-error @+1 {{tag -1 out of range [0, 63]}}
+  rngd.dma 0 tag -1
+}
+
+// -----
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  rngd.descriptor 0 engine 0 src 0x0 dst 0x0 packet 8 limits [] src_strides [] dst_strides []
+  // expected-error @+1 {{starts descriptor -1, which does not exist}}
+  rngd.dma -1 tag 0
+}
+
+// -----
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  rngd.config 0 cast {mode = 1}
+  // expected-error @+1 {{loads config -2, which does not exist}}
+  rngd.load -2 main
+}
+
+// -----
+// Tag 63 is the last one.
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  rngd.descriptor 0 engine 0 src 0x0 dst 0x0 packet 8 limits [] src_strides [] dst_strides []
+  rngd.dma 0 tag 63
+}
+
+// -----
 rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
   rngd.wait main
   // expected-error @+1 {{out of order: an executable lists args, then descriptors, then configs, then command words}}
