@@ -27,10 +27,8 @@ std::string location(Location loc) {
 MemoryReport memoryReport(func::FuncOp func) {
   const TargetModel &t = defaultTarget();
   Block &block = func.getBody().front();
-  llvm::DenseMap<Operation *, int64_t> order;
-  int64_t index = 0;
-  for (Operation &op : block)
-    order[&op] = index++;
+  llvm::DenseMap<Operation *, int64_t> order = tcp::programOrder(block);
+  auto index = static_cast<int64_t>(order.size());
 
   MemoryReport report;
   int64_t trfLanes = 0;

@@ -141,6 +141,14 @@ Operation *passEnd(Operation *op) {
   return op;
 }
 
+llvm::DenseMap<Operation *, int64_t> programOrder(Block &block) {
+  llvm::DenseMap<Operation *, int64_t> order;
+  int64_t index = 0;
+  for (Operation &op : block)
+    order[&op] = index++;
+  return order;
+}
+
 int64_t lastUseOf(Value v, Block &block, const llvm::DenseMap<Operation *, int64_t> &order) {
   int64_t last = v.getDefiningOp() ? order.lookup(v.getDefiningOp()) : 0;
   for (Operation *user : v.getUsers()) {

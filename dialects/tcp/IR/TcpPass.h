@@ -126,6 +126,9 @@ Context passContext(mlir::Operation *op);
 /// anywhere in a pass stays live until the pass ends, since its engines stream concurrently.
 mlir::Operation *passEnd(mlir::Operation *op);
 
+/// Each op of `block` numbered in program order, from 0.
+llvm::DenseMap<mlir::Operation *, int64_t> programOrder(mlir::Block &block);
+
 /// The program-order index of the last op that uses `v` (through its pass end and through
 /// aliases: tcp.reinterpret, tcp.vrf_view). `order` numbers the ops of `block`.
 int64_t lastUseOf(mlir::Value v, mlir::Block &block,

@@ -70,10 +70,7 @@ struct Space {
 LogicalResult allocateFunction(func::FuncOp func) {
   const TargetModel &t = defaultTarget();
   Block &block = func.getBody().front();
-  llvm::DenseMap<Operation *, int64_t> order;
-  int64_t index = 0;
-  for (Operation &op : block)
-    order[&op] = index++;
+  llvm::DenseMap<Operation *, int64_t> order = tcp::programOrder(block);
 
   Space dm{"DM", "tcp.dm_offset", t.dmBytesPerSlice, t.dmAllocationAlignment, {}};
   Space vrf{"VRF", "tcp.vrf_offset", t.vrfBytesPerSlice, t.vrfAllocationAlignment, {}};
