@@ -7,7 +7,7 @@
 #include "compiler/pipelines/Pipelines.h"
 
 #include "dialects/rngd/IR/RngdDialect.h"
-#include "rngd/ChromeTrace.h"
+#include "rngd/Timeline.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -156,8 +156,12 @@ int main(int argc, char **argv) {
       std::string schedule = rngd::emit::scheduleJson(*module), why;
       if (traceFormat != "schedule" && traceFormat != "chrome")
         return fail("--trace-format is 'schedule' or 'chrome', got '" + traceFormat + "'");
-      if (traceFormat == "chrome" && !rngd::chromeTrace(std::string(schedule), schedule, why))
-        return fail(why);
+      if (traceFormat == "chrome") {
+        rngd::Timeline timeline;
+        if (!rngd::readTimeline(schedule, timeline, why))
+          return fail(why);
+        schedule = rngd::chromeTrace(timeline);
+      }
       if (!writeFile(scheduleFile, schedule))
         return 1;
     }

@@ -2,7 +2,7 @@
 //          [--trace OUT.json [--trace-format=schedule|chrome]] [--quiet]
 // Loads an executable, fills its arguments (files, a seeded fill, or zeros), runs it on the
 // simulator and writes the requested outputs and trace.
-#include "rngd/ChromeTrace.h"
+#include "rngd/Timeline.h"
 #include "rngd/HostData.h"
 #include "rngd/Runtime.h"
 
@@ -138,8 +138,12 @@ rngd::Status run(const Options &o) {
   }
   if (!o.trace.empty()) {
     std::string text = device.traceJson(*k, r), why;
-    if (o.traceFormat == "chrome" && !rngd::chromeTrace(std::string(text), text, why))
-      return rngd::Status::failure(why);
+    if (o.traceFormat == "chrome") {
+      rngd::Timeline timeline;
+      if (!rngd::readTimeline(text, timeline, why))
+        return rngd::Status::failure(why);
+      text = rngd::chromeTrace(timeline);
+    }
     std::ofstream out(o.trace, std::ios::binary);
     out << text;
     if (!out)

@@ -1,0 +1,41 @@
+// Timelines of a schedule (rngdc --dump-schedule) or a simulator trace (rngd-run --trace): both
+// list ops with a context, engines and start/end cycles. They are shown as Chrome trace /
+// Perfetto JSON (chrome://tracing, ui.perfetto.dev) or as a static HTML page with an SVG
+// timeline (rngd-schedule-view) that a browser opens without a server.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rngd {
+
+/// One bar of the timeline: an op on one track, over [start, end) cycles.
+struct TimelineEvent {
+  std::string name;    // the op's text or name
+  std::string context; // tdma, main, sub (queue in a simulator trace)
+  int track = 0;       // index into Timeline::tracks
+  int64_t start = 0, end = 0;
+  int64_t id = -1; // the op's id when the input has one
+};
+
+/// One track per context (tdma, main, sub) and per engine within it (tdma.dma0, main.contract,
+/// ...), in order of first appearance so the output is deterministic.
+struct Timeline {
+  std::string kernel;
+  std::vector<std::string> tracks;
+  std::vector<TimelineEvent> events;
+  int64_t end = 0; // the latest end cycle
+};
+
+/// Reads a schedule or trace JSON. Returns false with a message for anything else.
+bool readTimeline(const std::string &scheduleOrTraceJson, Timeline &out, std::string &why);
+
+/// Chrome trace JSON; cycles are shown as nanoseconds (1 GHz).
+std::string chromeTrace(const Timeline &timeline);
+
+/// A self-contained HTML page: one SVG row per track, a bar per event (its tooltip gives the
+/// op and its cycles), a cycle axis.
+std::string htmlTimeline(const Timeline &timeline);
+
+} // namespace rngd
