@@ -3,7 +3,7 @@
 BUILD_DIR ?= build
 LIT := /usr/lib/llvm-19/build/utils/lit/lit.py
 
-.PHONY: all deps configure build test run clean
+.PHONY: all deps configure build test run bench clean
 
 all: build
 
@@ -23,6 +23,9 @@ test: build
 
 run: build
 	@bash scripts/run-kernels.sh $(BUILD_DIR)
+
+bench: build
+	@python3 scripts/bench.py $(BUILD_DIR)
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -11,6 +11,7 @@ config.test_exec_root = os.path.join(config.rngd_obj_root, "test")
 config.environment["PATH"] = os.pathsep.join(
     [config.rngd_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.substitutions.append(("%src_root", config.rngd_src_root))
+config.substitutions.append(("%obj_root", config.rngd_obj_root))
 config.substitutions.append(("%kernels", os.path.join(config.rngd_src_root, "kernels")))
 config.substitutions.append(("%schedules", os.path.join(config.rngd_src_root, "schedules")))
 config.substitutions.append(("%python", "python3"))
