@@ -14,6 +14,7 @@
 #include "qwen3/host/Model.h"
 #include "qwen3/host/Reference.h"
 #include "qwen3/host/SeededWeights.h"
+#include "qwen3/host/StageOracle.h"
 
 #include "rngd/Runtime.h"
 
@@ -383,6 +384,11 @@ public:
         size_t(cfg_.hiddenSize) * 2);
     launch(Embedding);
     get(Embedding, "out", x_.data(), x_.size() * 2);
+    if (checking_)
+      record(Embedding, oracle::checkRule(
+                            oracle::Bits(emb.data.begin() + size_t(token) * cfg_.hiddenSize,
+                                         emb.data.begin() + size_t(token + 1) * cfg_.hiddenSize),
+                            x_));
 
     // RoPE tables of this position: duplicated halves, sin's first half negated.
     const int half = cfg_.headDim / 2;
@@ -418,6 +424,18 @@ public:
       get(Projection, "k_cache", kc[chunk].data(), cacheElems_ * 2);
       get(Projection, "v_cache", vc[chunk].data(), cacheElems_ * 2);
       get(Projection, "q_out", q_.data(), q_.size() * 2);
+      if (checking_) {
+        oracle::ProjectionOut e = oracle::projection(
+            cfg_, x_, w_.layer(L, "self_attn.q_proj.weight"), w_.layer(L, "self_attn.k_proj.weight"),
+            w_.layer(L, "self_attn.v_proj.weight"), w_.layer(L, "input_layernorm.weight"),
+            w_.layer(L, "self_attn.q_norm.weight"), w_.layer(L, "self_attn.k_norm.weight"), cos_,
+            sin_);
+        const size_t kv = cfg_.kvDim(), at = size_t(row) * kv;
+        oracle::RuleCount c = oracle::checkRule(e.q, q_);
+        c.add(oracle::checkRule(e.k, oracle::Bits(kc[chunk].begin() + at, kc[chunk].begin() + at + kv)));
+        c.add(oracle::checkRule(e.v, oracle::Bits(vc[chunk].begin() + at, vc[chunk].begin() + at + kv)));
+        record(Projection, c);
+      }
 
       // 2b. online-softmax attention over chunks 0..chunk.
       for (int c = 0; c <= chunk; ++c) {
@@ -433,10 +451,19 @@ public:
           put(s, "sum_hbm", sum_.data(), sum_.size() * 4);
           put(s, "out_hbm", out_);
         }
+        oracle::AttentionState old{max_, sum_, out_};
         launch(s);
         get(s, "max_hbm", max_.data(), max_.size() * 4);
         get(s, "sum_hbm", sum_.data(), sum_.size() * 4);
         get(s, "out_hbm", out_.data(), out_.size() * 2);
+        if (checking_) {
+          oracle::AttentionState e = oracle::attention(cfg_, q_, kc[c], vc[c], mask_,
+                                                       s == AttentionNext ? &old : nullptr);
+          oracle::RuleCount rc = oracle::checkRule(e.max, max_);
+          rc.add(oracle::checkRule(e.sum, sum_));
+          rc.add(oracle::checkRule(e.out, out_));
+          record(s, rc);
+        }
       }
 
       // 2c. decoder: normalise, o-proj + residual, MLP + residual.
@@ -448,8 +475,18 @@ public:
       put(Decoder, "up_weight", w_.layer(L, "mlp.up_proj.weight"));
       put(Decoder, "gate_weight", w_.layer(L, "mlp.gate_proj.weight"));
       put(Decoder, "down_weight", w_.layer(L, "mlp.down_proj.weight"));
+      std::vector<uint16_t> rx = x_;
       launch(Decoder);
       get(Decoder, "rx_hbm", x_.data(), x_.size() * 2);
+      if (checking_)
+        record(Decoder,
+               oracle::checkRule(oracle::decoder(cfg_, out_, sum_, rx,
+                                                 w_.layer(L, "self_attn.o_proj.weight"),
+                                                 w_.layer(L, "post_attention_layernorm.weight"),
+                                                 w_.layer(L, "mlp.up_proj.weight"),
+                                                 w_.layer(L, "mlp.gate_proj.weight"),
+                                                 w_.layer(L, "mlp.down_proj.weight")),
+                                 x_));
     }
 
     if (!wantLogits)
@@ -463,7 +500,17 @@ public:
     logits.resize(cfg_.vocabSize);
     for (int i = 0; i < cfg_.vocabSize; ++i)
       logits[i] = bf16ToFloat(raw[i]);
+    if (checking_)
+      record(FinalLayer, oracle::checkRule(oracle::finalLayer(cfg_, x_, w_.get("model.norm.weight"),
+                                                              w_.get("lm_head.weight")),
+                                           logits));
   }
+
+  /// --check: compare every boundary of every layer with the host oracle (StageOracle.h).
+  void checkBoundaries() { checking_ = true; }
+  /// The reference rule over all of a stage's checked elements, and its failing launches.
+  const oracle::RuleCount &boundaryCheck(int s) const { return checks_[s]; }
+  int failedLaunches(int s) const { return failedLaunches_[s]; }
 
   const StageStats &stats(int s) const { return stats_[s]; }
   const ScheduleInfo &schedule(int s) const { return sched_[s]; }
@@ -505,6 +552,11 @@ private:
   void get(int s, const char *name, void *data, size_t bytes) {
     check(k_[s]->download(name, data, bytes), std::string("download ") + kStages[s] + "." + name);
   }
+  void record(int s, const oracle::RuleCount &c) {
+    checks_[s].add(c);
+    if (!c.passes())
+      ++failedLaunches_[s];
+  }
   void launch(int s) {
     rngd::LaunchOptions lo;
     lo.sim.recordTrace = false;
@@ -521,6 +573,9 @@ private:
   rngd::Device device_;
   std::unique_ptr<rngd::Kernel> k_[NumStages];
   StageStats stats_[NumStages];
+  bool checking_ = false;
+  oracle::RuleCount checks_[NumStages];
+  int failedLaunches_[NumStages] = {};
   ScheduleInfo sched_[NumStages];
   std::vector<uint16_t> x_, q_, out_, cos_, sin_;
   std::vector<float> max_, sum_, mask_;
@@ -627,6 +682,8 @@ int run(int argc, char **argv) {
   }
   std::unique_ptr<Pipeline> pipe;
   pipe = std::make_unique<Pipeline>(kdir, *weights);
+  if (opt.check)
+    pipe->checkBoundaries();
   if (tempKernels && !opt.keepKernels)
     removeKernelDir(kdir);
   else if (tempKernels)
@@ -854,6 +911,18 @@ int run(int argc, char **argv) {
     for (size_t i = 0; i < logits.size(); ++i)
       maxAbs = std::max(maxAbs, std::fabs(double(logits[i]) - refLogits[i]));
     bool ok = simTop == refTop && cs >= 0.999;
+    std::printf("\nboundary check (every launch against the host oracle; reference rule: >= "
+                "99.5 %% of elements within max(1 %% |expected|, 2^-8)):\n");
+    std::printf("%-24s %9s %12s %9s %8s  %s\n", "stage", "launches", "elements", "within",
+                "failed", "worst |diff| (expected, actual)");
+    for (int s = 0; s < NumStages; ++s) {
+      const oracle::RuleCount &c = pipe->boundaryCheck(s);
+      std::printf("%-24s %9lld %12lld %8.3f%% %8d  %.4g (%.4g, %.4g)\n", kStages[s],
+                  (long long)pipe->stats(s).launches, (long long)c.elements, c.percent(),
+                  pipe->failedLaunches(s), c.worstDiff, c.worstExpected, c.worstActual);
+      if (pipe->failedLaunches(s) > 0)
+        ok = false;
+    }
     std::printf("\ncheck (last step, pos %d, %zu tokens, reference %.2f s):\n",
                 P0 + int(fed.size()) - 1, fed.size(), refSeconds);
     std::printf("  top-1: simulator %d (%.4f), reference %d (%.4f)\n", simTop, logits[simTop],
