@@ -15,6 +15,7 @@
 #include "qwen3/host/Reference.h"
 #include "qwen3/host/SeededWeights.h"
 #include "qwen3/host/StageOracle.h"
+#include "qwen3/host/Tokenizer.h"
 
 #include "rngd/Runtime.h"
 
@@ -612,6 +613,17 @@ std::string joinIds(const std::vector<int> &ids) {
 
 /// The seeded KV prefix of --start-pos: element i of layer L's key (value) rows is
 /// bf16(seededNormal(seed, "kv_prefix.layers.L.k" ("...v"), i)), i = position * kvDim + j.
+/// `label: "text"` with the ids decoded (JSON string escapes; invalid UTF-8 as U+FFFD), or why
+/// not (an id the tokenizer lacks, e.g. a padding id of the vocabulary).
+void printText(const char *label, const Tokenizer &tokenizer, const std::vector<int> &ids) {
+  std::string text, err;
+  if (!tokenizer.decode(ids, text, err))
+    std::printf("%s: unavailable (%s)\n", label, err.c_str());
+  else
+    std::printf("%s: %s\n", label,
+                nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+}
+
 std::vector<uint16_t> seededCacheRows(uint64_t seed, int layer, char kind, int length, int kvDim,
                                       int threads) {
   std::string name = "kv_prefix.layers." + std::to_string(layer) + "." + kind;
@@ -665,6 +677,14 @@ int run(int argc, char **argv) {
     weights = std::make_unique<Weights>(seededWeights(cfg, opt.seed, threads));
   }
   const Qwen3Config &cfg = weights->config();
+  // A tokenizer.json beside the checkpoint: the ids are also printed as text.
+  std::unique_ptr<Tokenizer> tokenizer;
+  if (!opt.modelDir.empty() && fileExists(opt.modelDir + "/tokenizer.json")) {
+    tokenizer = std::make_unique<Tokenizer>();
+    std::string err;
+    if (!tokenizer->loadFile(opt.modelDir + "/tokenizer.json", err))
+      fatal(opt.modelDir + "/tokenizer.json: " + err);
+  }
   for (int t : opt.tokens)
     if (t < 0 || t >= cfg.vocabSize)
       usageError("token id " + std::to_string(t) + " out of range 0.." +
@@ -755,6 +775,10 @@ int run(int argc, char **argv) {
                 joinIds(std::vector<int>(opt.tokens.begin(), opt.tokens.begin() + 16)).c_str(),
                 opt.tokens.size());
   std::printf("generated: %s\n", generated.empty() ? "(none)" : joinIds(generated).c_str());
+  if (tokenizer) {
+    printText("prompt text", *tokenizer, opt.tokens);
+    printText("generated text", *tokenizer, generated);
+  }
 
   // Per-stage table. HBM bytes and roofline come from the schedule JSON of each kernel (when
   // present); the launch overhead is TargetModel::kernelLaunchCycles per launch, kept apart from

@@ -7,7 +7,8 @@ heads, 8 KV heads of 128, MLP 3072, the full 151,936-token vocabulary, tie_word_
 true (no lm_head.weight, ~311 MB embedding), but one layer. No numpy: matrices are SHAKE-256
 bytes of "tiny-qwen3/<tensor name>" used as bf16 with the high byte remapped to sign | exponent
 120..121 (|value| in [2^-7, 2^-5)), norm weights are 1 + 0.1 x pattern. --drop leaves one
-tensor out (a corrupted checkpoint).
+tensor out (a corrupted checkpoint). A tokenizer.json names id 1 "Hello", id 2 " world" (as
+the byte-level "Ġworld"), id 151643 the special "<|endoftext|>", and every other id "t<id>".
 """
 import hashlib
 import json
@@ -84,6 +85,12 @@ def main():
         f.write(hb)
         for n, _, g in specs:
             f.write(g(n))
+    vocab = {"t%d" % i: i for i in range(V) if i not in (1, 2, 151643)}
+    vocab.update({"Hello": 1, "\u0120world": 2})
+    tokenizer = {"model": {"type": "BPE", "vocab": vocab},
+                 "added_tokens": [{"id": 151643, "content": "<|endoftext|>", "special": True}]}
+    with open(os.path.join(out, "tokenizer.json"), "w") as f:
+        json.dump(tokenizer, f)
     print("wrote %s: %d tensors, %d bytes of data" % (out, len(specs), off))
 
 
