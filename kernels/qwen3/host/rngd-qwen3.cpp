@@ -427,14 +427,17 @@ public:
       get(Projection, "q_out", q_.data(), q_.size() * 2);
       if (checking_) {
         oracle::ProjectionOut e = oracle::projection(
-            cfg_, x_, w_.layer(L, "self_attn.q_proj.weight"), w_.layer(L, "self_attn.k_proj.weight"),
-            w_.layer(L, "self_attn.v_proj.weight"), w_.layer(L, "input_layernorm.weight"),
-            w_.layer(L, "self_attn.q_norm.weight"), w_.layer(L, "self_attn.k_norm.weight"), cos_,
-            sin_);
+            cfg_, x_, w_.layer(L, "self_attn.q_proj.weight"),
+            w_.layer(L, "self_attn.k_proj.weight"), w_.layer(L, "self_attn.v_proj.weight"),
+            w_.layer(L, "input_layernorm.weight"), w_.layer(L, "self_attn.q_norm.weight"),
+            w_.layer(L, "self_attn.k_norm.weight"), cos_, sin_);
         const size_t kv = cfg_.kvDim(), at = size_t(row) * kv;
         oracle::RuleCount c = oracle::checkRule(e.q, q_);
-        c.add(oracle::checkRule(e.k, oracle::Bits(kc[chunk].begin() + at, kc[chunk].begin() + at + kv)));
-        c.add(oracle::checkRule(e.v, oracle::Bits(vc[chunk].begin() + at, vc[chunk].begin() + at + kv)));
+        auto newRow = [&](const std::vector<uint16_t> &cache) {
+          return oracle::Bits(cache.begin() + at, cache.begin() + at + kv);
+        };
+        c.add(oracle::checkRule(e.k, newRow(kc[chunk])));
+        c.add(oracle::checkRule(e.v, newRow(vc[chunk])));
         record(Projection, c);
       }
 
@@ -452,7 +455,9 @@ public:
           put(s, "sum_hbm", sum_.data(), sum_.size() * 4);
           put(s, "out_hbm", out_);
         }
-        oracle::AttentionState old{max_, sum_, out_};
+        oracle::AttentionState old;
+        if (checking_)
+          old = {max_, sum_, out_};
         launch(s);
         get(s, "max_hbm", max_.data(), max_.size() * 4);
         get(s, "sum_hbm", sum_.data(), sum_.size() * 4);
@@ -476,7 +481,7 @@ public:
       put(Decoder, "up_weight", w_.layer(L, "mlp.up_proj.weight"));
       put(Decoder, "gate_weight", w_.layer(L, "mlp.gate_proj.weight"));
       put(Decoder, "down_weight", w_.layer(L, "mlp.down_proj.weight"));
-      std::vector<uint16_t> rx = x_;
+      std::vector<uint16_t> rx = checking_ ? x_ : std::vector<uint16_t>();
       launch(Decoder);
       get(Decoder, "rx_hbm", x_.data(), x_.size() * 2);
       if (checking_)
@@ -502,9 +507,10 @@ public:
     for (int i = 0; i < cfg_.vocabSize; ++i)
       logits[i] = bf16ToFloat(raw[i]);
     if (checking_)
-      record(FinalLayer, oracle::checkRule(oracle::finalLayer(cfg_, x_, w_.get("model.norm.weight"),
-                                                              w_.get("lm_head.weight")),
-                                           logits));
+      record(FinalLayer,
+             oracle::checkRule(oracle::finalLayer(cfg_, x_, w_.get("model.norm.weight"),
+                                                  w_.get("lm_head.weight")),
+                               logits));
   }
 
   /// --check: compare every boundary of every layer with the host oracle (StageOracle.h).
@@ -611,8 +617,6 @@ std::string joinIds(const std::vector<int> &ids) {
   return s;
 }
 
-/// The seeded KV prefix of --start-pos: element i of layer L's key (value) rows is
-/// bf16(seededNormal(seed, "kv_prefix.layers.L.k" ("...v"), i)), i = position * kvDim + j.
 /// `label: "text"` with the ids decoded (JSON string escapes; invalid UTF-8 as U+FFFD), or why
 /// not (an id the tokenizer lacks, e.g. a padding id of the vocabulary).
 void printText(const char *label, const Tokenizer &tokenizer, const std::vector<int> &ids) {
@@ -621,9 +625,13 @@ void printText(const char *label, const Tokenizer &tokenizer, const std::vector<
     std::printf("%s: unavailable (%s)\n", label, err.c_str());
   else
     std::printf("%s: %s\n", label,
-                nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+                nlohmann::json(text)
+                    .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                    .c_str());
 }
 
+/// The seeded KV prefix of --start-pos: element i of layer L's key (value) rows is
+/// bf16(seededNormal(seed, "kv_prefix.layers.L.k" ("...v"), i)), i = position * kvDim + j.
 std::vector<uint16_t> seededCacheRows(uint64_t seed, int layer, char kind, int length, int kvDim,
                                       int threads) {
   std::string name = "kv_prefix.layers." + std::to_string(layer) + "." + kind;
@@ -719,8 +727,8 @@ int run(int argc, char **argv) {
   if (opt.startPos > 0) {
     auto tp = Clock::now();
     for (int L = 0; L < cfg.numLayers; ++L) {
-      std::vector<uint16_t> k = seededCacheRows(opt.seed, L, 'k', opt.startPos, cfg.kvDim(), threads);
-      std::vector<uint16_t> v = seededCacheRows(opt.seed, L, 'v', opt.startPos, cfg.kvDim(), threads);
+      auto k = seededCacheRows(opt.seed, L, 'k', opt.startPos, cfg.kvDim(), threads);
+      auto v = seededCacheRows(opt.seed, L, 'v', opt.startPos, cfg.kvDim(), threads);
       pipe->preloadCache(L, opt.startPos, k, v);
       if (opt.check) {
         refKeys.emplace_back(k.size());
