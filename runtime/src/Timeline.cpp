@@ -20,10 +20,14 @@ bool readTimeline(const std::string &input, Timeline &out, std::string &why) {
   else
     t.kernel = "kernel";
   std::map<std::string, int> tracks;
-  auto track = [&](const std::string &name) {
+  std::vector<int> contextOf; // per track: the first-appearance rank of its context
+  std::map<std::string, int> contexts;
+  auto track = [&](const std::string &context, const std::string &name) {
     auto [it, inserted] = tracks.emplace(name, static_cast<int>(t.tracks.size()));
-    if (inserted)
+    if (inserted) {
       t.tracks.push_back(name);
+      contextOf.push_back(contexts.emplace(context, contexts.size()).first->second);
+    }
     return it->second;
   };
   auto text = [](const nlohmann::json &op, const char *key, const std::string &fallback) {
@@ -49,16 +53,30 @@ bool readTimeline(const std::string &input, Timeline &out, std::string &why) {
     if (op.contains("id") && op["id"].is_number_integer())
       e.id = op["id"].get<int64_t>();
     t.end = std::max(t.end, e.end);
-    e.track = track(e.context);
+    e.track = track(e.context, e.context);
     t.events.push_back(e);
     if (op.contains("engines") && op["engines"].is_array())
       for (const auto &engine : op["engines"])
         if (engine.is_string() && engine.get<std::string>() != e.context) {
           TimelineEvent onEngine = e;
-          onEngine.track = track(e.context + "." + engine.get<std::string>());
+          onEngine.track = track(e.context, e.context + "." + engine.get<std::string>());
           t.events.push_back(onEngine);
         }
   }
+  // Each context's engines right below it (contexts, then engines, in order of appearance).
+  std::vector<int> order(t.tracks.size()), rank(t.tracks.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return contextOf[a] < contextOf[b]; });
+  std::vector<std::string> names;
+  for (size_t i = 0; i < order.size(); ++i) {
+    rank[order[i]] = static_cast<int>(i);
+    names.push_back(t.tracks[order[i]]);
+  }
+  t.tracks = std::move(names);
+  for (TimelineEvent &e : t.events)
+    e.track = rank[e.track];
   out = std::move(t);
   return true;
 }

@@ -20,7 +20,8 @@ struct TimelineEvent {
 };
 
 /// One track per context (tdma, main, sub) and per engine within it (tdma.dma0, main.contract,
-/// ...), in order of first appearance so the output is deterministic.
+/// ...): contexts in order of first appearance, each followed by its engines in order of first
+/// appearance, so the output is deterministic.
 struct Timeline {
   std::string kernel;
   std::vector<std::string> tracks;
