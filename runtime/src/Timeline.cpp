@@ -161,7 +161,11 @@ std::string htmlTimeline(const Timeline &t) {
     << " timeline</title>\n<style>body{font-family:sans-serif}svg text{font-size:12px}"
        "rect.op:hover{stroke:#000;stroke-width:1}</style></head>\n<body>\n<h1>"
     << kernel << "</h1>\n<p>" << t.events.size() << " bars on " << t.tracks.size()
-    << " tracks, " << t.end << " cycles. Hover a bar for its op and cycles.</p>\n";
+    << " tracks, " << t.end << " cycles. Hover a bar for its op and cycles.</p>\n<p>";
+  for (const char *context : {"tdma", "sub", "main", "queue"})
+    o << "<span style=\"color:" << contextColor(context) << "\">&#9632; " << context
+      << "</span> ";
+  o << "</p>\n";
   o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << labelWidth + plotWidth + 20
     << "\" height=\"" << height << "\">\n";
   int64_t step = tickStep(span, 10);

@@ -35,8 +35,8 @@ bool readTimeline(const std::string &scheduleOrTraceJson, Timeline &out, std::st
 /// Chrome trace JSON; cycles are shown as nanoseconds (1 GHz).
 std::string chromeTrace(const Timeline &timeline);
 
-/// A self-contained HTML page: one SVG row per track, a bar per event (its tooltip gives the
-/// op and its cycles), a cycle axis.
+/// A self-contained HTML page: one SVG row per track, a bar per event coloured by context (a
+/// legend names the colours; the bar's tooltip gives the op and its cycles), a cycle axis.
 std::string htmlTimeline(const Timeline &timeline);
 
 } // namespace rngd
