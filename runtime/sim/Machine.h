@@ -12,8 +12,7 @@ namespace rngd::sim {
 struct Env {
   const Executable &exe;
   const TargetModel &target;
-  uint8_t *hbm;
-  uint64_t hbmBytes;
+  const HbmSpace &hbm;
   DataMemory &dm;
   const SimOptions &options;
 };

@@ -323,19 +323,27 @@ private:
 
 } // namespace
 
-Status simulate(const Executable &exe, uint8_t *hbm, uint64_t hbmBytes, DataMemory &dm,
+Status simulate(const Executable &exe, const HbmSpace &hbm, DataMemory &dm,
                 const SimOptions &options, SimResult &result, const TargetModel &target) {
   result = SimResult();
-  if (hbmBytes < exe.hbmBytes)
-    return Status::failure("HBM buffer of " + std::to_string(hbmBytes) +
+  if (hbm.bytes < exe.hbmBytes)
+    return Status::failure("HBM buffer of " + std::to_string(hbm.bytes) +
                            " bytes is smaller than the kernel's " + std::to_string(exe.hbmBytes));
+  uint64_t end = 0;
+  for (const HbmBinding &b : hbm.bound) {
+    if (b.offset < end || b.offset > exe.hbmBytes || b.bytes > exe.hbmBytes - b.offset)
+      return Status::failure("HBM binding [" + std::to_string(b.offset) + ", +" +
+                             std::to_string(b.bytes) + ") overlaps another or leaves the kernel's " +
+                             std::to_string(exe.hbmBytes) + " bytes");
+    end = b.offset + b.bytes;
+  }
   if (dm.sliceCount() != target.totalSlices() || dm.sliceBytes() != target.dmBytesPerSlice)
     return Status::failure("data memory geometry does not match the target");
   // Executables built in memory get the loader's checks too: every index below is then valid.
   std::string why;
   if (!validateExecutable(exe, why))
     return Status::failure(why);
-  Env env{exe, target, hbm, exe.hbmBytes, dm, options};
+  Env env{exe, target, hbm, dm, options};
   try {
     return Queue(env, result).run();
   } catch (const std::bad_alloc &) {

@@ -1,6 +1,7 @@
-// Loader, kernel HBM buffers and launches on the simulator device.
+// Loader, kernel HBM spaces, device buffers and argument binding, launches on the simulator.
 #include "rngd/Runtime.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -49,10 +50,11 @@ Status Kernel::fromExecutable(Executable exe, std::unique_ptr<Kernel> &out) {
     return Status::failure("target hash mismatch: the executable was compiled for hash " +
                            formatHex(exe.targetHash) + ", this runtime's target '" +
                            defaultTarget().name + "' is " + formatHex(defaultTarget().hash()));
-  if (exe.hbmBytes > kDeviceHbmBytes)
+  uint64_t capacity = defaultTarget().hbmCapacityBytes;
+  if (exe.hbmBytes > capacity)
     return Status::failure("kernel '" + exe.kernelName + "' needs " +
                            std::to_string(exe.hbmBytes) + " bytes of HBM, the device has " +
-                           std::to_string(kDeviceHbmBytes));
+                           std::to_string(capacity));
   std::unique_ptr<Kernel> k(new Kernel());
   // calloc: the OS hands out zero pages lazily, so a large HBM space costs only what is touched.
   uint8_t *p = static_cast<uint8_t *>(std::calloc(exe.hbmBytes ? exe.hbmBytes : 1, 1));
@@ -60,6 +62,7 @@ Status Kernel::fromExecutable(Executable exe, std::unique_ptr<Kernel> &out) {
     return Status::failure("cannot allocate " + std::to_string(exe.hbmBytes) +
                            " bytes of HBM for kernel '" + exe.kernelName + "'");
   k->hbm_.reset(p);
+  k->bound_.assign(exe.args.size(), nullptr);
   k->exe_ = std::move(exe);
   out = std::move(k);
   return Status::success();
@@ -84,6 +87,11 @@ std::string Kernel::describeArgs() const {
   return s.empty() ? "none" : s;
 }
 
+uint8_t *Kernel::storage(const ArgInfo &a) const {
+  Buffer *b = bound_[&a - exe_.args.data()];
+  return b ? b->data() : hbm_.get() + a.hbmOffset;
+}
+
 static Status argFor(const Kernel &k, const std::string &name, uint64_t bytes,
                      const ArgInfo *&out) {
   out = k.findArg(name);
@@ -100,7 +108,7 @@ Status Kernel::upload(const std::string &name, const void *data, uint64_t bytes)
   const ArgInfo *a;
   Status st = argFor(*this, name, bytes, a);
   if (st && bytes)
-    std::memcpy(hbm_.get() + a->hbmOffset, data, bytes);
+    std::memcpy(storage(*a), data, bytes);
   return st;
 }
 
@@ -108,7 +116,7 @@ Status Kernel::download(const std::string &name, void *data, uint64_t bytes) con
   const ArgInfo *a;
   Status st = argFor(*this, name, bytes, a);
   if (st && bytes)
-    std::memcpy(data, hbm_.get() + a->hbmOffset, bytes);
+    std::memcpy(data, storage(*a), bytes);
   return st;
 }
 
@@ -122,16 +130,109 @@ Status Kernel::zero(const std::string &name) {
   const ArgInfo *a = findArg(name);
   if (!a)
     return argFor(*this, name, 0, a);
-  std::memset(hbm_.get() + a->hbmOffset, 0, a->bytes);
+  std::memset(storage(*a), 0, a->bytes);
   return Status::success();
+}
+
+Status Kernel::bind(const std::string &name, Buffer &buffer) {
+  const ArgInfo *a;
+  if (Status st = argFor(*this, name, buffer.bytes(), a); !st) {
+    if (!a)
+      return st;
+    return Status::failure("cannot bind argument '" + name + "' (" +
+                           std::to_string(a->bytes) + " bytes) to buffer '" + buffer.name() +
+                           "' (" + std::to_string(buffer.bytes()) + " bytes)");
+  }
+  size_t i = a - exe_.args.data();
+  for (size_t j = 0; j < exe_.args.size(); ++j) {
+    const ArgInfo &other = exe_.args[j];
+    if (j == i || bound_[j] != &buffer)
+      continue;
+    if (a->kind != ArgKind::In || other.kind != ArgKind::In)
+      return Status::failure("cannot bind argument '" + name + "' to buffer '" + buffer.name() +
+                             "': argument '" + other.name +
+                             "' is bound to it and the kernel writes one of them");
+  }
+  bound_[i] = &buffer;
+  return Status::success();
+}
+
+Status Kernel::unbind(const std::string &name) {
+  const ArgInfo *a = findArg(name);
+  if (!a)
+    return argFor(*this, name, 0, a);
+  bound_[a - exe_.args.data()] = nullptr;
+  return Status::success();
+}
+
+Status Buffer::checkRange(const char *verb, uint64_t bytes, uint64_t offset) const {
+  if (offset <= bytes_ && bytes <= bytes_ - offset)
+    return Status::success();
+  return Status::failure(std::string("cannot ") + verb + " bytes [" + std::to_string(offset) +
+                         ", +" + std::to_string(bytes) + ") of buffer '" + name_ + "' (" +
+                         std::to_string(bytes_) + " bytes)");
+}
+
+Status Buffer::write(const void *data, uint64_t bytes, uint64_t offset) {
+  Status st = checkRange("write", bytes, offset);
+  if (st && bytes)
+    std::memcpy(data_.get() + offset, data, bytes);
+  return st;
+}
+
+Status Buffer::read(void *data, uint64_t bytes, uint64_t offset) const {
+  Status st = checkRange("read", bytes, offset);
+  if (st && bytes)
+    std::memcpy(data, data_.get() + offset, bytes);
+  return st;
 }
 
 Device::Device(const TargetModel &target) : target_(target), dm_(target) {}
 
+Status Device::allocate(const std::string &name, uint64_t bytes, Buffer *&out) {
+  out = nullptr;
+  uint64_t align = static_cast<uint64_t>(target_.hbmArgumentAlignment);
+  uint64_t capacity = target_.hbmCapacityBytes;
+  uint64_t padded = bytes > capacity ? capacity + 1 : (bytes + align - 1) / align * align;
+  if (bytes == 0 || padded > capacity - next_)
+    return Status::failure("cannot allocate buffer '" + name + "' of " + std::to_string(bytes) +
+                           " bytes: " +
+                           (bytes == 0 ? std::string("a buffer needs at least one byte")
+                                       : "the device HBM has " + std::to_string(next_) + " of " +
+                                             std::to_string(capacity) + " bytes in use"));
+  // calloc: zero pages are handed out lazily, so untouched capacity costs no host memory.
+  uint8_t *p = static_cast<uint8_t *>(std::calloc(bytes, 1));
+  if (!p)
+    return Status::failure("cannot allocate buffer '" + name + "' of " + std::to_string(bytes) +
+                           " bytes: out of host memory");
+  std::unique_ptr<Buffer> b(new Buffer());
+  b->data_.reset(p);
+  b->name_ = name;
+  b->bytes_ = bytes;
+  b->address_ = target_.hbmAddressBase + next_;
+  b->device_ = this;
+  next_ += padded;
+  out = b.get();
+  buffers_.push_back(std::move(b));
+  return Status::success();
+}
+
 Status Device::launch(Kernel &kernel, LaunchResult &result, const LaunchOptions &options) {
+  const Executable &exe = kernel.executable();
+  sim::HbmSpace hbm{kernel.hbm(), kernel.hbmBytes(), {}};
+  for (size_t i = 0; i < exe.args.size(); ++i) {
+    Buffer *b = kernel.binding(i);
+    if (!b)
+      continue;
+    if (&b->device() != this)
+      return Status::failure("kernel '" + exe.kernelName + "': argument '" + exe.args[i].name +
+                             "' is bound to buffer '" + b->name() + "' of another device");
+    hbm.bound.push_back({exe.args[i].hbmOffset, exe.args[i].bytes, b->data()});
+  }
+  std::sort(hbm.bound.begin(), hbm.bound.end(),
+            [](const sim::HbmBinding &a, const sim::HbmBinding &b) { return a.offset < b.offset; });
   sim::SimResult r;
-  Status st = sim::simulate(kernel.executable(), kernel.hbm(), kernel.hbmBytes(), dm_,
-                            options.sim, r, target_);
+  Status st = sim::simulate(exe, hbm, dm_, options.sim, r, target_);
   result.makespan = r.makespan;
   result.trace = std::move(r.ops);
   return st;

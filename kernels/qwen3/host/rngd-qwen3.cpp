@@ -5,13 +5,14 @@
 //   embedding -> per layer: projection, attention_forward_first / attention_forward per KV
 //   chunk, decoder -> final_layer (only for steps whose logits are needed)
 //
-// Every kernel has its own HBM space (no sharing between kernels), so activations, the KV
-// caches and the attention state live on the host and are uploaded before and downloaded after
-// each launch. Weights are the seeded default weights (--seed) or a HF checkpoint (--model).
-// See docs/qwen3.md.
+// Weights, the KV cache and the activations stay in device buffers bound to the kernels'
+// arguments (Pipeline.h); the host writes only the per-step inputs and reads the logits.
+// Weights are the seeded default weights (--seed) or a HF checkpoint (--model). See
+// docs/qwen3.md.
 #include "qwen3/host/Bf16.h"
 #include "qwen3/host/HfModel.h"
 #include "qwen3/host/Model.h"
+#include "qwen3/host/Pipeline.h"
 #include "qwen3/host/Reference.h"
 #include "qwen3/host/SeededWeights.h"
 #include "qwen3/host/StageOracle.h"
@@ -47,14 +48,8 @@ namespace {
 using namespace rngd::qwen3;
 using Clock = std::chrono::steady_clock;
 
-constexpr int kChunk = 512;     // T: keys per KV chunk
 constexpr int kMaxPositions = 32768; // E
-constexpr int kPaddedVocab = 155648; // Wp = 19 x 8192
 constexpr int kMaxLayers = 28;
-
-const char *const kStages[] = {"embedding",       "projection", "attention_forward_first",
-                               "attention_forward", "decoder",    "final_layer"};
-enum Stage { Embedding, Projection, AttentionFirst, AttentionNext, Decoder, FinalLayer, NumStages };
 
 struct Options {
   std::string kernelsDir;
@@ -293,303 +288,6 @@ void removeKernelDir(const std::string &dir) {
   std::exit(1);
 }
 
-void check(const rngd::Status &st, const std::string &what) {
-  if (!st)
-    fatal(what + ": " + st.message());
-}
-
-struct StageStats {
-  int64_t launches = 0;
-  int64_t cycles = 0;
-  double wallSeconds = 0;
-};
-
-/// What rngdc's schedule JSON (--dump-schedule, DIR/<stage>.json) says about one launch.
-struct ScheduleInfo {
-  bool known = false;
-  int64_t hbmBytes = 0;       // bytes moved between HBM and the chip per launch
-  int64_t rooflineCycles = 0; // the schedule's roofline per launch
-  int64_t makespan = 0;       // the scheduler's makespan estimate
-};
-
-ScheduleInfo readSchedule(const std::string &path, const char *stage) {
-  ScheduleInfo info;
-  if (!fileExists(path))
-    return info;
-  std::ifstream f(path);
-  nlohmann::json j;
-  try {
-    f >> j;
-  } catch (const std::exception &e) {
-    fatal("schedule " + path + " is not valid JSON: " + e.what());
-  }
-  if (!j.is_object() || !j.contains("hbm_bytes") || !j["hbm_bytes"].is_number_integer() ||
-      !j.contains("roofline") || !j["roofline"].is_number_integer())
-    fatal("schedule " + path + " has no integer 'hbm_bytes'/'roofline'");
-  if (j.contains("kernel") && j["kernel"].is_string() && j["kernel"].get<std::string>() != stage)
-    fatal("schedule " + path + " is for kernel '" + j["kernel"].get<std::string>() +
-          "', expected '" + stage + "'");
-  info.known = true;
-  info.hbmBytes = j["hbm_bytes"].get<int64_t>();
-  info.rooflineCycles = j["roofline"].get<int64_t>();
-  if (j.contains("makespan") && j["makespan"].is_number_integer())
-    info.makespan = j["makespan"].get<int64_t>();
-  return info;
-}
-
-/// The six kernels, the simulated device and the per-stage statistics.
-class Pipeline {
-public:
-  Pipeline(const std::string &dir, const Weights &weights) : w_(weights), cfg_(weights.config()) {
-    for (int s = 0; s < NumStages; ++s) {
-      std::string path = dir + "/" + kStages[s] + ".rngd";
-      if (!fileExists(path))
-        fatal("kernel file " + path + " not found (compile kernels/qwen3/" + kStages[s] +
-              ".mlir with rngdc)");
-      check(rngd::Kernel::open(path, k_[s]), "loading " + path);
-      sched_[s] = readSchedule(dir + "/" + kStages[s] + ".json", kStages[s]);
-      if (k_[s]->executable().kernelName != kStages[s])
-        fatal(path + " holds kernel '" + k_[s]->executable().kernelName + "', expected '" +
-              kStages[s] + "'");
-    }
-    // The LM head, padded to Wp rows with zeros, stays in final_layer's HBM space (nothing
-    // else writes it): copy the W valid rows once, the padding is the zero-filled HBM.
-    const rngd::ArgInfo *lm = arg(FinalLayer, "lm_head_weight");
-    const Bf16Tensor &head = w_.get("lm_head.weight");
-    uint64_t validBytes = head.data.size() * 2;
-    if (lm->bytes != uint64_t(kPaddedVocab) * cfg_.hiddenSize * 2 || validBytes > lm->bytes)
-      fatal("final_layer lm_head_weight is " + std::to_string(lm->bytes) + " bytes, expected " +
-            std::to_string(uint64_t(kPaddedVocab) * cfg_.hiddenSize * 2));
-    std::memcpy(k_[FinalLayer]->hbm() + lm->hbmOffset, head.data.data(), validBytes);
-    std::memset(k_[FinalLayer]->hbm() + lm->hbmOffset + validBytes, 0, lm->bytes - validBytes);
-    put(FinalLayer, "rms_weight", w_.get("model.norm.weight"));
-    x_.resize(cfg_.hiddenSize);
-    q_.resize(cfg_.qDim());
-    out_.resize(cfg_.qDim());
-    max_.resize(cfg_.numHeads);
-    sum_.resize(cfg_.numHeads);
-    mask_.resize(kChunk);
-    cos_.resize(cfg_.headDim);
-    sin_.resize(cfg_.headDim);
-    cacheElems_ = size_t(kChunk) * cfg_.kvDim();
-    kcache_.resize(cfg_.numLayers);
-    vcache_.resize(cfg_.numLayers);
-  }
-
-  /// One token at `pos`; when wantLogits, runs final_layer and fills logits [W] (float).
-  void step(int token, int pos, bool wantLogits, std::vector<float> &logits) {
-    const int chunk = pos / kChunk, row = pos % kChunk;
-    // 1. embedding: the host selects the row.
-    const Bf16Tensor &emb = w_.get("model.embed_tokens.weight");
-    put(Embedding, "input", emb.data.data() + size_t(token) * cfg_.hiddenSize,
-        size_t(cfg_.hiddenSize) * 2);
-    launch(Embedding);
-    get(Embedding, "out", x_.data(), x_.size() * 2);
-    if (checking_)
-      record(Embedding, oracle::checkRule(
-                            oracle::Bits(emb.data.begin() + size_t(token) * cfg_.hiddenSize,
-                                         emb.data.begin() + size_t(token + 1) * cfg_.hiddenSize),
-                            x_));
-
-    // RoPE tables of this position: duplicated halves, sin's first half negated.
-    const int half = cfg_.headDim / 2;
-    for (int i = 0; i < cfg_.headDim; ++i) {
-      int j = i % half;
-      double invFreq = std::pow(cfg_.ropeTheta, -2.0 * j / cfg_.headDim);
-      double angle = double(pos) * invFreq;
-      cos_[i] = doubleToBf16(std::cos(angle));
-      sin_[i] = doubleToBf16(i < half ? -std::sin(angle) : std::sin(angle));
-    }
-    int32_t kvOffset = row * cfg_.kvDim() * 2;
-
-    for (int L = 0; L < cfg_.numLayers; ++L) {
-      auto &kc = kcache_[L], &vc = vcache_[L];
-      while (int(kc.size()) <= chunk) {
-        kc.emplace_back(cacheElems_, 0);
-        vc.emplace_back(cacheElems_, 0);
-      }
-      // 2a. projection: writes row `row` of the current chunk's K/V pair.
-      put(Projection, "x", x_);
-      put(Projection, "q_weight", w_.layer(L, "self_attn.q_proj.weight"));
-      put(Projection, "k_weight", w_.layer(L, "self_attn.k_proj.weight"));
-      put(Projection, "v_weight", w_.layer(L, "self_attn.v_proj.weight"));
-      put(Projection, "input_rms_weight", w_.layer(L, "input_layernorm.weight"));
-      put(Projection, "q_rms_weight", w_.layer(L, "self_attn.q_norm.weight"));
-      put(Projection, "k_rms_weight", w_.layer(L, "self_attn.k_norm.weight"));
-      put(Projection, "kv_offset", &kvOffset, 4);
-      put(Projection, "cos", cos_);
-      put(Projection, "sin", sin_);
-      put(Projection, "k_cache", kc[chunk]);
-      put(Projection, "v_cache", vc[chunk]);
-      launch(Projection);
-      get(Projection, "k_cache", kc[chunk].data(), cacheElems_ * 2);
-      get(Projection, "v_cache", vc[chunk].data(), cacheElems_ * 2);
-      get(Projection, "q_out", q_.data(), q_.size() * 2);
-      if (checking_) {
-        oracle::ProjectionOut e = oracle::projection(
-            cfg_, x_, w_.layer(L, "self_attn.q_proj.weight"),
-            w_.layer(L, "self_attn.k_proj.weight"), w_.layer(L, "self_attn.v_proj.weight"),
-            w_.layer(L, "input_layernorm.weight"), w_.layer(L, "self_attn.q_norm.weight"),
-            w_.layer(L, "self_attn.k_norm.weight"), cos_, sin_);
-        const size_t kv = cfg_.kvDim(), at = size_t(row) * kv;
-        oracle::RuleCount c = oracle::checkRule(e.q, q_);
-        auto newRow = [&](const std::vector<uint16_t> &cache) {
-          return oracle::Bits(cache.begin() + at, cache.begin() + at + kv);
-        };
-        c.add(oracle::checkRule(e.k, newRow(kc[chunk])));
-        c.add(oracle::checkRule(e.v, newRow(vc[chunk])));
-        record(Projection, c);
-      }
-
-      // 2b. online-softmax attention over chunks 0..chunk.
-      for (int c = 0; c <= chunk; ++c) {
-        Stage s = c == 0 ? AttentionFirst : AttentionNext;
-        for (int t = 0; t < kChunk; ++t)
-          mask_[t] = (c < chunk || t <= row) ? 1.0f : 0.0f;
-        put(s, "q", q_);
-        put(s, "k", kc[c]);
-        put(s, "v", vc[c]);
-        put(s, "mask", mask_.data(), mask_.size() * 4);
-        if (s == AttentionNext) {
-          put(s, "max_hbm", max_.data(), max_.size() * 4);
-          put(s, "sum_hbm", sum_.data(), sum_.size() * 4);
-          put(s, "out_hbm", out_);
-        }
-        oracle::AttentionState old;
-        if (checking_)
-          old = {max_, sum_, out_};
-        launch(s);
-        get(s, "max_hbm", max_.data(), max_.size() * 4);
-        get(s, "sum_hbm", sum_.data(), sum_.size() * 4);
-        get(s, "out_hbm", out_.data(), out_.size() * 2);
-        if (checking_) {
-          oracle::AttentionState e = oracle::attention(cfg_, q_, kc[c], vc[c], mask_,
-                                                       s == AttentionNext ? &old : nullptr);
-          oracle::RuleCount rc = oracle::checkRule(e.max, max_);
-          rc.add(oracle::checkRule(e.sum, sum_));
-          rc.add(oracle::checkRule(e.out, out_));
-          record(s, rc);
-        }
-      }
-
-      // 2c. decoder: normalise, o-proj + residual, MLP + residual.
-      put(Decoder, "x", out_);
-      put(Decoder, "sum_hbm", sum_.data(), sum_.size() * 4);
-      put(Decoder, "rx_hbm", x_);
-      put(Decoder, "o_weight", w_.layer(L, "self_attn.o_proj.weight"));
-      put(Decoder, "post_rms_weight", w_.layer(L, "post_attention_layernorm.weight"));
-      put(Decoder, "up_weight", w_.layer(L, "mlp.up_proj.weight"));
-      put(Decoder, "gate_weight", w_.layer(L, "mlp.gate_proj.weight"));
-      put(Decoder, "down_weight", w_.layer(L, "mlp.down_proj.weight"));
-      std::vector<uint16_t> rx = checking_ ? x_ : std::vector<uint16_t>();
-      launch(Decoder);
-      get(Decoder, "rx_hbm", x_.data(), x_.size() * 2);
-      if (checking_)
-        record(Decoder,
-               oracle::checkRule(oracle::decoder(cfg_, out_, sum_, rx,
-                                                 w_.layer(L, "self_attn.o_proj.weight"),
-                                                 w_.layer(L, "post_attention_layernorm.weight"),
-                                                 w_.layer(L, "mlp.up_proj.weight"),
-                                                 w_.layer(L, "mlp.gate_proj.weight"),
-                                                 w_.layer(L, "mlp.down_proj.weight")),
-                                 x_));
-    }
-
-    if (!wantLogits)
-      return;
-    // 3. final_layer (rms_weight and lm_head_weight were uploaded once).
-    put(FinalLayer, "input", x_);
-    launch(FinalLayer);
-    const rngd::ArgInfo *out = arg(FinalLayer, "out");
-    std::vector<uint16_t> raw(out->bytes / 2);
-    get(FinalLayer, "out", raw.data(), out->bytes);
-    logits.resize(cfg_.vocabSize);
-    for (int i = 0; i < cfg_.vocabSize; ++i)
-      logits[i] = bf16ToFloat(raw[i]);
-    if (checking_)
-      record(FinalLayer,
-             oracle::checkRule(oracle::finalLayer(cfg_, x_, w_.get("model.norm.weight"),
-                                                  w_.get("lm_head.weight")),
-                               logits));
-  }
-
-  /// --check: compare every boundary of every layer with the host oracle (StageOracle.h).
-  void checkBoundaries() { checking_ = true; }
-  /// The reference rule over all of a stage's checked elements, and its failing launches.
-  const oracle::RuleCount &boundaryCheck(int s) const { return checks_[s]; }
-  int failedLaunches(int s) const { return failedLaunches_[s]; }
-
-  const StageStats &stats(int s) const { return stats_[s]; }
-  const ScheduleInfo &schedule(int s) const { return sched_[s]; }
-
-  /// Fills the KV rows of positions 0..length-1 of layer L with the given bf16 rows
-  /// ([length][kvDim]); allocates the chunks they need.
-  void preloadCache(int L, int length, const std::vector<uint16_t> &k,
-                    const std::vector<uint16_t> &v) {
-    const size_t kv = cfg_.kvDim();
-    auto &kc = kcache_[L], &vc = vcache_[L];
-    int chunks = (length + kChunk - 1) / kChunk;
-    while (int(kc.size()) < chunks) {
-      kc.emplace_back(cacheElems_, 0);
-      vc.emplace_back(cacheElems_, 0);
-    }
-    for (int p = 0; p < length; ++p) {
-      std::memcpy(kc[p / kChunk].data() + size_t(p % kChunk) * kv, k.data() + size_t(p) * kv,
-                  kv * 2);
-      std::memcpy(vc[p / kChunk].data() + size_t(p % kChunk) * kv, v.data() + size_t(p) * kv,
-                  kv * 2);
-    }
-  }
-
-private:
-  const rngd::ArgInfo *arg(int s, const char *name) {
-    const rngd::ArgInfo *a = k_[s]->findArg(name);
-    if (!a)
-      fatal(std::string(kStages[s]) + " has no argument '" + name + "' (it has " +
-            k_[s]->describeArgs() + ")");
-    return a;
-  }
-  void put(int s, const char *name, const void *data, size_t bytes) {
-    check(k_[s]->upload(name, data, bytes), std::string("upload ") + kStages[s] + "." + name);
-  }
-  void put(int s, const char *name, const std::vector<uint16_t> &v) {
-    put(s, name, v.data(), v.size() * 2);
-  }
-  void put(int s, const char *name, const Bf16Tensor &t) { put(s, name, t.data); }
-  void get(int s, const char *name, void *data, size_t bytes) {
-    check(k_[s]->download(name, data, bytes), std::string("download ") + kStages[s] + "." + name);
-  }
-  void record(int s, const oracle::RuleCount &c) {
-    checks_[s].add(c);
-    if (!c.passes())
-      ++failedLaunches_[s];
-  }
-  void launch(int s) {
-    rngd::LaunchOptions lo;
-    lo.sim.recordTrace = false;
-    rngd::LaunchResult r;
-    auto t0 = Clock::now();
-    check(device_.launch(*k_[s], r, lo), std::string("launch ") + kStages[s]);
-    stats_[s].wallSeconds += std::chrono::duration<double>(Clock::now() - t0).count();
-    stats_[s].launches += 1;
-    stats_[s].cycles += r.makespan;
-  }
-
-  const Weights &w_;
-  const Qwen3Config &cfg_;
-  rngd::Device device_;
-  std::unique_ptr<rngd::Kernel> k_[NumStages];
-  StageStats stats_[NumStages];
-  bool checking_ = false;
-  oracle::RuleCount checks_[NumStages];
-  int failedLaunches_[NumStages] = {};
-  ScheduleInfo sched_[NumStages];
-  std::vector<uint16_t> x_, q_, out_, cos_, sin_;
-  std::vector<float> max_, sum_, mask_;
-  size_t cacheElems_ = 0;
-  std::vector<std::vector<std::vector<uint16_t>>> kcache_, vcache_; // [layer][chunk]
-};
-
 int argmax(const std::vector<float> &v) {
   int best = 0;
   for (int i = 1; i < int(v.size()); ++i)
@@ -721,6 +419,9 @@ int run(int argc, char **argv) {
               opt.modelDir.empty() ? ("seeded (seed " + std::to_string(opt.seed) + ")").c_str()
                                    : opt.modelDir.c_str(),
               opt.tokens.size(), opt.maxNewTokens);
+  std::printf("device HBM: %zu buffers, %.1f MB (weights uploaded once; activations and the KV "
+              "cache stay on the device)\n",
+              pipe->device().bufferCount(), double(pipe->device().hbmUsed()) / 1e6);
 
   // --start-pos: seeded KV rows for positions 0..P-1, the same in the reference (as float).
   std::vector<std::vector<float>> refKeys, refValues;

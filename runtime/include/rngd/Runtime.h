@@ -9,6 +9,11 @@
 //   rngd::LaunchResult r;
 //   device.launch(*k, r);            // r.makespan, r.trace
 //   k->download("y", out.data(), out.size());
+//
+// Data that outlives one kernel (weights, a KV cache, activations passed from kernel to kernel)
+// lives in device buffers: `device.allocate("w", bytes, buf)` places a buffer in the device's
+// HBM and `k->bind("w", *buf)` makes the argument's HBM range refer to it for every later
+// launch, so nothing is copied between launches (docs/runtime.md).
 #pragma once
 
 #include "rngd/Executable.h"
@@ -23,17 +28,45 @@
 
 namespace rngd {
 
-/// HBM capacity of one RNGD chip (48 GB, MACHINE.md section 1). A kernel whose HBM space is
-/// larger cannot run. Belongs in TargetModel; kept here until the target model carries it.
-constexpr uint64_t kDeviceHbmBytes = 48ull << 30;
-
 /// Reads and validates an executable (readExecutable: magic, version, target hash, checksum,
 /// every section and record).
 Status loadExecutableFile(const std::string &path, Executable &out);
 Status loadExecutableBytes(const std::vector<uint8_t> &bytes, Executable &out);
 
+class Device;
+
+/// A buffer in a device's HBM, owned by the device (it lives as long as the device). Any number
+/// of kernels may bind arguments of the same size to it.
+class Buffer {
+public:
+  const std::string &name() const { return name_; }
+  uint64_t bytes() const { return bytes_; }
+  /// Its place in the device's HBM (descriptor address space: hbmAddressBase + offset).
+  uint64_t address() const { return address_; }
+  const Device &device() const { return *device_; }
+  /// Copy [offset, offset + bytes) in or out; a range past the end is an error naming both.
+  Status write(const void *data, uint64_t bytes, uint64_t offset = 0);
+  Status read(void *data, uint64_t bytes, uint64_t offset = 0) const;
+  uint8_t *data() { return data_.get(); }
+  const uint8_t *data() const { return data_.get(); }
+
+private:
+  friend class Device;
+  struct Free {
+    void operator()(uint8_t *p) const { std::free(p); }
+  };
+  Buffer() = default;
+  Status checkRange(const char *verb, uint64_t bytes, uint64_t offset) const;
+  std::string name_;
+  uint64_t bytes_ = 0, address_ = 0;
+  const Device *device_ = nullptr;
+  std::unique_ptr<uint8_t, Free> data_;
+};
+
 /// A loaded kernel and its HBM space (hbmBytes, zero-filled; argument i at args[i].hbmOffset).
 /// The HBM contents persist across launches, so inout arguments (caches, state) carry over.
+/// An argument bound to a device buffer reads and writes that buffer instead of its range of
+/// the kernel's own space; upload, download and zero follow the binding.
 class Kernel {
 public:
   static Status open(const std::string &path, std::unique_ptr<Kernel> &out);
@@ -52,6 +85,15 @@ public:
   Status download(const std::string &arg, std::vector<uint8_t> &out) const;
   Status zero(const std::string &arg);
 
+  /// Binds an argument to a device buffer of exactly its byte size (the shape may differ, as
+  /// when q_out [Q] feeds q [N, G, D]). A buffer may back several arguments of one kernel
+  /// only when the kernel writes none of them.
+  Status bind(const std::string &arg, Buffer &buffer);
+  /// Back to the kernel's own HBM range for the argument.
+  Status unbind(const std::string &arg);
+  /// The buffer argument i is bound to, or nullptr.
+  Buffer *binding(size_t arg) const { return bound_[arg]; }
+
   uint8_t *hbm() { return hbm_.get(); }
   const uint8_t *hbm() const { return hbm_.get(); }
   uint64_t hbmBytes() const { return exe_.hbmBytes; }
@@ -61,8 +103,11 @@ private:
     void operator()(uint8_t *p) const { std::free(p); }
   };
   Kernel() = default;
+  /// Where argument `a`'s bytes live now: its binding or its range of hbm_.
+  uint8_t *storage(const ArgInfo &a) const;
   Executable exe_;
   std::unique_ptr<uint8_t, Free> hbm_;
+  std::vector<Buffer *> bound_; // per argument; nullptr = the kernel's own range
 };
 
 struct LaunchOptions {
@@ -74,10 +119,21 @@ struct LaunchResult {
   std::vector<sim::TraceOp> trace; // one entry per command (when options.sim.recordTrace)
 };
 
-/// The simulated chip. Its Data Memory persists across launches, as on the device.
+/// The simulated chip. Its Data Memory and its HBM buffers persist across launches, as on the
+/// device.
 class Device {
 public:
   explicit Device(const TargetModel &target = defaultTarget());
+  Device(const Device &) = delete;
+  Device &operator=(const Device &) = delete;
+  /// A zero-filled buffer of `bytes` in the device's HBM (256-byte aligned, never moved or
+  /// freed before the device). Fails, naming the numbers, when the HBM capacity of the target
+  /// model would be exceeded.
+  Status allocate(const std::string &name, uint64_t bytes, Buffer *&out);
+  /// Bytes of HBM taken by buffers (with alignment padding) and how many buffers.
+  uint64_t hbmUsed() const { return next_; }
+  size_t bufferCount() const { return buffers_.size(); }
+  /// Runs the kernel; every bound buffer must belong to this device.
   Status launch(Kernel &kernel, LaunchResult &result, const LaunchOptions &options = {});
   /// The trace of `result` as schedule-format JSON.
   std::string traceJson(const Kernel &kernel, const LaunchResult &result) const;
@@ -87,6 +143,8 @@ public:
 private:
   const TargetModel &target_;
   sim::DataMemory dm_;
+  uint64_t next_ = 0; // bump allocator over the target's HBM capacity
+  std::vector<std::unique_ptr<Buffer>> buffers_;
 };
 
 } // namespace rngd

@@ -82,9 +82,25 @@ struct SimResult {
   std::vector<TraceOp> ops;
 };
 
-/// Runs the command stream of a validated executable against `hbm` (the kernel's HBM space,
-/// hbmBytes long, arguments at their hbmOffset) and `dm`.
-Status simulate(const Executable &exe, uint8_t *hbm, uint64_t hbmBytes, DataMemory &dm,
+/// A range of the kernel's HBM space (an argument's [hbmOffset, +bytes)) that refers to other
+/// host memory: the device buffer the argument is bound to.
+struct HbmBinding {
+  uint64_t offset = 0, bytes = 0;
+  uint8_t *data = nullptr;
+};
+
+/// The kernel's HBM space as the simulator sees it: `base` (bytes long, arguments at their
+/// hbmOffset) except for the bound ranges, which go to their buffers. Addresses, footprints and
+/// hazards stay in the kernel's own offsets; only the bytes come from elsewhere, as when a
+/// device runtime relocates descriptor addresses into buffers at launch.
+struct HbmSpace {
+  uint8_t *base = nullptr;
+  uint64_t bytes = 0;
+  std::vector<HbmBinding> bound; // sorted by offset, disjoint, each inside [0, bytes)
+};
+
+/// Runs the command stream of a validated executable against `hbm` and `dm`.
+Status simulate(const Executable &exe, const HbmSpace &hbm, DataMemory &dm,
                 const SimOptions &options, SimResult &result,
                 const TargetModel &target = defaultTarget());
 

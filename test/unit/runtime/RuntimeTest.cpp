@@ -119,3 +119,116 @@ TEST_CASE("seeded fill is deterministic and in range", "[runtime][hostdata]") {
   for (uint8_t v : one)
     CHECK((static_cast<int8_t>(v) >= -8 && static_cast<int8_t>(v) < 8));
 }
+
+TEST_CASE("device buffers: bound arguments read and write the buffer", "[runtime][buffers]") {
+  Device device;
+  Buffer *a = nullptr, *b = nullptr;
+  REQUIRE(device.allocate("a", 32, a).ok());
+  REQUIRE(device.allocate("b", 32, b).ok());
+  const TargetModel &t = defaultTarget();
+  CHECK(a->address() == t.hbmAddressBase);
+  CHECK(b->address() == t.hbmAddressBase + 256); // 256-byte aligned placement
+  CHECK(device.hbmUsed() == 512);
+  CHECK(device.bufferCount() == 2);
+
+  std::unique_ptr<Kernel> k1, k2;
+  REQUIRE(Kernel::fromExecutable(copyKernel(), k1).ok());
+  REQUIRE(Kernel::fromExecutable(copyKernel(), k2).ok());
+  // k1: a -> b, then k2: b -> a. Nothing is copied by the host between the launches.
+  REQUIRE(k1->bind("x", *a).ok());
+  REQUIRE(k1->bind("y", *b).ok());
+  REQUIRE(k2->bind("x", *b).ok());
+  REQUIRE(k2->bind("y", *a).ok());
+  std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8}, got(8);
+  REQUIRE(a->write(x.data(), 32).ok());
+  LaunchResult r;
+  REQUIRE(device.launch(*k1, r).ok());
+  REQUIRE(b->read(got.data(), 32).ok());
+  CHECK(got == x);
+  // The kernel's own range of y was never touched.
+  REQUIRE(k1->unbind("y").ok());
+  REQUIRE(k1->download("y", got.data(), 32).ok());
+  CHECK(got == std::vector<float>(8, 0.0f));
+  REQUIRE(k1->bind("y", *b).ok());
+
+  std::vector<float> z = {9, 8, 7, 6, 5, 4, 3, 2};
+  REQUIRE(k2->upload("x", z.data(), 32).ok()); // upload follows the binding: writes b
+  REQUIRE(device.launch(*k2, r).ok());
+  REQUIRE(a->read(got.data(), 32).ok());
+  CHECK(got == z);
+  REQUIRE(k1->download("x", got.data(), 32).ok()); // k1's x is a too
+  CHECK(got == z);
+  REQUIRE(k2->zero("y").ok());
+  REQUIRE(a->read(got.data(), 32).ok());
+  CHECK(got == std::vector<float>(8, 0.0f));
+}
+
+TEST_CASE("device buffers: errors name the numbers", "[runtime][buffers]") {
+  Device device, other;
+  Buffer *small = nullptr, *ok = nullptr, *foreign = nullptr;
+  REQUIRE(device.allocate("small", 16, small).ok());
+  REQUIRE(device.allocate("ok", 32, ok).ok());
+  REQUIRE(other.allocate("foreign", 32, foreign).ok());
+  std::unique_ptr<Kernel> k;
+  REQUIRE(Kernel::fromExecutable(copyKernel(), k).ok());
+
+  CHECK(k->bind("x", *small).message() ==
+        "cannot bind argument 'x' (32 bytes) to buffer 'small' (16 bytes)");
+  CHECK(k->bind("w", *ok).message() ==
+        "kernel 'copy' has no argument 'w'; its arguments are: x (in f32 [4, 2]), "
+        "y (out f32 [8])");
+  REQUIRE(k->bind("x", *ok).ok());
+  CHECK(k->bind("y", *ok).message() ==
+        "cannot bind argument 'y' to buffer 'ok': argument 'x' is bound to it and the kernel "
+        "writes one of them");
+
+  REQUIRE(k->bind("y", *foreign).ok());
+  LaunchResult r;
+  CHECK(device.launch(*k, r).message() ==
+        "kernel 'copy': argument 'y' is bound to buffer 'foreign' of another device");
+
+  std::vector<uint8_t> bytes(64);
+  CHECK(ok->write(bytes.data(), 8, 30).message() ==
+        "cannot write bytes [30, +8) of buffer 'ok' (32 bytes)");
+  CHECK(ok->read(bytes.data(), 64).message() ==
+        "cannot read bytes [0, +64) of buffer 'ok' (32 bytes)");
+  REQUIRE(ok->write(bytes.data(), 32).ok()); // exactly the size: the limit
+
+  // Capacity at the limit and one past, on a target with 1 KB of HBM.
+  TargetModel smallHbm = defaultTarget();
+  smallHbm.hbmCapacityBytes = 1024;
+  Device tiny(smallHbm);
+  Buffer *none = nullptr;
+  CHECK(tiny.allocate("empty", 0, none).message() ==
+        "cannot allocate buffer 'empty' of 0 bytes: a buffer needs at least one byte");
+  REQUIRE(tiny.allocate("first", 200, none).ok()); // takes 256 with the alignment
+  CHECK(tiny.allocate("huge", uint64_t(1) << 62, none).message() ==
+        "cannot allocate buffer 'huge' of 4611686018427387904 bytes: the device HBM has 256 "
+        "of 1024 bytes in use");
+  CHECK(tiny.allocate("too big", 769, none).message() ==
+        "cannot allocate buffer 'too big' of 769 bytes: the device HBM has 256 of 1024 bytes "
+        "in use");
+  CHECK(none == nullptr);
+  REQUIRE(tiny.allocate("rest", 768, none).ok());
+  CHECK(tiny.hbmUsed() == 1024);
+  CHECK(tiny.allocate("one more", 1, none).message() ==
+        "cannot allocate buffer 'one more' of 1 bytes: the device HBM has 1024 of 1024 bytes "
+        "in use");
+}
+
+TEST_CASE("device buffers: a DMA crossing into a bound range is an error",
+          "[runtime][buffers]") {
+  // y is at [256, 288); a packet reading 32 bytes from 240 reaches into it.
+  Executable e = copyKernel();
+  e.descriptors[0] = descriptor(hbmAddr(240), hbmAddr(512), 32);
+  std::unique_ptr<Kernel> k;
+  REQUIRE(Kernel::fromExecutable(e, k).ok());
+  Device device;
+  Buffer *b = nullptr;
+  REQUIRE(device.allocate("y", 32, b).ok());
+  LaunchResult r;
+  REQUIRE(device.launch(*k, r).ok()); // unbound: one flat space, fine
+  REQUIRE(k->bind("y", *b).ok());
+  Status st = device.launch(*k, r);
+  CHECK(st.message().find("runs into the bound argument range [256, +32)") != std::string::npos);
+}

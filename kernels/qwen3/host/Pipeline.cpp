@@ -1,0 +1,313 @@
+// The six stage kernels on one simulated device, with weights, KV cache and activations in
+// device buffers bound to the kernels' arguments (Pipeline.h).
+#include "qwen3/host/Pipeline.h"
+
+#include "qwen3/host/Bf16.h"
+
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+namespace rngd::qwen3 {
+
+const char *const kStages[NumStages] = {"embedding",         "projection",
+                                        "attention_forward_first", "attention_forward",
+                                        "decoder",           "final_layer"};
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void check(const rngd::Status &st, const std::string &what) {
+  if (!st)
+    throw std::runtime_error(what + ": " + st.message());
+}
+
+bool fileExists(const std::string &p) { return access(p.c_str(), R_OK) == 0; }
+
+// The per-layer weights each stage binds: argument name, checkpoint suffix.
+const std::vector<std::pair<const char *, const char *>> kProjectionWeights = {
+    {"q_weight", "self_attn.q_proj.weight"},
+    {"k_weight", "self_attn.k_proj.weight"},
+    {"v_weight", "self_attn.v_proj.weight"},
+    {"input_rms_weight", "input_layernorm.weight"},
+    {"q_rms_weight", "self_attn.q_norm.weight"},
+    {"k_rms_weight", "self_attn.k_norm.weight"}};
+const std::vector<std::pair<const char *, const char *>> kDecoderWeights = {
+    {"o_weight", "self_attn.o_proj.weight"},
+    {"post_rms_weight", "post_attention_layernorm.weight"},
+    {"up_weight", "mlp.up_proj.weight"},
+    {"gate_weight", "mlp.gate_proj.weight"},
+    {"down_weight", "mlp.down_proj.weight"}};
+
+} // namespace
+
+ScheduleInfo readSchedule(const std::string &path, const char *stage) {
+  ScheduleInfo info;
+  if (!fileExists(path))
+    return info;
+  std::ifstream f(path);
+  nlohmann::json j;
+  try {
+    f >> j;
+  } catch (const std::exception &e) {
+    throw std::runtime_error("schedule " + path + " is not valid JSON: " + e.what());
+  }
+  if (!j.is_object() || !j.contains("hbm_bytes") || !j["hbm_bytes"].is_number_integer() ||
+      !j.contains("roofline") || !j["roofline"].is_number_integer())
+    throw std::runtime_error("schedule " + path + " has no integer 'hbm_bytes'/'roofline'");
+  if (j.contains("kernel") && j["kernel"].is_string() && j["kernel"].get<std::string>() != stage)
+    throw std::runtime_error("schedule " + path + " is for kernel '" +
+                             j["kernel"].get<std::string>() + "', expected '" + stage + "'");
+  info.known = true;
+  info.hbmBytes = j["hbm_bytes"].get<int64_t>();
+  info.rooflineCycles = j["roofline"].get<int64_t>();
+  if (j.contains("makespan") && j["makespan"].is_number_integer())
+    info.makespan = j["makespan"].get<int64_t>();
+  return info;
+}
+
+Pipeline::Pipeline(const std::string &dir, const Weights &weights)
+    : w_(weights), cfg_(weights.config()) {
+  for (int s = 0; s < NumStages; ++s) {
+    std::string path = dir + "/" + kStages[s] + ".rngd";
+    if (!fileExists(path))
+      throw std::runtime_error("kernel file " + path + " not found (compile kernels/qwen3/" +
+                               kStages[s] + ".mlir with rngdc)");
+    check(rngd::Kernel::open(path, k_[s]), "loading " + path);
+    sched_[s] = readSchedule(dir + "/" + kStages[s] + ".json", kStages[s]);
+    if (k_[s]->executable().kernelName != kStages[s])
+      throw std::runtime_error(path + " holds kernel '" + k_[s]->executable().kernelName +
+                               "', expected '" + kStages[s] + "'");
+  }
+  const uint64_t H = cfg_.hiddenSize, Q = cfg_.qDim(), D = cfg_.headDim;
+  const uint64_t heads = cfg_.numHeads;
+
+  // Weights: every tensor once. The LM head is padded to Wp rows; the padding stays zero.
+  for (int L = 0; L < cfg_.numLayers; ++L) {
+    for (const auto &[arg, suffix] : kProjectionWeights)
+      weight(layerTensorName(L, suffix));
+    for (const auto &[arg, suffix] : kDecoderWeights)
+      weight(layerTensorName(L, suffix));
+  }
+  weight("model.norm.weight");
+  const Bf16Tensor &head = w_.get("lm_head.weight");
+  rngd::Buffer &lm = buffer("lm_head.weight", uint64_t(kPaddedVocab) * H * 2);
+  check(lm.write(head.data.data(), head.data.size() * 2), "uploading lm_head.weight");
+
+  // Activations and per-step inputs, bound once; only weights and caches are rebound per layer.
+  rngd::Buffer &x = buffer("x", H * 2), &q = buffer("q", Q * 2);
+  rngd::Buffer &max = buffer("attention.max", heads * 4), &sum = buffer("attention.sum", heads * 4);
+  rngd::Buffer &out = buffer("attention.out", Q * 2), &mask = buffer("mask", kChunk * 4);
+  bind(Embedding, "input", buffer("embedding.row", H * 2));
+  bind(Embedding, "out", x);
+  bind(Projection, "x", x);
+  bind(Projection, "kv_offset", buffer("kv_offset", 4));
+  bind(Projection, "cos", buffer("rope.cos", D * 2));
+  bind(Projection, "sin", buffer("rope.sin", D * 2));
+  bind(Projection, "q_out", q);
+  for (Stage s : {AttentionFirst, AttentionNext}) {
+    bind(s, "q", q);
+    bind(s, "mask", mask);
+    bind(s, "max_hbm", max);
+    bind(s, "sum_hbm", sum);
+    bind(s, "out_hbm", out);
+  }
+  bind(Decoder, "x", out);
+  bind(Decoder, "sum_hbm", sum);
+  bind(Decoder, "rx_hbm", x);
+  bind(FinalLayer, "input", x);
+  bind(FinalLayer, "rms_weight", *buffers_.at("model.norm.weight"));
+  bind(FinalLayer, "lm_head_weight", lm);
+  bind(FinalLayer, "out", buffer("logits", uint64_t(kPaddedVocab) * 2));
+}
+
+rngd::Buffer &Pipeline::buffer(const std::string &name, uint64_t bytes) {
+  rngd::Buffer *b = nullptr;
+  check(device_.allocate(name, bytes, b), "device buffer");
+  buffers_[name] = b;
+  return *b;
+}
+
+rngd::Buffer &Pipeline::weight(const std::string &name) {
+  const Bf16Tensor &t = w_.get(name);
+  rngd::Buffer &b = buffer(name, t.data.size() * 2);
+  check(b.write(t.data.data(), t.data.size() * 2), "uploading " + name);
+  return b;
+}
+
+rngd::Buffer &Pipeline::cache(int layer, char kind, int chunk) {
+  std::string name = layerTensorName(layer, std::string(1, kind) + "_cache.") +
+                     std::to_string(chunk);
+  auto it = buffers_.find(name);
+  if (it != buffers_.end())
+    return *it->second;
+  return buffer(name, uint64_t(kChunk) * cfg_.kvDim() * 2);
+}
+
+void Pipeline::bind(int s, const char *arg, rngd::Buffer &b) {
+  check(k_[s]->bind(arg, b), std::string(kStages[s]) + "." + arg);
+}
+
+void Pipeline::bindLayer(int s, int layer,
+                         const std::vector<std::pair<const char *, const char *>> &args) {
+  for (const auto &[arg, suffix] : args)
+    bind(s, arg, *buffers_.at(layerTensorName(layer, suffix)));
+}
+
+template <typename T> std::vector<T> Pipeline::read(const rngd::Buffer &b) const {
+  std::vector<T> v(b.bytes() / sizeof(T));
+  check(b.read(v.data(), v.size() * sizeof(T)), "reading " + b.name());
+  return v;
+}
+
+template <typename T> void Pipeline::write(rngd::Buffer &b, const std::vector<T> &v) {
+  check(b.write(v.data(), v.size() * sizeof(T)), "writing " + b.name());
+}
+
+void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &logits) {
+  const int chunk = pos / kChunk, row = pos % kChunk;
+  const size_t H = cfg_.hiddenSize, kv = cfg_.kvDim();
+  rngd::Buffer &x = *buffers_.at("x"), &q = *buffers_.at("q");
+  rngd::Buffer &max = *buffers_.at("attention.max"), &sum = *buffers_.at("attention.sum");
+  rngd::Buffer &out = *buffers_.at("attention.out"), &mask = *buffers_.at("mask");
+
+  // 1. embedding: the host selects the row.
+  const Bf16Tensor &emb = w_.get("model.embed_tokens.weight");
+  check(buffers_.at("embedding.row")->write(emb.data.data() + size_t(token) * H, H * 2),
+        "writing the embedding row");
+  launch(Embedding);
+  if (checking_)
+    record(Embedding, oracle::checkRule(oracle::Bits(emb.data.begin() + size_t(token) * H,
+                                                     emb.data.begin() + size_t(token + 1) * H),
+                                        read<uint16_t>(x)));
+
+  // RoPE tables of this position: duplicated halves, sin's first half negated.
+  const int half = cfg_.headDim / 2;
+  std::vector<uint16_t> cos(cfg_.headDim), sin(cfg_.headDim);
+  for (int i = 0; i < cfg_.headDim; ++i) {
+    int j = i % half;
+    double invFreq = std::pow(cfg_.ropeTheta, -2.0 * j / cfg_.headDim);
+    double angle = double(pos) * invFreq;
+    cos[i] = doubleToBf16(std::cos(angle));
+    sin[i] = doubleToBf16(i < half ? -std::sin(angle) : std::sin(angle));
+  }
+  write(*buffers_.at("rope.cos"), cos);
+  write(*buffers_.at("rope.sin"), sin);
+  write(*buffers_.at("kv_offset"), std::vector<int32_t>{int32_t(row * kv * 2)});
+
+  for (int L = 0; L < cfg_.numLayers; ++L) {
+    // 2a. projection: writes row `row` of the current chunk's K/V pair.
+    rngd::Buffer &kc = cache(L, 'k', chunk), &vc = cache(L, 'v', chunk);
+    bindLayer(Projection, L, kProjectionWeights);
+    bind(Projection, "k_cache", kc);
+    bind(Projection, "v_cache", vc);
+    std::vector<uint16_t> xIn = checking_ ? read<uint16_t>(x) : std::vector<uint16_t>();
+    launch(Projection);
+    if (checking_) {
+      auto wl = [&](const char *suffix) -> const Bf16Tensor & { return w_.layer(L, suffix); };
+      oracle::ProjectionOut e = oracle::projection(
+          cfg_, xIn, wl("self_attn.q_proj.weight"), wl("self_attn.k_proj.weight"),
+          wl("self_attn.v_proj.weight"), wl("input_layernorm.weight"),
+          wl("self_attn.q_norm.weight"), wl("self_attn.k_norm.weight"), cos, sin);
+      auto newRow = [&](const rngd::Buffer &cache) {
+        oracle::Bits bits(kv);
+        check(cache.read(bits.data(), kv * 2, row * kv * 2), "reading " + cache.name());
+        return bits;
+      };
+      oracle::RuleCount c = oracle::checkRule(e.q, read<uint16_t>(q));
+      c.add(oracle::checkRule(e.k, newRow(kc)));
+      c.add(oracle::checkRule(e.v, newRow(vc)));
+      record(Projection, c);
+    }
+
+    // 2b. online-softmax attention over chunks 0..chunk.
+    for (int c = 0; c <= chunk; ++c) {
+      Stage s = c == 0 ? AttentionFirst : AttentionNext;
+      std::vector<float> m(kChunk);
+      for (int t = 0; t < kChunk; ++t)
+        m[t] = (c < chunk || t <= row) ? 1.0f : 0.0f;
+      write(mask, m);
+      rngd::Buffer &kb = cache(L, 'k', c), &vb = cache(L, 'v', c);
+      bind(s, "k", kb);
+      bind(s, "v", vb);
+      oracle::AttentionState old;
+      if (checking_ && s == AttentionNext)
+        old = {read<float>(max), read<float>(sum), read<uint16_t>(out)};
+      launch(s);
+      if (checking_) {
+        oracle::AttentionState e =
+            oracle::attention(cfg_, read<uint16_t>(q), read<uint16_t>(kb), read<uint16_t>(vb), m,
+                              s == AttentionNext ? &old : nullptr);
+        oracle::RuleCount rc = oracle::checkRule(e.max, read<float>(max));
+        rc.add(oracle::checkRule(e.sum, read<float>(sum)));
+        rc.add(oracle::checkRule(e.out, read<uint16_t>(out)));
+        record(s, rc);
+      }
+    }
+
+    // 2c. decoder: normalise, o-proj + residual, MLP + residual (x in place).
+    bindLayer(Decoder, L, kDecoderWeights);
+    std::vector<uint16_t> rx = checking_ ? read<uint16_t>(x) : std::vector<uint16_t>();
+    launch(Decoder);
+    if (checking_) {
+      auto wl = [&](const char *suffix) -> const Bf16Tensor & { return w_.layer(L, suffix); };
+      record(Decoder, oracle::checkRule(
+                          oracle::decoder(cfg_, read<uint16_t>(out), read<float>(sum), rx,
+                                          wl("self_attn.o_proj.weight"),
+                                          wl("post_attention_layernorm.weight"),
+                                          wl("mlp.up_proj.weight"), wl("mlp.gate_proj.weight"),
+                                          wl("mlp.down_proj.weight")),
+                          read<uint16_t>(x)));
+    }
+  }
+
+  if (!wantLogits)
+    return;
+  // 3. final_layer: logits of the W valid rows.
+  launch(FinalLayer);
+  std::vector<uint16_t> raw = read<uint16_t>(*buffers_.at("logits"));
+  logits.resize(cfg_.vocabSize);
+  for (int i = 0; i < cfg_.vocabSize; ++i)
+    logits[i] = bf16ToFloat(raw[i]);
+  if (checking_)
+    record(FinalLayer, oracle::checkRule(oracle::finalLayer(cfg_, read<uint16_t>(x),
+                                                            w_.get("model.norm.weight"),
+                                                            w_.get("lm_head.weight")),
+                                         logits));
+}
+
+void Pipeline::preloadCache(int layer, int length, const std::vector<uint16_t> &k,
+                            const std::vector<uint16_t> &v) {
+  const size_t kv = cfg_.kvDim();
+  for (int p = 0; p < length; ++p) {
+    uint64_t at = uint64_t(p % kChunk) * kv * 2;
+    check(cache(layer, 'k', p / kChunk).write(k.data() + size_t(p) * kv, kv * 2, at), "cache");
+    check(cache(layer, 'v', p / kChunk).write(v.data() + size_t(p) * kv, kv * 2, at), "cache");
+  }
+}
+
+void Pipeline::record(int s, const oracle::RuleCount &c) {
+  checks_[s].add(c);
+  if (!c.passes())
+    ++failedLaunches_[s];
+}
+
+void Pipeline::launch(int s) {
+  rngd::LaunchOptions lo;
+  lo.sim.recordTrace = false;
+  rngd::LaunchResult r;
+  auto t0 = Clock::now();
+  check(device_.launch(*k_[s], r, lo), std::string("launch ") + kStages[s]);
+  stats_[s].wallSeconds += std::chrono::duration<double>(Clock::now() - t0).count();
+  stats_[s].launches += 1;
+  stats_[s].cycles += r.makespan;
+}
+
+} // namespace rngd::qwen3

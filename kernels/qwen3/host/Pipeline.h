@@ -1,0 +1,99 @@
+// The device side of rngd-qwen3: the six stage kernels on one simulated device, with every
+// tensor that outlives a launch in a device buffer (docs/qwen3.md, "Device memory"):
+//
+//   weights     one buffer per tensor, uploaded once (the LM head padded to Wp rows)
+//   KV cache    one [T, N, D] key and value buffer per layer per chunk of 512 positions
+//   activations x (the residual stream), q, the attention state (max, sum, out) and the
+//               per-step inputs (embedding row, RoPE tables, kv_offset, mask, logits)
+//
+// Each launch binds the kernel's arguments to these buffers (the layer's weights, the chunk's
+// cache), so stages hand data to each other in HBM and the host only writes the per-step
+// inputs and reads the logits. Under --check the host also reads each boundary's inputs and
+// outputs and compares them with the host oracle (StageOracle.h). Errors throw
+// std::runtime_error with the stage and argument named.
+#pragma once
+
+#include "qwen3/host/Model.h"
+#include "qwen3/host/StageOracle.h"
+
+#include "rngd/Runtime.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rngd::qwen3 {
+
+constexpr int kChunk = 512;          // T: keys per KV chunk
+constexpr int kPaddedVocab = 155648; // Wp = 19 x 8192
+
+enum Stage { Embedding, Projection, AttentionFirst, AttentionNext, Decoder, FinalLayer, NumStages };
+extern const char *const kStages[NumStages];
+
+struct StageStats {
+  int64_t launches = 0;
+  int64_t cycles = 0;
+  double wallSeconds = 0;
+};
+
+/// What rngdc's schedule JSON (--dump-schedule, DIR/<stage>.json) says about one launch.
+struct ScheduleInfo {
+  bool known = false;
+  int64_t hbmBytes = 0;       // bytes moved between HBM and the chip per launch
+  int64_t rooflineCycles = 0; // the schedule's roofline per launch
+  int64_t makespan = 0;       // the scheduler's makespan estimate
+};
+
+/// Reads DIR/<stage>.json when present (known = false otherwise); malformed JSON throws.
+ScheduleInfo readSchedule(const std::string &path, const char *stage);
+
+class Pipeline {
+public:
+  /// Loads DIR/<stage>.rngd for the six stages, allocates the buffers and uploads the weights.
+  Pipeline(const std::string &dir, const Weights &weights);
+
+  /// One token at `pos`; when wantLogits, runs final_layer and fills logits [W] (float).
+  void step(int token, int pos, bool wantLogits, std::vector<float> &logits);
+
+  /// Fills the KV rows of positions 0..length-1 of layer L with the given bf16 rows
+  /// ([length][kvDim]); allocates the chunks they need.
+  void preloadCache(int layer, int length, const std::vector<uint16_t> &k,
+                    const std::vector<uint16_t> &v);
+
+  /// --check: compare every boundary of every layer with the host oracle (StageOracle.h).
+  void checkBoundaries() { checking_ = true; }
+  /// The reference rule over all of a stage's checked elements, and its failing launches.
+  const oracle::RuleCount &boundaryCheck(int s) const { return checks_[s]; }
+  int failedLaunches(int s) const { return failedLaunches_[s]; }
+
+  const StageStats &stats(int s) const { return stats_[s]; }
+  const ScheduleInfo &schedule(int s) const { return sched_[s]; }
+  const rngd::Device &device() const { return device_; }
+
+private:
+  rngd::Buffer &buffer(const std::string &name, uint64_t bytes);
+  rngd::Buffer &weight(const std::string &name);
+  /// Layer L's key ('k') or value ('v') buffer of chunk c, allocated (zero) on first use.
+  rngd::Buffer &cache(int layer, char kind, int chunk);
+  void bind(int s, const char *arg, rngd::Buffer &b);
+  void bindLayer(int s, int layer, const std::vector<std::pair<const char *, const char *>> &args);
+  void launch(int s);
+  void record(int s, const oracle::RuleCount &c);
+  template <typename T> std::vector<T> read(const rngd::Buffer &b) const;
+  template <typename T> void write(rngd::Buffer &b, const std::vector<T> &v);
+
+  const Weights &w_;
+  const Qwen3Config &cfg_;
+  rngd::Device device_; // declared before the kernels: bound buffers outlive them
+  std::unique_ptr<rngd::Kernel> k_[NumStages];
+  ScheduleInfo sched_[NumStages];
+  StageStats stats_[NumStages];
+  bool checking_ = false;
+  oracle::RuleCount checks_[NumStages];
+  int failedLaunches_[NumStages] = {};
+  std::map<std::string, rngd::Buffer *> buffers_;
+};
+
+} // namespace rngd::qwen3
