@@ -131,16 +131,10 @@ struct Traffic {
 };
 
 void addDma(Traffic &traffic, const tcp::DmaOpPlan &plan, int64_t bytes) {
-  const TargetModel &t = defaultTarget();
-  traffic.hbmBytes += (plan.hbmSource ? bytes : 0) + (plan.hbmDest ? bytes : 0);
-  if (!plan.dmDest)
-    return;
-  std::vector<int64_t> slices = plan.dmDest->spatial.activeSlices(t);
-  for (int64_t c = 0; c < t.clusters && c < 2; ++c) {
-    int64_t in = llvm::count_if(slices, [&](int64_t s) { return s / t.slicesPerCluster == c; });
-    if (!slices.empty())
-      traffic.dmBytesPerCluster[c] += bytes * in / static_cast<int64_t>(slices.size());
-  }
+  DmaTraffic moved = tcp::dmaTraffic(plan, bytes);
+  traffic.hbmBytes += moved.hbmBytes;
+  for (int c = 0; c < 2; ++c)
+    traffic.dmBytesPerCluster[c] += moved.dmWriteBytes[c];
 }
 
 Traffic traffic(func::FuncOp func) {

@@ -3,6 +3,7 @@
 // from tcp types, the simulator from the executable's loops and descriptors.
 #pragma once
 
+#include "SharedBandwidth.h"
 #include "TargetModel.h"
 
 #include <cstdint>
@@ -59,10 +60,25 @@ int64_t sameBankRun(const TargetModel &t, const std::vector<std::pair<int64_t, i
 /// Cycles to write a configuration block of `words` 64-bit registers.
 int64_t configLoadCycles(const TargetModel &t, int64_t words);
 
+/// The bytes a DMA moves through the shared memories: HBM (read plus written) and each
+/// cluster's DM (written).
+struct DmaTraffic {
+  int64_t hbmBytes = 0;
+  int64_t dmWriteBytes[2] = {0, 0}; // per cluster
+};
+
 /// Timing of the in-order command queue. The scheduler predicts with it and the simulator
 /// times with it, each feeding it the commands it sees. Every word costs commandIssueCycles
 /// of queue time (a config load, configLoadCycles); an engine command starts once the queue
 /// reaches it and its engine is free; a wait holds the queue until the awaited end.
+///
+/// Concurrent DMAs share HBM (hbmBytesPerCycle) and each cluster's DM intake
+/// (dmBytesPerCyclePerCluster). A DMA asks each memory it uses for its bytes spread evenly over
+/// its data cycles (dmaCycles less the start-up); memories serve DMAs in issue order, so a DMA
+/// runs at the fraction of its engine's speed that the bandwidth left by earlier DMAs allows
+/// (SharedBandwidth.h) and ends at the later of that and its own time. One DMA alone is never
+/// slowed (an engine's 256 B/cycle is below both rates); six or more at once share HBM's
+/// 1,500 B/cycle (docs/machine-model.md).
 class QueueClock {
 public:
   struct Interval {
@@ -71,7 +87,7 @@ public:
   };
 
   explicit QueueClock(const TargetModel &t);
-  Interval dma(int64_t engine, int64_t cycles);
+  Interval dma(int64_t engine, int64_t cycles, const DmaTraffic &traffic = {});
   Interval exec(int64_t context, int64_t cycles);
   void load(int64_t words);
   void wait(int64_t until);
@@ -86,6 +102,8 @@ private:
   int64_t makespan_ = 0;
   int64_t engineFree_[16] = {};
   int64_t contextFree_[2] = {};
+  SharedBandwidth hbm_;
+  SharedBandwidth dm_[2];
 };
 
 } // namespace rngd

@@ -96,6 +96,7 @@ Status runDma(const Env &env, const std::string &label, const isa::Descriptor &d
     index.resize(d.indexCount);
     std::memcpy(index.data(), ip.ptr, indexBytes);
     reads.add(ip, indexBytes);
+    out.traffic.hbmBytes += static_cast<int64_t>(indexBytes);
     (gather ? srcStrides : dstStrides)[indirect] = 0;
   }
   auto indexNote = [&]() {
@@ -132,6 +133,10 @@ Status runDma(const Env &env, const std::string &label, const isa::Descriptor &d
     std::memmove(w.ptr, s.ptr, len);
     reads.add(s, len);
     writes.add(w, len);
+    int64_t bytes = static_cast<int64_t>(len);
+    out.traffic.hbmBytes += (s.dm ? 0 : bytes) + (w.dm ? 0 : bytes);
+    if (w.dm)
+      out.traffic.dmWriteBytes[w.slice / t.slicesPerCluster != 0] += bytes;
     // Odometer: the innermost loop advances; a loop that wraps rewinds its stride.
     for (size_t k = loops; k-- > 0;) {
       src += static_cast<uint64_t>(srcStrides[k]);

@@ -36,6 +36,7 @@ struct DmaOutcome {
   DmaRoute route = DmaRoute::HbmToHbm;
   int64_t packets = 0;
   int64_t cycles = 0;
+  DmaTraffic traffic; // bytes through HBM and into each cluster's DM
 };
 
 /// Moves every packet of a descriptor and reports its footprint and cycles. `label` names the

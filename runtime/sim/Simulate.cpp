@@ -205,7 +205,7 @@ private:
     Status st = runDma(env_, label_, d, out);
     if (!st)
       return st;
-    QueueClock::Interval span = clock_.dma(d.engine, out.cycles);
+    QueueClock::Interval span = clock_.dma(d.engine, out.cycles, out.traffic);
     InFlight f{i, label_, span.end, std::move(out.effects), true, 0, ""};
     st = checkHazards(f, span.start);
     if (!st)

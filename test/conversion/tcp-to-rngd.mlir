@@ -42,6 +42,6 @@ module attributes {tcp.axes = {A = 8192}} {
 // CHECK-NEXT: rngd.load 3 main
 // CHECK-NEXT: rngd.exec main [fetch, collect, vector, cast, commit]
 // CHECK-NEXT: rngd.wait main
-// CHECK-NEXT: rngd.dma 1 tag 1
-// CHECK-NEXT: rngd.wait tag 1
+// CHECK-NEXT: rngd.dma 1 tag 0
+// CHECK-NEXT: rngd.wait tag 0
 // CHECK-NEXT: }

@@ -1,6 +1,6 @@
 // RUN: rngd-opt %s --tcp-allocate-memory --tcp-schedule | FileCheck %s
-// Program-order schedule: each command waits for the previous one; cycles come from the
-// target model (DMA: 500 + one cycle per 256-byte request; a pass: its slowest stage + fill).
+// A chain of dependent commands: each waits for the one it reads; cycles come from the target
+// model (DMA: 500 + one cycle per 256-byte request; a pass: its slowest stage + fill).
 
 !buf = !tcp.hbm<bf16, "A">
 !dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "A / 32", elem = "A % 32">
@@ -12,7 +12,7 @@ module attributes {tcp.axes = {A = 8192}} {
   func.func @constant_add(%in: !buf {tcp.arg = "in", tcp.name = "in"},
                           %out: !buf {tcp.arg = "out", tcp.name = "out"}) {
     // 256 packets of 64 bytes, one request each: 500 + 256.
-    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 756 : i64, engine = 0 : i64, start = 0 : i64}
+    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 756 : i64, engine = 0 : i64, order = 0 : i64, start = 0 : i64, tag = 0 : i64, waits = []}
     %x = tcp.dma %in : !buf -> !dm
     %s = tcp.fetch main %x : !dm -> !f32s
     %c = tcp.collect %s : !f32s
@@ -21,9 +21,9 @@ module attributes {tcp.axes = {A = 8192}} {
     // The wait holds the queue until 756; four config loads (1 + one cycle per register word:
     // 15 + 12 + 2 + 15) bring it to 800. The pass streams 4 flits; the Way4 add takes 8 cycles,
     // plus fill 4, fetch-cast latency 2 and one ALU 1: 15 cycles.
-    // CHECK: tcp.commit {{.*}}tcp.schedule = {context = "main", end = 815 : i64, engine = 0 : i64, start = 800 : i64}
+    // CHECK: tcp.commit {{.*}}tcp.schedule = {context = "main", end = 815 : i64, engine = 0 : i64, order = 1 : i64, start = 800 : i64, waits = ["tag 0"]}
     %y = tcp.commit %b : !bf16s -> !dm
-    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 1571 : i64, engine = 0 : i64, start = 815 : i64}
+    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 1571 : i64, engine = 0 : i64, order = 2 : i64, start = 815 : i64, tag = 0 : i64, waits = ["main"]}
     tcp.dma %y into %out : !dm -> !buf
     return
   }

@@ -83,18 +83,35 @@ public:
                                   slot.mapping, slot.offset, slot.bytes);
     }
     commands_ = OpBuilder::atBlockEnd(body);
+    // Units in the scheduler's issue order, each after the waits it was given.
+    SmallVector<std::pair<int64_t, Operation *>> units;
     for (Operation &op : func_.getBody().front()) {
+      if (!llvm::isa<tcp::DmaOp, tcp::DmaScatterOp, tcp::DmaGatherOp>(op) && !tcp::isPassEnd(&op))
+        continue;
+      auto sched = op.getAttrOfType<DictionaryAttr>("tcp.schedule");
+      auto order = sched ? sched.getAs<IntegerAttr>("order") : IntegerAttr();
+      if (!order || !sched.getAs<IntegerAttr>("start"))
+        return op.emitOpError("has no issue order; run tcp-schedule first");
+      units.push_back({order.getInt(), &op});
+    }
+    llvm::sort(units, [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (auto [order, op] : units) {
+      auto sched = op->getAttrOfType<DictionaryAttr>("tcp.schedule");
+      if (failed(emitWaits(op, sched.getAs<ArrayAttr>("waits"))))
+        return failure();
+      tag_ = sched.getAs<IntegerAttr>("tag") ? sched.getAs<IntegerAttr>("tag").getInt() : -1;
       if (auto dma = dyn_cast<tcp::DmaOp>(op)) {
         if (failed(lowerDma(dma)))
           return failure();
       } else if (llvm::isa<tcp::DmaScatterOp, tcp::DmaGatherOp>(op)) {
-        if (failed(lowerIndirectDma(&op)))
+        if (failed(lowerIndirectDma(op)))
           return failure();
-      } else if (tcp::isPassEnd(&op)) {
-        if (failed(lowerPass(&op)))
-          return failure();
+      } else if (failed(lowerPass(op))) {
+        return failure();
       }
     }
+    if (failed(emitWaits(func_, func_->getAttrOfType<ArrayAttr>("tcp.final_waits"))))
+      return failure();
     // Records go after the args in index order; configs after descriptors.
     for (cmd::DescriptorOp d : descriptors_)
       d->moveBefore(firstCommandOrEnd(body));
@@ -139,8 +156,7 @@ private:
         address(dst, *plan, false), plan->plan.packetBytes, limits, srcStrides, dstStrides,
         StringAttr(), IntegerAttr(), IntegerAttr(), IntegerAttr());
     descriptors_.push_back(d);
-    startDma(op.getLoc(), index);
-    return success();
+    return startDma(op, index);
   }
 
   LogicalResult lowerIndirectDma(Operation *op) {
@@ -172,8 +188,7 @@ private:
         b_.getI64IntegerAttr(static_cast<int64_t>(hbmAt(offsets))),
         b_.getI64IntegerAttr(plan->rows), b_.getI64IntegerAttr(0));
     descriptors_.push_back(d);
-    startDma(op->getLoc(), index);
-    return success();
+    return startDma(op, index);
   }
 
   /// The descriptor address of an HBM argument or a view of one.
@@ -184,11 +199,29 @@ private:
                                  root->byteOffset);
   }
 
-  /// Starts descriptor `index` under the next tag and waits for it (program order).
-  void startDma(Location loc, int64_t index) {
-    int64_t tag = nextTag_++ % (isa::kMaxTag + 1);
-    commands_.create<cmd::DmaOp>(loc, index, tag);
-    commands_.create<cmd::WaitOp>(loc, StringAttr(), b_.getI64IntegerAttr(tag));
+  /// Starts descriptor `index` under the tag the scheduler gave it.
+  LogicalResult startDma(Operation *op, int64_t index) {
+    if (tag_ < 0 || tag_ > int64_t(isa::kMaxTag))
+      return op->emitOpError("has no DMA tag in 0..") << isa::kMaxTag << "; run tcp-schedule first";
+    commands_.create<cmd::DmaOp>(op->getLoc(), index, tag_);
+    return success();
+  }
+
+  /// The scheduler's waits: "tag N", "main" or "sub".
+  LogicalResult emitWaits(Operation *op, ArrayAttr waits) {
+    if (!waits)
+      return op->emitOpError("has no waits; run tcp-schedule first");
+    for (Attribute a : waits) {
+      StringRef w = cast<StringAttr>(a).getValue();
+      int64_t tag = 0;
+      if (w == "main" || w == "sub")
+        commands_.create<cmd::WaitOp>(op->getLoc(), b_.getStringAttr(w), IntegerAttr());
+      else if (w.consume_front("tag ") && !w.getAsInteger(10, tag))
+        commands_.create<cmd::WaitOp>(op->getLoc(), StringAttr(), b_.getI64IntegerAttr(tag));
+      else
+        return op->emitOpError("has an unknown wait '") << cast<StringAttr>(a).getValue() << "'";
+    }
+    return success();
   }
 
   void addConfig(Location loc, isa::Unit unit, ArrayRef<int64_t> values, StringRef ctx) {
@@ -290,7 +323,6 @@ private:
       addConfig(end->getLoc(), isa::Unit::VrfWrite, {offset, plan->vrf->bytes()}, ctx);
     }
     commands_.create<cmd::ExecOp>(end->getLoc(), ctx, units);
-    commands_.create<cmd::WaitOp>(end->getLoc(), b_.getStringAttr(ctx), IntegerAttr());
     return success();
   }
 
@@ -387,7 +419,7 @@ private:
   OpBuilder commands_{b_};
   std::vector<cmd::DescriptorOp> descriptors_;
   std::vector<cmd::ConfigOp> configs_;
-  int64_t nextTag_ = 0;
+  int64_t tag_ = -1; // the tag of the DMA being lowered
 };
 
 struct ConvertTcpToRngdPass

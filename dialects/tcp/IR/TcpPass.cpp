@@ -121,6 +121,22 @@ int64_t dmaEngine(const DmaOpPlan &plan) {
   return slices.empty() ? 0 : slices.front() / slicesPerEngine;
 }
 
+DmaTraffic dmaTraffic(const DmaOpPlan &plan, int64_t bytes) {
+  const TargetModel &t = defaultTarget();
+  DmaTraffic traffic;
+  traffic.hbmBytes = (plan.hbmSource ? bytes : 0) + (plan.hbmDest ? bytes : 0);
+  if (!plan.dmDest)
+    return traffic;
+  std::vector<int64_t> slices = plan.dmDest->spatial.activeSlices(t);
+  if (slices.empty())
+    return traffic;
+  for (int64_t c = 0; c < t.clusters && c < 2; ++c) {
+    int64_t in = llvm::count_if(slices, [&](int64_t s) { return s / t.slicesPerCluster == c; });
+    traffic.dmWriteBytes[c] = bytes * in / static_cast<int64_t>(slices.size());
+  }
+  return traffic;
+}
+
 Context passContext(Operation *op) {
   while (op) {
     if (auto fetch = dyn_cast<FetchOp>(op))

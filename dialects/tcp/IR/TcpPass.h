@@ -34,6 +34,10 @@ std::optional<IndirectDmaPlan> planIndirectDma(mlir::Operation *op);
 /// The DMA engine of a plan: the one local to its DM side (one per 64 slices), else 0.
 int64_t dmaEngine(const DmaOpPlan &plan);
 
+/// What a DMA moving `bytes` in total puts through HBM and into each cluster's DM (split over
+/// the clusters of its DM destination in proportion to their slices).
+DmaTraffic dmaTraffic(const DmaOpPlan &plan, int64_t bytes);
+
 struct FetchPlan {
   DmLayout source;
   StreamLayout stream;

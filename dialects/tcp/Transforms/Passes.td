@@ -16,13 +16,17 @@ def TcpAllocateMemory : Pass<"tcp-allocate-memory", "mlir::ModuleOp"> {
 }
 
 def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
-  let summary = "assign contexts and predicted start/end cycles in program order";
+  let summary = "list-schedule the DMAs and Tensor Unit passes over the command queue";
   let description = [{
-    Pre: `tcp-allocate-memory` ran. Post: every DMA and every Tensor Unit pass (on its
-    `tcp.commit`) carries `tcp.schedule = {context, engine, start, end}` and the module
-    carries `tcp.makespan`. This first scheduler keeps program order: each command waits for
-    the previous one, and cycles come from the target model's cost functions, the same ones
-    the simulator uses.
+    Pre: `tcp-allocate-memory` ran. Units are the DMAs and the passes; a unit depends on an
+    earlier one whose HBM/DM/TRF/VRF ranges it reads or writes conflictingly (RAW, WAR, WAW),
+    that uses the Vector Engine from the other context, or (DMA vs pass) that could break the
+    64-same-bank rule. Among the units whose predecessors are issued, the one that stalls the
+    queue least is issued next (ties: program order), after waits for its predecessors not
+    yet waited for, for the previous pass of its context and, with all 64 tags taken, for the
+    oldest DMA. Post: every unit carries `tcp.schedule = {order, context, engine, start, end,
+    waits, tag (DMAs), holds_dma (passes that must not overlap a DMA)}`, the function
+    `tcp.final_waits` and the module `tcp.makespan`, timed with the simulator's clock.
   }];
 }
 

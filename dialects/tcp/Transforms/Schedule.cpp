@@ -1,11 +1,24 @@
-// tcp-schedule: program-order schedule with predicted cycles from the target model.
+// tcp-schedule: list scheduling of the kernel's commands over the in-order queue.
+//
+// Units are the DMAs and the Tensor Unit passes. A unit depends on an earlier one when their
+// memory footprints conflict (RAW, WAR, WAW on overlapping HBM, DM, TRF or VRF ranges), when
+// both use the Vector Engine from different contexts, or when one is a DMA and the other a
+// pass that could break the 64-same-bank rule. The scheduler then repeatedly issues, among
+// the units whose predecessors are issued, the one that would stall the queue least (ties:
+// program order), after waits for each predecessor not yet waited for, for the previous pass
+// of its context (whose registers it reloads) and, when all tags are taken, for the oldest
+// DMA. Times come from rngd::QueueClock, the clock the simulator runs, so the predicted
+// makespan is what the simulator measures for the same command stream.
 #include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpVerify.h"
 #include "dialects/tcp/Transforms/Passes.h"
 
 #include "rngd/Isa.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+
+#include <bitset>
 
 namespace rngd::tcp {
 #define GEN_PASS_DEF_TCPSCHEDULE
@@ -18,19 +31,88 @@ using namespace rngd::tcp;
 
 namespace {
 
-int64_t words(isa::Unit unit) { return isa::wordCount(*isa::findUnit(unit)); }
+constexpr size_t kMaxSlices = 512;
+using SliceSet = std::bitset<kMaxSlices>;
 
-void record(Operation *op, StringRef context, int64_t engine, QueueClock::Interval span,
-            bool holdsDma = false) {
-  Builder b(op);
-  SmallVector<NamedAttribute> fields = {b.getNamedAttr("context", b.getStringAttr(context)),
-                                        b.getNamedAttr("engine", b.getI64IntegerAttr(engine)),
-                                        b.getNamedAttr("start", b.getI64IntegerAttr(span.start)),
-                                        b.getNamedAttr("end", b.getI64IntegerAttr(span.end))};
-  if (holdsDma) // a pass that could break the 64-same-bank rule: no DMA may overlap it
-    fields.push_back(b.getNamedAttr("holds_dma", b.getUnitAttr()));
-  op->setAttr("tcp.schedule", b.getDictionaryAttr(fields));
+/// A byte range of one memory: an HBM argument's bytes, or the same per-slice range (per lane
+/// segment for the TRF) on a set of slices.
+struct Region {
+  enum Space { Hbm, Dm, Trf, Vrf } space;
+  int64_t arg = -1; // HBM: argument number
+  SliceSet slices;  // DM/TRF/VRF
+  int64_t lo = 0, hi = 0;
+
+  bool overlaps(const Region &o) const {
+    if (space != o.space || lo >= o.hi || o.lo >= hi)
+      return false;
+    return space == Hbm ? arg == o.arg : (slices & o.slices).any();
+  }
+};
+
+using Footprint = SmallVector<Region, 4>;
+
+bool overlaps(const Footprint &a, const Footprint &b) {
+  for (const Region &x : a)
+    for (const Region &y : b)
+      if (x.overlaps(y))
+        return true;
+  return false;
 }
+
+SliceSet sliceSet(const SpatialLayout &spatial) {
+  SliceSet set;
+  for (int64_t s : spatial.activeSlices(defaultTarget()))
+    if (s >= 0 && s < static_cast<int64_t>(kMaxSlices))
+      set.set(static_cast<size_t>(s));
+  return set;
+}
+
+int64_t offsetAttr(Value v, StringRef name) {
+  Operation *def = v.getDefiningOp();
+  auto attr = def ? def->getAttrOfType<IntegerAttr>(name) : IntegerAttr();
+  return attr ? attr.getInt() : 0;
+}
+
+std::optional<Region> hbmRegion(Operation *op, Value v) {
+  auto root = hbmRoot(v);
+  auto layout = resolveHbm(op, cast<HbmType>(v.getType()));
+  if (!root || !layout)
+    return std::nullopt;
+  return Region{Region::Hbm, root->arg.getArgNumber(), {}, root->byteOffset,
+                root->byteOffset + layout->bytes()};
+}
+
+Region dmRegion(Value v, const DmLayout &layout) {
+  int64_t offset = offsetAttr(v, "tcp.dm_offset");
+  return {Region::Dm, -1, sliceSet(layout.spatial), offset, offset + layout.bytesPerSlice()};
+}
+
+Region registerRegion(Region::Space space, Value v, const SpatialLayout &spatial,
+                      int64_t bytes) {
+  int64_t offset = offsetAttr(v, space == Region::Trf ? "tcp.trf_offset" : "tcp.vrf_offset");
+  return {space, -1, sliceSet(spatial), offset, offset + bytes};
+}
+
+struct Unit {
+  Operation *op = nullptr; // the DMA op or the pass's end
+  bool isDma = false;
+  int64_t engine = 0;  // DMA engine
+  int64_t context = 0; // pass context (0 main, 1 sub)
+  int64_t cycles = 0;
+  DmaTraffic traffic;
+  SmallVector<int64_t> loadWords; // config blocks the pass loads, in lowering order
+  bool usesVector = false;
+  bool holdsDma = false;
+  Footprint reads, writes;
+  SmallVector<size_t> preds;
+  // Scheduling results.
+  bool issued = false, retired = false;
+  QueueClock::Interval span;
+  int64_t tag = -1;
+  SmallVector<std::string> waits; // "tag N" | "main" | "sub", emitted before the unit
+};
+
+int64_t words(isa::Unit unit) { return isa::wordCount(*isa::findUnit(unit)); }
 
 /// The longest same-bank run of a pass's DM sequencers (fetch and commit).
 int64_t passSameBankRun(const TensorPassPlan &plan) {
@@ -46,53 +128,274 @@ int64_t passSameBankRun(const TensorPassPlan &plan) {
   return longest;
 }
 
+LogicalResult dmaUnit(Operation *op, Unit &u) {
+  u.op = op;
+  u.isDma = true;
+  if (auto dma = dyn_cast<DmaOp>(op)) {
+    auto plan = planDma(dma);
+    if (!plan)
+      return failure();
+    u.engine = dmaEngine(*plan);
+    u.cycles = plan->cycles;
+    u.traffic = dmaTraffic(*plan, plan->plan.packetBytes * plan->plan.packets());
+    Value dst = dma.getDest() ? dma.getDest() : dma.getResult();
+    auto side = [&](Value v, const std::optional<DmLayout> &dm, Footprint &f) -> LogicalResult {
+      if (dm) {
+        f.push_back(dmRegion(v, *dm));
+        return success();
+      }
+      auto r = hbmRegion(op, v);
+      if (!r)
+        return failure();
+      f.push_back(*r);
+      return success();
+    };
+    return failure(failed(side(dma.getSource(), plan->dmSource, u.reads)) ||
+                   failed(side(dst, plan->dmDest, u.writes)));
+  }
+  auto plan = planIndirectDma(op);
+  if (!plan)
+    return failure();
+  bool scatter = plan->scatter;
+  Value dmValue = scatter ? op->getOperand(0) : op->getResult(0);
+  Value hbmValue = scatter ? op->getOperand(1) : op->getOperand(0);
+  Value offsets = scatter ? op->getOperand(2) : op->getOperand(1);
+  u.engine = dmaEngine(plan->dma);
+  u.cycles = plan->dma.cycles;
+  u.traffic = dmaTraffic(plan->dma,
+                         plan->dma.plan.packetBytes * plan->dma.plan.packets() * plan->rows);
+  auto index = hbmRegion(op, offsets);
+  auto hbm = hbmRegion(op, hbmValue);
+  if (!index || !hbm)
+    return failure();
+  u.traffic.hbmBytes += index->hi - index->lo; // the index tensor is read when it starts
+  Region dm = dmRegion(dmValue, scatter ? *plan->dma.dmSource : *plan->dma.dmDest);
+  u.reads = {*index, scatter ? dm : *hbm};
+  u.writes = {scatter ? *hbm : dm};
+  return success();
+}
+
+LogicalResult passUnit(Operation *end, Unit &u) {
+  auto plan = planTensorPass(end);
+  if (!plan)
+    return failure();
+  TensorPassOps ops = plan->ops;
+  u.op = end;
+  u.context = static_cast<int64_t>(ops.fetch.getContext());
+  u.cycles = tensorPassCycles(defaultTarget(), plan->shape);
+  u.usesVector = ops.vector || ops.cast;
+  u.holdsDma = passSameBankRun(*plan) >= defaultTarget().sameBankAccessLimit;
+  u.loadWords.push_back(words(isa::Unit::Fetch));
+  if (ops.sw)
+    u.loadWords.push_back(words(isa::Unit::Switch));
+  if (ops.contract)
+    u.loadWords.push_back(words(isa::Unit::Contract));
+  if (ops.vector)
+    u.loadWords.push_back(words(isa::Unit::Vector));
+  if (ops.cast)
+    u.loadWords.push_back(words(isa::Unit::Cast));
+  if (ops.transpose)
+    u.loadWords.push_back(words(isa::Unit::Transpose));
+  u.loadWords.push_back(words(ops.commit  ? isa::Unit::Commit
+                              : ops.toTrf ? isa::Unit::TrfWrite
+                                          : isa::Unit::VrfWrite));
+  u.reads.push_back(dmRegion(ops.fetch.getSource(), plan->fetch.source));
+  if (plan->contract)
+    u.reads.push_back(registerRegion(Region::Trf, ops.contract.getWeights(),
+                                     plan->contract->weights.spatial,
+                                     plan->contract->weights.laneBytes()));
+  if (ops.vector)
+    for (Value v : ops.vector.getVrfOperands()) {
+      auto layout = resolveVrf(end, cast<VrfType>(v.getType()));
+      if (!layout)
+        return failure();
+      u.reads.push_back(registerRegion(Region::Vrf, v, layout->spatial, layout->bytes()));
+    }
+  Value result = end->getResult(0);
+  if (plan->commit)
+    u.writes.push_back(dmRegion(result, plan->commit->result));
+  else if (plan->trf)
+    u.writes.push_back(
+        registerRegion(Region::Trf, result, plan->trf->spatial, plan->trf->laneBytes()));
+  else
+    u.writes.push_back(registerRegion(Region::Vrf, result, plan->vrf->spatial, plan->vrf->bytes()));
+  return success();
+}
+
+/// Unit j must not overlap unit i < j.
+bool conflicts(const Unit &i, const Unit &j) {
+  if (overlaps(j.reads, i.writes) || overlaps(j.writes, i.reads) || overlaps(j.writes, i.writes))
+    return true;
+  if (!i.isDma && !j.isDma && i.usesVector && j.usesVector && i.context != j.context)
+    return true;
+  if (i.isDma != j.isDma && ((!i.isDma && i.holdsDma) || (!j.isDma && j.holdsDma)))
+    return true;
+  return false;
+}
+
+class ListScheduler {
+public:
+  explicit ListScheduler(std::vector<Unit> &units) : units_(units), clock_(defaultTarget()) {
+    for (size_t j = 0; j < units_.size(); ++j)
+      for (size_t i = 0; i < j; ++i)
+        if (conflicts(units_[i], units_[j]))
+          units_[j].preds.push_back(i);
+  }
+
+  void run() {
+    for (size_t n = 0; n < units_.size(); ++n) {
+      size_t best = units_.size();
+      int64_t bestReady = 0;
+      for (size_t u = 0; u < units_.size(); ++u) {
+        if (units_[u].issued || !llvm::all_of(units_[u].preds,
+                                              [&](size_t p) { return units_[p].issued; }))
+          continue;
+        int64_t ready = readyAt(u);
+        if (best == units_.size() || ready < bestReady) {
+          best = u;
+          bestReady = ready;
+        }
+        if (ready <= clock_.now())
+          break; // nothing can beat issuing now; program order breaks the tie
+      }
+      issue(best);
+      issueOrder_.push_back(best);
+    }
+    // The kernel ends when everything it started has ended.
+    SmallVector<size_t> open;
+    for (size_t u = 0; u < units_.size(); ++u)
+      if (!units_[u].retired)
+        open.push_back(u);
+    finalWaits_ = retire(open);
+  }
+
+  int64_t makespan() const { return clock_.makespan(); }
+  const SmallVector<std::string> &finalWaits() const { return finalWaits_; }
+  const std::vector<size_t> &issueOrder() const { return issueOrder_; }
+
+private:
+  /// What `u` must wait for before it issues.
+  SmallVector<size_t> blockers(size_t u) const {
+    const Unit &unit = units_[u];
+    SmallVector<size_t> out;
+    for (size_t p : unit.preds)
+      if (!units_[p].retired)
+        out.push_back(p);
+    if (!unit.isDma && context_[unit.context] >= 0)
+      out.push_back(static_cast<size_t>(context_[unit.context]));
+    if (unit.isDma && tagsInFlight_.size() > isa::kMaxTag)
+      out.push_back(tagsInFlight_.front());
+    llvm::sort(out);
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
+  int64_t readyAt(size_t u) const {
+    int64_t ready = clock_.now();
+    for (size_t b : blockers(u))
+      ready = std::max(ready, units_[b].span.end);
+    return ready;
+  }
+
+  /// Waits for each unit in `which`, earliest end first; returns the wait commands.
+  SmallVector<std::string> retire(SmallVector<size_t> which) {
+    llvm::stable_sort(which, [&](size_t a, size_t b) {
+      return units_[a].span.end < units_[b].span.end;
+    });
+    SmallVector<std::string> waits;
+    for (size_t w : which) {
+      Unit &unit = units_[w];
+      clock_.wait(unit.span.end);
+      unit.retired = true;
+      if (unit.isDma) {
+        waits.push_back("tag " + std::to_string(unit.tag));
+        llvm::erase(tagsInFlight_, w);
+        freeTags_.push_back(unit.tag);
+      } else {
+        waits.push_back(unit.context == 0 ? "main" : "sub");
+        context_[unit.context] = -1;
+      }
+    }
+    return waits;
+  }
+
+  void issue(size_t u) {
+    Unit &unit = units_[u];
+    unit.waits = retire(blockers(u));
+    unit.issued = true;
+    if (unit.isDma) {
+      unit.tag = nextTag();
+      tagsInFlight_.push_back(u);
+      unit.span = clock_.dma(unit.engine, unit.cycles, unit.traffic);
+      return;
+    }
+    for (int64_t w : unit.loadWords)
+      clock_.load(w);
+    unit.span = clock_.exec(unit.context, unit.cycles);
+    context_[unit.context] = static_cast<int64_t>(u);
+  }
+
+  int64_t nextTag() {
+    if (!freeTags_.empty()) {
+      int64_t tag = freeTags_.front();
+      freeTags_.erase(freeTags_.begin());
+      return tag;
+    }
+    return unusedTag_++;
+  }
+
+  std::vector<Unit> &units_;
+  QueueClock clock_;
+  int64_t context_[2] = {-1, -1};      // unit running on main / sub, not yet waited for
+  SmallVector<size_t> tagsInFlight_;   // DMA units not yet waited for, in issue order
+  SmallVector<int64_t> freeTags_;      // retired tags, reused oldest first
+  int64_t unusedTag_ = 0;
+  SmallVector<std::string> finalWaits_;
+  std::vector<size_t> issueOrder_;
+};
+
+ArrayAttr stringArray(Builder &b, ArrayRef<std::string> items) {
+  SmallVector<Attribute> attrs;
+  for (const std::string &s : items)
+    attrs.push_back(b.getStringAttr(s));
+  return b.getArrayAttr(attrs);
+}
+
 LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
-  QueueClock clock(defaultTarget());
+  std::vector<Unit> units;
   for (Operation &op : func.getBody().front()) {
-    if (auto dma = dyn_cast<DmaOp>(op)) {
-      auto plan = planDma(dma);
-      if (!plan)
+    if (llvm::isa<DmaOp, DmaScatterOp, DmaGatherOp>(op)) {
+      units.emplace_back();
+      if (failed(dmaUnit(&op, units.back())))
         return failure();
-      int64_t engine = dmaEngine(*plan);
-      auto span = clock.dma(engine, plan->cycles);
-      clock.wait(span.end);
-      record(dma, "tdma", engine, span);
-    } else if (llvm::isa<DmaScatterOp, DmaGatherOp>(op)) {
-      auto plan = planIndirectDma(&op);
-      if (!plan)
-        return failure();
-      int64_t engine = dmaEngine(plan->dma);
-      auto span = clock.dma(engine, plan->dma.cycles);
-      clock.wait(span.end);
-      record(&op, "tdma", engine, span);
     } else if (isPassEnd(&op)) {
-      auto plan = planTensorPass(&op);
-      if (!plan)
+      units.emplace_back();
+      if (failed(passUnit(&op, units.back())))
         return failure();
-      const TensorPassOps &ops = plan->ops;
-      clock.load(words(isa::Unit::Fetch));
-      if (ops.sw)
-        clock.load(words(isa::Unit::Switch));
-      if (ops.contract)
-        clock.load(words(isa::Unit::Contract));
-      if (ops.vector)
-        clock.load(words(isa::Unit::Vector));
-      if (ops.cast)
-        clock.load(words(isa::Unit::Cast));
-      if (ops.transpose)
-        clock.load(words(isa::Unit::Transpose));
-      clock.load(words(ops.commit  ? isa::Unit::Commit
-                       : ops.toTrf ? isa::Unit::TrfWrite
-                                   : isa::Unit::VrfWrite));
-      FetchOp fetch = ops.fetch;
-      int64_t ctx = static_cast<int64_t>(fetch.getContext());
-      auto span = clock.exec(ctx, tensorPassCycles(defaultTarget(), plan->shape));
-      clock.wait(span.end);
-      record(&op, stringifyContext(fetch.getContext()), 0, span,
-             passSameBankRun(*plan) >= defaultTarget().sameBankAccessLimit);
     }
   }
-  makespan = clock.makespan();
+  ListScheduler scheduler(units);
+  scheduler.run();
+  Builder b(func);
+  int64_t order = 0;
+  for (size_t u : scheduler.issueOrder()) {
+    const Unit &unit = units[u];
+    SmallVector<NamedAttribute> fields = {
+        b.getNamedAttr("order", b.getI64IntegerAttr(order++)),
+        b.getNamedAttr("context",
+                       b.getStringAttr(unit.isDma ? "tdma" : unit.context == 0 ? "main" : "sub")),
+        b.getNamedAttr("engine", b.getI64IntegerAttr(unit.isDma ? unit.engine : 0)),
+        b.getNamedAttr("start", b.getI64IntegerAttr(unit.span.start)),
+        b.getNamedAttr("end", b.getI64IntegerAttr(unit.span.end)),
+        b.getNamedAttr("waits", stringArray(b, unit.waits))};
+    if (unit.isDma)
+      fields.push_back(b.getNamedAttr("tag", b.getI64IntegerAttr(unit.tag)));
+    if (unit.holdsDma) // a pass that could break the 64-same-bank rule: no DMA overlaps it
+      fields.push_back(b.getNamedAttr("holds_dma", b.getUnitAttr()));
+    unit.op->setAttr("tcp.schedule", b.getDictionaryAttr(fields));
+  }
+  func->setAttr("tcp.final_waits", stringArray(b, scheduler.finalWaits()));
+  makespan = scheduler.makespan();
   return success();
 }
 
