@@ -92,7 +92,8 @@ public:
       j_.attribute("context", ctx);
       j_.attributeArray("engines", [&] {
         if (ctx == "tdma")
-          j_.value("dma" + std::to_string(cast<IntegerAttr>(sched.get("engine")).getInt()));
+          for (int64_t e : cast<DenseI64ArrayAttr>(sched.get("engines")).asArrayRef())
+            j_.value("dma" + std::to_string(e));
         else
           for (StringRef p : parts)
             j_.value(p.drop_front(4)); // "tcp.fetch" -> "fetch"

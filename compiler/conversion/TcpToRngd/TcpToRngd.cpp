@@ -99,7 +99,9 @@ public:
       auto sched = op->getAttrOfType<DictionaryAttr>("tcp.schedule");
       if (failed(emitWaits(op, sched.getAs<ArrayAttr>("waits"))))
         return failure();
-      tag_ = sched.getAs<IntegerAttr>("tag") ? sched.getAs<IntegerAttr>("tag").getInt() : -1;
+      auto tags = sched.getAs<DenseI64ArrayAttr>("tags");
+      tags_.assign(tags ? tags.asArrayRef().begin() : nullptr,
+                   tags ? tags.asArrayRef().end() : nullptr);
       if (auto dma = dyn_cast<tcp::DmaOp>(op)) {
         if (failed(lowerDma(dma)))
           return failure();
@@ -144,19 +146,29 @@ private:
     Value dst = op.getDest() ? op.getDest() : op.getResult();
     if ((plan->dmSource && dmOffset(op.getSource()) < 0) || (plan->dmDest && dmOffset(dst) < 0))
       return op.emitOpError("has no DM address; run tcp-allocate-memory first");
-    SmallVector<int64_t> limits, srcStrides, dstStrides;
-    for (const auto &loop : plan->plan.loops) {
-      limits.push_back(loop.size);
-      srcStrides.push_back(loop.srcStride);
-      dstStrides.push_back(loop.dstStride);
+    std::vector<tcp::DmaPart> parts = tcp::dmaParts(*plan);
+    if (tags_.size() != parts.size())
+      return op.emitOpError("has ") << tags_.size() << " DMA tags for " << parts.size()
+                                    << " descriptors; run tcp-schedule first";
+    uint64_t src = address(op.getSource(), *plan, true), dest = address(dst, *plan, false);
+    for (size_t p = 0; p < parts.size(); ++p) {
+      const tcp::DmaPart &part = parts[p];
+      SmallVector<int64_t> limits, srcStrides, dstStrides;
+      for (const auto &loop : part.loops) {
+        limits.push_back(loop.size);
+        srcStrides.push_back(loop.srcStride);
+        dstStrides.push_back(loop.dstStride);
+      }
+      int64_t index = static_cast<int64_t>(descriptors_.size());
+      auto d = records_.create<cmd::DescriptorOp>(
+          op.getLoc(), index, part.engine, src + static_cast<uint64_t>(part.srcOffset),
+          dest + static_cast<uint64_t>(part.dstOffset), plan->plan.packetBytes, limits,
+          srcStrides, dstStrides, StringAttr(), IntegerAttr(), IntegerAttr(), IntegerAttr());
+      descriptors_.push_back(d);
+      if (failed(startDma(op, index, tags_[p])))
+        return failure();
     }
-    int64_t index = static_cast<int64_t>(descriptors_.size());
-    auto d = records_.create<cmd::DescriptorOp>(
-        op.getLoc(), index, tcp::dmaEngine(*plan), address(op.getSource(), *plan, true),
-        address(dst, *plan, false), plan->plan.packetBytes, limits, srcStrides, dstStrides,
-        StringAttr(), IntegerAttr(), IntegerAttr(), IntegerAttr());
-    descriptors_.push_back(d);
-    return startDma(op, index);
+    return success();
   }
 
   LogicalResult lowerIndirectDma(Operation *op) {
@@ -188,7 +200,10 @@ private:
         b_.getI64IntegerAttr(static_cast<int64_t>(hbmAt(offsets))),
         b_.getI64IntegerAttr(plan->rows), b_.getI64IntegerAttr(0));
     descriptors_.push_back(d);
-    return startDma(op, index);
+    if (tags_.size() != 1)
+      return op->emitOpError("has ") << tags_.size() << " DMA tags for one descriptor; run "
+                                        "tcp-schedule first";
+    return startDma(op, index, tags_[0]);
   }
 
   /// The descriptor address of an HBM argument or a view of one.
@@ -200,10 +215,10 @@ private:
   }
 
   /// Starts descriptor `index` under the tag the scheduler gave it.
-  LogicalResult startDma(Operation *op, int64_t index) {
-    if (tag_ < 0 || tag_ > int64_t(isa::kMaxTag))
+  LogicalResult startDma(Operation *op, int64_t index, int64_t tag) {
+    if (tag < 0 || tag > int64_t(isa::kMaxTag))
       return op->emitOpError("has no DMA tag in 0..") << isa::kMaxTag << "; run tcp-schedule first";
-    commands_.create<cmd::DmaOp>(op->getLoc(), index, tag_);
+    commands_.create<cmd::DmaOp>(op->getLoc(), index, tag);
     return success();
   }
 
@@ -419,7 +434,7 @@ private:
   OpBuilder commands_{b_};
   std::vector<cmd::DescriptorOp> descriptors_;
   std::vector<cmd::ConfigOp> configs_;
-  int64_t tag_ = -1; // the tag of the DMA being lowered
+  std::vector<int64_t> tags_; // the tags of the DMA being lowered, one per descriptor
 };
 
 struct ConvertTcpToRngdPass

@@ -137,6 +137,78 @@ DmaTraffic dmaTraffic(const DmaOpPlan &plan, int64_t bytes) {
   return traffic;
 }
 
+namespace {
+/// The lowest and highest byte offset the loop nest reaches (packet excluded).
+std::pair<int64_t, int64_t> reach(const std::vector<mapping::DmaPlan::PairLoop> &loops,
+                                  bool dst) {
+  int64_t lo = 0, hi = 0;
+  for (const auto &l : loops) {
+    int64_t span = (l.size - 1) * (dst ? l.dstStride : l.srcStride);
+    (span < 0 ? lo : hi) += span;
+  }
+  return {lo, hi};
+}
+} // namespace
+
+std::vector<DmaPart> dmaParts(const DmaOpPlan &plan) {
+  const TargetModel &t = defaultTarget();
+  const int64_t packetBytes = plan.plan.packetBytes;
+  auto makePart = [&](std::vector<mapping::DmaPlan::PairLoop> loops, int64_t srcOffset,
+                      int64_t dstOffset, int64_t engine, int64_t cluster) {
+    DmaPart part{std::move(loops), srcOffset, dstOffset, engine, 1, 0, {}};
+    for (const auto &l : part.loops)
+      part.packets *= l.size;
+    int64_t bytes = part.packets * packetBytes;
+    part.cycles = dmaCycles(t, plan.route, packetBytes, part.packets);
+    part.traffic.hbmBytes = (plan.hbmSource ? bytes : 0) + (plan.hbmDest ? bytes : 0);
+    if (plan.dmDest && cluster >= 0)
+      part.traffic.dmWriteBytes[cluster] = bytes;
+    return part;
+  };
+  const std::vector<mapping::DmaPlan::PairLoop> &loops = plan.plan.loops;
+  bool dmDst = plan.dmDest.has_value();
+  const int64_t clusterBytes = t.slicesPerCluster * t.dmSliceWindowBytes;
+  // The cluster a nest stays in (its DM offsets from `base`), or -1 when it spans two.
+  auto clusterOf = [&](const std::vector<mapping::DmaPlan::PairLoop> &nest, int64_t base) {
+    auto [lo, hi] = reach(nest, dmDst);
+    int64_t first = (base + lo) / clusterBytes, last = (base + hi) / clusterBytes;
+    return first == last ? first : int64_t(-1);
+  };
+  std::vector<DmaPart> whole;
+  if (!plan.dmSource && !plan.dmDest) {
+    whole.push_back(makePart(loops, 0, 0, dmaEngine(plan), -1));
+    return whole;
+  }
+  int64_t cluster = clusterOf(loops, 0);
+  whole.push_back(makePart(loops, 0, 0, dmaEngine(plan), dmDst ? std::max<int64_t>(cluster, 0) : -1));
+  if (whole[0].packets * packetBytes < kDmaSplitBytes)
+    return whole;
+  const int64_t enginesPerCluster = t.dmaEngines / t.clusters;
+  int64_t target = enginesPerCluster * (cluster >= 0 ? 1 : t.clusters);
+  for (size_t i = 0; i < loops.size(); ++i) {
+    for (int64_t chunks = target; chunks >= 2; --chunks) {
+      if (loops[i].size % chunks != 0)
+        continue;
+      std::vector<mapping::DmaPlan::PairLoop> nest = loops;
+      nest[i].size = loops[i].size / chunks;
+      std::vector<DmaPart> parts;
+      int64_t used[2] = {0, 0};
+      for (int64_t c = 0; c < chunks; ++c) {
+        int64_t src = c * nest[i].size * loops[i].srcStride;
+        int64_t dst = c * nest[i].size * loops[i].dstStride;
+        int64_t at = clusterOf(nest, dmDst ? dst : src);
+        if (at < 0 || at > 1)
+          break;
+        int64_t engine = at * enginesPerCluster + used[at]++ % enginesPerCluster;
+        parts.push_back(makePart(nest, src, dst, engine, dmDst ? at : -1));
+      }
+      if (static_cast<int64_t>(parts.size()) == chunks)
+        return parts;
+    }
+  }
+  return whole;
+}
+
 Context passContext(Operation *op) {
   while (op) {
     if (auto fetch = dyn_cast<FetchOp>(op))

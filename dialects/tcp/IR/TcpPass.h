@@ -38,6 +38,26 @@ int64_t dmaEngine(const DmaOpPlan &plan);
 /// the clusters of its DM destination in proportion to their slices).
 DmaTraffic dmaTraffic(const DmaOpPlan &plan, int64_t bytes);
 
+/// One descriptor of a DMA: the plan's loop nest, or a chunk of one of its loops, on one
+/// engine. Offsets are byte deltas added to the plan's source and destination bases.
+struct DmaPart {
+  std::vector<mapping::DmaPlan::PairLoop> loops;
+  int64_t srcOffset = 0, dstOffset = 0;
+  int64_t engine = 0;
+  int64_t packets = 0;
+  int64_t cycles = 0;
+  DmaTraffic traffic;
+};
+
+/// A DMA with a DM side and at least kDmaSplitBytes is spread over the DMA engines of the
+/// clusters its DM side spans (four per cluster): the outermost loop that divides into that
+/// many chunks, each inside one cluster, is cut into them, chunk i on the cluster's engine
+/// i % 4. Smaller DMAs, DMAs no loop splits that way, and DMAs between HBM ranges stay whole
+/// on dmaEngine(). Both the scheduler and the lowering use this, so they issue the same
+/// descriptors.
+std::vector<DmaPart> dmaParts(const DmaOpPlan &plan);
+constexpr int64_t kDmaSplitBytes = 64 * 1024;
+
 struct FetchPlan {
   DmLayout source;
   StreamLayout stream;

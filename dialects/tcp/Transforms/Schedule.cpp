@@ -96,10 +96,9 @@ Region registerRegion(Region::Space space, Value v, const SpatialLayout &spatial
 struct Unit {
   Operation *op = nullptr; // the DMA op or the pass's end
   bool isDma = false;
-  int64_t engine = 0;  // DMA engine
-  int64_t context = 0; // pass context (0 main, 1 sub)
-  int64_t cycles = 0;
-  DmaTraffic traffic;
+  std::vector<DmaPart> parts; // a DMA's descriptors (dmaParts)
+  int64_t context = 0;        // pass context (0 main, 1 sub)
+  int64_t cycles = 0;         // a pass's cycles
   SmallVector<int64_t> loadWords; // config blocks the pass loads, in lowering order
   bool usesVector = false;
   bool holdsDma = false;
@@ -107,8 +106,8 @@ struct Unit {
   SmallVector<size_t> preds;
   // Scheduling results.
   bool issued = false, retired = false;
-  QueueClock::Interval span;
-  int64_t tag = -1;
+  QueueClock::Interval span;          // first start to last end
+  SmallVector<int64_t> tags, partEnds; // per DMA part
   SmallVector<std::string> waits; // "tag N" | "main" | "sub", emitted before the unit
 };
 
@@ -135,9 +134,7 @@ LogicalResult dmaUnit(Operation *op, Unit &u) {
     auto plan = planDma(dma);
     if (!plan)
       return failure();
-    u.engine = dmaEngine(*plan);
-    u.cycles = plan->cycles;
-    u.traffic = dmaTraffic(*plan, plan->plan.packetBytes * plan->plan.packets());
+    u.parts = dmaParts(*plan);
     Value dst = dma.getDest() ? dma.getDest() : dma.getResult();
     auto side = [&](Value v, const std::optional<DmLayout> &dm, Footprint &f) -> LogicalResult {
       if (dm) {
@@ -160,15 +157,17 @@ LogicalResult dmaUnit(Operation *op, Unit &u) {
   Value dmValue = scatter ? op->getOperand(0) : op->getResult(0);
   Value hbmValue = scatter ? op->getOperand(1) : op->getOperand(0);
   Value offsets = scatter ? op->getOperand(2) : op->getOperand(1);
-  u.engine = dmaEngine(plan->dma);
-  u.cycles = plan->dma.cycles;
-  u.traffic = dmaTraffic(plan->dma,
-                         plan->dma.plan.packetBytes * plan->dma.plan.packets() * plan->rows);
   auto index = hbmRegion(op, offsets);
   auto hbm = hbmRegion(op, hbmValue);
   if (!index || !hbm)
     return failure();
-  u.traffic.hbmBytes += index->hi - index->lo; // the index tensor is read when it starts
+  DmaPart part;
+  part.engine = dmaEngine(plan->dma);
+  part.cycles = plan->dma.cycles;
+  part.traffic = dmaTraffic(plan->dma,
+                            plan->dma.plan.packetBytes * plan->dma.plan.packets() * plan->rows);
+  part.traffic.hbmBytes += index->hi - index->lo; // the index tensor is read when it starts
+  u.parts.push_back(part);
   Region dm = dmRegion(dmValue, scatter ? *plan->dma.dmSource : *plan->dma.dmDest);
   u.reads = {*index, scatter ? dm : *hbm};
   u.writes = {scatter ? *hbm : dm};
@@ -283,8 +282,13 @@ private:
         out.push_back(p);
     if (!unit.isDma && context_[unit.context] >= 0)
       out.push_back(static_cast<size_t>(context_[unit.context]));
-    if (unit.isDma && tagsInFlight_.size() > isa::kMaxTag)
-      out.push_back(tagsInFlight_.front());
+    if (unit.isDma) { // free enough tags, oldest DMAs first
+      size_t free = isa::kMaxTag + 1 - tagsTaken_;
+      for (size_t i = 0; free < unit.parts.size() && i < tagsInFlight_.size(); ++i) {
+        out.push_back(tagsInFlight_[i]);
+        free += units_[tagsInFlight_[i]].tags.size();
+      }
+    }
     llvm::sort(out);
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
@@ -297,26 +301,41 @@ private:
     return ready;
   }
 
-  /// Waits for each unit in `which`, earliest end first; returns the wait commands.
-  SmallVector<std::string> retire(SmallVector<size_t> which) {
-    llvm::stable_sort(which, [&](size_t a, size_t b) {
-      return units_[a].span.end < units_[b].span.end;
-    });
-    SmallVector<std::string> waits;
+  /// Waits for each unit in `which` (each part of a DMA), earliest end first; returns the
+  /// wait commands.
+  SmallVector<std::string> retire(const SmallVector<size_t> &which) {
+    struct Wait {
+      int64_t end;
+      size_t unit;
+      int64_t tag; // -1: the unit's context
+    };
+    SmallVector<Wait> waits;
     for (size_t w : which) {
-      Unit &unit = units_[w];
-      clock_.wait(unit.span.end);
-      unit.retired = true;
-      if (unit.isDma) {
-        waits.push_back("tag " + std::to_string(unit.tag));
-        llvm::erase(tagsInFlight_, w);
-        freeTags_.push_back(unit.tag);
+      const Unit &unit = units_[w];
+      if (unit.isDma)
+        for (size_t p = 0; p < unit.tags.size(); ++p)
+          waits.push_back({unit.partEnds[p], w, unit.tags[p]});
+      else
+        waits.push_back({unit.span.end, w, -1});
+    }
+    llvm::stable_sort(waits, [](const Wait &a, const Wait &b) { return a.end < b.end; });
+    SmallVector<std::string> out;
+    for (const Wait &w : waits) {
+      Unit &unit = units_[w.unit];
+      clock_.wait(w.end);
+      if (w.tag >= 0) {
+        out.push_back("tag " + std::to_string(w.tag));
+        freeTags_.push_back(w.tag);
+        --tagsTaken_;
       } else {
-        waits.push_back(unit.context == 0 ? "main" : "sub");
+        out.push_back(unit.context == 0 ? "main" : "sub");
         context_[unit.context] = -1;
       }
+      unit.retired = true;
     }
-    return waits;
+    for (size_t w : which)
+      llvm::erase(tagsInFlight_, w);
+    return out;
   }
 
   void issue(size_t u) {
@@ -324,9 +343,16 @@ private:
     unit.waits = retire(blockers(u));
     unit.issued = true;
     if (unit.isDma) {
-      unit.tag = nextTag();
+      for (const DmaPart &part : unit.parts) {
+        unit.tags.push_back(nextTag());
+        ++tagsTaken_;
+        QueueClock::Interval span = clock_.dma(part.engine, part.cycles, part.traffic);
+        unit.partEnds.push_back(span.end);
+        unit.span.start = unit.partEnds.size() == 1 ? span.start
+                                                    : std::min(unit.span.start, span.start);
+        unit.span.end = std::max(unit.span.end, span.end);
+      }
       tagsInFlight_.push_back(u);
-      unit.span = clock_.dma(unit.engine, unit.cycles, unit.traffic);
       return;
     }
     for (int64_t w : unit.loadWords)
@@ -348,6 +374,7 @@ private:
   QueueClock clock_;
   int64_t context_[2] = {-1, -1};      // unit running on main / sub, not yet waited for
   SmallVector<size_t> tagsInFlight_;   // DMA units not yet waited for, in issue order
+  size_t tagsTaken_ = 0;               // their parts' tags
   SmallVector<int64_t> freeTags_;      // retired tags, reused oldest first
   int64_t unusedTag_ = 0;
   SmallVector<std::string> finalWaits_;
@@ -359,6 +386,13 @@ ArrayAttr stringArray(Builder &b, ArrayRef<std::string> items) {
   for (const std::string &s : items)
     attrs.push_back(b.getStringAttr(s));
   return b.getArrayAttr(attrs);
+}
+
+SmallVector<int64_t> engines(const Unit &unit) {
+  SmallVector<int64_t> out;
+  for (const DmaPart &part : unit.parts)
+    out.push_back(part.engine);
+  return out;
 }
 
 LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
@@ -384,12 +418,12 @@ LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
         b.getNamedAttr("order", b.getI64IntegerAttr(order++)),
         b.getNamedAttr("context",
                        b.getStringAttr(unit.isDma ? "tdma" : unit.context == 0 ? "main" : "sub")),
-        b.getNamedAttr("engine", b.getI64IntegerAttr(unit.isDma ? unit.engine : 0)),
+        b.getNamedAttr("engines", b.getDenseI64ArrayAttr(engines(unit))),
         b.getNamedAttr("start", b.getI64IntegerAttr(unit.span.start)),
         b.getNamedAttr("end", b.getI64IntegerAttr(unit.span.end)),
         b.getNamedAttr("waits", stringArray(b, unit.waits))};
     if (unit.isDma)
-      fields.push_back(b.getNamedAttr("tag", b.getI64IntegerAttr(unit.tag)));
+      fields.push_back(b.getNamedAttr("tags", b.getDenseI64ArrayAttr(unit.tags)));
     if (unit.holdsDma) // a pass that could break the 64-same-bank rule: no DMA overlaps it
       fields.push_back(b.getNamedAttr("holds_dma", b.getUnitAttr()));
     unit.op->setAttr("tcp.schedule", b.getDictionaryAttr(fields));
