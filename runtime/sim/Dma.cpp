@@ -106,6 +106,9 @@ Status runDma(const Env &env, const std::string &label, const isa::Descriptor &d
            std::to_string(index[idx[indirect]]) + ")";
   };
 
+  // An engine reaches the DM of its own cluster only (docs/machine-model.md).
+  const int64_t enginesPerCluster = t.dmaEngines / t.clusters;
+  const int64_t engineCluster = static_cast<int64_t>(d.engine) / enginesPerCluster;
   uint64_t src = d.src, dst = d.dst; // wrap-around arithmetic; resolve rejects wild values
   uint64_t len = d.packetBytes;
   uint64_t align = static_cast<uint64_t>(t.dmaAlignment);
@@ -123,6 +126,18 @@ Status runDma(const Env &env, const std::string &label, const isa::Descriptor &d
     if (!resolveAddress(env, to, len, w, why))
       return Status::failure(label + ": packet " + std::to_string(p) + indexNote() +
                              " writes " + why);
+    for (const Place *place : {&s, &w}) {
+      int64_t cluster = place->slice / t.slicesPerCluster;
+      if (place->dm && cluster != engineCluster)
+        return Status::failure(label + ": packet " + std::to_string(p) + indexNote() +
+                               (place == &s ? " reads" : " writes") + " DM slice " +
+                               std::to_string(place->slice) + " of cluster " +
+                               std::to_string(cluster) + ", but DMA engine " +
+                               std::to_string(d.engine) + " serves cluster " +
+                               std::to_string(engineCluster) + " (engines " +
+                               std::to_string(engineCluster * enginesPerCluster) + ".." +
+                               std::to_string((engineCluster + 1) * enginesPerCluster - 1) + ")");
+    }
     if ((s.dm || w.dm) && (from % align || to % align || len % align))
       return Status::failure(label + ": packet " + std::to_string(p) + indexNote() + " from " +
                              hexString(from) + " to " + hexString(to) + " of " +

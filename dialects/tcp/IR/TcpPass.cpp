@@ -181,12 +181,14 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan) {
   }
   int64_t cluster = clusterOf(loops, 0);
   whole.push_back(makePart(loops, 0, 0, dmaEngine(plan), dmDst ? std::max<int64_t>(cluster, 0) : -1));
-  if (whole[0].packets * packetBytes < kDmaSplitBytes)
-    return whole;
   const int64_t enginesPerCluster = t.dmaEngines / t.clusters;
-  int64_t target = enginesPerCluster * (cluster >= 0 ? 1 : t.clusters);
+  bool small = whole[0].packets * packetBytes < kDmaSplitBytes;
+  if (small && cluster >= 0)
+    return whole;
+  // Large: four engines per cluster; small but over both clusters: one engine per cluster.
+  int64_t target = (small ? 1 : enginesPerCluster) * (cluster >= 0 ? 1 : t.clusters);
   for (size_t i = 0; i < loops.size(); ++i) {
-    for (int64_t chunks = target; chunks >= 2; --chunks) {
+    for (int64_t chunks = target; chunks >= (cluster >= 0 ? 2 : t.clusters); --chunks) {
       if (loops[i].size % chunks != 0)
         continue;
       std::vector<mapping::DmaPlan::PairLoop> nest = loops;

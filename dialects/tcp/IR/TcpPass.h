@@ -51,10 +51,11 @@ struct DmaPart {
 
 /// A DMA with a DM side and at least kDmaSplitBytes is spread over the DMA engines of the
 /// clusters its DM side spans (four per cluster): the outermost loop that divides into that
-/// many chunks, each inside one cluster, is cut into them, chunk i on the cluster's engine
-/// i % 4. Smaller DMAs, DMAs no loop splits that way, and DMAs between HBM ranges stay whole
-/// on dmaEngine(). Both the scheduler and the lowering use this, so they issue the same
-/// descriptors.
+/// many chunks (or fewer, down to two, or one per cluster), each inside one cluster, is cut
+/// into them, chunk i of a cluster on its engine i % 4. A smaller DMA over both clusters is
+/// cut into one chunk per cluster, since an engine reaches only its own cluster's DM. Other
+/// DMAs stay whole on dmaEngine(). The scheduler and the lowering both use this, so they
+/// issue the same descriptors.
 std::vector<DmaPart> dmaParts(const DmaOpPlan &plan);
 constexpr int64_t kDmaSplitBytes = 64 * 1024;
 

@@ -100,14 +100,16 @@ TEST_CASE("HBM to DM to HBM round trip through four slices", "[sim][dma]") {
   e.args.push_back(arg("x", ArgKind::In, DType::I32, {512}, 0));
   e.args.push_back(arg("y", ArgKind::Out, DType::I32, {512}, 2048));
   int32_t window = static_cast<int32_t>(defaultTarget().dmSliceWindowBytes);
-  // 4 slices (one per cluster half: 0, 1, 256, 257) x 2 packets of 256 B.
-  e.descriptors.push_back(
-      descriptor(hbmAddr(0), dmAddr(0, 1024), 256, {2, 2, 2}, {1024, 512, 256},
-                 {256 * window, window, 256}));
-  e.descriptors.push_back(
-      descriptor(dmAddr(0, 1024), hbmAddr(2048), 512, {2, 2}, {256 * window, window}, {1024, 512},
-                 2));
-  e.commands = {dma(0, 0), waitTag(0), dma(1, 0), waitTag(0)};
+  // 4 slices (two per cluster: 0, 1, 256, 257) x 2 packets of 256 B; an engine reaches its own
+  // cluster's DM only, so each direction is one descriptor per cluster (engines 0 and 4).
+  for (int c = 0; c < 2; ++c)
+    e.descriptors.push_back(descriptor(hbmAddr(1024 * c), dmAddr(256 * c, 1024), 256, {2, 2},
+                                       {512, 256}, {window, 256}, 4 * c));
+  for (int c = 0; c < 2; ++c)
+    e.descriptors.push_back(descriptor(dmAddr(256 * c, 1024), hbmAddr(2048 + 1024 * c), 512, {2},
+                                       {window}, {512}, 2 + 4 * c));
+  e.commands = {dma(0, 0), dma(1, 1), waitTag(0), waitTag(1),
+                dma(2, 0), dma(3, 1), waitTag(0), waitTag(1)};
   auto k = kernelOf(e);
   std::vector<int32_t> x(512), y(512);
   for (int i = 0; i < 512; ++i)
@@ -124,15 +126,18 @@ TEST_CASE("HBM to DM to HBM round trip through four slices", "[sim][dma]") {
   CHECK(probe == x[384]);
   CHECK_FALSE(device.dataMemory().allocated(2));
   const TargetModel &t = defaultTarget();
-  int64_t first = dmaCycles(t, DmaRoute::HbmToDm, 256, 8);
-  int64_t second = dmaCycles(t, DmaRoute::DmToHbm, 512, 4);
-  CHECK(r.makespan == first + second); // the wait resumes at `first`, the second DMA issues then
-  REQUIRE(r.trace[0].writes.size() == 2);  // slices [0, 2) and [256, 258), range [1024, 1536)
+  int64_t first = dmaCycles(t, DmaRoute::HbmToDm, 256, 4);
+  int64_t second = dmaCycles(t, DmaRoute::DmToHbm, 512, 2);
+  // Each pair runs side by side, the second one issue cycle behind: the waits resume at
+  // 1 + first, the second pair ends one cycle after its own 1 + second.
+  CHECK(r.makespan == 1 + first + second + 1);
+  REQUIRE(r.trace[0].writes.size() == 1); // slices [0, 2), range [1024, 1536)
   CHECK(r.trace[0].writes[0].sliceLo == 0);
   CHECK(r.trace[0].writes[0].sliceHi == 2);
-  CHECK(r.trace[0].writes[1].sliceLo == 256);
-  CHECK(r.trace[0].writes[1].lo == 1024);
-  CHECK(r.trace[0].writes[1].hi == 1536);
+  CHECK(r.trace[0].writes[0].lo == 1024);
+  CHECK(r.trace[0].writes[0].hi == 1536);
+  REQUIRE(r.trace[1].writes.size() == 1); // slices [256, 258)
+  CHECK(r.trace[1].writes[0].sliceLo == 256);
 }
 
 TEST_CASE("fetch, vector add 1.0, cast and commit match the host bit for bit", "[sim][pass]") {
@@ -322,13 +327,13 @@ TEST_CASE("changing one descriptor stride changes the output or raises a bounds 
   REQUIRE(runWith(patched, y).ok());
   CHECK(y != good);
 
-  patched = bytes; // descriptor 0 destination stride 16 windows: packet 32 lands past slice 511
+  patched = bytes; // descriptor 0 destination stride 16 windows: packet 16 lands in cluster 1
   put32(patched, descriptors + 96, 64 * 1024 * 1024);
   fixChecksum(patched);
   Status st = runWith(patched, y);
   REQUIRE_FALSE(st.ok());
-  CHECK(st.message() == "command #0 `rngd.dma 0 tag 0`: packet 32 writes address 0x90000000 is "
-                        "neither in HBM nor in a DM slice window");
+  CHECK(st.message() == "command #0 `rngd.dma 0 tag 0`: packet 16 writes DM slice 256 of "
+                        "cluster 1, but DMA engine 0 serves cluster 0 (engines 0..3)");
 
   patched = bytes; // descriptor 0 destination stride 4 MB + 512 KB: past the slice's 512 KB
   put32(patched, descriptors + 96, 4 * 1024 * 1024 + 512 * 1024);
@@ -387,10 +392,12 @@ TEST_CASE("integer vector add wraps and float multiply is exact f32", "[sim][num
   Executable e = makeExe("int_add", 512);
   e.args.push_back(arg("x", ArgKind::In, DType::I32, {16}, 0));
   e.args.push_back(arg("y", ArgKind::Out, DType::I32, {16}, 256));
-  int32_t window = static_cast<int32_t>(defaultTarget().dmSliceWindowBytes);
   // Two slices (0 and 300) get 8 words each; add 1 (int), then multiply by 0.5 as f32 bits.
-  e.descriptors.push_back(descriptor(hbmAddr(0), dmAddr(0, 0), 32, {2}, {32}, {300 * window}));
-  e.descriptors.push_back(descriptor(dmAddr(0, 32), hbmAddr(256), 32, {2}, {300 * window}, {32}));
+  // One descriptor per slice: slice 300 is in cluster 1, served by engine 4.
+  e.descriptors.push_back(descriptor(hbmAddr(0), dmAddr(0, 0), 32));
+  e.descriptors.push_back(descriptor(hbmAddr(32), dmAddr(300, 0), 32, {}, {}, {}, 4));
+  e.descriptors.push_back(descriptor(dmAddr(0, 32), hbmAddr(256), 32));
+  e.descriptors.push_back(descriptor(dmAddr(300, 32), hbmAddr(288), 32, {}, {}, {}, 4));
   isa::FetchConfig f;
   f.accessLog2 = 3; // four 8-byte accesses make one 32-byte packet
   f.packetBytes = 32;
@@ -407,9 +414,9 @@ TEST_CASE("integer vector add wraps and float multiply is exact f32", "[sim][num
   w.slices = f.slices;
   e.configs = {block(isa::Unit::Fetch, f.values()), block(isa::Unit::Vector, v.values()),
                block(isa::Unit::Commit, w.values())};
-  e.commands = {dma(0, 0), waitTag(0), load(0), load(1), load(2),
+  e.commands = {dma(0, 0), dma(1, 1), waitTag(0), waitTag(1), load(0), load(1), load(2),
                 exec(isa::UnitFetch | isa::UnitCollect | isa::UnitVector | isa::UnitCommit),
-                waitCtx(), dma(1, 0), waitTag(0)};
+                waitCtx(), dma(2, 0), dma(3, 1), waitTag(0), waitTag(1)};
   auto k = kernelOf(e);
   std::vector<int32_t> x(16), y(16);
   for (int i = 0; i < 16; ++i)
@@ -427,7 +434,7 @@ TEST_CASE("integer vector add wraps and float multiply is exact f32", "[sim][num
   shape.flits = 1;
   shape.vectorIntAlus = 1;
   shape.commitWrites = 1;
-  CHECK(r.trace[5].end - r.trace[5].start == tensorPassCycles(defaultTarget(), shape));
+  CHECK(r.trace[7].end - r.trace[7].start == tensorPassCycles(defaultTarget(), shape));
 }
 
 TEST_CASE("unsupported units and bad pass shapes are errors, not crashes", "[sim][pass]") {
@@ -526,4 +533,25 @@ TEST_CASE("trace JSON in the schedule format", "[sim][trace]") {
   CHECK(pass["writes"][0]["range"] == nlohmann::json::array({256, 272}));
   CHECK(j["ops"][0]["reads"][0]["memory"] == "hbm");
   CHECK(j["ops"][0]["reads"][0]["range"] == nlohmann::json::array({0, 1024}));
+}
+
+TEST_CASE("a DMA engine reaches the DM of its own cluster only", "[sim][dma]") {
+  // Engines 0..3 serve cluster 0 (slices 0..255), 4..7 cluster 1 (256..511).
+  auto run = [](int64_t slice, uint32_t engine) {
+    Executable e = makeExe("reach", 256);
+    e.args.push_back(arg("x", ArgKind::In, DType::I32, {8}, 0));
+    e.descriptors.push_back(descriptor(hbmAddr(0), dmAddr(slice, 0), 32, {}, {}, {}, engine));
+    e.commands = {dma(0, 0), waitTag(0)};
+    auto k = kernelOf(e);
+    Device device;
+    LaunchResult r;
+    return device.launch(*k, r);
+  };
+  CHECK(run(255, 3).ok()); // the last slice of cluster 0 from its last engine
+  CHECK(run(256, 4).ok()); // the first slice of cluster 1 from its first engine
+  CHECK(run(0, 0).ok());
+  CHECK(run(256, 3).message() == "command #0 `rngd.dma 0 tag 0`: packet 0 writes DM slice 256 of "
+                                 "cluster 1, but DMA engine 3 serves cluster 0 (engines 0..3)");
+  CHECK(run(255, 4).message() == "command #0 `rngd.dma 0 tag 0`: packet 0 writes DM slice 255 of "
+                                 "cluster 0, but DMA engine 4 serves cluster 1 (engines 4..7)");
 }
