@@ -1,6 +1,7 @@
 // RUN: rngd-opt %s --split-input-file --tcp-allocate-memory --verify-diagnostics | FileCheck %s
 // DM tensors get per-slice offsets aligned to 128 bytes; a tensor's range is reused once the
-// pass (or DMA) that last reads it has ended.
+// pass (or DMA) that last reads it has ended. A tensor a DMA brings from HBM lives from the
+// previous such tensor's definition (double buffering), so tcp-schedule may start its DMA early.
 
 !buf = !tcp.hbm<bf16, "A">
 !dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "A / 32", elem = "A % 32">
@@ -17,13 +18,13 @@ module attributes {tcp.axes = {A = 8192}} {
     %z = tcp.dma %in : !buf -> !dm
     %f = tcp.fetch main %x : !dm -> !s
     %c = tcp.collect %f : !s
-    // %x is read by this pass, which streams while it commits: %y cannot reuse %x's rows
-    // until the pass ends, so it goes after %z.
-    // CHECK: tcp.commit {{.*}} {tcp.dm_offset = 256 : i64}
+    // %w's range starts at %z's definition, before this pass, so %w was placed first (256);
+    // %x is read by this pass, which streams while it commits: %y goes after both.
+    // CHECK: tcp.commit {{.*}} {tcp.dm_offset = 384 : i64}
     %y = tcp.commit %c : !s -> !dm
     tcp.dma %z into %out : !dm -> !buf
-    // %x's last pass has ended: reuse offset 0.
-    // CHECK: tcp.dma {{.*}} {tcp.dm_offset = 0 : i64}
+    // Live from %z's definition, while the pass still reads %x: it cannot take %x's rows.
+    // CHECK: tcp.dma {{.*}} {tcp.dm_offset = 256 : i64}
     %w = tcp.dma %in : !buf -> !dm
     tcp.dma %y into %out2 : !dm -> !buf
     tcp.dma %w into %out : !dm -> !buf

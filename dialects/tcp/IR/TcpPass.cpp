@@ -239,6 +239,23 @@ llvm::DenseMap<Operation *, int64_t> programOrder(Block &block) {
   return order;
 }
 
+llvm::DenseMap<Operation *, int64_t>
+liveStarts(Block &block, const llvm::DenseMap<Operation *, int64_t> &order) {
+  llvm::DenseMap<Operation *, int64_t> starts;
+  int64_t previousLoad = -1;
+  for (Operation &op : block) {
+    int64_t at = order.lookup(&op);
+    starts[&op] = at;
+    auto dma = dyn_cast<DmaOp>(op);
+    if (!dma || !dma.getResult() || !isa<HbmType>(dma.getSource().getType()))
+      continue;
+    if (previousLoad >= 0)
+      starts[&op] = previousLoad;
+    previousLoad = at;
+  }
+  return starts;
+}
+
 int64_t lastUseOf(Value v, Block &block, const llvm::DenseMap<Operation *, int64_t> &order) {
   int64_t last = v.getDefiningOp() ? order.lookup(v.getDefiningOp()) : 0;
   for (Operation *user : v.getUsers()) {

@@ -154,6 +154,13 @@ mlir::Operation *passEnd(mlir::Operation *op);
 /// Each op of `block` numbered in program order, from 0.
 llvm::DenseMap<mlir::Operation *, int64_t> programOrder(mlir::Block &block);
 
+/// Where each DM tensor's live range starts, by defining op: its own index, except that a
+/// tensor a tcp.dma brings from HBM starts at the definition of the previous such tensor, so
+/// the two never share memory and tcp-schedule may start the DMA while the previous tile is
+/// still in use (double buffering).
+llvm::DenseMap<mlir::Operation *, int64_t>
+liveStarts(mlir::Block &block, const llvm::DenseMap<mlir::Operation *, int64_t> &order);
+
 /// The program-order index of the last op that uses `v` (through its pass end and through
 /// aliases: tcp.reinterpret, tcp.vrf_view). `order` numbers the ops of `block`.
 int64_t lastUseOf(mlir::Value v, mlir::Block &block,

@@ -1,4 +1,5 @@
-// tcp-allocate-memory: per-slice DM offsets for every DM tensor, first-fit over live ranges.
+// tcp-allocate-memory: per-slice DM/TRF/VRF offsets for every tensor, first-fit over live
+// ranges (a tile brought from HBM lives from the previous tile's definition: double buffering).
 #include "dialects/tcp/IR/TcpDialect.h"
 #include "dialects/tcp/IR/TcpLayout.h"
 #include "dialects/tcp/IR/TcpPass.h"
@@ -71,29 +72,25 @@ LogicalResult allocateFunction(func::FuncOp func) {
   const TargetModel &t = defaultTarget();
   Block &block = func.getBody().front();
   llvm::DenseMap<Operation *, int64_t> order = tcp::programOrder(block);
+  llvm::DenseMap<Operation *, int64_t> starts = tcp::liveStarts(block, order);
+
+  // Tensors in order of where their live ranges start (program order on ties): a range that
+  // starts early (a prefetched tile) is placed before the tensors defined in between.
+  SmallVector<Operation *> defs;
+  for (Operation &op : block)
+    if (!isa<ReinterpretOp, VrfViewOp>(op) && op.getNumResults() > 0)
+      defs.push_back(&op);
+  llvm::stable_sort(defs, [&](Operation *a, Operation *b) {
+    return starts.lookup(a) < starts.lookup(b);
+  });
 
   Space dm{"DM", "tcp.dm_offset", t.dmBytesPerSlice, t.dmAllocationAlignment, {}};
   Space vrf{"VRF", "tcp.vrf_offset", t.vrfBytesPerSlice, t.vrfAllocationAlignment, {}};
   Space trf{"TRF", "tcp.trf_offset", 0, t.trfAllocationAlignment, {}};
   int64_t trfLanes = 0;
-  for (Operation &op : block) {
-    int64_t now = order[&op];
-    if (auto alias = dyn_cast<ReinterpretOp>(op)) { // shares its source's bytes
-      if (Operation *def = alias.getSource().getDefiningOp())
-        if (Attribute offset = def->getAttr("tcp.dm_offset"))
-          op.setAttr("tcp.dm_offset", offset);
-      continue;
-    }
-    if (auto window = dyn_cast<VrfViewOp>(op)) { // a window into its source's bytes
-      Operation *def = window.getSource().getDefiningOp();
-      auto base = def ? def->getAttrOfType<IntegerAttr>("tcp.vrf_offset") : IntegerAttr();
-      if (base)
-        op.setAttr("tcp.vrf_offset",
-                   Builder(&op).getI64IntegerAttr(
-                       base.getInt() + window.getOffset() *
-                                           elementBytes(window.getSource().getType().getElementType())));
-      continue;
-    }
+  for (Operation *def : defs) {
+    Operation &op = *def;
+    int64_t now = starts.lookup(&op);
     for (Value result : op.getResults()) {
       int64_t lastUse = lastUseOf(result, block, order);
       if (auto type = dyn_cast<DmType>(result.getType())) {
@@ -121,6 +118,23 @@ LogicalResult allocateFunction(func::FuncOp func) {
         if (failed(trf.place(&op, layout->laneBytes(), now, lastUse, lo, hi)))
           return failure();
       }
+    }
+  }
+
+  // Aliases take their source's bytes.
+  for (Operation &op : block) {
+    if (auto alias = dyn_cast<ReinterpretOp>(op)) {
+      if (Operation *def = alias.getSource().getDefiningOp())
+        if (Attribute offset = def->getAttr("tcp.dm_offset"))
+          op.setAttr("tcp.dm_offset", offset);
+    } else if (auto window = dyn_cast<VrfViewOp>(op)) {
+      Operation *def = window.getSource().getDefiningOp();
+      auto base = def ? def->getAttrOfType<IntegerAttr>("tcp.vrf_offset") : IntegerAttr();
+      if (base)
+        op.setAttr("tcp.vrf_offset",
+                   Builder(&op).getI64IntegerAttr(
+                       base.getInt() + window.getOffset() *
+                                           elementBytes(window.getSource().getType().getElementType())));
     }
   }
   return success();

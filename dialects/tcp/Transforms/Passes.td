@@ -8,8 +8,12 @@ def TcpAllocateMemory : Pass<"tcp-allocate-memory", "mlir::ModuleOp"> {
   let description = [{
     Pre: verified tcp. Post: every op producing a DM tensor (`tcp.dma` to DM, `tcp.commit`)
     carries `tcp.dm_offset`, the byte offset of the tensor in each slice's Data Memory
-    (identical on every slice). Tensors live from their definition to their last use in
-    program order; a freed range is reused first-fit. Offsets are aligned to one full bank
+    (identical on every slice); TRF and VRF tensors get `tcp.trf_offset` / `tcp.vrf_offset`.
+    Tensors live from their definition to their last use in program order, except that a
+    tensor a `tcp.dma` brings from HBM lives from the previous such tensor's definition
+    (double buffering: tcp-schedule may then start its DMA while the previous tile is still in
+    use). Tensors are placed in order of where their ranges start; a freed range is reused
+    first-fit. Offsets are aligned to one full bank
     row (128 bytes). A kernel whose live tensors exceed a slice's 512 KB fails with the list
     of tensors live at the peak.
   }];

@@ -87,6 +87,18 @@ Region dmRegion(Value v, const DmLayout &layout) {
   return {Region::Dm, -1, sliceSet(layout.spatial), offset, offset + layout.bytesPerSlice()};
 }
 
+/// A pass's DM range: the tensor, widened to every byte its sequencer touches (a padded packet
+/// may read past the tensor's last element).
+Region sequencedRegion(Value v, const DmLayout &layout, const mapping::Sequencer &seq) {
+  Region r = dmRegion(v, layout);
+  int64_t lo = 0, hi = seq.accessBytes;
+  for (const mapping::Loop &l : seq.loops)
+    (l.stride < 0 ? lo : hi) += (l.size - 1) * l.stride;
+  r.hi = std::max(r.hi, r.lo + hi);
+  r.lo = std::min(r.lo, r.lo + lo);
+  return r;
+}
+
 Region registerRegion(Region::Space space, Value v, const SpatialLayout &spatial,
                       int64_t bytes) {
   int64_t offset = offsetAttr(v, space == Region::Trf ? "tcp.trf_offset" : "tcp.vrf_offset");
@@ -198,7 +210,8 @@ LogicalResult passUnit(Operation *end, Unit &u) {
   u.loadWords.push_back(words(ops.commit  ? isa::Unit::Commit
                               : ops.toTrf ? isa::Unit::TrfWrite
                                           : isa::Unit::VrfWrite));
-  u.reads.push_back(dmRegion(ops.fetch.getSource(), plan->fetch.source));
+  u.reads.push_back(
+      sequencedRegion(ops.fetch.getSource(), plan->fetch.source, plan->fetch.sequencer));
   if (plan->contract)
     u.reads.push_back(registerRegion(Region::Trf, ops.contract.getWeights(),
                                      plan->contract->weights.spatial,
@@ -212,7 +225,8 @@ LogicalResult passUnit(Operation *end, Unit &u) {
     }
   Value result = end->getResult(0);
   if (plan->commit)
-    u.writes.push_back(dmRegion(result, plan->commit->result));
+    u.writes.push_back(
+        sequencedRegion(result, plan->commit->result, plan->commit->sequencer));
   else if (plan->trf)
     u.writes.push_back(
         registerRegion(Region::Trf, result, plan->trf->spatial, plan->trf->laneBytes()));
