@@ -28,7 +28,8 @@ MemoryReport memoryReport(func::FuncOp func) {
   const TargetModel &t = defaultTarget();
   Block &block = func.getBody().front();
   llvm::DenseMap<Operation *, int64_t> order = tcp::programOrder(block);
-  llvm::DenseMap<Operation *, int64_t> starts = tcp::liveStarts(block, order);
+  llvm::DenseMap<Operation *, int64_t> starts =
+      tcp::liveStarts(block, order, tcp::prefetchOf(func));
   auto index = static_cast<int64_t>(order.size());
 
   MemoryReport report;
@@ -58,7 +59,7 @@ MemoryReport memoryReport(func::FuncOp func) {
       auto offset = op.getAttrOfType<IntegerAttr>("tcp." + p.space + "_offset");
       p.offset = offset ? offset.getInt() : 0;
       p.loc = location(op.getLoc());
-      p.def = starts.lookup(&op); // a prefetched tile lives from the previous one's definition
+      p.def = starts.lookup(&op); // a tensor loaded from HBM lives from where it may be loaded
       p.lastUse = tcp::lastUseOf(r, block, order);
       report.tensors.push_back(p);
     }

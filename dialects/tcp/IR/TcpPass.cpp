@@ -240,7 +240,7 @@ llvm::DenseMap<Operation *, int64_t> programOrder(Block &block) {
 }
 
 llvm::DenseMap<Operation *, int64_t>
-liveStarts(Block &block, const llvm::DenseMap<Operation *, int64_t> &order) {
+liveStarts(Block &block, const llvm::DenseMap<Operation *, int64_t> &order, Prefetch prefetch) {
   llvm::DenseMap<Operation *, int64_t> starts;
   int64_t previousLoad = -1;
   for (Operation &op : block) {
@@ -249,11 +249,18 @@ liveStarts(Block &block, const llvm::DenseMap<Operation *, int64_t> &order) {
     auto dma = dyn_cast<DmaOp>(op);
     if (!dma || !dma.getResult() || !isa<HbmType>(dma.getSource().getType()))
       continue;
-    if (previousLoad >= 0)
+    if (prefetch == Prefetch::All)
+      starts[&op] = 0;
+    else if (previousLoad >= 0)
       starts[&op] = previousLoad;
     previousLoad = at;
   }
   return starts;
+}
+
+Prefetch prefetchOf(Operation *func) {
+  auto attr = func->getAttrOfType<StringAttr>("tcp.prefetch");
+  return attr && attr.getValue() == "all" ? Prefetch::All : Prefetch::Double;
 }
 
 int64_t lastUseOf(Value v, Block &block, const llvm::DenseMap<Operation *, int64_t> &order) {

@@ -154,12 +154,19 @@ mlir::Operation *passEnd(mlir::Operation *op);
 /// Each op of `block` numbered in program order, from 0.
 llvm::DenseMap<mlir::Operation *, int64_t> programOrder(mlir::Block &block);
 
-/// Where each DM tensor's live range starts, by defining op: its own index, except that a
-/// tensor a tcp.dma brings from HBM starts at the definition of the previous such tensor, so
-/// the two never share memory and tcp-schedule may start the DMA while the previous tile is
-/// still in use (double buffering).
+/// How far ahead tcp-schedule may load tensors from HBM: every load from the kernel's start
+/// (when they all fit), or each one from the previous load's definition (double buffering).
+enum class Prefetch { All, Double };
+
+/// Where each DM tensor's live range starts, by defining op: its own index, except for a
+/// tensor a tcp.dma brings from HBM: 0 under Prefetch::All, the definition of the previous
+/// such tensor under Prefetch::Double. Its memory is then free from that point on, so
+/// tcp-schedule may start the DMA there.
 llvm::DenseMap<mlir::Operation *, int64_t>
-liveStarts(mlir::Block &block, const llvm::DenseMap<mlir::Operation *, int64_t> &order);
+liveStarts(mlir::Block &block, const llvm::DenseMap<mlir::Operation *, int64_t> &order,
+           Prefetch prefetch);
+/// The prefetch tcp-allocate-memory chose for `func` (its tcp.prefetch attribute).
+Prefetch prefetchOf(mlir::Operation *func);
 
 /// The program-order index of the last op that uses `v` (through its pass end and through
 /// aliases: tcp.reinterpret, tcp.vrf_view). `order` numbers the ops of `block`.

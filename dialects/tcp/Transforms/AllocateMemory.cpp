@@ -39,6 +39,8 @@ struct Space {
   std::vector<Allocation> live; // sorted by offset
 
   /// Places `bytes` first-fit inside [lo, hi) (the whole space by default).
+  bool quiet = false; // fail without a diagnostic (a first attempt that may be retried)
+
   LogicalResult place(Operation *op, int64_t bytes, int64_t now, int64_t lastUse, int64_t lo = 0,
                       int64_t hi = -1) {
     llvm::erase_if(live, [&](const Allocation &a) { return a.lastUse < now; });
@@ -53,6 +55,8 @@ struct Space {
         break;
       offset = std::max(offset, a.offset + a.bytes);
     }
+    if (offset + bytes > hi && quiet)
+      return failure();
     if (offset + bytes > hi) {
       auto diag = op->emitOpError(name) << " capacity: no room for " << bytes
                                         << " bytes per slice; " << name << " has " << capacity
@@ -68,11 +72,11 @@ struct Space {
   }
 };
 
-LogicalResult allocateFunction(func::FuncOp func) {
+LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
   const TargetModel &t = defaultTarget();
   Block &block = func.getBody().front();
   llvm::DenseMap<Operation *, int64_t> order = tcp::programOrder(block);
-  llvm::DenseMap<Operation *, int64_t> starts = tcp::liveStarts(block, order);
+  llvm::DenseMap<Operation *, int64_t> starts = tcp::liveStarts(block, order, prefetch);
 
   // Tensors in order of where their live ranges start (program order on ties): a range that
   // starts early (a prefetched tile) is placed before the tensors defined in between.
@@ -87,6 +91,7 @@ LogicalResult allocateFunction(func::FuncOp func) {
   Space dm{"DM", "tcp.dm_offset", t.dmBytesPerSlice, t.dmAllocationAlignment, {}};
   Space vrf{"VRF", "tcp.vrf_offset", t.vrfBytesPerSlice, t.vrfAllocationAlignment, {}};
   Space trf{"TRF", "tcp.trf_offset", 0, t.trfAllocationAlignment, {}};
+  dm.quiet = vrf.quiet = trf.quiet = quiet;
   int64_t trfLanes = 0;
   for (Operation *def : defs) {
     Operation &op = *def;
@@ -106,6 +111,8 @@ LogicalResult allocateFunction(func::FuncOp func) {
         if (!layout)
           return failure();
         // Lane segments are 64 KB / lanes: tensors with other lane counts would overlap them.
+        if (trfLanes != 0 && trfLanes != layout->lanes() && quiet)
+          return failure();
         if (trfLanes != 0 && trfLanes != layout->lanes())
           return op.emitOpError("unsupported: TRF tensors with ")
                  << trfLanes << " and " << layout->lanes() << " lanes in one kernel";
@@ -137,6 +144,19 @@ LogicalResult allocateFunction(func::FuncOp func) {
                                            elementBytes(window.getSource().getType().getElementType())));
     }
   }
+  return success();
+}
+
+/// Every load from HBM from the kernel's start when everything fits, else double buffering.
+LogicalResult allocateFunction(func::FuncOp func) {
+  Prefetch prefetch = Prefetch::All;
+  if (failed(allocate(func, prefetch, /*quiet=*/true))) {
+    prefetch = Prefetch::Double;
+    if (failed(allocate(func, prefetch, /*quiet=*/false)))
+      return failure();
+  }
+  func->setAttr("tcp.prefetch",
+                Builder(func).getStringAttr(prefetch == Prefetch::All ? "all" : "double"));
   return success();
 }
 
