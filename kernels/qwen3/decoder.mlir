@@ -27,7 +27,7 @@
 
 // o-proj and the first residual on slices H / 16.
 !owdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "H / 16 # 256", elem = "[H % 16, Q]">
-!owload = !tcp.stream<bf16, cluster = "1 # 2", slice = "H / 16 # 256", time = "[H % 8, H / 8 % 2, Q / 4]", packet = "Q % 4">
+!owload = !tcp.stream<bf16, cluster = "1 # 2", slice = "H / 16 # 256", time = "[H % 8, H / 8 % 2, Q / 16]", packet = "Q % 16">
 !owtrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "H / 16 # 256", lane = "H % 8", elem = "[H / 8 % 2, Q]">
 !oacc = !tcp.stream<f32, cluster = "1 # 2", slice = "H / 16 # 256", time = "H / 8 % 2", packet = "H % 8">
 !ores = !tcp.stream<bf16, cluster = "1 # 2", slice = "H / 16 # 256", time = "H / 8 % 2", packet = "H % 8">
@@ -48,7 +48,7 @@
 
 // gate and up on slices L / 24.
 !lwdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "L / 24 # 256", elem = "[L % 24, H]">
-!lwload = !tcp.stream<bf16, cluster = "1 # 2", slice = "L / 24 # 256", time = "[L % 8, L / 8 % 3, H / 4]", packet = "H % 4">
+!lwload = !tcp.stream<bf16, cluster = "1 # 2", slice = "L / 24 # 256", time = "[L % 8, L / 8 % 3, H / 16]", packet = "H % 16">
 !lwtrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "L / 24 # 256", lane = "L % 8", elem = "[L / 8 % 3, H]">
 !lacc = !tcp.stream<f32, cluster = "1 # 2", slice = "L / 24 # 256", time = "L / 8 % 3", packet = "L % 8">
 !lres = !tcp.stream<bf16, cluster = "1 # 2", slice = "L / 24 # 256", time = "L / 8 % 3", packet = "L % 8">
@@ -62,7 +62,7 @@
 
 // down and the second residual on slices H / 8.
 !dwdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "H / 8 # 256", elem = "[H % 8, L]">
-!dwload = !tcp.stream<bf16, cluster = "1 # 2", slice = "H / 8 # 256", time = "[H % 8, L / 4]", packet = "L % 4">
+!dwload = !tcp.stream<bf16, cluster = "1 # 2", slice = "H / 8 # 256", time = "[H % 8, L / 16]", packet = "L % 16">
 !dwtrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "H / 8 # 256", lane = "H % 8", elem = "L">
 !dacc = !tcp.stream<f32, cluster = "1 # 2", slice = "H / 8 # 256", time = "1", packet = "H % 8">
 !dres = !tcp.stream<bf16, cluster = "1 # 2", slice = "H / 8 # 256", time = "1", packet = "H % 8">
@@ -95,7 +95,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 30
 
     // r = rx + W_o a.
     %owd = tcp.dma %o_weight : !ow -> !owdm
-    %ol = tcp.fetch sub %owd : !owdm -> !owload
+    %ol = tcp.fetch main %owd : !owdm -> !owload
     %oc = tcp.collect %ol : !owload
     %ot = tcp.to_trf %oc : !owload -> !owtrf
     %rxd = tcp.dma %rx_hbm : !vec -> !rx16
@@ -138,7 +138,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 30
 
     // g = W_gate h, u = W_up h (f32).
     %gwd = tcp.dma %gate_weight : !lw -> !lwdm
-    %gl = tcp.fetch sub %gwd : !lwdm -> !lwload
+    %gl = tcp.fetch main %gwd : !lwdm -> !lwload
     %gc = tcp.collect %gl : !lwload
     %gt = tcp.to_trf %gc : !lwload -> !lwtrf
     %gs = tcp.fetch main %hnd : !hdm -> !hn
@@ -146,7 +146,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 30
     %g = tcp.contract %gsc, %gt pack 2 : !hn, !lwtrf -> !lacc
     %gd = tcp.commit %g : !lacc -> !lfdm
     %uwd = tcp.dma %up_weight : !lw -> !lwdm
-    %ul = tcp.fetch sub %uwd : !lwdm -> !lwload
+    %ul = tcp.fetch main %uwd : !lwdm -> !lwload
     %uc = tcp.collect %ul : !lwload
     %ut = tcp.to_trf %uc : !lwload -> !lwtrf
     %us = tcp.fetch main %hnd : !hdm -> !hn
@@ -169,7 +169,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 30
 
     // rx = r + W_down p.
     %dwd = tcp.dma %down_weight : !dw -> !dwdm
-    %dl = tcp.fetch sub %dwd : !dwdm -> !dwload
+    %dl = tcp.fetch main %dwd : !dwdm -> !dwload
     %dc = tcp.collect %dl : !dwload
     %dt = tcp.to_trf %dc : !dwload -> !dwtrf
     %r8d = tcp.dma %rx_hbm : !vec -> !r8

@@ -126,8 +126,11 @@ Status runDma(const Env &env, const std::string &label, const isa::Descriptor &d
     if (!resolveAddress(env, to, len, w, why))
       return Status::failure(label + ": packet " + std::to_string(p) + indexNote() +
                              " writes " + why);
+    // DM to DM may read the other cluster (a cluster shuffle): the engine is the writer's.
     for (const Place *place : {&s, &w}) {
       int64_t cluster = place->slice / t.slicesPerCluster;
+      if (place == &s && w.dm)
+        continue;
       if (place->dm && cluster != engineCluster)
         return Status::failure(label + ": packet " + std::to_string(p) + indexNote() +
                                (place == &s ? " reads" : " writes") + " DM slice " +

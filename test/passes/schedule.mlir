@@ -12,7 +12,7 @@ module attributes {tcp.axes = {A = 8192}} {
   func.func @constant_add(%in: !buf {tcp.arg = "in", tcp.name = "in"},
                           %out: !buf {tcp.arg = "out", tcp.name = "out"}) {
     // 256 packets of 64 bytes, one request each: 500 + 256.
-    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 756 : i64, engines = array<i64: 0>, order = 0 : i64, start = 0 : i64, tags = array<i64: 0>, waits = []}
+    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 756 : i64, engines = array<i64: 3>, order = 0 : i64, start = 0 : i64, tags = array<i64: 0>, waits = []}
     %x = tcp.dma %in : !buf -> !dm
     %s = tcp.fetch main %x : !dm -> !f32s
     %c = tcp.collect %s : !f32s
@@ -23,7 +23,7 @@ module attributes {tcp.axes = {A = 8192}} {
     // plus fill 4, fetch-cast latency 2 and one ALU 1: 15 cycles.
     // CHECK: tcp.commit {{.*}}tcp.schedule = {context = "main", end = 815 : i64, engines = array<i64>, order = 1 : i64, start = 800 : i64, waits = ["tag 0"]}
     %y = tcp.commit %b : !bf16s -> !dm
-    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 1571 : i64, engines = array<i64: 0>, order = 2 : i64, start = 815 : i64, tags = array<i64: 0>, waits = ["main"]}
+    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 1571 : i64, engines = array<i64: 3>, order = 2 : i64, start = 815 : i64, tags = array<i64: 0>, waits = ["main"]}
     tcp.dma %y into %out : !dm -> !buf
     return
   }

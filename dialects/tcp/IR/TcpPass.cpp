@@ -113,12 +113,13 @@ int aluStage(StringRef alu) {
 
 int64_t dmaEngine(const DmaOpPlan &plan) {
   const TargetModel &t = defaultTarget();
-  const std::optional<DmLayout> &dm = plan.dmSource ? plan.dmSource : plan.dmDest;
+  const std::optional<DmLayout> &dm = plan.dmDest ? plan.dmDest : plan.dmSource;
+  int64_t enginesPerCluster = t.dmaEngines / t.clusters;
   if (!dm)
-    return 0;
+    return enginesPerCluster - 1;
   std::vector<int64_t> slices = dm->spatial.activeSlices(t);
-  int64_t slicesPerEngine = t.totalSlices() / t.dmaEngines;
-  return slices.empty() ? 0 : slices.front() / slicesPerEngine;
+  int64_t cluster = slices.empty() ? 0 : slices.front() / t.slicesPerCluster;
+  return cluster * enginesPerCluster + enginesPerCluster - 1;
 }
 
 DmaTraffic dmaTraffic(const DmaOpPlan &plan, int64_t bytes) {
@@ -153,62 +154,92 @@ std::pair<int64_t, int64_t> reach(const std::vector<mapping::DmaPlan::PairLoop> 
 std::vector<DmaPart> dmaParts(const DmaOpPlan &plan) {
   const TargetModel &t = defaultTarget();
   const int64_t packetBytes = plan.plan.packetBytes;
-  auto makePart = [&](std::vector<mapping::DmaPlan::PairLoop> loops, int64_t srcOffset,
-                      int64_t dstOffset, int64_t engine, int64_t cluster) {
-    DmaPart part{std::move(loops), srcOffset, dstOffset, engine, 1, 0, {}};
+  using Nest = std::vector<mapping::DmaPlan::PairLoop>;
+  struct Piece {
+    Nest loops;
+    int64_t src = 0, dst = 0, cluster = 0;
+  };
+  bool dmDst = plan.dmDest.has_value();
+  const int64_t clusterBytes = t.slicesPerCluster * t.dmSliceWindowBytes;
+  // The cluster a nest stays in (its DM offsets from `base`), or -1 when it spans two.
+  auto clusterOf = [&](const Nest &nest, int64_t base) {
+    auto [lo, hi] = reach(nest, dmDst);
+    int64_t first = (base + lo) / clusterBytes, last = (base + hi) / clusterBytes;
+    return first == last ? first : int64_t(-1);
+  };
+  // Iterations [from, to) of loop i of a piece, as a piece of their own.
+  auto slice = [](const Piece &p, size_t i, int64_t from, int64_t to) {
+    Piece q = p;
+    q.loops[i].size = to - from;
+    q.src += from * p.loops[i].srcStride;
+    q.dst += from * p.loops[i].dstStride;
+    return q;
+  };
+  // Streams use the first engines of a cluster; the last one stays free for small transfers,
+  // which a long stream would otherwise hold up in its engine's queue.
+  const int64_t enginesPerCluster = t.dmaEngines / t.clusters;
+  const int64_t streamEngines = enginesPerCluster - 1;
+  auto makePart = [&](const Piece &p, int64_t engine) {
+    DmaPart part{p.loops, p.src, p.dst, engine, 1, 0, {}};
     for (const auto &l : part.loops)
       part.packets *= l.size;
     int64_t bytes = part.packets * packetBytes;
     part.cycles = dmaCycles(t, plan.route, packetBytes, part.packets);
     part.traffic.hbmBytes = (plan.hbmSource ? bytes : 0) + (plan.hbmDest ? bytes : 0);
-    if (plan.dmDest && cluster >= 0)
-      part.traffic.dmWriteBytes[cluster] = bytes;
+    if (dmDst)
+      part.traffic.dmWriteBytes[p.cluster] = bytes;
     return part;
   };
-  const std::vector<mapping::DmaPlan::PairLoop> &loops = plan.plan.loops;
-  bool dmDst = plan.dmDest.has_value();
-  const int64_t clusterBytes = t.slicesPerCluster * t.dmSliceWindowBytes;
-  // The cluster a nest stays in (its DM offsets from `base`), or -1 when it spans two.
-  auto clusterOf = [&](const std::vector<mapping::DmaPlan::PairLoop> &nest, int64_t base) {
-    auto [lo, hi] = reach(nest, dmDst);
-    int64_t first = (base + lo) / clusterBytes, last = (base + hi) / clusterBytes;
-    return first == last ? first : int64_t(-1);
-  };
-  std::vector<DmaPart> whole;
-  if (!plan.dmSource && !plan.dmDest) {
-    whole.push_back(makePart(loops, 0, 0, dmaEngine(plan), -1));
-    return whole;
-  }
-  int64_t cluster = clusterOf(loops, 0);
-  whole.push_back(makePart(loops, 0, 0, dmaEngine(plan), dmDst ? std::max<int64_t>(cluster, 0) : -1));
-  const int64_t enginesPerCluster = t.dmaEngines / t.clusters;
-  bool small = whole[0].packets * packetBytes < kDmaSplitBytes;
-  if (small && cluster >= 0)
-    return whole;
-  // Large: four engines per cluster; small but over both clusters: one engine per cluster.
-  int64_t target = (small ? 1 : enginesPerCluster) * (cluster >= 0 ? 1 : t.clusters);
-  for (size_t i = 0; i < loops.size(); ++i) {
-    for (int64_t chunks = target; chunks >= (cluster >= 0 ? 2 : t.clusters); --chunks) {
-      if (loops[i].size % chunks != 0)
-        continue;
-      std::vector<mapping::DmaPlan::PairLoop> nest = loops;
-      nest[i].size = loops[i].size / chunks;
-      std::vector<DmaPart> parts;
-      int64_t used[2] = {0, 0};
-      for (int64_t c = 0; c < chunks; ++c) {
-        int64_t src = c * nest[i].size * loops[i].srcStride;
-        int64_t dst = c * nest[i].size * loops[i].dstStride;
-        int64_t at = clusterOf(nest, dmDst ? dst : src);
-        if (at < 0 || at > 1)
-          break;
-        int64_t engine = at * enginesPerCluster + used[at]++ % enginesPerCluster;
-        parts.push_back(makePart(nest, src, dst, engine, dmDst ? at : -1));
+
+  Piece whole{plan.plan.loops, 0, 0, 0};
+  if (!plan.dmSource && !plan.dmDest)
+    return {makePart(whole, streamEngines)};
+  // 1. One piece per cluster: cut the outermost loop whose iterations each stay in one
+  //    cluster where the cluster changes.
+  std::vector<Piece> pieces;
+  whole.cluster = clusterOf(whole.loops, 0);
+  if (whole.cluster >= 0)
+    pieces.push_back(whole);
+  for (size_t i = 0; pieces.empty() && i < whole.loops.size(); ++i) {
+    std::vector<Piece> cut;
+    int64_t from = 0, current = -2;
+    for (int64_t j = 0; j <= whole.loops[i].size; ++j) {
+      int64_t c = j < whole.loops[i].size ? clusterOf(slice(whole, i, j, j + 1).loops,
+                                                      j * (dmDst ? whole.loops[i].dstStride
+                                                                 : whole.loops[i].srcStride))
+                                          : -2;
+      if (j < whole.loops[i].size && c < 0)
+        break; // an iteration spans both clusters: try an inner loop
+      if (c != current && j > from) {
+        cut.push_back(slice(whole, i, from, j));
+        cut.back().cluster = current;
+        from = j;
       }
-      if (static_cast<int64_t>(parts.size()) == chunks)
-        return parts;
+      current = c;
+      if (j == whole.loops[i].size)
+        pieces = cut;
     }
   }
-  return whole;
+  if (pieces.empty()) // nothing splits it by cluster: the verifier-free fallback, one engine
+    return {makePart(whole, streamEngines)};
+  // 2. A large DMA: each cluster's piece streams over the cluster's first three engines, its
+  //    outermost loop of two or more iterations cut into near-equal chunks.
+  std::vector<DmaPart> parts;
+  bool large = makePart(whole, 0).packets * packetBytes >= kDmaSplitBytes;
+  for (const Piece &p : pieces) {
+    int64_t base = p.cluster * enginesPerCluster;
+    size_t i = 0;
+    while (i < p.loops.size() && p.loops[i].size < 2)
+      ++i;
+    if (!large || i == p.loops.size()) {
+      parts.push_back(makePart(p, base + (large ? 0 : streamEngines)));
+      continue;
+    }
+    int64_t n = p.loops[i].size, chunks = std::min(streamEngines, n);
+    for (int64_t c = 0; c < chunks; ++c)
+      parts.push_back(makePart(slice(p, i, c * n / chunks, (c + 1) * n / chunks), base + c));
+  }
+  return parts;
 }
 
 Context passContext(Operation *op) {

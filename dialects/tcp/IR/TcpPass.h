@@ -31,7 +31,8 @@ struct IndirectDmaPlan {
 };
 std::optional<IndirectDmaPlan> planIndirectDma(mlir::Operation *op);
 
-/// The DMA engine of a plan: the one local to its DM side (one per 64 slices), else 0.
+/// The engine for a small DMA: the last engine of the cluster of its DM side (the
+/// destination's for DM to DM; cluster 0 between HBM ranges).
 int64_t dmaEngine(const DmaOpPlan &plan);
 
 /// What a DMA moving `bytes` in total puts through HBM and into each cluster's DM (split over
@@ -49,12 +50,13 @@ struct DmaPart {
   DmaTraffic traffic;
 };
 
-/// A DMA with a DM side and at least kDmaSplitBytes is spread over the DMA engines of the
-/// clusters its DM side spans (four per cluster): the outermost loop that divides into that
-/// many chunks (or fewer, down to two, or one per cluster), each inside one cluster, is cut
-/// into them, chunk i of a cluster on its engine i % 4. A smaller DMA over both clusters is
-/// cut into one chunk per cluster, since an engine reaches only its own cluster's DM. Other
-/// DMAs stay whole on dmaEngine(). The scheduler and the lowering both use this, so they
+/// The descriptors of a DMA. An engine reaches only its own cluster's DM (the destination's,
+/// for DM to DM), so a DMA whose DM side spans both clusters is first cut, at the outermost
+/// loop whose iterations each stay in one cluster, into one piece per cluster. A DMA of at
+/// least kDmaSplitBytes then streams each piece over its cluster's first three engines (the
+/// piece's outermost loop of two or more iterations cut into near-equal chunks, chunk i on
+/// engine 4c + i); smaller ones run on the cluster's fourth engine, so a long stream does not
+/// hold them up in its engine's queue. The scheduler and the lowering both use this, so they
 /// issue the same descriptors.
 std::vector<DmaPart> dmaParts(const DmaOpPlan &plan);
 constexpr int64_t kDmaSplitBytes = 64 * 1024;
