@@ -4,10 +4,12 @@
 //   h  = RMSNorm(r) (post_rms_weight, eps 1e-6)
 //   rx = r + W_down(silu(W_gate h) * W_up h) (written to rx_hbm)
 //
-// Placement: o-proj on 64 slices (16 rows each: 8 lanes x 2 rows), gate/up on 128 slices (24
-// rows: 8 lanes x 3), down on 128 slices (8 rows: 8 lanes x 3072). Vectors a, h and p are
-// replicated on the slices that stream them (the replica axes R64 and R128). Rounding points:
-// a, r, h, p and the result are bf16; accumulations and the element-wise math are f32.
+// Placement: o-proj on 32 slices of each cluster (16 rows each: 8 lanes x 2 rows), gate/up on
+// 64 slices of each cluster (24 rows: 8 lanes x 3), down on 64 slices of each cluster (8
+// rows: 8 lanes x 3072); the first half of the rows in cluster 0, so the weights stream into
+// both clusters' DM. Vectors a, h and p are replicated on the slices that stream them (replica
+// axes C2, R32, R64); r moves DM to DM. Rounding points: a, r, h, p and the result are bf16; accumulations
+// and the element-wise math are f32.
 !nghbm = !tcp.hbm<bf16, "[N, G, D]">
 !sumhbm = !tcp.hbm<f32, "[N, G]">
 !vec = !tcp.hbm<bf16, "H">
@@ -15,63 +17,64 @@
 !lw = !tcp.hbm<bf16, "[L, H]">
 !dw = !tcp.hbm<bf16, "[H, L]">
 
-// a = x / sum on the 64 o-proj slices.
-!xdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "R64 # 256", elem = "[N, G, D]">
-!xs = !tcp.stream<f32, cluster = "1 # 2", slice = "R64 # 256", time = "[D / 8, N, G]", packet = "D % 8">
-!xb = !tcp.stream<bf16, cluster = "1 # 2", slice = "R64 # 256", time = "[D / 8, N, G]", packet = "D % 8">
-!sdm = !tcp.dm<f32, cluster = "1 # 2", slice = "R64 # 256", elem = "[N, G]">
-!ss = !tcp.stream<f32, cluster = "1 # 2", slice = "R64 # 256", time = "N", packet = "G">
-!svrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "R64 # 256", elem = "[N, G]">
-!adm = !tcp.dm<bf16, cluster = "1 # 2", slice = "R64 # 256", elem = "Q">
-!as = !tcp.stream<bf16, cluster = "1 # 2", slice = "R64 # 256", time = "Q / 16", packet = "Q % 16">
+// a = x / sum on the 32 + 32 o-proj slices.
+!xdm = !tcp.dm<bf16, cluster = "C2", slice = "R32 # 256", elem = "[N, G, D]">
+!xs = !tcp.stream<f32, cluster = "C2", slice = "R32 # 256", time = "[D / 8, N, G]", packet = "D % 8">
+!xb = !tcp.stream<bf16, cluster = "C2", slice = "R32 # 256", time = "[D / 8, N, G]", packet = "D % 8">
+!sdm = !tcp.dm<f32, cluster = "C2", slice = "R32 # 256", elem = "[N, G]">
+!ss = !tcp.stream<f32, cluster = "C2", slice = "R32 # 256", time = "N", packet = "G">
+!svrf = !tcp.vrf<f32, cluster = "C2", slice = "R32 # 256", elem = "[N, G]">
+!adm = !tcp.dm<bf16, cluster = "C2", slice = "R32 # 256", elem = "Q">
+!as = !tcp.stream<bf16, cluster = "C2", slice = "R32 # 256", time = "Q / 16", packet = "Q % 16">
 
-// o-proj and the first residual on slices H / 16.
-!owdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "H / 16 # 256", elem = "[H % 16, Q]">
-!owload = !tcp.stream<bf16, cluster = "1 # 2", slice = "H / 16 # 256", time = "[H % 8, H / 8 % 2, Q / 16]", packet = "Q % 16">
-!owtrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "H / 16 # 256", lane = "H % 8", elem = "[H / 8 % 2, Q]">
-!oacc = !tcp.stream<f32, cluster = "1 # 2", slice = "H / 16 # 256", time = "H / 8 % 2", packet = "H % 8">
-!ores = !tcp.stream<bf16, cluster = "1 # 2", slice = "H / 16 # 256", time = "H / 8 % 2", packet = "H % 8">
-!rx16 = !tcp.dm<bf16, cluster = "1 # 2", slice = "H / 16 # 256", elem = "H % 16">
-!rx16s = !tcp.stream<f32, cluster = "1 # 2", slice = "H / 16 # 256", time = "H / 4 % 4", packet = "H % 4">
-!rx16v = !tcp.vrf<f32, cluster = "1 # 2", slice = "H / 16 # 256", elem = "H % 16">
+// o-proj and the first residual on slices H / 16: 32 per cluster.
+!owdm = !tcp.dm<bf16, cluster = "H / 512", slice = "H / 16 % 32 # 256", elem = "[H % 16, Q]">
+!owload = !tcp.stream<bf16, cluster = "H / 512", slice = "H / 16 % 32 # 256", time = "[H % 8, H / 8 % 2, Q / 16]", packet = "Q % 16">
+!owtrf = !tcp.trf<bf16, cluster = "H / 512", slice = "H / 16 % 32 # 256", lane = "H % 8", elem = "[H / 8 % 2, Q]">
+!oacc = !tcp.stream<f32, cluster = "H / 512", slice = "H / 16 % 32 # 256", time = "H / 8 % 2", packet = "H % 8">
+!ores = !tcp.stream<bf16, cluster = "H / 512", slice = "H / 16 % 32 # 256", time = "H / 8 % 2", packet = "H % 8">
+!rx16 = !tcp.dm<bf16, cluster = "H / 512", slice = "H / 16 % 32 # 256", elem = "H % 16">
+!rx16s = !tcp.stream<f32, cluster = "H / 512", slice = "H / 16 % 32 # 256", time = "H / 4 % 4", packet = "H % 4">
+!rone = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "H">
+!rx16v = !tcp.vrf<f32, cluster = "H / 512", slice = "H / 16 % 32 # 256", elem = "H % 16">
 
-// RMSNorm on the 128 gate/up slices (replica axis R128).
-!hdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "R128 # 256", elem = "H">
-!hs = !tcp.stream<f32, cluster = "1 # 2", slice = "R128 # 256", time = "H / 8", packet = "H % 8">
-!qs = !tcp.stream<f32, cluster = "1 # 2", slice = "R128 # 256", time = "1", packet = "1 # 2">
-!qdm = !tcp.dm<f32, cluster = "1 # 2", slice = "R128 # 256", elem = "1 # 2">
-!qvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "R128 # 256", elem = "1 # 2">
-!hw4 = !tcp.stream<f32, cluster = "1 # 2", slice = "R128 # 256", time = "H / 4", packet = "H % 4">
-!hwvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "R128 # 256", elem = "H">
-!hfdm = !tcp.dm<f32, cluster = "1 # 2", slice = "R128 # 256", elem = "H">
-!hn = !tcp.stream<bf16, cluster = "1 # 2", slice = "R128 # 256", time = "H / 16", packet = "H % 16">
+// RMSNorm on the 64 + 64 gate/up slices (replica axes C2 and R64).
+!hdm = !tcp.dm<bf16, cluster = "C2", slice = "R64 # 256", elem = "H">
+!hs = !tcp.stream<f32, cluster = "C2", slice = "R64 # 256", time = "H / 8", packet = "H % 8">
+!qs = !tcp.stream<f32, cluster = "C2", slice = "R64 # 256", time = "1", packet = "1 # 2">
+!qdm = !tcp.dm<f32, cluster = "C2", slice = "R64 # 256", elem = "1 # 2">
+!qvrf = !tcp.vrf<f32, cluster = "C2", slice = "R64 # 256", elem = "1 # 2">
+!hw4 = !tcp.stream<f32, cluster = "C2", slice = "R64 # 256", time = "H / 4", packet = "H % 4">
+!hwvrf = !tcp.vrf<f32, cluster = "C2", slice = "R64 # 256", elem = "H">
+!hfdm = !tcp.dm<f32, cluster = "C2", slice = "R64 # 256", elem = "H">
+!hn = !tcp.stream<bf16, cluster = "C2", slice = "R64 # 256", time = "H / 16", packet = "H % 16">
 
-// gate and up on slices L / 24.
-!lwdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "L / 24 # 256", elem = "[L % 24, H]">
-!lwload = !tcp.stream<bf16, cluster = "1 # 2", slice = "L / 24 # 256", time = "[L % 8, L / 8 % 3, H / 16]", packet = "H % 16">
-!lwtrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "L / 24 # 256", lane = "L % 8", elem = "[L / 8 % 3, H]">
-!lacc = !tcp.stream<f32, cluster = "1 # 2", slice = "L / 24 # 256", time = "L / 8 % 3", packet = "L % 8">
-!lres = !tcp.stream<bf16, cluster = "1 # 2", slice = "L / 24 # 256", time = "L / 8 % 3", packet = "L % 8">
-!lfdm = !tcp.dm<f32, cluster = "1 # 2", slice = "L / 24 # 256", elem = "L % 24">
-!ldm = !tcp.dm<bf16, cluster = "1 # 2", slice = "L / 24 # 256", elem = "L % 24">
-!uload = !tcp.stream<f32, cluster = "1 # 2", slice = "L / 24 # 256", time = "L / 2 % 12", packet = "L % 2">
-!uvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "L / 24 # 256", elem = "L % 24">
+// gate and up on slices L / 24: 64 per cluster.
+!lwdm = !tcp.dm<bf16, cluster = "L / 1536", slice = "L / 24 % 64 # 256", elem = "[L % 24, H]">
+!lwload = !tcp.stream<bf16, cluster = "L / 1536", slice = "L / 24 % 64 # 256", time = "[L % 8, L / 8 % 3, H / 16]", packet = "H % 16">
+!lwtrf = !tcp.trf<bf16, cluster = "L / 1536", slice = "L / 24 % 64 # 256", lane = "L % 8", elem = "[L / 8 % 3, H]">
+!lacc = !tcp.stream<f32, cluster = "L / 1536", slice = "L / 24 % 64 # 256", time = "L / 8 % 3", packet = "L % 8">
+!lres = !tcp.stream<bf16, cluster = "L / 1536", slice = "L / 24 % 64 # 256", time = "L / 8 % 3", packet = "L % 8">
+!lfdm = !tcp.dm<f32, cluster = "L / 1536", slice = "L / 24 % 64 # 256", elem = "L % 24">
+!ldm = !tcp.dm<bf16, cluster = "L / 1536", slice = "L / 24 % 64 # 256", elem = "L % 24">
+!uload = !tcp.stream<f32, cluster = "L / 1536", slice = "L / 24 % 64 # 256", time = "L / 2 % 12", packet = "L % 2">
+!uvrf = !tcp.vrf<f32, cluster = "L / 1536", slice = "L / 24 % 64 # 256", elem = "L % 24">
 !pone = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "L">
-!pall = !tcp.dm<bf16, cluster = "1 # 2", slice = "R128 # 256", elem = "L">
-!ps = !tcp.stream<bf16, cluster = "1 # 2", slice = "R128 # 256", time = "L / 16", packet = "L % 16">
+!pall = !tcp.dm<bf16, cluster = "C2", slice = "R64 # 256", elem = "L">
+!ps = !tcp.stream<bf16, cluster = "C2", slice = "R64 # 256", time = "L / 16", packet = "L % 16">
 
-// down and the second residual on slices H / 8.
-!dwdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "H / 8 # 256", elem = "[H % 8, L]">
-!dwload = !tcp.stream<bf16, cluster = "1 # 2", slice = "H / 8 # 256", time = "[H % 8, L / 16]", packet = "L % 16">
-!dwtrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "H / 8 # 256", lane = "H % 8", elem = "L">
-!dacc = !tcp.stream<f32, cluster = "1 # 2", slice = "H / 8 # 256", time = "1", packet = "H % 8">
-!dres = !tcp.stream<bf16, cluster = "1 # 2", slice = "H / 8 # 256", time = "1", packet = "H % 8">
-!r8 = !tcp.dm<bf16, cluster = "1 # 2", slice = "H / 8 # 256", elem = "H % 8">
-!r8s = !tcp.stream<f32, cluster = "1 # 2", slice = "H / 8 # 256", time = "H / 4 % 2", packet = "H % 4">
-!r8v = !tcp.vrf<f32, cluster = "1 # 2", slice = "H / 8 # 256", elem = "H % 8">
+// down and the second residual on slices H / 8: 64 per cluster.
+!dwdm = !tcp.dm<bf16, cluster = "H / 512", slice = "H / 8 % 64 # 256", elem = "[H % 8, L]">
+!dwload = !tcp.stream<bf16, cluster = "H / 512", slice = "H / 8 % 64 # 256", time = "[H % 8, L / 16]", packet = "L % 16">
+!dwtrf = !tcp.trf<bf16, cluster = "H / 512", slice = "H / 8 % 64 # 256", lane = "H % 8", elem = "L">
+!dacc = !tcp.stream<f32, cluster = "H / 512", slice = "H / 8 % 64 # 256", time = "1", packet = "H % 8">
+!dres = !tcp.stream<bf16, cluster = "H / 512", slice = "H / 8 % 64 # 256", time = "1", packet = "H % 8">
+!r8 = !tcp.dm<bf16, cluster = "H / 512", slice = "H / 8 % 64 # 256", elem = "H % 8">
+!r8s = !tcp.stream<f32, cluster = "H / 512", slice = "H / 8 % 64 # 256", time = "H / 4 % 2", packet = "H % 4">
+!r8v = !tcp.vrf<f32, cluster = "H / 512", slice = "H / 8 % 64 # 256", elem = "H % 8">
 
 module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 3072,
-                               R64 = 64, R128 = 128}} {
+                               R32 = 32, R64 = 64, C2 = 2}} {
   func.func @decoder(%x: !nghbm {tcp.arg = "in", tcp.name = "x"},
                      %sum_hbm: !sumhbm {tcp.arg = "in", tcp.name = "sum_hbm"},
                      %rx_hbm: !vec {tcp.arg = "inout", tcp.name = "rx_hbm"},
@@ -108,10 +111,11 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 30
     %r = tcp.vector %o [add_f vrf(%rxv : !rx16v)] : !oacc
     %rb = tcp.cast %r : !oacc -> !ores
     %rd = tcp.commit %rb : !ores -> !rx16
-    tcp.dma %rd into %rx_hbm : !rx16 -> !vec
 
-    // h = RMSNorm(r), on every gate/up slice.
-    %hd = tcp.dma %rx_hbm : !vec -> !hdm
+    // h = RMSNorm(r), on every gate/up slice: r gathered on one slice, then broadcast (DM to
+    // DM, in whole-vector packets).
+    %r1 = tcp.dma %rd : !rx16 -> !rone
+    %hd = tcp.dma %r1 : !rone -> !hdm
     %hwd = tcp.dma %post_rms_weight : !vec -> !hdm
     %h1 = tcp.fetch main %hd : !hdm -> !hs
     %hc1 = tcp.collect %h1 : !hs
@@ -172,7 +176,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 30
     %dl = tcp.fetch main %dwd : !dwdm -> !dwload
     %dc = tcp.collect %dl : !dwload
     %dt = tcp.to_trf %dc : !dwload -> !dwtrf
-    %r8d = tcp.dma %rx_hbm : !vec -> !r8
+    %r8d = tcp.dma %rd : !rx16 -> !r8
     %r8l = tcp.fetch sub %r8d : !r8 -> !r8s
     %r8c = tcp.collect %r8l : !r8s
     %r8v = tcp.to_vrf %r8c : !r8s -> !r8v

@@ -2,8 +2,10 @@
 // k; RoPE on q and k (out = x cos + swap(x) sin, the host's sin has its first half negated);
 // the new k and v rows scattered into the caches at byte offset kv_offset; q written to q_out.
 //
-// Projections run on 64 slices of cluster 0 (q: 32 rows per slice = a quarter head; k and v:
-// 16 rows); each head is then gathered onto one slice (DM -> DM) for its norm and RoPE.
+// Projections run on 32 slices of each cluster (q: 32 rows per slice = a quarter head, heads
+// 0..7 in cluster 0; k and v: 16 rows, kv heads 0..3 in cluster 0), so the weights stream
+// into both clusters' DM; the weights go to the TRF on main in 32-byte packets. Each head is
+// then gathered onto one slice of cluster 0 (DM -> DM) for its norm and RoPE.
 // Rounding points: x^, the normalised q/k, the RoPE results and v are bf16.
 !vec = !tcp.hbm<bf16, "H">
 !qw = !tcp.hbm<bf16, "[Q, H]">
@@ -16,31 +18,31 @@
 !qout = !tcp.hbm<bf16, "[N, G, D]">
 !qoutv = !tcp.hbm<bf16, "[NH, D]">
 
-// RMSNorm of x on the 64 projection slices (replica axis R64).
-!xdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 4, R64]", elem = "H">
-!xs = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 4, R64]", time = "H / 8", packet = "H % 8">
-!xone = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 4, R64]", time = "1", packet = "1 # 2">
-!xonedm = !tcp.dm<f32, cluster = "1 # 2", slice = "[1 # 4, R64]", elem = "1 # 2">
-!xonevrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "[1 # 4, R64]", elem = "1 # 2">
-!xw4 = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 4, R64]", time = "H / 4", packet = "H % 4">
-!xwvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "[1 # 4, R64]", elem = "H">
-!xfdm = !tcp.dm<f32, cluster = "1 # 2", slice = "[1 # 4, R64]", elem = "H">
-!xn = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 4, R64]", time = "H / 16", packet = "H % 16">
+// RMSNorm of x on the 32 + 32 projection slices (replica axes C2 and R32).
+!xdm = !tcp.dm<bf16, cluster = "C2", slice = "[1 # 8, R32]", elem = "H">
+!xs = !tcp.stream<f32, cluster = "C2", slice = "[1 # 8, R32]", time = "H / 8", packet = "H % 8">
+!xone = !tcp.stream<f32, cluster = "C2", slice = "[1 # 8, R32]", time = "1", packet = "1 # 2">
+!xonedm = !tcp.dm<f32, cluster = "C2", slice = "[1 # 8, R32]", elem = "1 # 2">
+!xonevrf = !tcp.vrf<f32, cluster = "C2", slice = "[1 # 8, R32]", elem = "1 # 2">
+!xw4 = !tcp.stream<f32, cluster = "C2", slice = "[1 # 8, R32]", time = "H / 4", packet = "H % 4">
+!xwvrf = !tcp.vrf<f32, cluster = "C2", slice = "[1 # 8, R32]", elem = "H">
+!xfdm = !tcp.dm<f32, cluster = "C2", slice = "[1 # 8, R32]", elem = "H">
+!xn = !tcp.stream<bf16, cluster = "C2", slice = "[1 # 8, R32]", time = "H / 16", packet = "H % 16">
 
 // q projection: slices [NH, D / 32], 8 lanes x 4 rows.
-!qwdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 4, NH, D / 32]", elem = "[D % 32, H]">
-!qwload = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 4, NH, D / 32]", time = "[D % 8, D / 8 % 4, H / 4]", packet = "H % 4">
-!qwtrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "[1 # 4, NH, D / 32]", lane = "D % 8", elem = "[D / 8 % 4, H]">
-!qacc = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 4, NH, D / 32]", time = "D / 8 % 4", packet = "D % 8">
-!qpart = !tcp.dm<f32, cluster = "1 # 2", slice = "[1 # 4, NH, D / 32]", elem = "D % 32">
+!qwdm = !tcp.dm<bf16, cluster = "NH / 8", slice = "[1 # 8, NH % 8, D / 32]", elem = "[D % 32, H]">
+!qwload = !tcp.stream<bf16, cluster = "NH / 8", slice = "[1 # 8, NH % 8, D / 32]", time = "[D % 8, D / 8 % 4, H / 16]", packet = "H % 16">
+!qwtrf = !tcp.trf<bf16, cluster = "NH / 8", slice = "[1 # 8, NH % 8, D / 32]", lane = "D % 8", elem = "[D / 8 % 4, H]">
+!qacc = !tcp.stream<f32, cluster = "NH / 8", slice = "[1 # 8, NH % 8, D / 32]", time = "D / 8 % 4", packet = "D % 8">
+!qpart = !tcp.dm<f32, cluster = "NH / 8", slice = "[1 # 8, NH % 8, D / 32]", elem = "D % 32">
 
 // k and v projections: slices [N, D / 16], 8 lanes x 2 rows.
-!kvwdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 4, N, D / 16]", elem = "[D % 16, H]">
-!kvwload = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 4, N, D / 16]", time = "[D % 8, D / 8 % 2, H / 4]", packet = "H % 4">
-!kvwtrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "[1 # 4, N, D / 16]", lane = "D % 8", elem = "[D / 8 % 2, H]">
-!kvacc = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 4, N, D / 16]", time = "D / 8 % 2", packet = "D % 8">
-!kpart = !tcp.dm<f32, cluster = "1 # 2", slice = "[1 # 4, N, D / 16]", elem = "D % 16">
-!vpart = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 4, N, D / 16]", elem = "D % 16">
+!kvwdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 8, N % 4, D / 16]", elem = "[D % 16, H]">
+!kvwload = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 8, N % 4, D / 16]", time = "[D % 8, D / 8 % 2, H / 16]", packet = "H % 16">
+!kvwtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[1 # 8, N % 4, D / 16]", lane = "D % 8", elem = "[D / 8 % 2, H]">
+!kvacc = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 8, N % 4, D / 16]", time = "D / 8 % 2", packet = "D % 8">
+!kpart = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 8, N % 4, D / 16]", elem = "D % 16">
+!vpart = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 8, N % 4, D / 16]", elem = "D % 16">
 !vh = !tcp.dm<bf16, cluster = "1 # 2", slice = "N # 256", elem = "D">
 
 // Per-head tensors of q: one head per slice (NH), broadcast tables on the same slices (RQ).
@@ -76,7 +78,7 @@
 !krepvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "RK # 256", elem = "D">
 
 module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G = 2, D = 128,
-                               T = 512, K = 1, R64 = 64, RQ = 16, RK = 8, C2 = 2}} {
+                               T = 512, K = 1, R32 = 32, RQ = 16, RK = 8, C2 = 2}} {
   func.func @projection(%x: !vec {tcp.arg = "in", tcp.name = "x"},
                         %q_weight: !qw {tcp.arg = "in", tcp.name = "q_weight"},
                         %k_weight: !kvw {tcp.arg = "in", tcp.name = "k_weight"},
@@ -119,7 +121,7 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     // q = x^ Wq^T, gathered one head per slice.
     %qwv = tcp.view %q_weight offset 0 : !qw -> !qwv
     %qwd = tcp.dma %qwv : !qwv -> !qwdm
-    %ql = tcp.fetch sub %qwd : !qwdm -> !qwload
+    %ql = tcp.fetch main %qwd : !qwdm -> !qwload
     %qlc = tcp.collect %ql : !qwload
     %qt = tcp.to_trf %qlc : !qwload -> !qwtrf
     %qs = tcp.fetch main %xhat : !xdm -> !xn
@@ -131,7 +133,7 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     // k = x^ Wk^T, gathered one head per slice.
     %kwv = tcp.view %k_weight offset 0 : !kvw -> !kvwv
     %kwd = tcp.dma %kwv : !kvwv -> !kvwdm
-    %kl = tcp.fetch sub %kwd : !kvwdm -> !kvwload
+    %kl = tcp.fetch main %kwd : !kvwdm -> !kvwload
     %klc = tcp.collect %kl : !kvwload
     %kt = tcp.to_trf %klc : !kvwload -> !kvwtrf
     %ks = tcp.fetch main %xhat : !xdm -> !xn
@@ -143,7 +145,7 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     // v = x^ Wv^T to bf16, into the cache row.
     %vwv = tcp.view %v_weight offset 0 : !kvw -> !kvwv
     %vwd = tcp.dma %vwv : !kvwv -> !kvwdm
-    %vl = tcp.fetch sub %vwd : !kvwdm -> !kvwload
+    %vl = tcp.fetch main %vwd : !kvwdm -> !kvwload
     %vlc = tcp.collect %vl : !kvwload
     %vt = tcp.to_trf %vlc : !kvwload -> !kvwtrf
     %vs = tcp.fetch main %xhat : !xdm -> !xn

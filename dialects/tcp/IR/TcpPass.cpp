@@ -184,7 +184,12 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan) {
     for (const auto &l : part.loops)
       part.packets *= l.size;
     int64_t bytes = part.packets * packetBytes;
-    part.cycles = dmaCycles(t, plan.route, packetBytes, part.packets);
+    // DM to DM: the route of the first packet (the simulator times a descriptor by it).
+    DmaRoute route = plan.route;
+    if (plan.dmSource && plan.dmDest)
+      route = p.src / clusterBytes == p.dst / clusterBytes ? DmaRoute::DmToDmSameCluster
+                                                           : DmaRoute::DmToDmCrossCluster;
+    part.cycles = dmaCycles(t, route, packetBytes, part.packets);
     part.traffic.hbmBytes = (plan.hbmSource ? bytes : 0) + (plan.hbmDest ? bytes : 0);
     if (dmDst)
       part.traffic.dmWriteBytes[p.cluster] = bytes;
@@ -225,7 +230,7 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan) {
   // 2. A large DMA: each cluster's piece streams over the cluster's first three engines, its
   //    outermost loop of two or more iterations cut into near-equal chunks.
   std::vector<DmaPart> parts;
-  bool large = makePart(whole, 0).packets * packetBytes >= kDmaSplitBytes;
+  bool large = plan.hbmSource && makePart(whole, 0).packets * packetBytes >= kDmaSplitBytes;
   for (const Piece &p : pieces) {
     int64_t base = p.cluster * enginesPerCluster;
     size_t i = 0;
