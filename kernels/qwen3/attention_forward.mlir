@@ -20,7 +20,7 @@
 !qdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 2, N, R16]", elem = "[G, D]">
 !qs = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, R16]", time = "[G, D / 16]", packet = "D % 16">
 !kvdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", elem = "[T % 32, D]">
-!kload = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[T % 8, T / 8 % 4, D / 4]", packet = "D % 4">
+!kload = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[T % 8, T / 8 % 4, D / 16]", packet = "D % 16">
 !ktrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", lane = "T % 8", elem = "[T / 8 % 4, D]">
 !sacc = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[G, T / 8 % 4]", packet = "T % 8">
 !sres = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[G, T / 8 % 4]", packet = "T % 8">
@@ -42,7 +42,7 @@
 !vrows = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[T / 4 % 8, D / 32, T % 4, D / 8 % 4]", packet = "D % 8">
 !vcols = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[T / 4 % 8, D / 32, D / 8 % 4, D % 8]", packet = "T % 4">
 !vtdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", elem = "[D, T % 32]">
-!vload = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[D % 8, D / 8, T / 4 % 8]", packet = "T % 4">
+!vload = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[D % 8, D / 8, T / 16 % 2]", packet = "T % 16">
 !vtrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", lane = "D % 8", elem = "[D / 8, T % 32]">
 !ps = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[G, T / 16 % 2]", packet = "T % 16">
 !oacc = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[G, D / 8]", packet = "D % 8">
@@ -66,7 +66,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
                                %out_hbm: !q {tcp.arg = "inout", tcp.name = "out_hbm"}) {
     // s = bf16(q . k / sqrt(128)).
     %kd = tcp.dma %k : !kv -> !kvdm
-    %kl = tcp.fetch sub %kd : !kvdm -> !kload
+    %kl = tcp.fetch main %kd : !kvdm -> !kload
     %klc = tcp.collect %kl : !kload
     %kt = tcp.to_trf %klc : !kload -> !ktrf
     %qd = tcp.dma %q : !q -> !qdm
@@ -147,7 +147,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
     %vrc = tcp.collect %vr : !vrows
     %vc = tcp.transpose %vrc : !vrows -> !vcols
     %vtd = tcp.commit %vc : !vcols -> !vtdm
-    %vl = tcp.fetch sub %vtd : !vtdm -> !vload
+    %vl = tcp.fetch main %vtd : !vtdm -> !vload
     %vlc = tcp.collect %vl : !vload
     %vt = tcp.to_trf %vlc : !vload -> !vtrf
     %pf = tcp.fetch main %ebd : !ebdm -> !ps
