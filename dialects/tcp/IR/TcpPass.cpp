@@ -227,15 +227,27 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan) {
   }
   if (pieces.empty()) // nothing splits it by cluster: the verifier-free fallback, one engine
     return {makePart(whole, streamEngines)};
-  // 2. A large DMA: each cluster's piece streams over the cluster's first three engines, its
-  //    outermost loop of two or more iterations cut into near-equal chunks.
+  // 2. A stream: each cluster's piece over the cluster's first three engines, its outermost
+  //    loop of three or more iterations (else its longest) cut into near-equal chunks.
   std::vector<DmaPart> parts;
-  bool large = plan.hbmSource && makePart(whole, 0).packets * packetBytes >= kDmaSplitBytes;
+  // A stream reads each HBM byte once: a replicating load (a loop reading the same source
+  // again) is small however many copies it writes.
+  bool replicates = llvm::any_of(whole.loops, [](const auto &l) {
+    return l.size > 1 && l.srcStride == 0;
+  });
+  bool large = plan.hbmSource && !replicates &&
+               makePart(whole, 0).packets * packetBytes >= kDmaSplitBytes;
   for (const Piece &p : pieces) {
     int64_t base = p.cluster * enginesPerCluster;
-    size_t i = 0;
-    while (i < p.loops.size() && p.loops[i].size < 2)
+    // The outermost loop with a chunk for every stream engine, else the longest one.
+    size_t i = 0, longest = 0;
+    for (size_t k = 0; k < p.loops.size(); ++k)
+      if (p.loops[k].size > p.loops[longest].size)
+        longest = k;
+    while (i < p.loops.size() && p.loops[i].size < streamEngines)
       ++i;
+    if (i == p.loops.size())
+      i = p.loops.empty() || p.loops[longest].size < 2 ? p.loops.size() : longest;
     if (!large || i == p.loops.size()) {
       parts.push_back(makePart(p, base + (large ? 0 : streamEngines)));
       continue;

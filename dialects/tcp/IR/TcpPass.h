@@ -53,12 +53,12 @@ struct DmaPart {
 /// The descriptors of a DMA. An engine reaches only its own cluster's DM (the destination's,
 /// for DM to DM), so a DMA whose DM side spans both clusters is first cut, at the outermost
 /// loop whose iterations each stay in one cluster, into one piece per cluster. A load from
-/// HBM of at least kDmaSplitBytes then streams each piece over its cluster's first three
-/// engines (the
-/// piece's outermost loop of two or more iterations cut into near-equal chunks, chunk i on
-/// engine 4c + i); every other DMA runs on the cluster's fourth engine, so the weight streams
-/// do not hold up the kernel's own traffic in their engines' queues. The scheduler and the lowering both use this, so they
-/// issue the same descriptors.
+/// HBM of at least kDmaSplitBytes that reads each source byte once (no replication) then
+/// streams each piece over its cluster's first three engines: the piece's outermost loop of
+/// three or more iterations (else its longest) is cut into near-equal chunks, chunk i on
+/// engine 4c + i. Every other DMA runs on the cluster's fourth engine, so the weight streams
+/// do not hold up the kernel's own traffic in their engines' queues. The scheduler and the
+/// lowering both use this, so they issue the same descriptors.
 std::vector<DmaPart> dmaParts(const DmaOpPlan &plan);
 constexpr int64_t kDmaSplitBytes = 64 * 1024;
 
