@@ -142,19 +142,6 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     %kpd = tcp.commit %ka : !kvacc -> !kpart
     %kh = tcp.dma %kpd : !kpart -> !khf
 
-    // v = x^ Wv^T to bf16, into the cache row.
-    %vwv = tcp.view %v_weight offset 0 : !kvw -> !kvwv
-    %vwd = tcp.dma %vwv : !kvwv -> !kvwdm
-    %vl = tcp.fetch main %vwd : !kvwdm -> !kvwload
-    %vlc = tcp.collect %vl : !kvwload
-    %vt = tcp.to_trf %vlc : !kvwload -> !kvwtrf
-    %vs = tcp.fetch main %xhat : !xdm -> !xn
-    %vsc = tcp.collect %vs : !xn
-    %va = tcp.contract %vsc, %vt pack 2 : !xn, !kvwtrf -> !kvacc
-    %vpd = tcp.commit %va {cast} : !kvacc -> !vpart
-    %vhd = tcp.dma %vpd : !vpart -> !vh
-    tcp.dma_scatter %vhd into %v_cache at %kv_offset : !vh, !off -> !cache
-
     // Per-head RMSNorm of q (one head per slice).
     %q1 = tcp.fetch main %qh : !qhf -> !qhs
     %qc1 = tcp.collect %q1 : !qhs
@@ -261,6 +248,19 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     %qov = tcp.view %q_out offset 0 : !qout -> !qoutv
     tcp.dma %qrope into %qov : !qhb -> !qoutv
     tcp.dma_scatter %krope into %k_cache at %kv_offset : !khb, !off -> !cache
+
+    // v = x^ Wv^T to bf16, into the cache row.
+    %vwv = tcp.view %v_weight offset 0 : !kvw -> !kvwv
+    %vwd = tcp.dma %vwv : !kvwv -> !kvwdm
+    %vl = tcp.fetch main %vwd : !kvwdm -> !kvwload
+    %vlc = tcp.collect %vl : !kvwload
+    %vt = tcp.to_trf %vlc : !kvwload -> !kvwtrf
+    %vs = tcp.fetch main %xhat : !xdm -> !xn
+    %vsc = tcp.collect %vs : !xn
+    %va = tcp.contract %vsc, %vt pack 2 : !xn, !kvwtrf -> !kvacc
+    %vpd = tcp.commit %va {cast} : !kvacc -> !vpart
+    %vhd = tcp.dma %vpd : !vpart -> !vh
+    tcp.dma_scatter %vhd into %v_cache at %kv_offset : !vh, !off -> !cache
     return
   }
 }

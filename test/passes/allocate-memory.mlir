@@ -1,6 +1,7 @@
 // RUN: rngd-opt %s --split-input-file --tcp-allocate-memory --verify-diagnostics | FileCheck %s
-// DM tensors get per-slice offsets aligned to 128 bytes; a tensor's range is reused once the
-// pass (or DMA) that last reads it has ended. A tensor a DMA brings from HBM lives from the
+// DM tensors get per-slice offsets aligned to 128 bytes. A tensor takes memory no earlier
+// tensor used while there is some; a range is reused (first fit) only once the pass (or DMA)
+// that last reads it has ended. A tensor a DMA brings from HBM lives from the
 // previous such tensor's definition (double buffering), so tcp-schedule may start its DMA early.
 
 !buf = !tcp.hbm<bf16, "A">
@@ -52,6 +53,7 @@ module attributes {tcp.axes = {A = 196608}} {
 
 // -----
 // TRF tensors get per-lane offsets; a half region keeps a tensor in its half of each lane.
+// Memory no earlier tensor used comes first: %t2 goes after %t although %t is dead by then.
 !dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[A, B]">
 !s = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "[A, B / 4]", packet = "B % 4">
 !t = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "A", elem = "B">
@@ -64,8 +66,30 @@ module attributes {tcp.axes = {A = 8, B = 1024}} {
     %t = tcp.to_trf %c {region = "second"} : !s -> !t
     %s2 = tcp.fetch sub %y : !dm -> !s
     %c2 = tcp.collect %s2 : !s
-    // CHECK: tcp.to_trf {{.*}}tcp.trf_offset = 0 : i64
+    // CHECK: tcp.to_trf {{.*}}tcp.trf_offset = 6144 : i64
     %t2 = tcp.to_trf %c2 : !s -> !t
+    return
+  }
+}
+
+// -----
+// When no fresh memory is left, a tensor reuses (first fit) the range of one whose last reader
+// has ended: %z takes %x's 256 KB once the DMA storing %x is done.
+!buf = !tcp.hbm<bf16, "A">
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "A">
+module attributes {tcp.axes = {A = 131072}} {
+  // CHECK-LABEL: func.func @reuse_when_full
+  func.func @reuse_when_full(%in: !buf {tcp.arg = "in", tcp.name = "in"},
+                             %out: !buf {tcp.arg = "out", tcp.name = "out"}) {
+    // CHECK: tcp.dma {{.*}} {tcp.dm_offset = 0 : i64}
+    %x = tcp.dma %in : !buf -> !dm
+    tcp.dma %x into %out : !dm -> !buf
+    // CHECK: tcp.dma {{.*}} {tcp.dm_offset = 262144 : i64}
+    %y = tcp.dma %in : !buf -> !dm
+    // CHECK: tcp.dma {{.*}} {tcp.dm_offset = 0 : i64}
+    %z = tcp.dma %in : !buf -> !dm
+    tcp.dma %y into %out : !dm -> !buf
+    tcp.dma %z into %out : !dm -> !buf
     return
   }
 }

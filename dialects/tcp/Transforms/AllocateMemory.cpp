@@ -30,30 +30,40 @@ struct Allocation {
 
 int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
-/// One per-slice memory (DM, a TRF lane segment, the VRF): first-fit over live ranges.
+/// One per-slice memory (DM, a TRF lane segment, the VRF). A tensor takes memory no earlier
+/// tensor used while there is some (reusing a range would make its writer wait for the last
+/// reader of the range: a false dependency for tcp-schedule), else first fit among the live
+/// ranges.
 struct Space {
   StringRef name;       // for diagnostics
   StringRef attr;       // offset attribute on the defining op
   int64_t capacity = 0; // bytes per slice (per lane for the TRF)
   int64_t alignment = 1;
-  std::vector<Allocation> live; // sorted by offset
-
-  /// Places `bytes` first-fit inside [lo, hi) (the whole space by default).
+  std::vector<Allocation> live;                      // sorted by offset
+  std::vector<std::pair<int64_t, int64_t>> used;     // every range ever placed
   bool quiet = false; // fail without a diagnostic (a first attempt that may be retried)
 
+  /// Places `bytes` inside [lo, hi) (the whole space by default).
   LogicalResult place(Operation *op, int64_t bytes, int64_t now, int64_t lastUse, int64_t lo = 0,
                       int64_t hi = -1) {
     llvm::erase_if(live, [&](const Allocation &a) { return a.lastUse < now; });
     bytes = alignUp(bytes, alignment);
     if (hi < 0)
       hi = capacity;
-    int64_t offset = lo;
-    for (const Allocation &a : live) {
-      if (a.offset + a.bytes <= offset)
-        continue;
-      if (offset + bytes <= a.offset)
-        break;
-      offset = std::max(offset, a.offset + a.bytes);
+    int64_t fresh = lo;
+    for (auto [begin, end] : used)
+      if (end > lo && begin < hi)
+        fresh = std::max(fresh, end);
+    int64_t offset = fresh;
+    if (offset + bytes > hi) {
+      offset = lo;
+      for (const Allocation &a : live) {
+        if (a.offset + a.bytes <= offset)
+          continue;
+        if (offset + bytes <= a.offset)
+          break;
+        offset = std::max(offset, a.offset + a.bytes);
+      }
     }
     if (offset + bytes > hi && quiet)
       return failure();
@@ -66,6 +76,7 @@ struct Space {
       return diag;
     }
     live.push_back({op, offset, bytes, lastUse});
+    used.push_back({offset, offset + bytes});
     llvm::sort(live, [](const Allocation &a, const Allocation &b) { return a.offset < b.offset; });
     op->setAttr(attr, Builder(op).getI64IntegerAttr(offset));
     return success();

@@ -9,13 +9,15 @@ def TcpAllocateMemory : Pass<"tcp-allocate-memory", "mlir::ModuleOp"> {
     Pre: verified tcp. Post: every op producing a DM tensor (`tcp.dma` to DM, `tcp.commit`)
     carries `tcp.dm_offset`, the byte offset of the tensor in each slice's Data Memory
     (identical on every slice); TRF and VRF tensors get `tcp.trf_offset` / `tcp.vrf_offset`.
-    Tensors live from their definition to their last use in program order, except that a
-    tensor a `tcp.dma` brings from HBM lives from the previous such tensor's definition
-    (double buffering: tcp-schedule may then start its DMA while the previous tile is still in
-    use). Tensors are placed in order of where their ranges start; a freed range is reused
-    first-fit. Offsets are aligned to one full bank
-    row (128 bytes). A kernel whose live tensors exceed a slice's 512 KB fails with the list
-    of tensors live at the peak.
+    Tensors live from their definition to their last use in program order, except tensors a
+    `tcp.dma` brings from HBM: they live from the kernel's start when everything fits that
+    way (`tcp.prefetch = "all"` on the function), else from the previous such tensor's
+    definition (`"double"`: double buffering), so tcp-schedule may start their DMAs early.
+    Tensors are placed in order of where their ranges start, each in memory no earlier
+    tensor used while there is some (reuse would make its writer wait for the range's last
+    reader), else first fit among the live ranges. Offsets are aligned to one full bank row
+    (128 bytes). A kernel whose live tensors exceed a slice's 512 KB fails with the list of
+    tensors live at the peak.
   }];
 }
 
