@@ -6,49 +6,50 @@
 //   o   = bf16(e) . V                          (unnormalised; the decoder divides by l)
 // Outputs: max_hbm = m, sum_hbm = l (f32 [N, G]), out_hbm = o (bf16 [N, G, D]).
 //
-// Placement: 128 slices [N, T / 32]: each slice holds 32 keys of one kv head (both q heads of
-// its group stream against them). Reductions over T run within a slice, then across the 16
-// slices of a head with the inter-slice reducer (fresh axis X16). V is transposed per slice
+// Placement: 128 slices [N, T / 32], kv heads 0..3 on 64 slices of cluster 0 and 4..7 on 64
+// of cluster 1, so K and V stream into both clusters' DM. Each slice holds 32 keys of one kv
+// head (both q heads of its group stream against them). Reductions over T run within a slice,
+// then across the 16 slices of a head with the inter-slice reducer (fresh axis X16). V is transposed per slice
 // with the Transpose Engine so that keys are contiguous in each TRF lane for P . V.
 !q = !tcp.hbm<bf16, "[N, G, D]">
 !kv = !tcp.hbm<bf16, "[T, N, D]">
 !mask = !tcp.hbm<f32, "T">
 !ng = !tcp.hbm<f32, "[N, G]">
 
-!qdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 2, N, R16]", elem = "[G, D]">
-!qs = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, R16]", time = "[G, D / 16]", packet = "D % 16">
-!kvdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", elem = "[T % 32, D]">
-!kload = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[T % 8, T / 8 % 4, D / 16]", packet = "D % 16">
-!ktrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", lane = "T % 8", elem = "[T / 8 % 4, D]">
-!sacc = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[G, T / 8 % 4]", packet = "T % 8">
-!sres = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[G, T / 8 % 4]", packet = "T % 8">
-!sdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", elem = "[G, T % 32]">
-!edm = !tcp.dm<f32, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", elem = "[G, T % 32]">
+!qdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, R16]", elem = "[G, D]">
+!qs = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, R16]", time = "[G, D / 16]", packet = "D % 16">
+!kvdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", elem = "[T % 32, D]">
+!kload = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[T % 8, T / 8 % 4, D / 16]", packet = "D % 16">
+!ktrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", lane = "T % 8", elem = "[T / 8 % 4, D]">
+!sacc = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[G, T / 8 % 4]", packet = "T % 8">
+!sres = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[G, T / 8 % 4]", packet = "T % 8">
+!sdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", elem = "[G, T % 32]">
+!edm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", elem = "[G, T % 32]">
 // Reductions over T: one time step per key, both q heads in the (padded) packet.
-!byt = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "T % 32", packet = "G # 8">
-!red = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, X16]", time = "1", packet = "G # 8">
-!reddm = !tcp.dm<f32, cluster = "1 # 2", slice = "[1 # 2, N, X16]", elem = "G # 8">
-!redvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "[1 # 2, N, X16]", elem = "G # 8">
+!byt = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "T % 32", packet = "G # 8">
+!red = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", time = "1", packet = "G # 8">
+!reddm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", elem = "G # 8">
+!redvrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", elem = "G # 8">
 // Element-wise passes: keys innermost in the packet.
-!tg = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[T / 8 % 4, G]", packet = "T % 8">
-!gt = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[G, T / 8 % 4]", packet = "T % 8">
-!maskdm = !tcp.dm<f32, cluster = "1 # 2", slice = "[1 # 2, RN8, T / 32]", elem = "T % 32">
-!maskload = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, RN8, T / 32]", time = "T / 2 % 16", packet = "T % 2">
-!maskvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "[1 # 2, RN8, T / 32]", elem = "T % 32">
-!ebdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", elem = "[G, T % 32]">
+!tg = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[T / 8 % 4, G]", packet = "T % 8">
+!gt = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[G, T / 8 % 4]", packet = "T % 8">
+!maskdm = !tcp.dm<f32, cluster = "C2", slice = "[1 # 4, RN4, T / 32]", elem = "T % 32">
+!maskload = !tcp.stream<f32, cluster = "C2", slice = "[1 # 4, RN4, T / 32]", time = "T / 2 % 16", packet = "T % 2">
+!maskvrf = !tcp.vrf<f32, cluster = "C2", slice = "[1 # 4, RN4, T / 32]", elem = "T % 32">
+!ebdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", elem = "[G, T % 32]">
 // V transposed to [D, T % 32] per slice, then one TRF lane per D % 8.
-!vrows = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[T / 4 % 8, D / 32, T % 4, D / 8 % 4]", packet = "D % 8">
-!vcols = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[T / 4 % 8, D / 32, D / 8 % 4, D % 8]", packet = "T % 4">
-!vtdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", elem = "[D, T % 32]">
-!vload = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[D % 8, D / 8, T / 16 % 2]", packet = "T % 16">
-!vtrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", lane = "D % 8", elem = "[D / 8, T % 32]">
-!ps = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[G, T / 16 % 2]", packet = "T % 16">
-!oacc = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, T / 32]", time = "[G, D / 8]", packet = "D % 8">
-!osum = !tcp.stream<f32, cluster = "1 # 2", slice = "[1 # 2, N, X16]", time = "[G, D / 8]", packet = "D % 8">
-!ores = !tcp.stream<bf16, cluster = "1 # 2", slice = "[1 # 2, N, X16]", time = "[G, D / 8]", packet = "D % 8">
-!odm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 2, N, X16]", elem = "[G, D]">
+!vrows = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[T / 4 % 8, D / 32, T % 4, D / 8 % 4]", packet = "D % 8">
+!vcols = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[T / 4 % 8, D / 32, D / 8 % 4, D % 8]", packet = "T % 4">
+!vtdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", elem = "[D, T % 32]">
+!vload = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[D % 8, D / 8, T / 16 % 2]", packet = "T % 16">
+!vtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", lane = "D % 8", elem = "[D / 8, T % 32]">
+!ps = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[G, T / 16 % 2]", packet = "T % 16">
+!oacc = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[G, D / 8]", packet = "D % 8">
+!osum = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", time = "[G, D / 8]", packet = "D % 8">
+!ores = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", time = "[G, D / 8]", packet = "D % 8">
+!odm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", elem = "[G, D]">
 
-module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 16, RN8 = 8}} {
+module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 16, RN4 = 4, C2 = 2}} {
   func.func @attention_forward_first(%q: !q {tcp.arg = "in", tcp.name = "q"},
                                      %k: !kv {tcp.arg = "in", tcp.name = "k"},
                                      %v: !kv {tcp.arg = "in", tcp.name = "v"},
