@@ -92,6 +92,8 @@ public:
   void load(int64_t words);
   void wait(int64_t until);
   int64_t now() const { return queue_; }
+  /// When DMA engine `engine` finishes the work given to it so far.
+  int64_t engineFree(int64_t engine) const { return engineFree_[engine & 15]; }
   int64_t makespan() const { return makespan_; }
 
 private:

@@ -27,7 +27,7 @@ module attributes {tcp.axes = {A = 8192}} {
 // CHECK-NEXT: rngd.arg @out out bf16 [8192] "A" offset 16384 bytes 16384
 // HBM row-major -> 64 bytes per slice: one packet per slice, slices 4 MiB apart.
 // CHECK-NEXT: rngd.descriptor 0 engine 3 src 0xc000000000 dst 0x10000000 packet 64 limits [256] src_strides [64] dst_strides [4194304]
-// CHECK-NEXT: rngd.descriptor 1 engine 3 src 0x10000080 dst 0xc000004000 packet 64 limits [256] src_strides [4194304] dst_strides [64]
+// CHECK-NEXT: rngd.descriptor 1 engine 0 src 0x10000080 dst 0xc000004000 packet 64 limits [256] src_strides [4194304] dst_strides [64]
 // Fetch: four 16-byte accesses (8 bf16, cast to one f32 flit each); slices 0-255 enabled.
 // CHECK-NEXT: rngd.config 0 fetch {base = 0, access_log2 = 4, packet_bytes = 16, cast = 1, limits = [4, 1, 1, 1, 1, 1, 1, 1], strides = [16, 0, 0, 0, 0, 0, 0, 0], slices = [0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x0, 0x0, 0x0, 0x0]}
 // 1.0f = 0x3f800000 = 1065353216 on FpFma (ALU 5), op add (1).

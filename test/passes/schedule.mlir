@@ -23,7 +23,9 @@ module attributes {tcp.axes = {A = 8192}} {
     // plus fill 4, fetch-cast latency 2 and one ALU 1: 15 cycles.
     // CHECK: tcp.commit {{.*}}tcp.schedule = {context = "main", end = 815 : i64, engines = array<i64>, order = 1 : i64, start = 800 : i64, waits = ["tag 0"]}
     %y = tcp.commit %b : !bf16s -> !dm
-    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 1571 : i64, engines = array<i64: 3>, order = 2 : i64, start = 815 : i64, tags = array<i64: 0>, waits = ["main"]}
+    // A small DMA takes the engine of its cluster that frees first (the fourth on ties): engine 0
+    // is free, engine 3 was busy until 756.
+    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 1571 : i64, engines = array<i64: 0>, order = 2 : i64, start = 815 : i64, tags = array<i64: 0>, waits = ["main"]}
     tcp.dma %y into %out : !dm -> !buf
     return
   }

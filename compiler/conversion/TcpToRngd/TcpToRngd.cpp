@@ -102,6 +102,9 @@ public:
       auto tags = sched.getAs<DenseI64ArrayAttr>("tags");
       tags_.assign(tags ? tags.asArrayRef().begin() : nullptr,
                    tags ? tags.asArrayRef().end() : nullptr);
+      auto engines = sched.getAs<DenseI64ArrayAttr>("engines");
+      engines_.assign(engines ? engines.asArrayRef().begin() : nullptr,
+                      engines ? engines.asArrayRef().end() : nullptr);
       if (auto dma = dyn_cast<tcp::DmaOp>(op)) {
         if (failed(lowerDma(dma)))
           return failure();
@@ -147,8 +150,9 @@ private:
     if ((plan->dmSource && dmOffset(op.getSource()) < 0) || (plan->dmDest && dmOffset(dst) < 0))
       return op.emitOpError("has no DM address; run tcp-allocate-memory first");
     std::vector<tcp::DmaPart> parts = tcp::dmaParts(*plan);
-    if (tags_.size() != parts.size())
-      return op.emitOpError("has ") << tags_.size() << " DMA tags for " << parts.size()
+    if (tags_.size() != parts.size() || engines_.size() != parts.size())
+      return op.emitOpError("has ") << tags_.size() << " DMA tags and " << engines_.size()
+                                    << " engines for " << parts.size()
                                     << " descriptors; run tcp-schedule first";
     uint64_t src = address(op.getSource(), *plan, true), dest = address(dst, *plan, false);
     for (size_t p = 0; p < parts.size(); ++p) {
@@ -161,7 +165,7 @@ private:
       }
       int64_t index = static_cast<int64_t>(descriptors_.size());
       auto d = records_.create<cmd::DescriptorOp>(
-          op.getLoc(), index, part.engine, src + static_cast<uint64_t>(part.srcOffset),
+          op.getLoc(), index, engines_[p], src + static_cast<uint64_t>(part.srcOffset),
           dest + static_cast<uint64_t>(part.dstOffset), plan->plan.packetBytes, limits,
           srcStrides, dstStrides, StringAttr(), IntegerAttr(), IntegerAttr(), IntegerAttr());
       descriptors_.push_back(d);
@@ -191,18 +195,18 @@ private:
       dmStrides.push_back(scatter ? loop.srcStride : loop.dstStride);
       hbmStrides.push_back(scatter ? loop.dstStride : loop.srcStride);
     }
+    if (tags_.size() != 1 || engines_.size() != 1)
+      return op->emitOpError("has ") << tags_.size() << " DMA tags and " << engines_.size()
+                                     << " engines for one descriptor; run tcp-schedule first";
     int64_t index = static_cast<int64_t>(descriptors_.size());
     auto d = records_.create<cmd::DescriptorOp>(
-        op->getLoc(), index, tcp::dmaEngine(plan->dma), scatter ? dm : hbmAt(hbmValue),
+        op->getLoc(), index, engines_[0], scatter ? dm : hbmAt(hbmValue),
         scatter ? hbmAt(hbmValue) : dm, plan->dma.plan.packetBytes, limits,
         scatter ? dmStrides : hbmStrides, scatter ? hbmStrides : dmStrides,
         b_.getStringAttr(scatter ? "scatter" : "gather"),
         b_.getI64IntegerAttr(static_cast<int64_t>(hbmAt(offsets))),
         b_.getI64IntegerAttr(plan->rows), b_.getI64IntegerAttr(0));
     descriptors_.push_back(d);
-    if (tags_.size() != 1)
-      return op->emitOpError("has ") << tags_.size() << " DMA tags for one descriptor; run "
-                                        "tcp-schedule first";
     return startDma(op, index, tags_[0]);
   }
 
@@ -434,7 +438,8 @@ private:
   OpBuilder commands_{b_};
   std::vector<cmd::DescriptorOp> descriptors_;
   std::vector<cmd::ConfigOp> configs_;
-  std::vector<int64_t> tags_; // the tags of the DMA being lowered, one per descriptor
+  std::vector<int64_t> tags_;    // the tags of the DMA being lowered, one per descriptor
+  std::vector<int64_t> engines_; // and its engines
 };
 
 struct ConvertTcpToRngdPass

@@ -357,7 +357,8 @@ private:
     unit.waits = retire(blockers(u));
     unit.issued = true;
     if (unit.isDma) {
-      for (const DmaPart &part : unit.parts) {
+      for (DmaPart &part : unit.parts) {
+        part.engine = pickEngine(part.engine);
         unit.tags.push_back(nextTag());
         ++tagsTaken_;
         QueueClock::Interval span = clock_.dma(part.engine, part.cycles, part.traffic);
@@ -373,6 +374,21 @@ private:
       clock_.load(w);
     unit.span = clock_.exec(unit.context, unit.cycles);
     context_[unit.context] = static_cast<int64_t>(u);
+  }
+
+  /// A cluster's fourth engine carries the small DMAs; such a DMA takes whichever engine of
+  /// the cluster frees first (the fourth on ties), so small DMAs do not queue behind each other
+  /// once the weight streams are done. Stream parts keep their engine.
+  int64_t pickEngine(int64_t engine) const {
+    const TargetModel &t = defaultTarget();
+    int64_t perCluster = t.dmaEngines / t.clusters;
+    if (engine % perCluster != perCluster - 1)
+      return engine;
+    int64_t best = engine;
+    for (int64_t e = engine - perCluster + 1; e < engine; ++e)
+      if (clock_.engineFree(e) < clock_.engineFree(best))
+        best = e;
+    return best;
   }
 
   int64_t nextTag() {
