@@ -56,9 +56,10 @@ struct DmaPart {
 /// HBM of at least kDmaSplitBytes that reads each source byte once (no replication) then
 /// streams each piece over its cluster's first three engines: the piece's outermost loop of
 /// three or more iterations (else its longest) is cut into near-equal chunks, chunk i on
-/// engine 4c + i. Every other DMA runs on the cluster's fourth engine, so the weight streams
-/// do not hold up the kernel's own traffic in their engines' queues. The scheduler and the
-/// lowering both use this, so they issue the same descriptors.
+/// engine 4c + i. Every other DMA runs on the cluster's fourth engine (tcp-schedule moves it
+/// to whichever engine of the cluster frees first), so the weight streams do not hold up the
+/// kernel's own traffic in their engines' queues. The scheduler and the lowering both use
+/// this, so they issue the same descriptors.
 std::vector<DmaPart> dmaParts(const DmaOpPlan &plan);
 constexpr int64_t kDmaSplitBytes = 64 * 1024;
 
