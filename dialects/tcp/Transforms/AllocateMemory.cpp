@@ -99,9 +99,9 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
     return starts.lookup(a) < starts.lookup(b);
   });
 
-  Space dm{"DM", "tcp.dm_offset", t.dmBytesPerSlice, t.dmAllocationAlignment, {}};
-  Space vrf{"VRF", "tcp.vrf_offset", t.vrfBytesPerSlice, t.vrfAllocationAlignment, {}};
-  Space trf{"TRF", "tcp.trf_offset", 0, t.trfAllocationAlignment, {}};
+  Space dm{"DM", "tcp.dm_offset", t.dmBytesPerSlice, t.dmAllocationAlignment, {}, {}, false};
+  Space vrf{"VRF", "tcp.vrf_offset", t.vrfBytesPerSlice, t.vrfAllocationAlignment, {}, {}, false};
+  Space trf{"TRF", "tcp.trf_offset", 0, t.trfAllocationAlignment, {}, {}, false};
   dm.quiet = vrf.quiet = trf.quiet = quiet;
   int64_t trfLanes = 0;
   for (Operation *def : defs) {

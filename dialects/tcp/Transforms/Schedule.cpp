@@ -5,9 +5,9 @@
 // both use the Vector Engine from different contexts, or when one is a DMA and the other a
 // pass that could break the 64-same-bank rule. The scheduler then repeatedly issues, among
 // the units whose predecessors are issued, the one that would stall the queue least (ties:
-// program order), after waits for each predecessor not yet waited for, for the previous pass
-// of its context (whose registers it reloads) and, when all tags are taken, for the oldest
-// DMA. Times come from rngd::QueueClock, the clock the simulator runs, so the predicted
+// the longest path of dependent cycles to the kernel's end, then program order), after waits
+// for each predecessor not yet waited for, for the previous pass of its context (whose
+// registers it reloads) and, when all tags are taken, for the oldest DMA. Times come from rngd::QueueClock, the clock the simulator runs, so the predicted
 // makespan is what the simulator measures for the same command stream.
 #include "dialects/tcp/IR/TcpPass.h"
 #include "dialects/tcp/IR/TcpVerify.h"
@@ -256,20 +256,23 @@ public:
   }
 
   void run() {
+    computeCriticalPaths();
     for (size_t n = 0; n < units_.size(); ++n) {
+      // Among the units that could issue without stalling the queue, the one with the longest
+      // path to the kernel's end; when every candidate stalls, the one that stalls least.
+      // Program order breaks ties.
       size_t best = units_.size();
       int64_t bestReady = 0;
       for (size_t u = 0; u < units_.size(); ++u) {
         if (units_[u].issued || !llvm::all_of(units_[u].preds,
                                               [&](size_t p) { return units_[p].issued; }))
           continue;
-        int64_t ready = readyAt(u);
-        if (best == units_.size() || ready < bestReady) {
+        int64_t ready = std::max(readyAt(u), clock_.now());
+        if (best == units_.size() || ready < bestReady ||
+            (ready == bestReady && pathToEnd_[u] > pathToEnd_[best])) {
           best = u;
           bestReady = ready;
         }
-        if (ready <= clock_.now())
-          break; // nothing can beat issuing now; program order breaks the tie
       }
       issue(best);
       issueOrder_.push_back(best);
@@ -287,6 +290,20 @@ public:
   const std::vector<size_t> &issueOrder() const { return issueOrder_; }
 
 private:
+  /// Each unit's own cycles plus the longest chain of dependent units after it.
+  void computeCriticalPaths() {
+    pathToEnd_.assign(units_.size(), 0);
+    for (size_t u = units_.size(); u-- > 0;) {
+      const Unit &unit = units_[u];
+      int64_t own = unit.cycles;
+      for (const DmaPart &part : unit.parts)
+        own = std::max(own, part.cycles);
+      pathToEnd_[u] += own;
+      for (size_t p : unit.preds)
+        pathToEnd_[p] = std::max(pathToEnd_[p], pathToEnd_[u]);
+    }
+  }
+
   /// What `u` must wait for before it issues.
   SmallVector<size_t> blockers(size_t u) const {
     const Unit &unit = units_[u];
@@ -401,6 +418,7 @@ private:
   }
 
   std::vector<Unit> &units_;
+  std::vector<int64_t> pathToEnd_; // critical path from each unit to the kernel's end
   QueueClock clock_;
   int64_t context_[2] = {-1, -1};      // unit running on main / sub, not yet waited for
   SmallVector<size_t> tagsInFlight_;   // DMA units not yet waited for, in issue order
