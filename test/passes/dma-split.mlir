@@ -18,7 +18,7 @@ module attributes {tcp.axes = {A = 32768, C = 2, B = 32768, L = 32768, U = 32640
                    %u: !under {tcp.arg = "in", tcp.name = "u"}) {
     // 64 KB into 256 slices of cluster 0: three chunks (85, 85 and 86 slices), engines 0..2, one
     // tag each.
-    // CHECK: tcp.dma %arg0 {{.*}}engines = array<i64: 0, 1, 2>{{.*}}tags = array<i64: 0, 1, 2>
+    // CHECK: tcp.dma %arg0 {{.*}}engines = array<i64: 0, 1, 2>{{.*}}tags = array<i64: {{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}>,
     %x = tcp.dma %a : !big -> !bigdm
     // 128 KB over both clusters: one piece per cluster, three chunks each: engines 0..2, 4..6.
     // CHECK: tcp.dma %arg1 {{.*}}engines = array<i64: 0, 1, 2, 4, 5, 6>
