@@ -6,6 +6,7 @@ PACKAGES=(
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
   nlohmann-json3-dev catch2 libspdlog-dev
   cmake ninja-build make g++ ccache python3 python3-psutil
+  chromium  # headless, for the schedule viewer test (test/tools/schedule-view-chromium.test)
 )
 
 missing=()

@@ -15,3 +15,12 @@ config.substitutions.append(("%obj_root", config.rngd_obj_root))
 config.substitutions.append(("%kernels", os.path.join(config.rngd_src_root, "kernels")))
 config.substitutions.append(("%schedules", os.path.join(config.rngd_src_root, "schedules")))
 config.substitutions.append(("%python", "python3"))
+
+# Headless Chromium (Debian's `chromium`, installed by scripts/install-deps.sh) renders the
+# schedule viewer's pages in test/tools/schedule-view-chromium.test.
+import shutil
+chromium = shutil.which("chromium")
+if chromium:
+    config.available_features.add("chromium")
+    config.substitutions.append(
+        ("%chromium", chromium + " --headless --no-sandbox --disable-gpu"))
