@@ -225,8 +225,8 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan) {
         pieces = cut;
     }
   }
-  if (pieces.empty()) // nothing splits it by cluster: the verifier-free fallback, one engine
-    return {makePart(whole, streamEngines)};
+  if (pieces.empty()) // no loop separates the clusters: no engine can run it
+    return {};
   // 2. A stream: each cluster's piece over the cluster's first three engines, its outermost
   //    loop of three or more iterations (else its longest) cut into near-equal chunks.
   std::vector<DmaPart> parts;

@@ -59,7 +59,8 @@ struct DmaPart {
 /// engine 4c + i. Every other DMA runs on the cluster's fourth engine (tcp-schedule moves it
 /// to whichever engine of the cluster frees first), so the weight streams do not hold up the
 /// kernel's own traffic in their engines' queues. The scheduler and the lowering both use
-/// this, so they issue the same descriptors.
+/// this, so they issue the same descriptors. Empty when the DM side spans both clusters and
+/// no loop of the nest separates them (no engine could run it).
 std::vector<DmaPart> dmaParts(const DmaOpPlan &plan);
 constexpr int64_t kDmaSplitBytes = 64 * 1024;
 

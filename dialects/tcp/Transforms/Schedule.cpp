@@ -31,7 +31,7 @@ using namespace rngd::tcp;
 
 namespace {
 
-constexpr size_t kMaxSlices = 512;
+constexpr size_t kMaxSlices = isa::kSliceBitmapWords * 64; // slices a pass bitmap names
 using SliceSet = std::bitset<kMaxSlices>;
 
 /// A byte range of one memory: an HBM argument's bytes, or the same per-slice range (per lane
@@ -147,6 +147,9 @@ LogicalResult dmaUnit(Operation *op, Unit &u) {
     if (!plan)
       return failure();
     u.parts = dmaParts(*plan);
+    if (u.parts.empty())
+      return dma.emitOpError("DMA engines: the DM side spans both clusters and no loop of its ")
+             << "nest separates them; an engine reaches only its own cluster's DM";
     Value dst = dma.getDest() ? dma.getDest() : dma.getResult();
     auto side = [&](Value v, const std::optional<DmLayout> &dm, Footprint &f) -> LogicalResult {
       if (dm) {
