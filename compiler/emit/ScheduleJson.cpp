@@ -100,6 +100,18 @@ public:
       });
       j_.attribute("start", sched ? cast<IntegerAttr>(sched.get("start")).getInt() : 0);
       j_.attribute("end", sched ? cast<IntegerAttr>(sched.get("end")).getInt() : 0);
+      if (ctx == "tdma") // each descriptor on its engine
+        j_.attributeArray("parts", [&] {
+          auto engines = cast<DenseI64ArrayAttr>(sched.get("engines")).asArrayRef();
+          auto starts = cast<DenseI64ArrayAttr>(sched.get("part_starts")).asArrayRef();
+          auto ends = cast<DenseI64ArrayAttr>(sched.get("part_ends")).asArrayRef();
+          for (size_t p = 0; p < engines.size(); ++p)
+            j_.object([&] {
+              j_.attribute("engine", "dma" + std::to_string(engines[p]));
+              j_.attribute("start", starts[p]);
+              j_.attribute("end", ends[p]);
+            });
+        });
       j_.attributeArray("reads", reads);
       j_.attributeArray("writes", writes);
       j_.attributeArray("deps", [&] {

@@ -55,6 +55,25 @@ bool readTimeline(const std::string &input, Timeline &out, std::string &why) {
     t.end = std::max(t.end, e.end);
     e.track = track(e.context, e.context);
     t.events.push_back(e);
+    if (op.contains("parts") && op["parts"].is_array()) { // a DMA's descriptors, per engine
+      for (const auto &part : op["parts"]) {
+        if (!part.is_object() || !part.contains("engine") || !part["engine"].is_string() ||
+            !part.contains("start") || !part["start"].is_number_integer() ||
+            !part.contains("end") || !part["end"].is_number_integer() ||
+            part["start"].get<int64_t>() < 0 ||
+            part["end"].get<int64_t>() < part["start"].get<int64_t>()) {
+          why = "op " + std::to_string(i) + " has a part without an engine and start <= end";
+          return false;
+        }
+        TimelineEvent onEngine = e;
+        onEngine.start = part["start"].get<int64_t>();
+        onEngine.end = part["end"].get<int64_t>();
+        onEngine.track = track(e.context, e.context + "." + part["engine"].get<std::string>());
+        t.end = std::max(t.end, onEngine.end);
+        t.events.push_back(onEngine);
+      }
+      continue;
+    }
     if (op.contains("engines") && op["engines"].is_array())
       for (const auto &engine : op["engines"])
         if (engine.is_string() && engine.get<std::string>() != e.context) {

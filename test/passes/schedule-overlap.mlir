@@ -13,9 +13,9 @@ module attributes {tcp.axes = {A = 8192}} {
                          %out2: !buf {tcp.arg = "out", tcp.name = "out2"}) {
     // Both loads issue at once on two engines of cluster 0 (each is 756 cycles alone; 16 KB at
     // 256 B/cycle fits HBM's 1,500 twice over, so neither is slowed).
-    // CHECK: tcp.dma %arg0 {{.*}}context = "tdma", end = 756 : i64, engines = array<i64: 3>, order = 0 : i64, start = 0 : i64
+    // CHECK: tcp.dma %arg0 {{.*}}context = "tdma", end = 756 : i64, engines = array<i64: 3>, order = 0 : i64, {{.*}}start = 0 : i64
     %x = tcp.dma %a : !buf -> !dm
-    // CHECK: tcp.dma %arg1 {{.*}}context = "tdma", end = 757 : i64, engines = array<i64: 0>, order = 1 : i64, start = 1 : i64
+    // CHECK: tcp.dma %arg1 {{.*}}context = "tdma", end = 757 : i64, engines = array<i64: 0>, order = 1 : i64, {{.*}}start = 1 : i64
     %z = tcp.dma %b : !buf -> !dm
     %s = tcp.fetch main %x : !dm -> !f32s
     %c = tcp.collect %s : !f32s
@@ -26,7 +26,7 @@ module attributes {tcp.axes = {A = 8192}} {
     %y = tcp.commit %w : !bf16s -> !dm
     // Storing %z needs %z's DMA (tag 1) but not the pass: it starts while the pass runs
     // (800..815), on a free engine.
-    // CHECK: tcp.dma %{{[0-9]+}} into %arg3 {{.*}}order = 3 : i64, start = 802 : i64, tags = array<i64: {{[0-9]+}}>, waits = ["tag 1"]
+    // CHECK: tcp.dma %{{[0-9]+}} into %arg3 {{.*}}order = 3 : i64, {{.*}}start = 802 : i64, tags = array<i64: {{[0-9]+}}>, waits = ["tag 1"]
     tcp.dma %z into %out2 : !dm -> !buf
     // Storing %y waits for the pass (main).
     // CHECK: tcp.dma %{{[0-9]+}} into %arg2 {{.*}}waits = ["main"]
@@ -45,9 +45,9 @@ module attributes {tcp.axes = {A = 8192}} {
   // CHECK-LABEL: func.func @war
   func.func @war(%io: !buf {tcp.arg = "inout", tcp.name = "io"},
                  %b: !buf {tcp.arg = "in", tcp.name = "b"}) {
-    // CHECK: tcp.dma %arg0 {{.*}}order = 0 : i64, start = 0 : i64, tags = array<i64: 0>, waits = []
+    // CHECK: tcp.dma %arg0 {{.*}}order = 0 : i64, {{.*}}start = 0 : i64, tags = array<i64: 0>, waits = []
     %x = tcp.dma %io : !buf -> !dm
-    // CHECK: tcp.dma %arg1 {{.*}}order = 1 : i64, start = 1 : i64, tags = array<i64: 1>, waits = []
+    // CHECK: tcp.dma %arg1 {{.*}}order = 1 : i64, {{.*}}start = 1 : i64, tags = array<i64: 1>, waits = []
     %z = tcp.dma %b : !buf -> !dm
     // CHECK: tcp.dma %{{[0-9]+}} into %arg0 {{.*}}waits = ["tag 0", "tag 1"]
     tcp.dma %z into %io : !dm -> !buf

@@ -12,7 +12,7 @@ module attributes {tcp.axes = {A = 8192}} {
   func.func @constant_add(%in: !buf {tcp.arg = "in", tcp.name = "in"},
                           %out: !buf {tcp.arg = "out", tcp.name = "out"}) {
     // 256 packets of 64 bytes, one request each: 500 + 256.
-    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 756 : i64, engines = array<i64: 3>, order = 0 : i64, start = 0 : i64, tags = array<i64: 0>, waits = []}
+    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 756 : i64, engines = array<i64: 3>, order = 0 : i64, part_ends = array<i64: 756>, part_starts = array<i64: 0>, start = 0 : i64, tags = array<i64: 0>, waits = []}
     %x = tcp.dma %in : !buf -> !dm
     %s = tcp.fetch main %x : !dm -> !f32s
     %c = tcp.collect %s : !f32s
@@ -25,7 +25,7 @@ module attributes {tcp.axes = {A = 8192}} {
     %y = tcp.commit %b : !bf16s -> !dm
     // A small DMA takes the engine of its cluster that frees first (the fourth on ties): engine 0
     // is free, engine 3 was busy until 756.
-    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 1571 : i64, engines = array<i64: 0>, order = 2 : i64, start = 815 : i64, tags = array<i64: 0>, waits = ["main"]}
+    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 1571 : i64, engines = array<i64: 0>, order = 2 : i64, part_ends = array<i64: 1571>, part_starts = array<i64: 815>, start = 815 : i64, tags = array<i64: 0>, waits = ["main"]}
     tcp.dma %y into %out : !dm -> !buf
     return
   }

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Checks an rngd-schedule-view page against the schedule it was made from: the SVG parses as
 XML, there is one labelled row per track, and every op of the schedule has a bar on its context's
-row (and one per engine) whose position and width are its cycles scaled to the plot. Prints the
-tracks, the bar count and how many cycles DMA overlaps contraction."""
+row (and one per engine, a DMA's parts at their own cycles) whose position and width are its
+cycles scaled to the plot. Prints the tracks, the bar count and how many cycles DMA overlaps
+contraction."""
 import json
 import re
 import sys
@@ -27,14 +28,21 @@ end = max(op["end"] for op in schedule["ops"])
 def x(c):
     return LABEL + c * PLOT / end
 for op in schedule["ops"]:
-    tracks = [op["context"]] + [op["context"] + "." + e for e in op.get("engines", []) if e != op["context"]]
-    for track in tracks:
-        match = [b for b in bars if b[0] == track and b[2] == op["start"] and b[3] == op["end"]
+    # (track, start, end): the op on its context, and on each engine (a DMA's parts at their
+    # own cycles).
+    spans_of = [(op["context"], op["start"], op["end"])]
+    if "parts" in op:
+        spans_of += [(op["context"] + "." + p["engine"], p["start"], p["end"]) for p in op["parts"]]
+    else:
+        spans_of += [(op["context"] + "." + e, op["start"], op["end"])
+                     for e in op.get("engines", []) if e != op["context"]]
+    for track, start, stop in spans_of:
+        match = [b for b in bars if b[0] == track and b[2] == start and b[3] == stop
                  and b[1].startswith(op.get("text", op["name"]))]
         assert match, ("no bar for op", op["id"], track)
         b = match[0]
-        assert abs(b[4] - x(op["start"])) < 0.01, (b, x(op["start"]))
-        assert abs(b[5] - max(x(op["end"]) - x(op["start"]), 1.0)) < 0.01, b
+        assert abs(b[4] - x(start)) < 0.01, (b, x(start))
+        assert abs(b[5] - max(x(stop) - x(start), 1.0)) < 0.01, b
 
 def spans(pred):
     return [(b[2], b[3]) for b in bars if pred(b[0])]

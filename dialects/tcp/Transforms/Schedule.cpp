@@ -119,7 +119,7 @@ struct Unit {
   // Scheduling results.
   bool issued = false, retired = false;
   QueueClock::Interval span;          // first start to last end
-  SmallVector<int64_t> tags, partEnds; // per DMA part
+  SmallVector<int64_t> tags, partStarts, partEnds; // per DMA part
   SmallVector<std::string> waits; // "tag N" | "main" | "sub", emitted before the unit
 };
 
@@ -382,6 +382,7 @@ private:
         unit.tags.push_back(nextTag());
         ++tagsTaken_;
         QueueClock::Interval span = clock_.dma(part.engine, part.cycles, part.traffic);
+        unit.partStarts.push_back(span.start);
         unit.partEnds.push_back(span.end);
         unit.span.start = unit.partEnds.size() == 1 ? span.start
                                                     : std::min(unit.span.start, span.start);
@@ -473,8 +474,11 @@ LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
         b.getNamedAttr("start", b.getI64IntegerAttr(unit.span.start)),
         b.getNamedAttr("end", b.getI64IntegerAttr(unit.span.end)),
         b.getNamedAttr("waits", stringArray(b, unit.waits))};
-    if (unit.isDma)
+    if (unit.isDma) {
       fields.push_back(b.getNamedAttr("tags", b.getDenseI64ArrayAttr(unit.tags)));
+      fields.push_back(b.getNamedAttr("part_starts", b.getDenseI64ArrayAttr(unit.partStarts)));
+      fields.push_back(b.getNamedAttr("part_ends", b.getDenseI64ArrayAttr(unit.partEnds)));
+    }
     if (unit.holdsDma) // a pass that could break the 64-same-bank rule: no DMA overlaps it
       fields.push_back(b.getNamedAttr("holds_dma", b.getUnitAttr()));
     unit.op->setAttr("tcp.schedule", b.getDictionaryAttr(fields));
