@@ -105,7 +105,7 @@ QueueClock::Interval QueueClock::dma(int64_t engine, int64_t cycles, const DmaTr
   bool slowed = false;
   double end = placeTransfer(static_cast<double>(span.start + t_.dmaStartupCycles), dataCycles,
                              demands, slowed);
-  if (slowed) {
+  if (slowed && std::isfinite(end)) {
     span.end = std::max(span.end, static_cast<int64_t>(std::ceil(end - 1e-6)));
     engineFree_[engine & 15] = span.end;
     makespan_ = std::max(makespan_, span.end);

@@ -77,8 +77,8 @@ struct DmaTraffic {
 /// its data cycles (dmaCycles less the start-up); memories serve DMAs in issue order, so a DMA
 /// runs at the fraction of its engine's speed that the bandwidth left by earlier DMAs allows
 /// (SharedBandwidth.h) and ends at the later of that and its own time. One DMA alone is never
-/// slowed (an engine's 256 B/cycle is below both rates); six or more at once share HBM's
-/// 1,500 B/cycle (docs/machine-model.md).
+/// slowed (an engine's 256 B/cycle is below both rates); five at full speed fit in HBM's
+/// 1,500 B/cycle, a sixth gets the rest and later ones wait (docs/machine-model.md).
 class QueueClock {
 public:
   struct Interval {

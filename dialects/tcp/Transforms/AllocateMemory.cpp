@@ -1,5 +1,6 @@
-// tcp-allocate-memory: per-slice DM/TRF/VRF offsets for every tensor, first-fit over live
-// ranges (a tile brought from HBM lives from the previous tile's definition: double buffering).
+// tcp-allocate-memory: per-slice DM/TRF/VRF offsets for every tensor: fresh memory first, else
+// first fit over the live ranges. Loads from HBM live from the kernel's start when all fits,
+// else from the previous load's definition (double buffering).
 #include "dialects/tcp/IR/TcpDialect.h"
 #include "dialects/tcp/IR/TcpLayout.h"
 #include "dialects/tcp/IR/TcpPass.h"
