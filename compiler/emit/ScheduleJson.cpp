@@ -234,9 +234,7 @@ std::string scheduleJson(ModuleOp module) {
         } else if (llvm::isa<tcp::DmaScatterOp, tcp::DmaGatherOp>(op)) {
           auto plan = tcp::planIndirectDma(&op);
           bool scatter = plan->scatter;
-          Value dmValue = scatter ? op.getOperand(0) : op.getResult(0);
-          Value hbmValue = scatter ? op.getOperand(1) : op.getOperand(0);
-          Value offsets = scatter ? op.getOperand(2) : op.getOperand(1);
+          Value dmValue = plan->dmValue, hbmValue = plan->hbmValue, offsets = plan->offsetsValue;
           const tcp::DmLayout &dm = scatter ? *plan->dma.dmSource : *plan->dma.dmDest;
           w.op(&op, op.getLoc(), id, op.getName().getStringRef(), {},
                [&] {

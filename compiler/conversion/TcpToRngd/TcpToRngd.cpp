@@ -181,9 +181,7 @@ private:
     if (!plan)
       return failure();
     bool scatter = plan->scatter;
-    Value dmValue = scatter ? op->getOperand(0) : op->getResult(0);
-    Value hbmValue = scatter ? op->getOperand(1) : op->getOperand(0);
-    Value offsets = scatter ? op->getOperand(2) : op->getOperand(1);
+    Value dmValue = plan->dmValue, hbmValue = plan->hbmValue, offsets = plan->offsetsValue;
     if (dmOffset(dmValue) < 0)
       return op->emitOpError("has no DM address; run tcp-allocate-memory first");
     uint64_t dm = t.dmAddressBase + static_cast<uint64_t>(dmOffset(dmValue));

@@ -42,6 +42,11 @@ std::optional<IndirectDmaPlan> planIndirectDma(Operation *op) {
   plan.scatter = isa<DmaScatterOp>(op);
   Value offsets = plan.scatter ? cast<DmaScatterOp>(op).getOffsets()
                                : cast<DmaGatherOp>(op).getOffsets();
+  plan.offsetsValue = offsets;
+  plan.dmValue = plan.scatter ? cast<DmaScatterOp>(op).getSource()
+                              : Value(cast<DmaGatherOp>(op).getResult());
+  plan.hbmValue = plan.scatter ? cast<DmaScatterOp>(op).getDest()
+                               : Value(cast<DmaGatherOp>(op).getSource());
   auto offsetsType = cast<HbmType>(offsets.getType());
   auto index = resolveHbm(op, offsetsType);
   if (!index)

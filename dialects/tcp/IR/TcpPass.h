@@ -25,6 +25,7 @@ std::optional<DmaOpPlan> planDma(DmaOp op);
 struct IndirectDmaPlan {
   DmaOpPlan dma;
   bool scatter = false;
+  mlir::Value dmValue, hbmValue, offsetsValue; // the op's DM tensor, HBM tensor and offsets
   int64_t rows = 1;
   int64_t dmRowStride = 0;
   HbmLayout offsets;

@@ -169,9 +169,7 @@ LogicalResult dmaUnit(Operation *op, Unit &u) {
   if (!plan)
     return failure();
   bool scatter = plan->scatter;
-  Value dmValue = scatter ? op->getOperand(0) : op->getResult(0);
-  Value hbmValue = scatter ? op->getOperand(1) : op->getOperand(0);
-  Value offsets = scatter ? op->getOperand(2) : op->getOperand(1);
+  Value dmValue = plan->dmValue, hbmValue = plan->hbmValue, offsets = plan->offsetsValue;
   auto index = hbmRegion(op, offsets);
   auto hbm = hbmRegion(op, hbmValue);
   if (!index || !hbm)
