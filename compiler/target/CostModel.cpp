@@ -1,7 +1,6 @@
 #include "CostModel.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace rngd {
 
@@ -72,59 +71,6 @@ int64_t sameBankRun(const TargetModel &t,
 
 int64_t configLoadCycles(const TargetModel &t, int64_t words) {
   return t.commandIssueCycles + words * t.configWordCycles;
-}
-
-QueueClock::QueueClock(const TargetModel &t)
-    : t_(t), hbm_(static_cast<double>(t.hbmBytesPerCycle)),
-      dm_{SharedBandwidth(static_cast<double>(t.dmBytesPerCyclePerCluster)),
-          SharedBandwidth(static_cast<double>(t.dmBytesPerCyclePerCluster))} {}
-
-/// An engine command starts when the queue reaches it and its engine is free.
-QueueClock::Interval QueueClock::start(int64_t &engineFree, int64_t cycles) {
-  Interval span{std::max(queue_, engineFree), 0};
-  span.end = span.start + cycles;
-  engineFree = span.end;
-  queue_ += t_.commandIssueCycles;
-  makespan_ = std::max({makespan_, span.end, queue_});
-  return span;
-}
-
-QueueClock::Interval QueueClock::dma(int64_t engine, int64_t cycles, const DmaTraffic &traffic) {
-  Interval span = start(engineFree_[engine & 15], cycles);
-  int64_t dataCycles = cycles - t_.dmaStartupCycles;
-  if (dataCycles <= 0)
-    return span;
-  std::vector<BandwidthDemand> demands;
-  auto demand = [&](SharedBandwidth &memory, int64_t bytes) {
-    if (bytes > 0)
-      demands.push_back({&memory, static_cast<double>(bytes) / static_cast<double>(dataCycles)});
-  };
-  demand(hbm_, traffic.hbmBytes);
-  demand(dm_[0], traffic.dmWriteBytes[0]);
-  demand(dm_[1], traffic.dmWriteBytes[1]);
-  bool slowed = false;
-  double end = placeTransfer(static_cast<double>(span.start + t_.dmaStartupCycles), dataCycles,
-                             demands, slowed);
-  if (slowed && std::isfinite(end)) {
-    span.end = std::max(span.end, static_cast<int64_t>(std::ceil(end - 1e-6)));
-    engineFree_[engine & 15] = span.end;
-    makespan_ = std::max(makespan_, span.end);
-  }
-  return span;
-}
-
-QueueClock::Interval QueueClock::exec(int64_t context, int64_t cycles) {
-  return start(contextFree_[context & 1], cycles);
-}
-
-void QueueClock::load(int64_t words) {
-  queue_ += configLoadCycles(t_, words);
-  makespan_ = std::max(makespan_, queue_);
-}
-
-void QueueClock::wait(int64_t until) {
-  queue_ = std::max(queue_ + t_.commandIssueCycles, until);
-  makespan_ = std::max(makespan_, queue_);
 }
 
 } // namespace rngd

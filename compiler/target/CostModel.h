@@ -3,7 +3,7 @@
 // from tcp types, the simulator from the executable's loops and descriptors.
 #pragma once
 
-#include "SharedBandwidth.h"
+#include "FairShare.h"
 #include "TargetModel.h"
 
 #include <cstdint>
@@ -72,40 +72,63 @@ struct DmaTraffic {
 /// of queue time (a config load, configLoadCycles); an engine command starts once the queue
 /// reaches it and its engine is free; a wait holds the queue until the awaited end.
 ///
-/// Concurrent DMAs share HBM (hbmBytesPerCycle) and each cluster's DM intake
-/// (dmBytesPerCyclePerCluster). A DMA asks each memory it uses for its bytes spread evenly over
-/// its data cycles (dmaCycles less the start-up); memories serve DMAs in issue order, so a DMA
-/// runs at the fraction of its engine's speed that the bandwidth left by earlier DMAs allows
-/// (SharedBandwidth.h) and ends at the later of that and its own time. One DMA alone is never
-/// slowed (an engine's 256 B/cycle is below both rates); five at full speed fit in HBM's
-/// 1,500 B/cycle, a sixth gets the rest and later ones wait (docs/machine-model.md).
+/// A DMA pays its start-up, then moves its bytes at its engine's speed unless concurrent DMAs
+/// fill a memory they share: HBM (hbmBytesPerCycle) or a cluster's DM intake
+/// (dmBytesPerCyclePerCluster). Then the DMAs running at that moment share it max-min fairly
+/// (FairShare.h), speeds changing whenever a DMA starts or stops moving bytes. One DMA alone is
+/// never slowed (an engine's 256 B/cycle is below both rates). So a DMA's end depends on the
+/// DMAs issued after it while it runs: it is known once the queue waits for it (waitDma) or
+/// after finish(); before that, dmaSpan() gives it as if nothing more were issued.
 class QueueClock {
 public:
   struct Interval {
     int64_t start = 0;
     int64_t end = 0;
   };
+  using DmaId = size_t;
 
   explicit QueueClock(const TargetModel &t);
-  Interval dma(int64_t engine, int64_t cycles, const DmaTraffic &traffic = {});
+  DmaId dma(int64_t engine, int64_t cycles, const DmaTraffic &traffic = {});
   Interval exec(int64_t context, int64_t cycles);
   void load(int64_t words);
+  /// Holds the queue until `until` (a pass's end).
   void wait(int64_t until);
+  /// Holds the queue until DMA `id` ends.
+  void waitDma(DmaId id);
+  /// Runs every DMA issued to its end: all spans and the makespan are final.
+  void finish();
+  /// DMA `id`'s start and end if nothing more were issued (final after waitDma or finish).
+  Interval dmaSpan(DmaId id) const;
+  /// When DMA engine `engine` would finish the work given to it so far.
+  int64_t engineFree(int64_t engine) const;
   int64_t now() const { return queue_; }
-  /// When DMA engine `engine` finishes the work given to it so far.
-  int64_t engineFree(int64_t engine) const { return engineFree_[engine & 15]; }
+  /// The last end known so far (of every command after finish()).
   int64_t makespan() const { return makespan_; }
 
-private:
-  Interval start(int64_t &engineFree, int64_t cycles);
+  /// The DMAs in flight, advanced in time together (QueueClock.cpp).
+  struct Transfer {
+    int64_t engine = 0, cycles = 0, issued = 0;
+    MemoryRates rates{};   // bytes per cycle through each shared memory at full speed
+    double work = 0;       // full-speed data cycles still to move
+    int64_t start = -1;    // -1 until the engine's previous DMA has ended
+    int64_t end = -1;      // -1 until known
+    int64_t next = -1;     // the engine's next DMA
+  };
+  struct Flow {
+    std::vector<Transfer> dmas;
+    std::vector<size_t> open; // started or queued, not ended
+    double at = 0;            // every DMA's progress is final up to this time
+  };
 
+private:
   const TargetModel &t_;
   int64_t queue_ = 0;
   int64_t makespan_ = 0;
-  int64_t engineFree_[16] = {};
+  int64_t lastOnEngine_[16];
   int64_t contextFree_[2] = {};
-  SharedBandwidth hbm_;
-  SharedBandwidth dm_[2];
+  Flow flow_;
+  mutable Flow projected_; // flow_ run to its end; valid while projectedValid_
+  mutable bool projectedValid_ = false;
 };
 
 } // namespace rngd

@@ -1,6 +1,8 @@
 // The command queue: issues commands in order and times them with rngd::QueueClock (the same
 // clock the scheduler predicts with), blocks on waits, and stops with an error on hazards
-// between in-flight commands and on a Vector Engine shared by both contexts at once.
+// between commands running at once and on a Vector Engine shared by both contexts at once.
+// A DMA's end depends on the DMAs issued while it runs (they share bandwidth), so hazards are
+// checked once every time is known, in issue order.
 #include "Machine.h"
 
 #include <algorithm>
@@ -12,11 +14,14 @@ namespace {
 struct InFlight {
   size_t index;
   std::string label; // command #i `text`
-  int64_t end;
+  int64_t issued;    // the queue's time when it issued
+  int64_t start, end;
   Effects effects;
   bool isDma = false;
   int64_t sameBankRun = 0;
   std::string sameBankWhat;
+  QueueClock::DmaId dma = 0; // a DMA's id in the clock
+  size_t traceOp = 0;        // its op in the trace, when recorded
 };
 
 /// Loaded config block index per unit (-1 = never loaded), indexed by isa::Unit.
@@ -89,16 +94,25 @@ public:
       op_.text = isa::formatCommand(*cmd);
       label_ = "command #" + std::to_string(i) + " `" + op_.text + "`";
       Status st = issue(i, *cmd);
-      if (!st)
-        return st;
+      if (!st) {
+        // A hazard among the earlier commands is the first thing that went wrong.
+        Status hazards = checkHazards();
+        return hazards ? st : hazards;
+      }
       if (clock_.makespan() > env_.options.maxCycles)
         return Status::failure(label_ + " ends at cycle " + std::to_string(clock_.makespan()) +
                                ", past the simulator's cycle cap " +
                                std::to_string(env_.options.maxCycles));
-      prune();
       if (env_.options.recordTrace)
         result_.ops.push_back(std::move(op_));
     }
+    Status st = checkHazards();
+    if (!st)
+      return st;
+    if (clock_.makespan() > env_.options.maxCycles)
+      return Status::failure("the kernel ends at cycle " + std::to_string(clock_.makespan()) +
+                             ", past the simulator's cycle cap " +
+                             std::to_string(env_.options.maxCycles));
     result_.makespan = clock_.makespan();
     return Status::success();
   }
@@ -176,11 +190,8 @@ private:
                              std::to_string(span.start) + " while " + ctxLabel_[other] +
                              " (running until cycle " + std::to_string(ctxEnd_[other]) +
                              ") uses it from the other context");
-    InFlight f{i, label_, span.end, std::move(out.effects), false, out.sameBankRun,
-               out.sameBankWhat};
-    st = checkHazards(f, span.start);
-    if (!st)
-      return st;
+    InFlight f{i,     label_, clock_.now() - t_.commandIssueCycles, span.start, span.end,
+               std::move(out.effects), false, out.sameBankRun, out.sameBankWhat};
     op_.start = span.start;
     op_.end = span.end;
     ctxEnd_[k] = span.end;
@@ -205,15 +216,13 @@ private:
     Status st = runDma(env_, label_, d, out);
     if (!st)
       return st;
-    QueueClock::Interval span = clock_.dma(d.engine, out.cycles, out.traffic);
-    InFlight f{i, label_, span.end, std::move(out.effects), true, 0, ""};
-    st = checkHazards(f, span.start);
-    if (!st)
-      return st;
-    op_.start = span.start;
-    op_.end = span.end;
+    int64_t issued = clock_.now();
+    QueueClock::DmaId id = clock_.dma(d.engine, out.cycles, out.traffic);
+    InFlight f{i, label_, issued, -1, -1, std::move(out.effects), true, 0, ""};
+    f.dma = id;
+    f.traceOp = result_.ops.size(); // the op this command records (times filled in later)
     tagPending_[c.tag] = true;
-    tagEnd_[c.tag] = span.end;
+    tagDma_[c.tag] = id;
     tagLabel_[c.tag] = label_;
     record(f);
     inFlight_.push_back(std::move(f));
@@ -238,7 +247,10 @@ private:
       return Status::failure(label_ + ": no DMA with tag " + std::to_string(c.tag) +
                              " is pending");
     tagPending_[c.tag] = false;
-    return blockUntil(tagEnd_[c.tag]);
+    op_.start = clock_.now();
+    clock_.waitDma(tagDma_[c.tag]);
+    op_.end = clock_.now();
+    return Status::success();
   }
 
   Status blockUntil(int64_t end) {
@@ -248,11 +260,41 @@ private:
     return Status::success();
   }
 
-  // A command starting at `start` conflicts with any earlier command still running then:
-  // RAW (it reads what that one writes), WAR (writes what it reads), WAW (writes the same).
-  Status checkHazards(const InFlight &mine, int64_t start) {
-    for (const InFlight &o : inFlight_) {
-      if (o.end <= start)
+  // Runs every DMA to its end, gives DMAs their times (and trace ops), then checks each
+  // command against the earlier ones running at the same time, in issue order.
+  Status checkHazards() {
+    clock_.finish();
+    for (InFlight &f : inFlight_) {
+      if (!f.isDma)
+        continue;
+      QueueClock::Interval span = clock_.dmaSpan(f.dma);
+      f.start = span.start;
+      f.end = span.end;
+      if (env_.options.recordTrace && f.traceOp < result_.ops.size()) {
+        result_.ops[f.traceOp].start = span.start;
+        result_.ops[f.traceOp].end = span.end;
+      }
+    }
+    std::vector<const InFlight *> running; // earlier commands that may overlap later ones
+    for (const InFlight &mine : inFlight_) {
+      // Anything that ended before this command issued ends before every later one starts.
+      running.erase(std::remove_if(running.begin(), running.end(),
+                                   [&](const InFlight *o) { return o->end <= mine.issued; }),
+                    running.end());
+      Status st = checkAgainst(mine, running);
+      if (!st)
+        return st;
+      running.push_back(&mine);
+    }
+    return Status::success();
+  }
+
+  // A command conflicts with an earlier one running at the same time: RAW (it reads what that
+  // one writes), WAR (writes what it reads), WAW (writes the same).
+  Status checkAgainst(const InFlight &mine, const std::vector<const InFlight *> &earlier) {
+    for (const InFlight *op : earlier) {
+      const InFlight &o = *op;
+      if (o.end <= mine.start || mine.end <= o.start)
         continue;
       std::string until = " (in flight until cycle " + std::to_string(o.end) + ")";
       if (auto r = overlap(mine.effects.reads, o.effects.writes))
@@ -282,17 +324,6 @@ private:
     op_.writes = traceRanges(f.effects.writes);
   }
 
-  void prune() {
-    size_t w = 0;
-    for (size_t r = 0; r < inFlight_.size(); ++r)
-      if (inFlight_[r].end > clock_.now()) {
-        if (w != r)
-          inFlight_[w] = std::move(inFlight_[r]);
-        ++w;
-      }
-    inFlight_.resize(w);
-  }
-
   const Env &env_;
   const TargetModel &t_;
   SimResult &result_;
@@ -314,9 +345,9 @@ private:
   bool vectorUser_[2] = {false, false}; // the context's last pass used the Vector Engine
   std::string ctxLabel_[2];
   bool tagPending_[isa::kMaxTag + 1] = {};
-  int64_t tagEnd_[isa::kMaxTag + 1] = {};
+  QueueClock::DmaId tagDma_[isa::kMaxTag + 1] = {};
   std::string tagLabel_[isa::kMaxTag + 1];
-  std::vector<InFlight> inFlight_;
+  std::vector<InFlight> inFlight_; // every engine command, in issue order
   TraceOp op_;
   std::string label_;
 };

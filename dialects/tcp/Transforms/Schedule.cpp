@@ -118,7 +118,8 @@ struct Unit {
   SmallVector<size_t> preds;
   // Scheduling results.
   bool issued = false, retired = false;
-  QueueClock::Interval span;          // first start to last end
+  QueueClock::Interval span;          // first start to last end (a DMA's: after finish())
+  SmallVector<QueueClock::DmaId> dmas; // per DMA part, in the clock
   SmallVector<int64_t> tags, partStarts, partEnds; // per DMA part
   SmallVector<std::string> waits; // "tag N" | "main" | "sub", emitted before the unit
 };
@@ -284,6 +285,19 @@ public:
       if (!units_[u].retired)
         open.push_back(u);
     finalWaits_ = retire(open);
+    // Every DMA's times are final now.
+    clock_.finish();
+    for (Unit &unit : units_) {
+      if (!unit.isDma)
+        continue;
+      for (size_t p = 0; p < unit.dmas.size(); ++p) {
+        QueueClock::Interval span = clock_.dmaSpan(unit.dmas[p]);
+        unit.partStarts.push_back(span.start);
+        unit.partEnds.push_back(span.end);
+        unit.span.start = p == 0 ? span.start : std::min(unit.span.start, span.start);
+        unit.span.end = std::max(unit.span.end, span.end);
+      }
+    }
   }
 
   int64_t makespan() const { return clock_.makespan(); }
@@ -326,10 +340,22 @@ private:
     return out;
   }
 
+  /// When unit `u` ends if nothing more were issued (a DMA's end can still move while later
+  /// DMAs share its bandwidth).
+  int64_t projectedEnd(size_t u) const {
+    const Unit &unit = units_[u];
+    if (!unit.isDma)
+      return unit.span.end;
+    int64_t end = 0;
+    for (QueueClock::DmaId id : unit.dmas)
+      end = std::max(end, clock_.dmaSpan(id).end);
+    return end;
+  }
+
   int64_t readyAt(size_t u) const {
     int64_t ready = clock_.now();
     for (size_t b : blockers(u))
-      ready = std::max(ready, units_[b].span.end);
+      ready = std::max(ready, projectedEnd(b));
     return ready;
   }
 
@@ -339,27 +365,30 @@ private:
     struct Wait {
       int64_t end;
       size_t unit;
-      int64_t tag; // -1: the unit's context
+      int64_t part; // -1: the unit's context
     };
     SmallVector<Wait> waits;
     for (size_t w : which) {
       const Unit &unit = units_[w];
       if (unit.isDma)
         for (size_t p = 0; p < unit.tags.size(); ++p)
-          waits.push_back({unit.partEnds[p], w, unit.tags[p]});
+          waits.push_back({clock_.dmaSpan(unit.dmas[p]).end, w, static_cast<int64_t>(p)});
       else
         waits.push_back({unit.span.end, w, -1});
     }
+    // No DMA is issued among these waits, so the projected ends are the real ones.
     llvm::stable_sort(waits, [](const Wait &a, const Wait &b) { return a.end < b.end; });
     SmallVector<std::string> out;
     for (const Wait &w : waits) {
       Unit &unit = units_[w.unit];
-      clock_.wait(w.end);
-      if (w.tag >= 0) {
-        out.push_back("tag " + std::to_string(w.tag));
-        freeTags_.push_back(w.tag);
+      if (w.part >= 0) {
+        clock_.waitDma(unit.dmas[w.part]);
+        int64_t tag = unit.tags[w.part];
+        out.push_back("tag " + std::to_string(tag));
+        freeTags_.push_back(tag);
         --tagsTaken_;
       } else {
+        clock_.wait(w.end);
         out.push_back(unit.context == 0 ? "main" : "sub");
         context_[unit.context] = -1;
       }
@@ -379,12 +408,7 @@ private:
         part.engine = pickEngine(part.engine);
         unit.tags.push_back(nextTag());
         ++tagsTaken_;
-        QueueClock::Interval span = clock_.dma(part.engine, part.cycles, part.traffic);
-        unit.partStarts.push_back(span.start);
-        unit.partEnds.push_back(span.end);
-        unit.span.start = unit.partEnds.size() == 1 ? span.start
-                                                    : std::min(unit.span.start, span.start);
-        unit.span.end = std::max(unit.span.end, span.end);
+        unit.dmas.push_back(clock_.dma(part.engine, part.cycles, part.traffic));
       }
       tagsInFlight_.push_back(u);
       return;

@@ -46,17 +46,19 @@ TEST_CASE("The queue clock overlaps engines and serialises on waits", "[cost][qu
   const TargetModel &t = defaultTarget();
   QueueClock q(t);
   auto a = q.dma(0, 1000);
-  CHECK(a.start == 0);
+  CHECK(q.dmaSpan(a).start == 0);
   auto b = q.dma(1, 500); // another engine: starts one issue cycle later
-  CHECK(b.start == t.commandIssueCycles);
+  CHECK(q.dmaSpan(b).start == t.commandIssueCycles);
   auto c = q.dma(0, 10); // same engine: queues behind a
-  CHECK(c.start == 1000);
-  q.wait(c.end);
+  CHECK(q.dmaSpan(c).start == 1000);
+  CHECK(q.engineFree(0) == 1010);
+  q.waitDma(c);
   CHECK(q.now() == 1010);
   CHECK(q.makespan() == 1010);
 }
 
-TEST_CASE("Concurrent DMAs share HBM and each cluster's DM intake", "[cost][queue][bandwidth]") {
+TEST_CASE("Concurrent DMAs share HBM and each cluster's DM intake fairly",
+          "[cost][queue][bandwidth]") {
   const TargetModel &t = defaultTarget();
   const int64_t bytes = 256 * 1024, alone = dmaCycles(t, DmaRoute::HbmToDm, 256, 1024);
   REQUIRE(alone == 500 + 1024); // 256 B per cycle: one engine's speed
@@ -66,42 +68,63 @@ TEST_CASE("Concurrent DMAs share HBM and each cluster's DM intake", "[cost][queu
     tr.dmWriteBytes[cluster] = bytes;
     return tr;
   };
+  auto spans = [](QueueClock &q, const std::vector<QueueClock::DmaId> &ids) {
+    q.finish();
+    std::vector<QueueClock::Interval> out;
+    for (auto id : ids)
+      out.push_back(q.dmaSpan(id));
+    return out;
+  };
 
   SECTION("five engines fit in HBM's 1,500 B/cycle: none is slowed") {
     QueueClock q(t);
-    for (int e = 0; e < 5; ++e) {
-      auto span = q.dma(e, alone, traffic(e < 4 ? 0 : 1));
-      CHECK(span.end - span.start == alone);
-    }
-  }
-  SECTION("eight engines: HBM serves them in issue order") {
-    QueueClock q(t);
-    std::vector<QueueClock::Interval> spans;
-    for (int e = 0; e < 8; ++e)
-      spans.push_back(q.dma(e, alone, traffic(e / 4)));
-    // The first five run at full speed (1,280 B/cycle); the sixth gets the 220 B/cycle left
-    // until they end (cycles 1,524..1,528), then its full speed: 505 + 1,019 x 220/256 work
-    // cycles done by 1,524, the other 148 after it.
+    std::vector<QueueClock::DmaId> ids;
     for (int e = 0; e < 5; ++e)
-      CHECK(spans[e].end - spans[e].start == alone);
-    CHECK(spans[5].end == 1673);
-    // The seventh and eighth get nothing until then and run at engine speed after:
-    // 1,524 + 1,024 (+1 each for the issue cycle and a cycle at 220 B/cycle).
-    CHECK(spans[6].end == 2549);
-    CHECK(spans[7].end == 2550);
-    // Above the 1,899 of 2 MiB at 1,500 B/cycle after one start-up: the model is first come,
-    // first served, not fair sharing (docs/machine-model.md).
-    CHECK(q.makespan() == 2550);
+      ids.push_back(q.dma(e, alone, traffic(e < 4 ? 0 : 1)));
+    for (const auto &span : spans(q, ids))
+      CHECK(span.end - span.start == alone);
+  }
+  SECTION("eight engines share HBM alike") {
+    QueueClock q(t);
+    std::vector<QueueClock::DmaId> ids;
+    for (int e = 0; e < 8; ++e)
+      ids.push_back(q.dma(e, alone, traffic(e / 4)));
+    // Before the last ends, its end is projected as if nothing more came.
+    CHECK(q.dmaSpan(ids[7]).end > alone + 7);
+    auto s = spans(q, ids);
+    // Engine e moves bytes from cycle 500 + e (its issue cycle plus the start-up). From 507
+    // all eight run at 1,500 / 2,048 of their speed; the first, 6.81 cycles of work ahead,
+    // ends at 507 + (1,024 - 6.81) x 2,048 / 1,500 = 1,895.8.
+    CHECK(s[0].end == 1896);
+    // Then each one left speeds up; the last ends when the 2 MiB are through HBM at
+    // 1,500 B/cycle from cycle 500 (1,898.1) plus the cycles the start-ups left HBM idle.
+    for (int e = 1; e < 8; ++e)
+      CHECK(s[e].end >= s[e - 1].end);
+    CHECK(s[7].end >= 1899);
+    CHECK(s[7].end <= 1905);
+    CHECK(q.makespan() == s[7].end);
   }
   SECTION("one cluster's DM takes at most 1,024 B/cycle") {
     QueueClock q(t);
-    std::vector<QueueClock::Interval> spans;
+    std::vector<QueueClock::DmaId> ids;
     for (int e = 0; e < 5; ++e)
-      spans.push_back(q.dma(e, alone, traffic(0))); // five into cluster 0: 1,280 B/cycle wanted
-    for (int e = 0; e < 4; ++e)
-      CHECK(spans[e].end - spans[e].start == alone);
-    // The fifth waits for the cluster's intake: from the first end (1,524) at full speed.
-    CHECK(spans[4].end == 1524 + 1024);
+      ids.push_back(q.dma(e, alone, traffic(0))); // five into cluster 0: 1,280 B/cycle wanted
+    auto s = spans(q, ids);
+    // 1.25 MiB through 1,024 B/cycle from cycle 500: the five end together near 1,780.
+    CHECK(s[4].end >= 500 + 5 * bytes / 1024);
+    CHECK(s[4].end <= 500 + 5 * bytes / 1024 + 5);
+    CHECK(s[0].end >= 500 + 4 * bytes / 1024);
+  }
+  SECTION("a DMA's end moves while later DMAs share its bandwidth") {
+    QueueClock q(t);
+    std::vector<QueueClock::DmaId> ids;
+    for (int e = 0; e < 5; ++e)
+      ids.push_back(q.dma(e, alone, traffic(e / 4)));
+    int64_t before = q.dmaSpan(ids[0]).end;
+    CHECK(before == alone); // alone at full speed so far
+    for (int e = 5; e < 8; ++e)
+      ids.push_back(q.dma(e, alone, traffic(1)));
+    CHECK(q.dmaSpan(ids[0]).end > before);
   }
 }
 
