@@ -105,6 +105,9 @@ public:
       auto engines = sched.getAs<DenseI64ArrayAttr>("engines");
       engines_.assign(engines ? engines.asArrayRef().begin() : nullptr,
                       engines ? engines.asArrayRef().end() : nullptr);
+      auto chunks = sched.getAs<DenseI64ArrayAttr>("chunks");
+      chunks_.assign(chunks ? chunks.asArrayRef().begin() : nullptr,
+                     chunks ? chunks.asArrayRef().end() : nullptr);
       if (auto dma = dyn_cast<tcp::DmaOp>(op)) {
         if (failed(lowerDma(dma)))
           return failure();
@@ -149,7 +152,10 @@ private:
     Value dst = op.getDest() ? op.getDest() : op.getResult();
     if ((plan->dmSource && dmOffset(op.getSource()) < 0) || (plan->dmDest && dmOffset(dst) < 0))
       return op.emitOpError("has no DM address; run tcp-allocate-memory first");
-    std::vector<tcp::DmaPart> parts = tcp::dmaParts(*plan);
+    std::vector<tcp::DmaPart> parts = tcp::dmaParts(*plan, chunks_);
+    if (parts.empty())
+      return op.emitOpError("its schedule's stream chunks (")
+             << chunks_.size() << ") do not cut its weight stream into whole parts";
     if (tags_.size() != parts.size() || engines_.size() != parts.size())
       return op.emitOpError("has ") << tags_.size() << " DMA tags and " << engines_.size()
                                     << " engines for " << parts.size()
@@ -438,6 +444,7 @@ private:
   std::vector<cmd::ConfigOp> configs_;
   std::vector<int64_t> tags_;    // the tags of the DMA being lowered, one per descriptor
   std::vector<int64_t> engines_; // and its engines
+  std::vector<int64_t> chunks_;  // and its stream parts' sizes (tcp-schedule's choice)
 };
 
 struct ConvertTcpToRngdPass

@@ -151,7 +151,7 @@ std::pair<int64_t, int64_t> reach(const std::vector<mapping::DmaPlan::PairLoop> 
 }
 } // namespace
 
-std::vector<DmaPart> dmaParts(const DmaOpPlan &plan) {
+std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chunks) {
   const TargetModel &t = defaultTarget();
   const int64_t packetBytes = plan.plan.packetBytes;
   using Nest = std::vector<mapping::DmaPlan::PairLoop>;
@@ -237,7 +237,9 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan) {
   });
   bool large = plan.hbmSource && !replicates &&
                makePart(whole, 0).packets * packetBytes >= kDmaSplitBytes;
-  for (const Piece &p : pieces) {
+  size_t nextChunk = 0;
+  for (size_t pi = 0; pi < pieces.size(); ++pi) {
+    const Piece &p = pieces[pi];
     int64_t base = p.cluster * enginesPerCluster;
     // The outermost loop with a chunk for every stream engine, else the longest one.
     size_t i = 0, longest = 0;
@@ -252,10 +254,26 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan) {
       parts.push_back(makePart(p, base + (large ? 0 : streamEngines)));
       continue;
     }
-    int64_t n = p.loops[i].size, chunks = std::min(streamEngines, n);
-    for (int64_t c = 0; c < chunks; ++c)
-      parts.push_back(makePart(slice(p, i, c * n / chunks, (c + 1) * n / chunks), base + c));
+    int64_t n = p.loops[i].size, count = std::min(streamEngines, n);
+    int64_t from = 0;
+    for (int64_t c = 0; c < count; ++c) {
+      int64_t size = (c + 1) * n / count - c * n / count;
+      if (!chunks.empty())
+        size = nextChunk < chunks.size() ? chunks[nextChunk++] : 0;
+      if (size < 0 || from + size > n)
+        return {};
+      if (size == 0)
+        continue;
+      parts.push_back(makePart(slice(p, i, from, from + size), base + c));
+      parts.back().chunk = size;
+      parts.back().piece = static_cast<int64_t>(pi);
+      from += size;
+    }
+    if (from != n)
+      return {}; // chunks that do not cover the piece
   }
+  if (nextChunk != chunks.size())
+    return {};
   return parts;
 }
 

@@ -49,6 +49,8 @@ struct DmaPart {
   int64_t packets = 0;
   int64_t cycles = 0;
   DmaTraffic traffic;
+  int64_t chunk = 0; // a stream part: the iterations of the piece's split loop it moves
+  int64_t piece = 0; // a stream part: which cluster piece it belongs to
 };
 
 /// The descriptors of a DMA. An engine reaches only its own cluster's DM (the destination's,
@@ -61,8 +63,10 @@ struct DmaPart {
 /// to whichever engine of the cluster frees first), so the weight streams do not hold up the
 /// kernel's own traffic in their engines' queues. The scheduler and the lowering both use
 /// this, so they issue the same descriptors. Empty when the DM side spans both clusters and
-/// no loop of the nest separates them (no engine could run it).
-std::vector<DmaPart> dmaParts(const DmaOpPlan &plan);
+/// no loop of the nest separates them (no engine could run it). `chunks`, when given, are the
+/// stream parts' iteration counts (three per piece, in order; tcp-schedule chooses them so
+/// the parts end together); a chunk of 0 drops its part.
+std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chunks = {});
 constexpr int64_t kDmaSplitBytes = 64 * 1024;
 
 struct FetchPlan {

@@ -31,9 +31,11 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     queue least is issued next (ties: the longest path of dependent cycles to the end, then
     program order), after waits for its predecessors not yet waited for, for the previous
     pass of its context and, with all 64 tags taken, for the oldest DMA. A DMA part meant for
-    a cluster's fourth engine takes the engine of that cluster that frees first. Post: every
-    unit carries `tcp.schedule = {order, context, engines, start, end,
-    waits, tags (DMAs), holds_dma (passes that must not overlap a DMA)}`, the function
+    a cluster's fourth engine takes the engine of that cluster that frees first; a weight
+    stream's parts are re-cut so that they end together (an engine freeing earlier takes more
+    iterations). Post: every unit carries `tcp.schedule = {order, context, engines, start,
+    end, waits, tags (DMAs), part_starts, part_ends (DMAs), chunks (weight streams: each
+    part's iterations), holds_dma (passes that must not overlap a DMA)}`, the function
     `tcp.final_waits` and the module `tcp.makespan`, timed with the simulator's clock.
   }];
 }

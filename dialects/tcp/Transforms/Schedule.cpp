@@ -109,6 +109,8 @@ struct Unit {
   Operation *op = nullptr; // the DMA op or the pass's end
   bool isDma = false;
   std::vector<DmaPart> parts; // a DMA's descriptors (dmaParts)
+  std::optional<DmaOpPlan> plan; // a tcp.dma's plan, to re-cut its streams at issue
+  SmallVector<int64_t> chunks;   // the stream parts' sizes chosen at issue (dmaParts)
   int64_t context = 0;        // pass context (0 main, 1 sub)
   int64_t cycles = 0;         // a pass's cycles
   SmallVector<int64_t> loadWords; // config blocks the pass loads, in lowering order
@@ -148,6 +150,7 @@ LogicalResult dmaUnit(Operation *op, Unit &u) {
     if (!plan)
       return failure();
     u.parts = dmaParts(*plan);
+    u.plan = *plan;
     if (u.parts.empty())
       return dma.emitOpError("DMA engines: the DM side spans both clusters and no loop of its ")
              << "nest separates them; an engine reaches only its own cluster's DM";
@@ -404,6 +407,7 @@ private:
     unit.waits = retire(blockers(u));
     unit.issued = true;
     if (unit.isDma) {
+      balanceStreams(unit);
       for (DmaPart &part : unit.parts) {
         part.engine = pickEngine(part.engine);
         unit.tags.push_back(nextTag());
@@ -417,6 +421,77 @@ private:
       clock_.load(w);
     unit.span = clock_.exec(unit.context, unit.cycles);
     context_[unit.context] = static_cast<int64_t>(u);
+  }
+
+  /// Re-cuts a weight stream so that its parts end together: an engine that frees earlier
+  /// (its previous work projected to end sooner) takes more of the split loop's iterations.
+  /// Streams share HBM, so each runs at about HBM's rate over the stream engines' total.
+  void balanceStreams(Unit &unit) {
+    if (!unit.plan || llvm::none_of(unit.parts, [](const DmaPart &p) { return p.chunk > 0; }))
+      return;
+    const TargetModel &t = defaultTarget();
+    int64_t streams = 0;
+    for (const DmaPart &part : unit.parts)
+      streams += part.chunk > 0;
+    double speed = std::min(1.0, double(t.hbmBytesPerCycle) /
+                                     double(streams * t.dmaRequestBytes));
+    SmallVector<int64_t> chunks;
+    for (size_t first = 0; first < unit.parts.size();) {
+      size_t last = first;
+      while (last < unit.parts.size() && unit.parts[last].piece == unit.parts[first].piece)
+        ++last;
+      // Iterations and full-speed cycles per iteration of this piece.
+      int64_t n = 0, dataCycles = 0;
+      SmallVector<double> ready;
+      for (size_t p = first; p < last; ++p) {
+        n += unit.parts[p].chunk;
+        dataCycles += unit.parts[p].cycles - t.dmaStartupCycles;
+        ready.push_back(double(std::max(clock_.engineFree(unit.parts[p].engine), clock_.now()) +
+                               t.dmaStartupCycles));
+      }
+      double perIteration = double(dataCycles) / double(n) / speed;
+      // The common end T: sum over the engines used of (T - ready) / perIteration = n, using
+      // only engines ready before T.
+      SmallVector<double> sorted(ready);
+      llvm::sort(sorted);
+      double end = 0;
+      for (size_t k = 1; k <= sorted.size(); ++k) {
+        double sum = 0;
+        for (size_t i = 0; i < k; ++i)
+          sum += sorted[i];
+        end = (double(n) * perIteration + sum) / double(k);
+        if (k == sorted.size() || end <= sorted[k])
+          break;
+      }
+      // Whole iterations: floors, then the rest to the largest remainders.
+      SmallVector<int64_t> size;
+      SmallVector<double> rest;
+      int64_t given = 0;
+      for (double r : ready) {
+        double share = std::max(0.0, (end - r) / perIteration);
+        size.push_back(static_cast<int64_t>(std::floor(share)));
+        rest.push_back(share - std::floor(share));
+        given += size.back();
+      }
+      for (; given < n; ++given) {
+        size_t best = 0;
+        for (size_t i = 1; i < rest.size(); ++i)
+          if (rest[i] > rest[best])
+            best = i;
+        ++size[best];
+        rest[best] = -1;
+      }
+      for (; given > n; --given) // rounding never gives more, but stay exact
+        for (int64_t &s : llvm::reverse(size))
+          if (s > 0) {
+            --s;
+            break;
+          }
+      chunks.append(size.begin(), size.end());
+      first = last;
+    }
+    unit.chunks = chunks;
+    unit.parts = dmaParts(*unit.plan, chunks);
   }
 
   /// A cluster's fourth engine carries the small DMAs; such a DMA takes whichever engine of
@@ -498,6 +573,8 @@ LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
         b.getNamedAttr("waits", stringArray(b, unit.waits))};
     if (unit.isDma) {
       fields.push_back(b.getNamedAttr("tags", b.getDenseI64ArrayAttr(unit.tags)));
+      if (!unit.chunks.empty())
+        fields.push_back(b.getNamedAttr("chunks", b.getDenseI64ArrayAttr(unit.chunks)));
       fields.push_back(b.getNamedAttr("part_starts", b.getDenseI64ArrayAttr(unit.partStarts)));
       fields.push_back(b.getNamedAttr("part_ends", b.getDenseI64ArrayAttr(unit.partEnds)));
     }
