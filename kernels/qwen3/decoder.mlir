@@ -8,8 +8,9 @@
 // 64 slices of each cluster (24 rows: 8 lanes x 3), down on 64 slices of each cluster (8
 // rows: 8 lanes x 3072); the first half of the rows in cluster 0, so the weights stream into
 // both clusters' DM. Vectors a, h and p are replicated on the slices that stream them (replica
-// axes C2, R32, R64); r moves DM to DM. Rounding points: a, r, h, p and the result are bf16; accumulations
-// and the element-wise math are f32.
+// axes C2, R32, R64); r and p move DM to DM: gathered onto one slice of each cluster (replica
+// axis K2), then broadcast, each cluster reading the other cluster's copy. Rounding points: a,
+// r, h, p and the result are bf16; accumulations and the element-wise math are f32.
 !nghbm = !tcp.hbm<bf16, "[N, G, D]">
 !sumhbm = !tcp.hbm<f32, "[N, G]">
 !vec = !tcp.hbm<bf16, "H">
@@ -35,7 +36,7 @@
 !ores = !tcp.stream<bf16, cluster = "H / 512", slice = "H / 16 % 32 # 256", time = "H / 8 % 2", packet = "H % 8">
 !rx16 = !tcp.dm<bf16, cluster = "H / 512", slice = "H / 16 % 32 # 256", elem = "H % 16">
 !rx16s = !tcp.stream<f32, cluster = "H / 512", slice = "H / 16 % 32 # 256", time = "H / 4 % 4", packet = "H % 4">
-!rone = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "H">
+!rone = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "H">
 !rx16v = !tcp.vrf<f32, cluster = "H / 512", slice = "H / 16 % 32 # 256", elem = "H % 16">
 
 // RMSNorm on the 64 + 64 gate/up slices (replica axes C2 and R64).
@@ -59,7 +60,7 @@
 !ldm = !tcp.dm<bf16, cluster = "L / 1536", slice = "L / 24 % 64 # 256", elem = "L % 24">
 !uload = !tcp.stream<f32, cluster = "L / 1536", slice = "L / 24 % 64 # 256", time = "L / 2 % 12", packet = "L % 2">
 !uvrf = !tcp.vrf<f32, cluster = "L / 1536", slice = "L / 24 % 64 # 256", elem = "L % 24">
-!pone = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "L">
+!pone = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "L">
 !pall = !tcp.dm<bf16, cluster = "C2", slice = "R64 # 256", elem = "L">
 !ps = !tcp.stream<bf16, cluster = "C2", slice = "R64 # 256", time = "L / 16", packet = "L % 16">
 
@@ -74,7 +75,7 @@
 !r8v = !tcp.vrf<f32, cluster = "H / 512", slice = "H / 8 % 64 # 256", elem = "H % 8">
 
 module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 3072,
-                               R32 = 32, R64 = 64, C2 = 2}} {
+                               R32 = 32, R64 = 64, C2 = 2, K2 = 2}} {
   func.func @decoder(%x: !nghbm {tcp.arg = "in", tcp.name = "x"},
                      %sum_hbm: !sumhbm {tcp.arg = "in", tcp.name = "sum_hbm"},
                      %rx_hbm: !vec {tcp.arg = "inout", tcp.name = "rx_hbm"},
@@ -112,8 +113,8 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 30
     %rb = tcp.cast %r : !oacc -> !ores
     %rd = tcp.commit %rb : !ores -> !rx16
 
-    // h = RMSNorm(r), on every gate/up slice: r gathered on one slice, then broadcast (DM to
-    // DM, in whole-vector packets).
+    // h = RMSNorm(r), on every gate/up slice: r gathered on one slice of each cluster, then
+    // broadcast (DM to DM, in whole-vector packets).
     %r1 = tcp.dma %rd : !rx16 -> !rone
     %hd = tcp.dma %r1 : !rone -> !hdm
     %hwd = tcp.dma %post_rms_weight : !vec -> !hdm
@@ -167,7 +168,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 30
     %sp = tcp.vector %sgc [stash, sigmoid_f, mul_f stash, mul_f vrf(%uv : !uvrf)] : !lacc
     %spb = tcp.cast %sp : !lacc -> !lres
     %pd = tcp.commit %spb : !lres -> !ldm
-    // Gather p on one slice, then broadcast it to the down slices.
+    // Gather p on one slice of each cluster, then broadcast it to the down slices.
     %p1 = tcp.dma %pd : !ldm -> !pone
     %pb = tcp.dma %p1 : !pone -> !pall
 

@@ -6,6 +6,31 @@ namespace rngd::tcp {
 
 static bool isDm(Type t) { return isa<DmType>(t); }
 
+/// Whether DM to DM copy `op` may read its source from any cluster: the source's cluster
+/// level is one axis that the destination does not hold (so the copy reads one position of
+/// it, deriveDma) and that the DMA producing the source broadcast (its own source lacks the
+/// axis), so every cluster holds the same bytes.
+static bool clusterCopies(DmaOp op, const DmLayout &source, const DmLayout &dest) {
+  const TargetModel &t = defaultTarget();
+  const auto &factors = source.spatial.cluster.factors();
+  if (factors.size() != 1 || factors[0].isConstant() || factors[0].visible() != t.clusters)
+    return false;
+  const std::string &axis = factors[0].axis;
+  auto holds = [&](const std::vector<std::string> &axes) {
+    return std::find(axes.begin(), axes.end(), axis) != axes.end();
+  };
+  auto producer = op.getSource().getDefiningOp<DmaOp>();
+  if (holds(dest.axes) || !producer || producer.getDest())
+    return false;
+  Type from = producer.getSource().getType();
+  if (auto dm = dyn_cast<DmType>(from)) {
+    auto layout = resolveDm(producer, dm);
+    return layout && !holds(layout->axes);
+  }
+  auto layout = resolveHbm(producer, cast<HbmType>(from));
+  return layout && !holds(layout->axes);
+}
+
 std::optional<DmaOpPlan> planDma(DmaOp op) {
   const TargetModel &t = defaultTarget();
   DmaOpPlan out;
@@ -68,6 +93,7 @@ std::optional<DmaOpPlan> planDma(DmaOp op) {
                     ? DmaRoute::DmToDmSameCluster
                     : DmaRoute::DmToDmCrossCluster;
   out.cycles = dmaCycles(t, out.route, out.plan.packetBytes, out.plan.packets());
+  out.sourceOnEveryCluster = out.dmSource && out.dmDest && clusterCopies(op, *out.dmSource, *out.dmDest);
   return out;
 }
 
@@ -227,6 +253,15 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chu
   }
   if (pieces.empty()) // no loop separates the clusters: no engine can run it
     return {};
+  // A source held alike by every cluster is read from another cluster than the piece writes:
+  // DM to DM across clusters pipelines its reads and writes (half the cycles).
+  if (plan.sourceOnEveryCluster)
+    for (Piece &p : pieces) {
+      auto [lo, hi] = reach(p.loops, false);
+      int64_t from = (p.src + lo) / clusterBytes, to = (p.src + hi) / clusterBytes;
+      if (from == to && from == p.cluster)
+        p.src += ((from + 1) % t.clusters - from) * clusterBytes;
+    }
   // 2. A stream: each cluster's piece over the cluster's first three engines, its outermost
   //    loop of three or more iterations (else its longest) cut into near-equal chunks.
   std::vector<DmaPart> parts;

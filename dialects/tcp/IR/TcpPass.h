@@ -18,6 +18,7 @@ struct DmaOpPlan {
   std::optional<DmLayout> dmSource, dmDest;   // set for the DM sides
   std::optional<HbmLayout> hbmSource, hbmDest; // set for the HBM sides
   int64_t cycles = 0;                          // dmaCycles of the plan
+  bool sourceOnEveryCluster = false; // DM to DM: every cluster holds the source's bytes
 };
 std::optional<DmaOpPlan> planDma(DmaOp op);
 /// A gather or scatter: the row loop (outermost, `rows` iterations) takes its address term

@@ -1,0 +1,34 @@
+// RUN: rngd-opt %s --tcp-allocate-memory --tcp-schedule | FileCheck %s
+// A DM to DM copy whose source every cluster holds alike (a DMA broadcast it over the cluster
+// axis, which the destination does not hold) reads each cluster's part from the other
+// cluster's copy: across clusters reads and writes pipeline (one cycle per 256-byte request)
+// where within one they take two. 64 slices x 2 KB per cluster = 512 requests: 1,012 cycles
+// across, 1,524 within.
+
+!vec = !tcp.hbm<bf16, "L">
+!mat = !tcp.hbm<bf16, "[M, L]">
+!copies = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "L">
+!zero = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "L">
+!rows = !tcp.dm<bf16, cluster = "M", slice = "1 # 256", elem = "L">
+!all = !tcp.dm<bf16, cluster = "C2", slice = "R64 # 256", elem = "L">
+
+module attributes {tcp.axes = {L = 1024, M = 2, K2 = 2, C2 = 2, R64 = 64}} {
+  func.func @replica(%x: !vec {tcp.arg = "in", tcp.name = "x"},
+                     %m: !mat {tcp.arg = "in", tcp.name = "m"}) {
+    // x on one slice of each cluster (a broadcast over K2).
+    %c = tcp.dma %x : !vec -> !copies
+    // Each cluster's part reads the other cluster's copy: 1,012 cycles each.
+    // CHECK: tcp.dma %0 {{.*}}part_ends = array<i64: 1528, 1529>, part_starts = array<i64: 516, 517>
+    %a = tcp.dma %c : !copies -> !all
+    // x in cluster 0 only: cluster 0's part stays in the cluster (1,524), cluster 1's crosses.
+    %z = tcp.dma %x : !vec -> !zero
+    // CHECK: tcp.dma %2 {{.*}}part_ends = array<i64: 2032, 1521>, part_starts = array<i64: 508, 509>
+    %b = tcp.dma %z : !zero -> !all
+    // Row m in cluster m: the rows differ, so both parts read row 0 (cluster 0's): 1,524 and
+    // 1,012 cycles.
+    %r = tcp.dma %m : !mat -> !rows
+    // CHECK: tcp.dma %4 {{.*}}part_ends = array<i64: 2036, 1525>, part_starts = array<i64: 512, 513>
+    %d = tcp.dma %r : !rows -> !all
+    return
+  }
+}
