@@ -2,10 +2,12 @@
 // k; RoPE on q and k (out = x cos + swap(x) sin, the host's sin has its first half negated);
 // the new k and v rows scattered into the caches at byte offset kv_offset; q written to q_out.
 //
-// Projections run on 32 slices of each cluster (q: 32 rows per slice = a quarter head, heads
-// 0..7 in cluster 0; k and v: 16 rows, kv heads 0..3 in cluster 0), so the weights stream
-// into both clusters' DM; the weights go to the TRF on main in 32-byte packets. Each head is
-// then gathered onto one slice of cluster 0 (DM -> DM) for its norm and RoPE.
+// Projections run on 64 slices of each cluster (q: 16 rows per slice = an eighth of a head,
+// heads 0..7 in cluster 0; k and v: 8 rows, one per TRF lane, kv heads 0..3 in cluster 0), so
+// the weights stream into both clusters' DM and each slice's TRF load is short; the weights go
+// to the TRF on main in 32-byte packets. Each q and k head is then gathered onto one slice of
+// cluster 0 (DM -> DM) for its norm and RoPE; v goes into the cache from where it is computed
+// (one scatter descriptor per cluster).
 // Rounding points: x^, the normalised q/k, the RoPE results and v are bf16.
 !vec = !tcp.hbm<bf16, "H">
 !qw = !tcp.hbm<bf16, "[Q, H]">
@@ -18,32 +20,31 @@
 !qout = !tcp.hbm<bf16, "[N, G, D]">
 !qoutv = !tcp.hbm<bf16, "[NH, D]">
 
-// RMSNorm of x on the 32 + 32 projection slices (replica axes C2 and R32).
-!xdm = !tcp.dm<bf16, cluster = "C2", slice = "[1 # 8, R32]", elem = "H">
-!xs = !tcp.stream<f32, cluster = "C2", slice = "[1 # 8, R32]", time = "H / 8", packet = "H % 8">
-!xone = !tcp.stream<f32, cluster = "C2", slice = "[1 # 8, R32]", time = "1", packet = "1 # 2">
-!xonedm = !tcp.dm<f32, cluster = "C2", slice = "[1 # 8, R32]", elem = "1 # 2">
-!xonevrf = !tcp.vrf<f32, cluster = "C2", slice = "[1 # 8, R32]", elem = "1 # 2">
-!xw4 = !tcp.stream<f32, cluster = "C2", slice = "[1 # 8, R32]", time = "H / 4", packet = "H % 4">
-!xwvrf = !tcp.vrf<f32, cluster = "C2", slice = "[1 # 8, R32]", elem = "H">
-!xfdm = !tcp.dm<f32, cluster = "C2", slice = "[1 # 8, R32]", elem = "H">
-!xn = !tcp.stream<bf16, cluster = "C2", slice = "[1 # 8, R32]", time = "H / 16", packet = "H % 16">
+// RMSNorm of x on the 64 + 64 projection slices (replica axes C2 and R64).
+!xdm = !tcp.dm<bf16, cluster = "C2", slice = "[1 # 4, R64]", elem = "H">
+!xs = !tcp.stream<f32, cluster = "C2", slice = "[1 # 4, R64]", time = "H / 8", packet = "H % 8">
+!xone = !tcp.stream<f32, cluster = "C2", slice = "[1 # 4, R64]", time = "1", packet = "1 # 2">
+!xonedm = !tcp.dm<f32, cluster = "C2", slice = "[1 # 4, R64]", elem = "1 # 2">
+!xonevrf = !tcp.vrf<f32, cluster = "C2", slice = "[1 # 4, R64]", elem = "1 # 2">
+!xw4 = !tcp.stream<f32, cluster = "C2", slice = "[1 # 4, R64]", time = "H / 4", packet = "H % 4">
+!xwvrf = !tcp.vrf<f32, cluster = "C2", slice = "[1 # 4, R64]", elem = "H">
+!xfdm = !tcp.dm<f32, cluster = "C2", slice = "[1 # 4, R64]", elem = "H">
+!xn = !tcp.stream<bf16, cluster = "C2", slice = "[1 # 4, R64]", time = "H / 16", packet = "H % 16">
 
 // q projection: slices [NH, D / 32], 8 lanes x 4 rows.
-!qwdm = !tcp.dm<bf16, cluster = "NH / 8", slice = "[1 # 8, NH % 8, D / 32]", elem = "[D % 32, H]">
-!qwload = !tcp.stream<bf16, cluster = "NH / 8", slice = "[1 # 8, NH % 8, D / 32]", time = "[D % 8, D / 8 % 4, H / 16]", packet = "H % 16">
-!qwtrf = !tcp.trf<bf16, cluster = "NH / 8", slice = "[1 # 8, NH % 8, D / 32]", lane = "D % 8", elem = "[D / 8 % 4, H]">
-!qacc = !tcp.stream<f32, cluster = "NH / 8", slice = "[1 # 8, NH % 8, D / 32]", time = "D / 8 % 4", packet = "D % 8">
-!qpart = !tcp.dm<f32, cluster = "NH / 8", slice = "[1 # 8, NH % 8, D / 32]", elem = "D % 32">
+!qwdm = !tcp.dm<bf16, cluster = "NH / 8", slice = "[1 # 4, NH % 8, D / 16]", elem = "[D % 16, H]">
+!qwload = !tcp.stream<bf16, cluster = "NH / 8", slice = "[1 # 4, NH % 8, D / 16]", time = "[D % 8, D / 8 % 2, H / 16]", packet = "H % 16">
+!qwtrf = !tcp.trf<bf16, cluster = "NH / 8", slice = "[1 # 4, NH % 8, D / 16]", lane = "D % 8", elem = "[D / 8 % 2, H]">
+!qacc = !tcp.stream<f32, cluster = "NH / 8", slice = "[1 # 4, NH % 8, D / 16]", time = "D / 8 % 2", packet = "D % 8">
+!qpart = !tcp.dm<f32, cluster = "NH / 8", slice = "[1 # 4, NH % 8, D / 16]", elem = "D % 16">
 
 // k and v projections: slices [N, D / 16], 8 lanes x 2 rows.
-!kvwdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 8, N % 4, D / 16]", elem = "[D % 16, H]">
-!kvwload = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 8, N % 4, D / 16]", time = "[D % 8, D / 8 % 2, H / 16]", packet = "H % 16">
-!kvwtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[1 # 8, N % 4, D / 16]", lane = "D % 8", elem = "[D / 8 % 2, H]">
-!kvacc = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 8, N % 4, D / 16]", time = "D / 8 % 2", packet = "D % 8">
-!kpart = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 8, N % 4, D / 16]", elem = "D % 16">
-!vpart = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 8, N % 4, D / 16]", elem = "D % 16">
-!vh = !tcp.dm<bf16, cluster = "1 # 2", slice = "N # 256", elem = "D">
+!kvwdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, D / 8]", elem = "[D % 8, H]">
+!kvwload = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, D / 8]", time = "[D % 8, H / 16]", packet = "H % 16">
+!kvwtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, D / 8]", lane = "D % 8", elem = "H">
+!kvacc = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, D / 8]", time = "1", packet = "D % 8">
+!kpart = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, D / 8]", elem = "D % 8">
+!vpart = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, D / 8]", elem = "D % 8">
 
 // Per-head tensors of q: one head per slice (NH), broadcast tables on the same slices (RQ).
 !qhf = !tcp.dm<f32, cluster = "1 # 2", slice = "NH # 256", elem = "D">
@@ -78,7 +79,7 @@
 !krepvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "RK # 256", elem = "D">
 
 module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G = 2, D = 128,
-                               T = 512, K = 1, R32 = 32, RQ = 16, RK = 8, C2 = 2}} {
+                               T = 512, K = 1, R64 = 64, RQ = 16, RK = 8, C2 = 2}} {
   func.func @projection(%x: !vec {tcp.arg = "in", tcp.name = "x"},
                         %q_weight: !qw {tcp.arg = "in", tcp.name = "q_weight"},
                         %k_weight: !kvw {tcp.arg = "in", tcp.name = "k_weight"},
@@ -259,8 +260,7 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     %vsc = tcp.collect %vs : !xn
     %va = tcp.contract %vsc, %vt pack 2 : !xn, !kvwtrf -> !kvacc
     %vpd = tcp.commit %va {cast} : !kvacc -> !vpart
-    %vhd = tcp.dma %vpd : !vpart -> !vh
-    tcp.dma_scatter %vhd into %v_cache at %kv_offset : !vh, !off -> !cache
+    tcp.dma_scatter %vpd into %v_cache at %kv_offset : !vpart, !off -> !cache
     return
   }
 }

@@ -191,27 +191,33 @@ private:
     if (dmOffset(dmValue) < 0)
       return op->emitOpError("has no DM address; run tcp-allocate-memory first");
     uint64_t dm = t.dmAddressBase + static_cast<uint64_t>(dmOffset(dmValue));
-    auto hbmAt = [&](Value v) { return hbmAddress(v); };
-    // Loop 0 walks the rows: the DM side steps by its row stride, the HBM side reads offsets.
-    SmallVector<int64_t> limits = {plan->rows}, dmStrides = {plan->dmRowStride}, hbmStrides = {0};
-    for (const auto &loop : plan->dma.plan.loops) {
-      limits.push_back(loop.size);
-      dmStrides.push_back(scatter ? loop.srcStride : loop.dstStride);
-      hbmStrides.push_back(scatter ? loop.dstStride : loop.srcStride);
-    }
-    if (tags_.size() != 1 || engines_.size() != 1)
+    uint64_t hbm = hbmAddress(hbmValue), index = hbmAddress(offsets);
+    std::vector<tcp::DmaPart> parts = tcp::indirectDmaParts(*plan);
+    if (tags_.size() != parts.size() || engines_.size() != parts.size())
       return op->emitOpError("has ") << tags_.size() << " DMA tags and " << engines_.size()
-                                     << " engines for one descriptor; run tcp-schedule first";
-    int64_t index = static_cast<int64_t>(descriptors_.size());
-    auto d = records_.create<cmd::DescriptorOp>(
-        op->getLoc(), index, engines_[0], scatter ? dm : hbmAt(hbmValue),
-        scatter ? hbmAt(hbmValue) : dm, plan->dma.plan.packetBytes, limits,
-        scatter ? dmStrides : hbmStrides, scatter ? hbmStrides : dmStrides,
-        b_.getStringAttr(scatter ? "scatter" : "gather"),
-        b_.getI64IntegerAttr(static_cast<int64_t>(hbmAt(offsets))),
-        b_.getI64IntegerAttr(plan->rows), b_.getI64IntegerAttr(0));
-    descriptors_.push_back(d);
-    return startDma(op, index, tags_[0]);
+                                     << " engines for " << parts.size()
+                                     << " descriptors; run tcp-schedule first";
+    for (size_t p = 0; p < parts.size(); ++p) {
+      // Loop 0 walks the rows: the DM side steps by its row stride, the HBM side reads offsets.
+      SmallVector<int64_t> limits, srcStrides, dstStrides;
+      for (const auto &loop : parts[p].loops) {
+        limits.push_back(loop.size);
+        srcStrides.push_back(loop.srcStride);
+        dstStrides.push_back(loop.dstStride);
+      }
+      uint64_t src = (scatter ? dm : hbm) + static_cast<uint64_t>(parts[p].srcOffset);
+      uint64_t dst = (scatter ? hbm : dm) + static_cast<uint64_t>(parts[p].dstOffset);
+      int64_t at = static_cast<int64_t>(descriptors_.size());
+      auto d = records_.create<cmd::DescriptorOp>(
+          op->getLoc(), at, engines_[p], src, dst, plan->dma.plan.packetBytes, limits,
+          srcStrides, dstStrides, b_.getStringAttr(scatter ? "scatter" : "gather"),
+          b_.getI64IntegerAttr(static_cast<int64_t>(index)), b_.getI64IntegerAttr(plan->rows),
+          b_.getI64IntegerAttr(0));
+      descriptors_.push_back(d);
+      if (failed(startDma(op, at, tags_[p])))
+        return failure();
+    }
+    return success();
   }
 
   /// The descriptor address of an HBM argument or a view of one.

@@ -177,15 +177,27 @@ std::pair<int64_t, int64_t> reach(const std::vector<mapping::DmaPlan::PairLoop> 
 }
 } // namespace
 
-std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chunks) {
+namespace {
+using Nest = std::vector<mapping::DmaPlan::PairLoop>;
+struct Piece {
+  Nest loops;
+  int64_t src = 0, dst = 0, cluster = 0;
+};
+
+/// Iterations [from, to) of loop i of a piece, as a piece of their own.
+Piece slicePiece(const Piece &p, size_t i, int64_t from, int64_t to) {
+  Piece q = p;
+  q.loops[i].size = to - from;
+  q.src += from * p.loops[i].srcStride;
+  q.dst += from * p.loops[i].dstStride;
+  return q;
+}
+
+/// One piece per cluster the DM side of `loops` (the destination's when `dmDst`) reaches: the
+/// outermost loop from `firstCut` on whose iterations each stay in one cluster is cut where the
+/// cluster changes. Empty when no such loop separates the clusters (no engine could run it).
+std::vector<Piece> clusterPieces(const Nest &loops, bool dmDst, size_t firstCut) {
   const TargetModel &t = defaultTarget();
-  const int64_t packetBytes = plan.plan.packetBytes;
-  using Nest = std::vector<mapping::DmaPlan::PairLoop>;
-  struct Piece {
-    Nest loops;
-    int64_t src = 0, dst = 0, cluster = 0;
-  };
-  bool dmDst = plan.dmDest.has_value();
   const int64_t clusterBytes = t.slicesPerCluster * t.dmSliceWindowBytes;
   // The cluster a nest stays in (its DM offsets from `base`), or -1 when it spans two.
   auto clusterOf = [&](const Nest &nest, int64_t base) {
@@ -193,14 +205,40 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chu
     int64_t first = (base + lo) / clusterBytes, last = (base + hi) / clusterBytes;
     return first == last ? first : int64_t(-1);
   };
-  // Iterations [from, to) of loop i of a piece, as a piece of their own.
-  auto slice = [](const Piece &p, size_t i, int64_t from, int64_t to) {
-    Piece q = p;
-    q.loops[i].size = to - from;
-    q.src += from * p.loops[i].srcStride;
-    q.dst += from * p.loops[i].dstStride;
-    return q;
-  };
+  Piece whole{loops, 0, 0, 0};
+  whole.cluster = clusterOf(whole.loops, 0);
+  if (whole.cluster >= 0)
+    return {whole};
+  for (size_t i = firstCut; i < whole.loops.size(); ++i) {
+    std::vector<Piece> cut;
+    int64_t from = 0, current = -2;
+    for (int64_t j = 0; j <= whole.loops[i].size; ++j) {
+      int64_t c = -2;
+      if (j < whole.loops[i].size) {
+        Piece one = slicePiece(whole, i, j, j + 1);
+        c = clusterOf(one.loops, dmDst ? one.dst : one.src);
+        if (c < 0)
+          break; // an iteration spans both clusters: try an inner loop
+      }
+      if (c != current && j > from) {
+        cut.push_back(slicePiece(whole, i, from, j));
+        cut.back().cluster = current;
+        from = j;
+      }
+      current = c;
+      if (j == whole.loops[i].size)
+        return cut;
+    }
+  }
+  return {};
+}
+} // namespace
+
+std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chunks) {
+  const TargetModel &t = defaultTarget();
+  const int64_t packetBytes = plan.plan.packetBytes;
+  bool dmDst = plan.dmDest.has_value();
+  const int64_t clusterBytes = t.slicesPerCluster * t.dmSliceWindowBytes;
   // Streams use the first engines of a cluster; the last one stays free for small transfers,
   // which a long stream would otherwise hold up in its engine's queue.
   const int64_t enginesPerCluster = t.dmaEngines / t.clusters;
@@ -225,32 +263,8 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chu
   Piece whole{plan.plan.loops, 0, 0, 0};
   if (!plan.dmSource && !plan.dmDest)
     return {makePart(whole, streamEngines)};
-  // 1. One piece per cluster: cut the outermost loop whose iterations each stay in one
-  //    cluster where the cluster changes.
-  std::vector<Piece> pieces;
-  whole.cluster = clusterOf(whole.loops, 0);
-  if (whole.cluster >= 0)
-    pieces.push_back(whole);
-  for (size_t i = 0; pieces.empty() && i < whole.loops.size(); ++i) {
-    std::vector<Piece> cut;
-    int64_t from = 0, current = -2;
-    for (int64_t j = 0; j <= whole.loops[i].size; ++j) {
-      int64_t c = j < whole.loops[i].size ? clusterOf(slice(whole, i, j, j + 1).loops,
-                                                      j * (dmDst ? whole.loops[i].dstStride
-                                                                 : whole.loops[i].srcStride))
-                                          : -2;
-      if (j < whole.loops[i].size && c < 0)
-        break; // an iteration spans both clusters: try an inner loop
-      if (c != current && j > from) {
-        cut.push_back(slice(whole, i, from, j));
-        cut.back().cluster = current;
-        from = j;
-      }
-      current = c;
-      if (j == whole.loops[i].size)
-        pieces = cut;
-    }
-  }
+  // 1. One piece per cluster.
+  std::vector<Piece> pieces = clusterPieces(whole.loops, dmDst, 0);
   if (pieces.empty()) // no loop separates the clusters: no engine can run it
     return {};
   // A source held alike by every cluster is read from another cluster than the piece writes:
@@ -299,7 +313,7 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chu
         return {};
       if (size == 0)
         continue;
-      parts.push_back(makePart(slice(p, i, from, from + size), base + c));
+      parts.push_back(makePart(slicePiece(p, i, from, from + size), base + c));
       parts.back().chunk = size;
       parts.back().piece = static_cast<int64_t>(pi);
       from += size;
@@ -309,6 +323,31 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chu
   }
   if (nextChunk != chunks.size())
     return {};
+  return parts;
+}
+
+std::vector<DmaPart> indirectDmaParts(const IndirectDmaPlan &plan) {
+  const TargetModel &t = defaultTarget();
+  const DmaOpPlan &dma = plan.dma;
+  const int64_t packetBytes = dma.plan.packetBytes;
+  const int64_t enginesPerCluster = t.dmaEngines / t.clusters;
+  // Loop 0: the rows; the HBM side's step comes from the offsets (stride 0 here).
+  Nest loops = {{plan.rows, plan.scatter ? plan.dmRowStride : 0,
+                 plan.scatter ? 0 : plan.dmRowStride}};
+  loops.insert(loops.end(), dma.plan.loops.begin(), dma.plan.loops.end());
+  std::vector<DmaPart> parts;
+  for (const Piece &p : clusterPieces(loops, !plan.scatter, 1)) {
+    DmaPart part{p.loops, p.src, p.dst, p.cluster * enginesPerCluster + enginesPerCluster - 1,
+                 1, 0, {}};
+    for (const auto &l : part.loops)
+      part.packets *= l.size;
+    int64_t bytes = part.packets * packetBytes;
+    part.cycles = dmaCycles(t, dma.route, packetBytes, part.packets);
+    part.traffic.hbmBytes = bytes + plan.offsets.elem.size() * plan.offsets.elemBytes;
+    if (!plan.scatter)
+      part.traffic.dmWriteBytes[p.cluster] = bytes;
+    parts.push_back(part);
+  }
   return parts;
 }
 

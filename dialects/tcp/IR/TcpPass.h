@@ -70,6 +70,13 @@ struct DmaPart {
 std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chunks = {});
 constexpr int64_t kDmaSplitBytes = 64 * 1024;
 
+/// The descriptors of a gather or scatter: loop 0 walks the rows (the DM side stepping by
+/// dmRowStride, the HBM side by the offsets), then the plan's loops. One descriptor per cluster
+/// the DM side reaches, cut like dmaParts at a loop inside the row loop, each on its cluster's
+/// fourth engine. Every descriptor reads the whole offsets tensor. Empty when no loop inside
+/// the row loop separates the clusters.
+std::vector<DmaPart> indirectDmaParts(const IndirectDmaPlan &plan);
+
 struct FetchPlan {
   DmLayout source;
   StreamLayout stream;

@@ -178,13 +178,10 @@ LogicalResult dmaUnit(Operation *op, Unit &u) {
   auto hbm = hbmRegion(op, hbmValue);
   if (!index || !hbm)
     return failure();
-  DmaPart part;
-  part.engine = dmaEngine(plan->dma);
-  part.cycles = plan->dma.cycles;
-  part.traffic = dmaTraffic(plan->dma,
-                            plan->dma.plan.packetBytes * plan->dma.plan.packets() * plan->rows);
-  part.traffic.hbmBytes += index->hi - index->lo; // the index tensor is read when it starts
-  u.parts.push_back(part);
+  u.parts = indirectDmaParts(*plan); // each part reads the index tensor when it starts
+  if (u.parts.empty())
+    return op->emitOpError("DMA engines: the DM side spans both clusters and no loop inside ")
+           << "the row loop separates them; an engine reaches only its own cluster's DM";
   Region dm = dmRegion(dmValue, scatter ? *plan->dma.dmSource : *plan->dma.dmDest);
   u.reads = {*index, scatter ? dm : *hbm};
   u.writes = {scatter ? *hbm : dm};
