@@ -6,8 +6,8 @@
 // heads 0..7 in cluster 0; k and v: 8 rows, one per TRF lane, kv heads 0..3 in cluster 0), so
 // the weights stream into both clusters' DM and each slice's TRF load is short; the weights go
 // to the TRF on main in 32-byte packets. Each q and k head is then gathered onto one slice of
-// cluster 0 (DM -> DM) for its norm and RoPE; v goes into the cache from where it is computed
-// (one scatter descriptor per cluster).
+// its cluster (DM -> DM) for its norm and RoPE, the tables replicated on both clusters (C2);
+// v goes into the cache from where it is computed (one scatter descriptor per cluster).
 // Rounding points: x^, the normalised q/k, the RoPE results and v are bf16.
 !vec = !tcp.hbm<bf16, "H">
 !qw = !tcp.hbm<bf16, "[Q, H]">
@@ -20,7 +20,10 @@
 !qout = !tcp.hbm<bf16, "[N, G, D]">
 !qoutv = !tcp.hbm<bf16, "[NH, D]">
 
-// RMSNorm of x on the 64 + 64 projection slices (replica axes C2 and R64).
+// RMSNorm of x on the 64 + 64 projection slices (replica axes C2 and R64). x and the norm
+// weight come from HBM once per cluster (replica axis K2), then DM to DM to the slices, each
+// cluster reading the other cluster's copy.
+!xcopy = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "H">
 !xdm = !tcp.dm<bf16, cluster = "C2", slice = "[1 # 4, R64]", elem = "H">
 !xs = !tcp.stream<f32, cluster = "C2", slice = "[1 # 4, R64]", time = "H / 8", packet = "H % 8">
 !xone = !tcp.stream<f32, cluster = "C2", slice = "[1 # 4, R64]", time = "1", packet = "1 # 2">
@@ -46,40 +49,42 @@
 !kpart = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, D / 8]", elem = "D % 8">
 !vpart = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, D / 8]", elem = "D % 8">
 
-// Per-head tensors of q: one head per slice (NH), broadcast tables on the same slices (RQ).
-!qhf = !tcp.dm<f32, cluster = "1 # 2", slice = "NH # 256", elem = "D">
-!qhb = !tcp.dm<bf16, cluster = "1 # 2", slice = "NH # 256", elem = "D">
-!qhs = !tcp.stream<f32, cluster = "1 # 2", slice = "NH # 256", time = "D / 8", packet = "D % 8">
-!qone = !tcp.stream<f32, cluster = "1 # 2", slice = "NH # 256", time = "1", packet = "1 # 2">
-!qonedm = !tcp.dm<f32, cluster = "1 # 2", slice = "NH # 256", elem = "1 # 2">
-!qonevrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "NH # 256", elem = "1 # 2">
-!qhvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "NH # 256", elem = "D">
-!qtwice = !tcp.stream<f32, cluster = "1 # 2", slice = "NH # 256", time = "[C2, D / 4]", packet = "D % 4">
-!qtwicevrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "NH # 256", elem = "[C2, D]">
-!qrep = !tcp.dm<bf16, cluster = "1 # 2", slice = "RQ # 256", elem = "D">
-!qrepf = !tcp.dm<f32, cluster = "1 # 2", slice = "RQ # 256", elem = "D">
-!qrep4 = !tcp.stream<f32, cluster = "1 # 2", slice = "RQ # 256", time = "D / 4", packet = "D % 4">
-!qreps = !tcp.stream<f32, cluster = "1 # 2", slice = "RQ # 256", time = "D / 8", packet = "D % 8">
-!qrepvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "RQ # 256", elem = "D">
+// Per-head tensors of q: one head per slice, heads 0..7 in cluster 0 (NH), broadcast tables on
+// the same slices of both clusters (C2, RQ).
+!qhf = !tcp.dm<f32, cluster = "NH / 8", slice = "NH % 8 # 256", elem = "D">
+!qhb = !tcp.dm<bf16, cluster = "NH / 8", slice = "NH % 8 # 256", elem = "D">
+!qhs = !tcp.stream<f32, cluster = "NH / 8", slice = "NH % 8 # 256", time = "D / 8", packet = "D % 8">
+!qone = !tcp.stream<f32, cluster = "NH / 8", slice = "NH % 8 # 256", time = "1", packet = "1 # 2">
+!qonedm = !tcp.dm<f32, cluster = "NH / 8", slice = "NH % 8 # 256", elem = "1 # 2">
+!qonevrf = !tcp.vrf<f32, cluster = "NH / 8", slice = "NH % 8 # 256", elem = "1 # 2">
+!qhvrf = !tcp.vrf<f32, cluster = "NH / 8", slice = "NH % 8 # 256", elem = "D">
+!qtwice = !tcp.stream<f32, cluster = "NH / 8", slice = "NH % 8 # 256", time = "[C2, D / 4]", packet = "D % 4">
+!qtwicevrf = !tcp.vrf<f32, cluster = "NH / 8", slice = "NH % 8 # 256", elem = "[C2, D]">
+!qrep = !tcp.dm<bf16, cluster = "C2", slice = "RQ # 256", elem = "D">
+!qrepf = !tcp.dm<f32, cluster = "C2", slice = "RQ # 256", elem = "D">
+!qrep4 = !tcp.stream<f32, cluster = "C2", slice = "RQ # 256", time = "D / 4", packet = "D % 4">
+!qreps = !tcp.stream<f32, cluster = "C2", slice = "RQ # 256", time = "D / 8", packet = "D % 8">
+!qrepvrf = !tcp.vrf<f32, cluster = "C2", slice = "RQ # 256", elem = "D">
 
-// Per-head tensors of k: one head per slice (N), broadcast tables on the same slices (RK).
-!khf = !tcp.dm<f32, cluster = "1 # 2", slice = "N # 256", elem = "D">
-!khb = !tcp.dm<bf16, cluster = "1 # 2", slice = "N # 256", elem = "D">
-!khs = !tcp.stream<f32, cluster = "1 # 2", slice = "N # 256", time = "D / 8", packet = "D % 8">
-!kone = !tcp.stream<f32, cluster = "1 # 2", slice = "N # 256", time = "1", packet = "1 # 2">
-!konedm = !tcp.dm<f32, cluster = "1 # 2", slice = "N # 256", elem = "1 # 2">
-!konevrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "N # 256", elem = "1 # 2">
-!khvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "N # 256", elem = "D">
-!ktwice = !tcp.stream<f32, cluster = "1 # 2", slice = "N # 256", time = "[C2, D / 4]", packet = "D % 4">
-!ktwicevrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "N # 256", elem = "[C2, D]">
-!krep = !tcp.dm<bf16, cluster = "1 # 2", slice = "RK # 256", elem = "D">
-!krepf = !tcp.dm<f32, cluster = "1 # 2", slice = "RK # 256", elem = "D">
-!krep4 = !tcp.stream<f32, cluster = "1 # 2", slice = "RK # 256", time = "D / 4", packet = "D % 4">
-!kreps = !tcp.stream<f32, cluster = "1 # 2", slice = "RK # 256", time = "D / 8", packet = "D % 8">
-!krepvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "RK # 256", elem = "D">
+// Per-head tensors of k: one head per slice, kv heads 0..3 in cluster 0 (N), broadcast tables
+// on the same slices of both clusters (C2, RK).
+!khf = !tcp.dm<f32, cluster = "N / 4", slice = "N % 4 # 256", elem = "D">
+!khb = !tcp.dm<bf16, cluster = "N / 4", slice = "N % 4 # 256", elem = "D">
+!khs = !tcp.stream<f32, cluster = "N / 4", slice = "N % 4 # 256", time = "D / 8", packet = "D % 8">
+!kone = !tcp.stream<f32, cluster = "N / 4", slice = "N % 4 # 256", time = "1", packet = "1 # 2">
+!konedm = !tcp.dm<f32, cluster = "N / 4", slice = "N % 4 # 256", elem = "1 # 2">
+!konevrf = !tcp.vrf<f32, cluster = "N / 4", slice = "N % 4 # 256", elem = "1 # 2">
+!khvrf = !tcp.vrf<f32, cluster = "N / 4", slice = "N % 4 # 256", elem = "D">
+!ktwice = !tcp.stream<f32, cluster = "N / 4", slice = "N % 4 # 256", time = "[C2, D / 4]", packet = "D % 4">
+!ktwicevrf = !tcp.vrf<f32, cluster = "N / 4", slice = "N % 4 # 256", elem = "[C2, D]">
+!krep = !tcp.dm<bf16, cluster = "C2", slice = "RK # 256", elem = "D">
+!krepf = !tcp.dm<f32, cluster = "C2", slice = "RK # 256", elem = "D">
+!krep4 = !tcp.stream<f32, cluster = "C2", slice = "RK # 256", time = "D / 4", packet = "D % 4">
+!kreps = !tcp.stream<f32, cluster = "C2", slice = "RK # 256", time = "D / 8", packet = "D % 8">
+!krepvrf = !tcp.vrf<f32, cluster = "C2", slice = "RK # 256", elem = "D">
 
 module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G = 2, D = 128,
-                               T = 512, K = 1, R64 = 64, RQ = 16, RK = 8, C2 = 2}} {
+                               T = 512, K = 1, R64 = 64, RQ = 8, RK = 4, C2 = 2, K2 = 2}} {
   func.func @projection(%x: !vec {tcp.arg = "in", tcp.name = "x"},
                         %q_weight: !qw {tcp.arg = "in", tcp.name = "q_weight"},
                         %k_weight: !kvw {tcp.arg = "in", tcp.name = "k_weight"},
@@ -94,8 +99,10 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
                         %v_cache: !cache {tcp.arg = "inout", tcp.name = "v_cache"},
                         %q_out: !qout {tcp.arg = "out", tcp.name = "q_out"}) {
     // x^ = RMSNorm(x).
-    %xd = tcp.dma %x : !vec -> !xdm
-    %xwd = tcp.dma %input_rms_weight : !vec -> !xdm
+    %xc = tcp.dma %x : !vec -> !xcopy
+    %xd = tcp.dma %xc : !xcopy -> !xdm
+    %xwc = tcp.dma %input_rms_weight : !vec -> !xcopy
+    %xwd = tcp.dma %xwc : !xcopy -> !xdm
     %x1 = tcp.fetch main %xd : !xdm -> !xs
     %xc1 = tcp.collect %x1 : !xs
     %xq = tcp.vector %xc1 [stash, mul_f stash, reduce_add_f] : !xs -> !xone

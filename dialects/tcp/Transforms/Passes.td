@@ -28,7 +28,8 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     earlier one whose HBM/DM/TRF/VRF ranges it reads or writes conflictingly (RAW, WAR, WAW),
     that uses the Vector Engine from the other context, or (DMA vs pass) that could break the
     64-same-bank rule. Among the units whose predecessors are issued, the one that stalls the
-    queue least is issued next (ties: the longest path of dependent cycles to the end, then
+    queue least is issued next (a DMA is ready when its engine frees; ties: the longest path
+    of dependent cycles to the end, then
     program order), after waits for its predecessors not yet waited for, for the previous
     pass of its context and, with all 64 tags taken, for the oldest DMA. A DMA part meant for
     a cluster's fourth engine takes the engine of that cluster that frees first; a weight

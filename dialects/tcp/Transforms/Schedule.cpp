@@ -4,7 +4,9 @@
 // memory footprints conflict (RAW, WAR, WAW on overlapping HBM, DM, TRF or VRF ranges), when
 // both use the Vector Engine from different contexts, or when one is a DMA and the other a
 // pass that could break the 64-same-bank rule. The scheduler then repeatedly issues, among
-// the units whose predecessors are issued, the one that would stall the queue least (ties:
+// the units whose predecessors are issued, the one that would stall the queue least (a DMA
+// counts as ready when its engine frees, so a busy engine's queue does not fill up with DMAs
+// that later, more urgent ones would wait behind; ties:
 // the longest path of dependent cycles to the kernel's end, then program order), after waits
 // for each predecessor not yet waited for, for the previous pass of its context (whose
 // registers it reloads) and, when all tags are taken, for the oldest DMA. Times come from rngd::QueueClock, the clock the simulator runs, so the predicted
@@ -356,6 +358,18 @@ private:
     int64_t ready = clock_.now();
     for (size_t b : blockers(u))
       ready = std::max(ready, projectedEnd(b));
+    // A DMA starts once its engines take it: a stream when its first engine frees, any other
+    // DMA when the engines its parts would take have.
+    const Unit &unit = units_[u];
+    if (unit.isDma && !unit.parts.empty()) {
+      bool stream = unit.parts.front().chunk > 0;
+      int64_t engines = stream ? INT64_MAX : 0;
+      for (const DmaPart &part : unit.parts) {
+        int64_t free = clock_.engineFree(stream ? part.engine : pickEngine(part.engine));
+        engines = stream ? std::min(engines, free) : std::max(engines, free);
+      }
+      ready = std::max(ready, engines);
+    }
     return ready;
   }
 
