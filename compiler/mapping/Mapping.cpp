@@ -345,6 +345,81 @@ std::optional<std::vector<int64_t>> Mapping::digits(int64_t position) const {
   return out;
 }
 
+// ---- Order ------------------------------------------------------------------------------
+
+namespace {
+/// The logical value of every axis at a position (-1 for padding), in factor order.
+std::vector<std::pair<std::string, int64_t>> logicalAt(const Mapping &m, int64_t position) {
+  std::vector<std::pair<std::string, int64_t>> values;
+  auto digits = m.digits(position);
+  if (!digits)
+    return {{"#pad", -1}};
+  for (size_t i = 0; i < m.factors().size(); ++i) {
+    const Factor &f = m.factors()[i];
+    if (f.isConstant())
+      continue;
+    auto it = std::find_if(values.begin(), values.end(),
+                           [&](auto &v) { return v.first == f.axis; });
+    if (it == values.end())
+      values.push_back({f.axis, (*digits)[i] * f.div});
+    else
+      it->second += (*digits)[i] * f.div;
+  }
+  std::sort(values.begin(), values.end());
+  return values;
+}
+
+/// A mapping as runs of positions: each atom steps one axis by `div` per position over
+/// `visible` positions of `cells` (the rest padding). Adjacent atoms of one axis whose digits
+/// continue each other are merged, and single-position atoms dropped, so two mappings with the
+/// same atoms and the same axes put the same logical values at every position.
+struct Atoms {
+  struct Atom {
+    std::string axis;
+    int64_t div, visible, cells;
+    bool operator==(const Atom &o) const {
+      return axis == o.axis && div == o.div && visible == o.visible && cells == o.cells;
+    }
+  };
+  std::vector<Atom> atoms;
+  std::vector<std::string> axes;
+  bool operator==(const Atoms &o) const { return atoms == o.atoms && axes == o.axes; }
+};
+
+Atoms atomsOf(const Mapping &m) {
+  Atoms out;
+  for (const Factor &f : m.factors()) {
+    if (!f.isConstant() && std::find(out.axes.begin(), out.axes.end(), f.axis) == out.axes.end())
+      out.axes.push_back(f.axis);
+    if (f.cells == 1)
+      continue;
+    Atoms::Atom atom{f.isConstant() ? std::string() : f.axis, f.div, f.visible(), f.cells};
+    if (!out.atoms.empty()) {
+      Atoms::Atom &outer = out.atoms.back();
+      if (!atom.axis.empty() && outer.axis == atom.axis && atom.visible == atom.cells &&
+          outer.div == atom.div * atom.cells) {
+        outer = {atom.axis, atom.div, outer.visible * atom.cells, outer.cells * atom.cells};
+        continue;
+      }
+    }
+    out.atoms.push_back(atom);
+  }
+  std::sort(out.axes.begin(), out.axes.end());
+  return out;
+}
+} // namespace
+
+bool sameOrder(const Mapping &a, const Mapping &b) {
+  if (a.size() != b.size())
+    return false;
+  if (atomsOf(a) == atomsOf(b))
+    return true;
+  for (int64_t p = 0; p < a.size(); ++p)
+    if (logicalAt(a, p) != logicalAt(b, p))
+      return false;
+  return true;
+}
+
 // ---- Coverage -----------------------------------------------------------------------------
 
 bool checkCoverage(const std::vector<Level> &levels, const std::vector<bool> &broadcastLevels,

@@ -109,6 +109,10 @@ struct Level {
 bool checkCoverage(const std::vector<Level> &levels, const std::vector<bool> &broadcastLevels,
                    const std::vector<std::string> &tensorAxes, const AxisEnv &env, Error &err);
 
+/// Whether two mappings enumerate the same logical indices in the same order (padding cells
+/// must coincide too), however they are factored: "I % 32" equals "[I / 8 % 4, I % 8]".
+bool sameOrder(const Mapping &a, const Mapping &b);
+
 /// Where the digits of `f` live in `buffer`: stride in cells of one step of f, or `absent`
 /// when the buffer does not hold f's axis (broadcast: stride 0). Fails (nullopt) when the digits
 /// are split over several buffer factors or only partly held.

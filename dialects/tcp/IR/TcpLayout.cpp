@@ -220,36 +220,6 @@ std::optional<VrfLayout> resolveVrf(Operation *op, VrfType type) {
   return layout;
 }
 
-/// The logical value of every axis at a position (-1 for padding), in factor order.
-static std::vector<std::pair<std::string, int64_t>> logicalAt(const mapping::Mapping &m,
-                                                              int64_t position) {
-  std::vector<std::pair<std::string, int64_t>> values;
-  auto digits = m.digits(position);
-  if (!digits)
-    return {{"#pad", -1}};
-  for (size_t i = 0; i < m.factors().size(); ++i) {
-    const mapping::Factor &f = m.factors()[i];
-    if (f.isConstant())
-      continue;
-    auto it = llvm::find_if(values, [&](auto &v) { return v.first == f.axis; });
-    if (it == values.end())
-      values.push_back({f.axis, (*digits)[i] * f.div});
-    else
-      it->second += (*digits)[i] * f.div;
-  }
-  llvm::sort(values);
-  return values;
-}
-
-bool sameOrder(const mapping::Mapping &a, const mapping::Mapping &b) {
-  if (a.size() != b.size())
-    return false;
-  for (int64_t p = 0; p < a.size(); ++p)
-    if (logicalAt(a, p) != logicalAt(b, p))
-      return false;
-  return true;
-}
-
 mapping::Mapping concat(const mapping::Mapping &a, const mapping::Mapping &b) {
   std::vector<mapping::Factor> factors = a.factors();
   factors.insert(factors.end(), b.factors().begin(), b.factors().end());

@@ -89,9 +89,7 @@ std::optional<StreamLayout> resolveStream(mlir::Operation *op, StreamType type);
 std::optional<TrfLayout> resolveTrf(mlir::Operation *op, TrfType type);
 std::optional<VrfLayout> resolveVrf(mlir::Operation *op, VrfType type);
 
-/// Whether two mappings enumerate the same logical indices in the same order (padding cells
-/// must coincide too), however they are factored: "I % 32" equals "[I / 8 % 4, I % 8]".
-bool sameOrder(const mapping::Mapping &a, const mapping::Mapping &b);
+using mapping::sameOrder; // same logical values at every position (Mapping.h)
 /// `[a..., b...]` as one mapping.
 mapping::Mapping concat(const mapping::Mapping &a, const mapping::Mapping &b);
 /// Whether two placements put data on the same global slices.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <random>
 
 using namespace rngd::mapping;
@@ -150,4 +151,43 @@ TEST_CASE("property: DMA plans move every element to its place", "[mapping][prop
     CHECK(moved == expected);
   }
   CHECK(derived > 100);
+}
+
+TEST_CASE("property: sameOrder agrees with comparing every position", "[mapping][property]") {
+  AxisEnv e = env({{"A", 8}, {"B", 6}, {"C", 2}});
+  std::mt19937 rng(13);
+  // The logical index at each position, or nothing for padding, walked independently of
+  // sameOrder.
+  auto positions = [](const Mapping &m) {
+    std::vector<std::optional<Index>> out;
+    for (int64_t p = 0; p < m.size(); ++p) {
+      auto d = m.digits(p);
+      out.push_back(d ? std::optional<Index>(indexOf(m, *d, {{"A", 0}, {"B", 0}, {"C", 0}}))
+                      : std::nullopt);
+    }
+    return out;
+  };
+  int same = 0, different = 0;
+  for (int iter = 0; iter < 600; ++iter) {
+    std::vector<std::string> fa = randomFactors(rng, true), fb = randomFactors(rng, true);
+    // Half the time the second mapping keeps the first one's axis order (often the same
+    // order, factored differently).
+    if (rng() % 2) {
+      fb = fa;
+      if (rng() % 2 && fb.size() > 1)
+        std::swap(fb[rng() % fb.size()], fb[rng() % fb.size()]);
+    }
+    Mapping a = parse(join(fa, 0, fa.size()), e), b = parse(join(fb, 0, fb.size()), e);
+    INFO(a.str() << " vs " << b.str());
+    bool expect = positions(a) == positions(b);
+    CHECK(sameOrder(a, b) == expect);
+    (expect ? same : different)++;
+  }
+  // Factored differently, the same order.
+  CHECK(sameOrder(parse("A", e), parse("[A / 4, A / 2 % 2, A % 2]", e)));
+  CHECK(sameOrder(parse("[A / 2, A % 2, B]", e), parse("[A, B / 3, B % 3]", e)));
+  CHECK_FALSE(sameOrder(parse("[A, B]", e), parse("[B, A]", e)));
+  CHECK_FALSE(sameOrder(parse("C # 4", e), parse("[C, 1 # 2]", e)));
+  CHECK(same > 50);
+  CHECK(different > 50);
 }
