@@ -9,8 +9,9 @@
 // Placement: 128 slices [N, T / 32], kv heads 0..3 on 64 slices of cluster 0 and 4..7 on 64
 // of cluster 1, so K and V stream into both clusters' DM. Each slice holds 32 keys of one kv
 // head (both q heads of its group stream against them). Reductions over T run within a slice,
-// then across the 16 slices of a head with the inter-slice reducer (fresh axis X16). V is transposed per slice
-// with the Transpose Engine so that keys are contiguous in each TRF lane for P . V.
+// then across the 16 slices of a head with the inter-slice reducer (fresh axis X16). V is
+// transposed per slice with the Transpose Engine (on the sub context, while K loads) so that
+// keys are contiguous in each TRF lane for P . V.
 !q = !tcp.hbm<bf16, "[N, G, D]">
 !kv = !tcp.hbm<bf16, "[T, N, D]">
 !mask = !tcp.hbm<f32, "T">
@@ -57,6 +58,13 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
                                      %max_hbm: !ng {tcp.arg = "out", tcp.name = "max_hbm"},
                                      %sum_hbm: !ng {tcp.arg = "out", tcp.name = "sum_hbm"},
                                      %out_hbm: !q {tcp.arg = "out", tcp.name = "out_hbm"}) {
+    // V first: its transpose (on the sub context) overlaps K's load and the scores on main.
+    %vd = tcp.dma %v : !kv -> !kvdm
+    %vr = tcp.fetch sub %vd : !kvdm -> !vrows
+    %vrc = tcp.collect %vr : !vrows
+    %vc = tcp.transpose %vrc : !vrows -> !vcols
+    %vtd = tcp.commit %vc : !vcols -> !vtdm
+
     // s = bf16(q . k / sqrt(128)).
     %kd = tcp.dma %k : !kv -> !kvdm
     %kl = tcp.fetch main %kd : !kvdm -> !kload
@@ -107,11 +115,6 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
     %ld = tcp.commit %le : !red -> !reddm
 
     // o = bf16(e) . V, summed over the 16 slices of the head.
-    %vd = tcp.dma %v : !kv -> !kvdm
-    %vr = tcp.fetch main %vd : !kvdm -> !vrows
-    %vrc = tcp.collect %vr : !vrows
-    %vc = tcp.transpose %vrc : !vrows -> !vcols
-    %vtd = tcp.commit %vc : !vcols -> !vtdm
     %vl = tcp.fetch main %vtd : !vtdm -> !vload
     %vlc = tcp.collect %vl : !vload
     %vt = tcp.to_trf %vlc : !vload -> !vtrf
