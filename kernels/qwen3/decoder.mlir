@@ -8,9 +8,10 @@
 // 64 slices of each cluster (24 rows: 8 lanes x 3), down on 64 slices of each cluster (8
 // rows: 8 lanes x 3072); the first half of the rows in cluster 0, so the weights stream into
 // both clusters' DM. Vectors a, h and p are replicated on the slices that stream them (replica
-// axes C2, R32, R64); r and p move DM to DM: gathered onto one slice of each cluster (replica
-// axis K2), then broadcast, each cluster reading the other cluster's copy. Rounding points: a,
-// r, h, p and the result are bf16; accumulations and the element-wise math are f32.
+// axes C2, R32, R64); x and the norm weight come from HBM once per cluster (replica axis K2)
+// and r and p are gathered onto one slice of each cluster, then each is broadcast DM to DM,
+// each cluster reading the other cluster's copy. Rounding points: a, r, h, p and the result
+// are bf16; accumulations and the element-wise math are f32.
 !nghbm = !tcp.hbm<bf16, "[N, G, D]">
 !sumhbm = !tcp.hbm<f32, "[N, G]">
 !vec = !tcp.hbm<bf16, "H">
@@ -19,6 +20,7 @@
 !dw = !tcp.hbm<bf16, "[H, L]">
 
 // a = x / sum on the 32 + 32 o-proj slices.
+!xcopy = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "[N, G, D]">
 !xdm = !tcp.dm<bf16, cluster = "C2", slice = "R32 # 256", elem = "[N, G, D]">
 !xs = !tcp.stream<f32, cluster = "C2", slice = "R32 # 256", time = "[D / 8, N, G]", packet = "D % 8">
 !xb = !tcp.stream<bf16, cluster = "C2", slice = "R32 # 256", time = "[D / 8, N, G]", packet = "D % 8">
@@ -40,6 +42,7 @@
 !rx16v = !tcp.vrf<f32, cluster = "H / 512", slice = "H / 16 % 32 # 256", elem = "H % 16">
 
 // RMSNorm on the 64 + 64 gate/up slices (replica axes C2 and R64).
+!hcopy = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "H">
 !hdm = !tcp.dm<bf16, cluster = "C2", slice = "R64 # 256", elem = "H">
 !hs = !tcp.stream<f32, cluster = "C2", slice = "R64 # 256", time = "H / 8", packet = "H % 8">
 !qs = !tcp.stream<f32, cluster = "C2", slice = "R64 # 256", time = "1", packet = "1 # 2">
@@ -85,7 +88,8 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 30
                      %gate_weight: !lw {tcp.arg = "in", tcp.name = "gate_weight"},
                      %down_weight: !dw {tcp.arg = "in", tcp.name = "down_weight"}) {
     // a = x / sum.
-    %xd = tcp.dma %x : !nghbm -> !xdm
+    %xc = tcp.dma %x : !nghbm -> !xcopy
+    %xd = tcp.dma %xc : !xcopy -> !xdm
     %sd = tcp.dma %sum_hbm : !sumhbm -> !sdm
     %s0 = tcp.fetch sub %sd : !sdm -> !ss
     %c0 = tcp.collect %s0 : !ss
@@ -117,7 +121,8 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 30
     // broadcast (DM to DM, in whole-vector packets).
     %r1 = tcp.dma %rd : !rx16 -> !rone
     %hd = tcp.dma %r1 : !rone -> !hdm
-    %hwd = tcp.dma %post_rms_weight : !vec -> !hdm
+    %hwc = tcp.dma %post_rms_weight : !vec -> !hcopy
+    %hwd = tcp.dma %hwc : !hcopy -> !hdm
     %h1 = tcp.fetch main %hd : !hdm -> !hs
     %hc1 = tcp.collect %h1 : !hs
     %hq = tcp.vector %hc1 [stash, mul_f stash, reduce_add_f] : !hs -> !qs
