@@ -190,8 +190,9 @@ private:
                              std::to_string(span.start) + " while " + ctxLabel_[other] +
                              " (running until cycle " + std::to_string(ctxEnd_[other]) +
                              ") uses it from the other context");
-    InFlight f{i,     label_, clock_.now() - t_.commandIssueCycles, span.start, span.end,
-               std::move(out.effects), false, out.sameBankRun, out.sameBankWhat};
+    int64_t issued = clock_.now() - t_.commandIssueCycles;
+    InFlight f{i,     label_, issued, span.start, span.end, std::move(out.effects),
+               false, out.sameBankRun, out.sameBankWhat};
     op_.start = span.start;
     op_.end = span.end;
     ctxEnd_[k] = span.end;

@@ -93,7 +93,8 @@ std::optional<DmaOpPlan> planDma(DmaOp op) {
                     ? DmaRoute::DmToDmSameCluster
                     : DmaRoute::DmToDmCrossCluster;
   out.cycles = dmaCycles(t, out.route, out.plan.packetBytes, out.plan.packets());
-  out.sourceOnEveryCluster = out.dmSource && out.dmDest && clusterCopies(op, *out.dmSource, *out.dmDest);
+  out.sourceOnEveryCluster =
+      out.dmSource && out.dmDest && clusterCopies(op, *out.dmSource, *out.dmDest);
   return out;
 }
 
@@ -135,17 +136,6 @@ int aluStage(StringRef alu) {
     if (s.alu == alu)
       return s.stage;
   return 0;
-}
-
-int64_t dmaEngine(const DmaOpPlan &plan) {
-  const TargetModel &t = defaultTarget();
-  const std::optional<DmLayout> &dm = plan.dmDest ? plan.dmDest : plan.dmSource;
-  int64_t enginesPerCluster = t.dmaEngines / t.clusters;
-  if (!dm)
-    return enginesPerCluster - 1;
-  std::vector<int64_t> slices = dm->spatial.activeSlices(t);
-  int64_t cluster = slices.empty() ? 0 : slices.front() / t.slicesPerCluster;
-  return cluster * enginesPerCluster + enginesPerCluster - 1;
 }
 
 DmaTraffic dmaTraffic(const DmaOpPlan &plan, int64_t bytes) {

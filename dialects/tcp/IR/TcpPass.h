@@ -33,10 +33,6 @@ struct IndirectDmaPlan {
 };
 std::optional<IndirectDmaPlan> planIndirectDma(mlir::Operation *op);
 
-/// The engine for a small DMA: the last engine of the cluster of its DM side (the
-/// destination's for DM to DM; cluster 0 between HBM ranges).
-int64_t dmaEngine(const DmaOpPlan &plan);
-
 /// What a DMA moving `bytes` in total puts through HBM and into each cluster's DM (split over
 /// the clusters of its DM destination in proportion to their slices).
 DmaTraffic dmaTraffic(const DmaOpPlan &plan, int64_t bytes);

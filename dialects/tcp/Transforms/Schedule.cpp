@@ -6,11 +6,12 @@
 // pass that could break the 64-same-bank rule. The scheduler then repeatedly issues, among
 // the units whose predecessors are issued, the one that would stall the queue least (a DMA
 // counts as ready when its engine frees, so a busy engine's queue does not fill up with DMAs
-// that later, more urgent ones would wait behind; ties:
-// the longest path of dependent cycles to the kernel's end, then program order), after waits
-// for each predecessor not yet waited for, for the previous pass of its context (whose
-// registers it reloads) and, when all tags are taken, for the oldest DMA. Times come from rngd::QueueClock, the clock the simulator runs, so the predicted
-// makespan is what the simulator measures for the same command stream.
+// that later, more urgent ones would wait behind; ties: the longest path of dependent cycles
+// to the kernel's end, then program order), after waits for each predecessor not yet waited
+// for, for the previous pass of its context (whose registers it reloads) and, when all tags
+// are taken, for the oldest DMA. A weight stream's parts are sized so that they end together.
+// Times come from rngd::QueueClock, the clock the simulator runs, so the predicted makespan is
+// what the simulator measures for the same command stream.
 #include "dialects/tcp/IR/TcpPass.h"
 #include "dialects/tcp/IR/TcpVerify.h"
 #include "dialects/tcp/Transforms/Passes.h"
