@@ -147,3 +147,56 @@ TEST_CASE("Same-bank runs come from loops striding whole bank rows", "[cost][ban
   CHECK(sameBankRun(t, {{64, 128}, {1, 8}}) == 64);
   CHECK(sameBankRun(t, {{64, 64}}) == 1);
 }
+
+TEST_CASE("Fair speeds fill the fullest memory first, then give the rest to the others",
+          "[cost][bandwidth]") {
+  const MemoryRates capacity = {1500, 1024, 1024}; // HBM, DM intake of cluster 0 and 1
+  SECTION("six engines' worth of HBM reads share 1,500 B/cycle alike") {
+    std::vector<MemoryRates> demands(6, MemoryRates{256, 0, 0});
+    for (double s : fairSpeeds(demands, capacity))
+      CHECK(s == Approx(1500.0 / 1536.0));
+  }
+  SECTION("a DMA that shares no memory runs at full speed beside them") {
+    std::vector<MemoryRates> demands(6, MemoryRates{256, 0, 0});
+    demands.push_back({0, 0, 0});
+    CHECK(fairSpeeds(demands, capacity).back() == 1.0);
+  }
+  SECTION("cluster 0's intake fills first; cluster 1's DMAs take the HBM left") {
+    // Five loads into cluster 0 and two into cluster 1, 256 B/cycle each at full speed. All
+    // rise together until cluster 0's intake is full at 5 x 256 x 0.8 = 1,024 (HBM then
+    // carries 1,433.6); the two others rise alone until HBM is full: 0.8 + 66.4 / 512.
+    std::vector<MemoryRates> demands(5, MemoryRates{256, 256, 0});
+    demands.push_back({256, 0, 256});
+    demands.push_back({256, 0, 256});
+    std::vector<double> s = fairSpeeds(demands, capacity);
+    for (int i = 0; i < 5; ++i)
+      CHECK(s[i] == Approx(0.8));
+    CHECK(s[5] == Approx(0.8 + 66.4 / 512));
+    CHECK(s[6] == Approx(s[5]));
+  }
+}
+
+TEST_CASE("A DMA's end is final once the queue waits for it", "[cost][queue][bandwidth]") {
+  const TargetModel &t = defaultTarget();
+  const int64_t alone = dmaCycles(t, DmaRoute::HbmToDm, 256, 1024);
+  DmaTraffic load;
+  load.hbmBytes = 256 * 1024;
+  load.dmWriteBytes[0] = 256 * 1024;
+  QueueClock q(t);
+  auto first = q.dma(0, alone, load);
+  // Five more on other engines: six share HBM, so the first is slowed.
+  std::vector<QueueClock::DmaId> more;
+  for (int e = 1; e < 6; ++e)
+    more.push_back(q.dma(e, alone, load));
+  int64_t projected = q.dmaSpan(first).end;
+  CHECK(projected > alone);
+  q.waitDma(first);
+  CHECK(q.now() == projected); // nothing issued since: the projection was the end
+  CHECK(q.dmaSpan(first).end == projected);
+  // A DMA issued after the wait starts after it and cannot move the first one's end.
+  auto late = q.dma(6, alone, load);
+  CHECK(q.dmaSpan(late).start >= projected);
+  q.finish();
+  CHECK(q.dmaSpan(first).end == projected);
+  CHECK(q.makespan() == q.dmaSpan(late).end);
+}
