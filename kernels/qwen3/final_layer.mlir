@@ -6,9 +6,9 @@
 //   1. sum of squares (intra-slice tree per flit, 128 flits into one slot)
 //   2. rms = sqrt(sum / 1024 + 1e-6)      3-4. rms and w into the VRF (sub)
 //   5. x * w                                6. / rms, cast to bf16
-// Each tile: the 16 MiB tile -> DM over 512 slices (16 rows each), DM -> TRF on the sub
-// context (8 lanes x 2 rows), the contraction against the normalised x (2 slots), a cast to
-// bf16, and the 16 results per slice back to `out`.
+// Each tile: the 16 MiB tile -> DM over 512 slices (16 rows each), DM -> TRF on the main
+// context in 32-byte packets (8 lanes x 2 rows), the contraction against the normalised x (2
+// slots), a cast to bf16, and the 16 results per slice back to `out`.
 !vec = !tcp.hbm<bf16, "H">
 !lm = !tcp.hbm<bf16, "[W # 155648 / 8192, W # 155648 % 8192, H]">
 !logits = !tcp.hbm<bf16, "W # 155648">
@@ -24,7 +24,7 @@
 !tile = !tcp.hbm<bf16, "[R, H]">
 !rows = !tcp.hbm<bf16, "R">
 !tdm = !tcp.dm<bf16, cluster = "R / 4096", slice = "R / 16 % 256", elem = "[R % 16, H]">
-!tload = !tcp.stream<bf16, cluster = "R / 4096", slice = "R / 16 % 256", time = "[R % 8, R / 8 % 2, H / 4]", packet = "H % 4">
+!tload = !tcp.stream<bf16, cluster = "R / 4096", slice = "R / 16 % 256", time = "[R % 8, R / 8 % 2, H / 16]", packet = "H % 16">
 !ttrf = !tcp.trf<bf16, cluster = "R / 4096", slice = "R / 16 % 256", lane = "R % 8", elem = "[R / 8 % 2, H]">
 !acc = !tcp.stream<f32, cluster = "R / 4096", slice = "R / 16 % 256", time = "R / 8 % 2", packet = "R % 8">
 !res = !tcp.stream<bf16, cluster = "R / 4096", slice = "R / 16 % 256", time = "R / 8 % 2", packet = "R % 8">
@@ -69,7 +69,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 0: rows 0 .. 8191.
     %w0 = tcp.view %lm_head_weight offset 0 : !lm -> !tile
     %d0 = tcp.dma %w0 : !tile -> !tdm
-    %l0 = tcp.fetch sub %d0 : !tdm -> !tload
+    %l0 = tcp.fetch main %d0 : !tdm -> !tload
     %k0 = tcp.collect %l0 : !tload
     %t0 = tcp.to_trf %k0 : !tload -> !ttrf
     %x0 = tcp.fetch main %xnd : !xdm -> !xn
@@ -83,7 +83,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 1: rows 8192 .. 16383.
     %w1 = tcp.view %lm_head_weight offset 8388608 : !lm -> !tile
     %d1 = tcp.dma %w1 : !tile -> !tdm
-    %l1 = tcp.fetch sub %d1 : !tdm -> !tload
+    %l1 = tcp.fetch main %d1 : !tdm -> !tload
     %k1 = tcp.collect %l1 : !tload
     %t1 = tcp.to_trf %k1 : !tload -> !ttrf
     %x1 = tcp.fetch main %xnd : !xdm -> !xn
@@ -97,7 +97,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 2: rows 16384 .. 24575.
     %w2 = tcp.view %lm_head_weight offset 16777216 : !lm -> !tile
     %d2 = tcp.dma %w2 : !tile -> !tdm
-    %l2 = tcp.fetch sub %d2 : !tdm -> !tload
+    %l2 = tcp.fetch main %d2 : !tdm -> !tload
     %k2 = tcp.collect %l2 : !tload
     %t2 = tcp.to_trf %k2 : !tload -> !ttrf
     %x2 = tcp.fetch main %xnd : !xdm -> !xn
@@ -111,7 +111,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 3: rows 24576 .. 32767.
     %w3 = tcp.view %lm_head_weight offset 25165824 : !lm -> !tile
     %d3 = tcp.dma %w3 : !tile -> !tdm
-    %l3 = tcp.fetch sub %d3 : !tdm -> !tload
+    %l3 = tcp.fetch main %d3 : !tdm -> !tload
     %k3 = tcp.collect %l3 : !tload
     %t3 = tcp.to_trf %k3 : !tload -> !ttrf
     %x3 = tcp.fetch main %xnd : !xdm -> !xn
@@ -125,7 +125,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 4: rows 32768 .. 40959.
     %w4 = tcp.view %lm_head_weight offset 33554432 : !lm -> !tile
     %d4 = tcp.dma %w4 : !tile -> !tdm
-    %l4 = tcp.fetch sub %d4 : !tdm -> !tload
+    %l4 = tcp.fetch main %d4 : !tdm -> !tload
     %k4 = tcp.collect %l4 : !tload
     %t4 = tcp.to_trf %k4 : !tload -> !ttrf
     %x4 = tcp.fetch main %xnd : !xdm -> !xn
@@ -139,7 +139,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 5: rows 40960 .. 49151.
     %w5 = tcp.view %lm_head_weight offset 41943040 : !lm -> !tile
     %d5 = tcp.dma %w5 : !tile -> !tdm
-    %l5 = tcp.fetch sub %d5 : !tdm -> !tload
+    %l5 = tcp.fetch main %d5 : !tdm -> !tload
     %k5 = tcp.collect %l5 : !tload
     %t5 = tcp.to_trf %k5 : !tload -> !ttrf
     %x5 = tcp.fetch main %xnd : !xdm -> !xn
@@ -153,7 +153,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 6: rows 49152 .. 57343.
     %w6 = tcp.view %lm_head_weight offset 50331648 : !lm -> !tile
     %d6 = tcp.dma %w6 : !tile -> !tdm
-    %l6 = tcp.fetch sub %d6 : !tdm -> !tload
+    %l6 = tcp.fetch main %d6 : !tdm -> !tload
     %k6 = tcp.collect %l6 : !tload
     %t6 = tcp.to_trf %k6 : !tload -> !ttrf
     %x6 = tcp.fetch main %xnd : !xdm -> !xn
@@ -167,7 +167,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 7: rows 57344 .. 65535.
     %w7 = tcp.view %lm_head_weight offset 58720256 : !lm -> !tile
     %d7 = tcp.dma %w7 : !tile -> !tdm
-    %l7 = tcp.fetch sub %d7 : !tdm -> !tload
+    %l7 = tcp.fetch main %d7 : !tdm -> !tload
     %k7 = tcp.collect %l7 : !tload
     %t7 = tcp.to_trf %k7 : !tload -> !ttrf
     %x7 = tcp.fetch main %xnd : !xdm -> !xn
@@ -181,7 +181,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 8: rows 65536 .. 73727.
     %w8 = tcp.view %lm_head_weight offset 67108864 : !lm -> !tile
     %d8 = tcp.dma %w8 : !tile -> !tdm
-    %l8 = tcp.fetch sub %d8 : !tdm -> !tload
+    %l8 = tcp.fetch main %d8 : !tdm -> !tload
     %k8 = tcp.collect %l8 : !tload
     %t8 = tcp.to_trf %k8 : !tload -> !ttrf
     %x8 = tcp.fetch main %xnd : !xdm -> !xn
@@ -195,7 +195,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 9: rows 73728 .. 81919.
     %w9 = tcp.view %lm_head_weight offset 75497472 : !lm -> !tile
     %d9 = tcp.dma %w9 : !tile -> !tdm
-    %l9 = tcp.fetch sub %d9 : !tdm -> !tload
+    %l9 = tcp.fetch main %d9 : !tdm -> !tload
     %k9 = tcp.collect %l9 : !tload
     %t9 = tcp.to_trf %k9 : !tload -> !ttrf
     %x9 = tcp.fetch main %xnd : !xdm -> !xn
@@ -209,7 +209,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 10: rows 81920 .. 90111.
     %w10 = tcp.view %lm_head_weight offset 83886080 : !lm -> !tile
     %d10 = tcp.dma %w10 : !tile -> !tdm
-    %l10 = tcp.fetch sub %d10 : !tdm -> !tload
+    %l10 = tcp.fetch main %d10 : !tdm -> !tload
     %k10 = tcp.collect %l10 : !tload
     %t10 = tcp.to_trf %k10 : !tload -> !ttrf
     %x10 = tcp.fetch main %xnd : !xdm -> !xn
@@ -223,7 +223,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 11: rows 90112 .. 98303.
     %w11 = tcp.view %lm_head_weight offset 92274688 : !lm -> !tile
     %d11 = tcp.dma %w11 : !tile -> !tdm
-    %l11 = tcp.fetch sub %d11 : !tdm -> !tload
+    %l11 = tcp.fetch main %d11 : !tdm -> !tload
     %k11 = tcp.collect %l11 : !tload
     %t11 = tcp.to_trf %k11 : !tload -> !ttrf
     %x11 = tcp.fetch main %xnd : !xdm -> !xn
@@ -237,7 +237,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 12: rows 98304 .. 106495.
     %w12 = tcp.view %lm_head_weight offset 100663296 : !lm -> !tile
     %d12 = tcp.dma %w12 : !tile -> !tdm
-    %l12 = tcp.fetch sub %d12 : !tdm -> !tload
+    %l12 = tcp.fetch main %d12 : !tdm -> !tload
     %k12 = tcp.collect %l12 : !tload
     %t12 = tcp.to_trf %k12 : !tload -> !ttrf
     %x12 = tcp.fetch main %xnd : !xdm -> !xn
@@ -251,7 +251,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 13: rows 106496 .. 114687.
     %w13 = tcp.view %lm_head_weight offset 109051904 : !lm -> !tile
     %d13 = tcp.dma %w13 : !tile -> !tdm
-    %l13 = tcp.fetch sub %d13 : !tdm -> !tload
+    %l13 = tcp.fetch main %d13 : !tdm -> !tload
     %k13 = tcp.collect %l13 : !tload
     %t13 = tcp.to_trf %k13 : !tload -> !ttrf
     %x13 = tcp.fetch main %xnd : !xdm -> !xn
@@ -265,7 +265,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 14: rows 114688 .. 122879.
     %w14 = tcp.view %lm_head_weight offset 117440512 : !lm -> !tile
     %d14 = tcp.dma %w14 : !tile -> !tdm
-    %l14 = tcp.fetch sub %d14 : !tdm -> !tload
+    %l14 = tcp.fetch main %d14 : !tdm -> !tload
     %k14 = tcp.collect %l14 : !tload
     %t14 = tcp.to_trf %k14 : !tload -> !ttrf
     %x14 = tcp.fetch main %xnd : !xdm -> !xn
@@ -279,7 +279,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 15: rows 122880 .. 131071.
     %w15 = tcp.view %lm_head_weight offset 125829120 : !lm -> !tile
     %d15 = tcp.dma %w15 : !tile -> !tdm
-    %l15 = tcp.fetch sub %d15 : !tdm -> !tload
+    %l15 = tcp.fetch main %d15 : !tdm -> !tload
     %k15 = tcp.collect %l15 : !tload
     %t15 = tcp.to_trf %k15 : !tload -> !ttrf
     %x15 = tcp.fetch main %xnd : !xdm -> !xn
@@ -293,7 +293,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 16: rows 131072 .. 139263.
     %w16 = tcp.view %lm_head_weight offset 134217728 : !lm -> !tile
     %d16 = tcp.dma %w16 : !tile -> !tdm
-    %l16 = tcp.fetch sub %d16 : !tdm -> !tload
+    %l16 = tcp.fetch main %d16 : !tdm -> !tload
     %k16 = tcp.collect %l16 : !tload
     %t16 = tcp.to_trf %k16 : !tload -> !ttrf
     %x16 = tcp.fetch main %xnd : !xdm -> !xn
@@ -307,7 +307,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 17: rows 139264 .. 147455.
     %w17 = tcp.view %lm_head_weight offset 142606336 : !lm -> !tile
     %d17 = tcp.dma %w17 : !tile -> !tdm
-    %l17 = tcp.fetch sub %d17 : !tdm -> !tload
+    %l17 = tcp.fetch main %d17 : !tdm -> !tload
     %k17 = tcp.collect %l17 : !tload
     %t17 = tcp.to_trf %k17 : !tload -> !ttrf
     %x17 = tcp.fetch main %xnd : !xdm -> !xn
@@ -321,7 +321,7 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     // Tile 18: rows 147456 .. 155647.
     %w18 = tcp.view %lm_head_weight offset 150994944 : !lm -> !tile
     %d18 = tcp.dma %w18 : !tile -> !tdm
-    %l18 = tcp.fetch sub %d18 : !tdm -> !tload
+    %l18 = tcp.fetch main %d18 : !tdm -> !tload
     %k18 = tcp.collect %l18 : !tload
     %t18 = tcp.to_trf %k18 : !tload -> !ttrf
     %x18 = tcp.fetch main %xnd : !xdm -> !xn
