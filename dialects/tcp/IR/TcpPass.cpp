@@ -165,9 +165,17 @@ std::pair<int64_t, int64_t> reach(const std::vector<mapping::DmaPlan::PairLoop> 
   }
   return {lo, hi};
 }
-} // namespace
 
-namespace {
+/// The cluster whose DM a nest's side (the destination's when `dst`) stays in, its offsets
+/// counted from `base`; -1 when it spans two.
+int64_t clusterOf(const std::vector<mapping::DmaPlan::PairLoop> &loops, int64_t base, bool dst) {
+  const TargetModel &t = defaultTarget();
+  const int64_t clusterBytes = t.slicesPerCluster * t.dmSliceWindowBytes;
+  auto [lo, hi] = reach(loops, dst);
+  int64_t first = (base + lo) / clusterBytes, last = (base + hi) / clusterBytes;
+  return first == last ? first : int64_t(-1);
+}
+
 using Nest = std::vector<mapping::DmaPlan::PairLoop>;
 struct Piece {
   Nest loops;
@@ -187,16 +195,8 @@ Piece slicePiece(const Piece &p, size_t i, int64_t from, int64_t to) {
 /// outermost loop from `firstCut` on whose iterations each stay in one cluster is cut where the
 /// cluster changes. Empty when no such loop separates the clusters (no engine could run it).
 std::vector<Piece> clusterPieces(const Nest &loops, bool dmDst, size_t firstCut) {
-  const TargetModel &t = defaultTarget();
-  const int64_t clusterBytes = t.slicesPerCluster * t.dmSliceWindowBytes;
-  // The cluster a nest stays in (its DM offsets from `base`), or -1 when it spans two.
-  auto clusterOf = [&](const Nest &nest, int64_t base) {
-    auto [lo, hi] = reach(nest, dmDst);
-    int64_t first = (base + lo) / clusterBytes, last = (base + hi) / clusterBytes;
-    return first == last ? first : int64_t(-1);
-  };
   Piece whole{loops, 0, 0, 0};
-  whole.cluster = clusterOf(whole.loops, 0);
+  whole.cluster = clusterOf(whole.loops, 0, dmDst);
   if (whole.cluster >= 0)
     return {whole};
   for (size_t i = firstCut; i < whole.loops.size(); ++i) {
@@ -206,7 +206,7 @@ std::vector<Piece> clusterPieces(const Nest &loops, bool dmDst, size_t firstCut)
       int64_t c = -2;
       if (j < whole.loops[i].size) {
         Piece one = slicePiece(whole, i, j, j + 1);
-        c = clusterOf(one.loops, dmDst ? one.dst : one.src);
+        c = clusterOf(one.loops, dmDst ? one.dst : one.src, dmDst);
         if (c < 0)
           break; // an iteration spans both clusters: try an inner loop
       }
@@ -260,12 +260,9 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chu
   // A source held alike by every cluster is read from another cluster than the piece writes:
   // DM to DM across clusters pipelines its reads and writes (half the cycles).
   if (plan.sourceOnEveryCluster)
-    for (Piece &p : pieces) {
-      auto [lo, hi] = reach(p.loops, false);
-      int64_t from = (p.src + lo) / clusterBytes, to = (p.src + hi) / clusterBytes;
-      if (from == to && from == p.cluster)
-        p.src += ((from + 1) % t.clusters - from) * clusterBytes;
-    }
+    for (Piece &p : pieces)
+      if (clusterOf(p.loops, p.src, false) == p.cluster)
+        p.src += ((p.cluster + 1) % t.clusters - p.cluster) * clusterBytes;
   // 2. A stream: each cluster's piece over the cluster's first three engines, its outermost
   //    loop of three or more iterations (else its longest) cut into near-equal chunks.
   std::vector<DmaPart> parts;
