@@ -5,13 +5,15 @@
 //   rx = r + W_down(silu(W_gate h) * W_up h) (written to rx_hbm)
 //
 // Placement: o-proj on 32 slices of each cluster (16 rows each: 8 lanes x 2 rows), gate/up on
-// 64 slices of each cluster (24 rows: 8 lanes x 3), down on 64 slices of each cluster (8
-// rows: 8 lanes x 3072); the first half of the rows in cluster 0, so the weights stream into
-// both clusters' DM. Vectors a, h and p are replicated on the slices that stream them (replica
-// axes C2, R32, R64); x and the norm weight come from HBM once per cluster (replica axis K2)
-// and r and p are gathered onto one slice of each cluster, then each is broadcast DM to DM,
-// each cluster reading the other cluster's copy. Rounding points: a, r, h, p and the result
-// are bf16; accumulations and the element-wise math are f32.
+// 64 slices of each cluster (24 rows: 8 lanes x 3), down on 128 slices of each cluster (4
+// rows: 4 lanes x 3072, so its TRF load after the last weight byte is short); the first half
+// of the rows in cluster 0, so the weights stream into both clusters' DM. Vectors a and h are
+// replicated on the slices that stream them (replica axes C2, R32, R64); x and the norm
+// weight come from HBM once per cluster (replica axis K2) and r is gathered onto one slice of
+// each cluster, then broadcast DM to DM, each cluster reading the other cluster's copy. p is
+// gathered onto one slice of each cluster, spread over each 64-slice ring and broadcast within
+// the ring by the Switch Engine as down's contraction streams it. Rounding points: a, r, h, p
+// and the result are bf16; accumulations and the element-wise math are f32.
 !nghbm = !tcp.hbm<bf16, "[N, G, D]">
 !sumhbm = !tcp.hbm<f32, "[N, G]">
 !vec = !tcp.hbm<bf16, "H">
@@ -63,22 +65,28 @@
 !ldm = !tcp.dm<bf16, cluster = "L / 1536", slice = "L / 24 % 64 # 256", elem = "L % 24">
 !uload = !tcp.stream<f32, cluster = "L / 1536", slice = "L / 24 % 64 # 256", time = "L / 2 % 12", packet = "L % 2">
 !uvrf = !tcp.vrf<f32, cluster = "L / 1536", slice = "L / 24 % 64 # 256", elem = "L % 24">
-!pone = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "L">
-!pall = !tcp.dm<bf16, cluster = "C2", slice = "R64 # 256", elem = "L">
-!ps = !tcp.stream<bf16, cluster = "C2", slice = "R64 # 256", time = "L / 16", packet = "L % 16">
 
-// down and the second residual on slices H / 8: 64 per cluster.
-!dwdm = !tcp.dm<bf16, cluster = "H / 512", slice = "H / 8 % 64 # 256", elem = "[H % 8, L]">
-!dwload = !tcp.stream<bf16, cluster = "H / 512", slice = "H / 8 % 64 # 256", time = "[H % 8, L / 16]", packet = "L % 16">
-!dwtrf = !tcp.trf<bf16, cluster = "H / 512", slice = "H / 8 % 64 # 256", lane = "H % 8", elem = "L">
-!dacc = !tcp.stream<f32, cluster = "H / 512", slice = "H / 8 % 64 # 256", time = "1", packet = "H % 8">
-!dres = !tcp.stream<bf16, cluster = "H / 512", slice = "H / 8 % 64 # 256", time = "1", packet = "H % 8">
-!r8 = !tcp.dm<bf16, cluster = "H / 512", slice = "H / 8 % 64 # 256", elem = "H % 8">
-!r8s = !tcp.stream<f32, cluster = "H / 512", slice = "H / 8 % 64 # 256", time = "H / 4 % 2", packet = "H % 4">
-!r8v = !tcp.vrf<f32, cluster = "H / 512", slice = "H / 8 % 64 # 256", elem = "H % 8">
+// down and the second residual on slices H / 4: 128 per cluster (4 rows each, one per TRF
+// lane: a short TRF load after the last weight byte). p reaches them through the Switch
+// Engine: gathered so that each 64-slice ring of a cluster holds all of p spread over its
+// slices (slice L / 16 % 64 holds packets L / 16, L / 16 + 64, L / 16 + 128), then broadcast
+// within the ring as the contraction streams it, in the order of L.
+!dwdm = !tcp.dm<bf16, cluster = "H / 512", slice = "H / 4 % 128 # 256", elem = "[H % 4, L]">
+!dwload = !tcp.stream<bf16, cluster = "H / 512", slice = "H / 4 % 128 # 256", time = "[H % 4, L / 16]", packet = "L % 16">
+!dwtrf = !tcp.trf<bf16, cluster = "H / 512", slice = "H / 4 % 128 # 256", lane = "H % 4", elem = "L">
+!pone = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "L">
+!pring = !tcp.dm<bf16, cluster = "K2", slice = "[1 # 2, R2, L / 16 % 64]", elem = "[L / 1024, L % 16]">
+!pf = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 2, R2, L / 16 % 64]", time = "L / 1024", packet = "L % 16">
+!ps = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 2, R2, X64]", time = "[L / 1024, L / 16 % 64]", packet = "L % 16">
+!dacc = !tcp.stream<f32, cluster = "H / 512", slice = "H / 4 % 128 # 256", time = "1", packet = "H % 4 # 8">
+!dres = !tcp.stream<bf16, cluster = "H / 512", slice = "H / 4 % 128 # 256", time = "1", packet = "H % 4 # 8">
+!r4 = !tcp.dm<bf16, cluster = "H / 512", slice = "H / 4 % 128 # 256", elem = "H % 4">
+!r4s = !tcp.stream<f32, cluster = "H / 512", slice = "H / 4 % 128 # 256", time = "1", packet = "H % 4">
+!r4v = !tcp.vrf<f32, cluster = "H / 512", slice = "H / 4 % 128 # 256", elem = "H % 4">
 
 module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 3072,
-                               R32 = 32, R64 = 64, C2 = 2, K2 = 2}} {
+                               R32 = 32, R64 = 64, C2 = 2, K2 = 2,
+                               R2 = 2, X64 = 64}} {
   func.func @decoder(%x: !nghbm {tcp.arg = "in", tcp.name = "x"},
                      %sum_hbm: !sumhbm {tcp.arg = "in", tcp.name = "sum_hbm"},
                      %rx_hbm: !vec {tcp.arg = "inout", tcp.name = "rx_hbm"},
@@ -173,26 +181,27 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 30
     %sp = tcp.vector %sgc [stash, sigmoid_f, mul_f stash, mul_f vrf(%uv : !uvrf)] : !lacc
     %spb = tcp.cast %sp : !lacc -> !lres
     %pd = tcp.commit %spb : !lres -> !ldm
-    // Gather p on one slice of each cluster, then broadcast it to the down slices.
+    // p gathered on one slice of each cluster, then spread over every 64-slice ring.
     %p1 = tcp.dma %pd : !ldm -> !pone
-    %pb = tcp.dma %p1 : !pone -> !pall
+    %pr = tcp.dma %p1 : !pone -> !pring
 
     // rx = r + W_down p.
     %dwd = tcp.dma %down_weight : !dw -> !dwdm
     %dl = tcp.fetch main %dwd : !dwdm -> !dwload
     %dc = tcp.collect %dl : !dwload
     %dt = tcp.to_trf %dc : !dwload -> !dwtrf
-    %r8d = tcp.dma %rd : !rx16 -> !r8
-    %r8l = tcp.fetch sub %r8d : !r8 -> !r8s
-    %r8c = tcp.collect %r8l : !r8s
-    %r8v = tcp.to_vrf %r8c : !r8s -> !r8v
-    %psf = tcp.fetch main %pb : !pall -> !ps
-    %psc = tcp.collect %psf : !ps
+    %r4d = tcp.dma %rd : !rx16 -> !r4
+    %r4l = tcp.fetch sub %r4d : !r4 -> !r4s
+    %r4c = tcp.collect %r4l : !r4s
+    %r4v = tcp.to_vrf %r4c : !r4s -> !r4v
+    %pfe = tcp.fetch main %pr : !pring -> !pf
+    %psw = tcp.switch broadcast1 %pfe : !pf -> !ps
+    %psc = tcp.collect %psw : !ps
     %dn = tcp.contract %psc, %dt pack 2 : !ps, !dwtrf -> !dacc
-    %r2 = tcp.vector %dn [add_f vrf(%r8v : !r8v)] : !dacc
+    %r2 = tcp.vector %dn [add_f vrf(%r4v : !r4v)] : !dacc
     %r2b = tcp.cast %r2 : !dacc -> !dres
-    %r2d = tcp.commit %r2b : !dres -> !r8
-    tcp.dma %r2d into %rx_hbm : !r8 -> !vec
+    %r2d = tcp.commit %r2b : !dres -> !r4
+    tcp.dma %r2d into %rx_hbm : !r4 -> !vec
     return
   }
 }

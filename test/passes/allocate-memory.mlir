@@ -73,6 +73,77 @@ module attributes {tcp.axes = {A = 8, B = 1024}} {
 }
 
 // -----
+// Lane l of a TRF tensor with L lanes starts at l * 64 KB / L, so tensors with 8 and 4 lanes
+// interleave: with %t8 (8 lanes x 2 KB at 0) live, a 4-lane tensor's lane l meets %t8's lanes
+// 2l and 2l + 1 at [0, 2 KB) and [8 KB, 10 KB) of its 16 KB segment. 6 KB per lane fit above
+// them (10 KB + 6 KB: the limit); 64 bytes more fit nowhere.
+!dm8 = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[A, B]">
+!s8 = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "[A, B / 4]", packet = "B % 4">
+!t8 = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "A", elem = "B">
+!dm4 = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[C, D]">
+!s4 = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "[C, D / 4]", packet = "D % 4">
+!t4 = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "C", elem = "D">
+!x4 = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[C, E]">
+!xs4 = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "[C, E / 4]", packet = "E % 4">
+!xt4 = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "C", elem = "E">
+!o8 = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "B / 16", packet = "B % 16">
+!acc8 = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "1", packet = "A">
+!r8 = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "A">
+!v = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "B">
+module attributes {tcp.axes = {A = 8, B = 1024, C = 4, D = 3072, E = 3104}} {
+  // CHECK-LABEL: func.func @mixed_lanes
+  func.func @mixed_lanes(%x: !dm8, %y: !dm4, %v: !v) {
+    %s = tcp.fetch sub %x : !dm8 -> !s8
+    %c = tcp.collect %s : !s8
+    // CHECK: tcp.to_trf {{.*}}tcp.trf_offset = 0 : i64
+    %t8 = tcp.to_trf %c : !s8 -> !t8
+    %s4 = tcp.fetch sub %y : !dm4 -> !s4
+    %c4 = tcp.collect %s4 : !s4
+    // CHECK: tcp.to_trf {{.*}}tcp.trf_offset = 10240 : i64
+    %t4 = tcp.to_trf %c4 : !s4 -> !t4
+    // %t8 is still read below.
+    %f = tcp.fetch main %v : !v -> !o8
+    %fc = tcp.collect %f : !o8
+    %a = tcp.contract %fc, %t8 pack 1 : !o8, !t8 -> !acc8
+    %r = tcp.commit %a : !acc8 -> !r8
+    return
+  }
+}
+
+// -----
+// One past the limit: the error names the lanes, the segment and the live tensors.
+!dm8 = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[A, B]">
+!s8 = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "[A, B / 4]", packet = "B % 4">
+!t8 = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "A", elem = "B">
+!dm4 = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[C, D]">
+!s4 = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "[C, D / 4]", packet = "D % 4">
+!t4 = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "C", elem = "D">
+!x4 = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[C, E]">
+!xs4 = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "[C, E / 4]", packet = "E % 4">
+!xt4 = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "C", elem = "E">
+!o8 = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "B / 16", packet = "B % 16">
+!acc8 = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "1", packet = "A">
+!r8 = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "A">
+!v = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "B">
+module attributes {tcp.axes = {A = 8, B = 1024, C = 4, D = 3072, E = 3104}} {
+  func.func @mixed_lanes_full(%x: !dm8, %y: !x4, %v: !v) {
+    %s = tcp.fetch sub %x : !dm8 -> !s8
+    %c = tcp.collect %s : !s8
+    // expected-note @+1 {{8 lanes x 2048 bytes at offset 0}}
+    %t8 = tcp.to_trf %c : !s8 -> !t8
+    %s4 = tcp.fetch sub %y : !x4 -> !xs4
+    %c4 = tcp.collect %s4 : !xs4
+    // expected-error @+1 {{TRF capacity: no room for 6208 bytes in each of 4 lane segments of 16384 bytes (TRF 65536 bytes per slice)}}
+    %t4 = tcp.to_trf %c4 : !xs4 -> !xt4
+    %f = tcp.fetch main %v : !v -> !o8
+    %fc = tcp.collect %f : !o8
+    %a = tcp.contract %fc, %t8 pack 1 : !o8, !t8 -> !acc8
+    %r = tcp.commit %a : !acc8 -> !r8
+    return
+  }
+}
+
+// -----
 // When no fresh memory is left, a tensor reuses (first fit) the range of one whose last reader
 // has ended: %z takes %x's 256 KB once the DMA storing %x is done.
 !buf = !tcp.hbm<bf16, "A">

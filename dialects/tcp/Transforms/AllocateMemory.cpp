@@ -84,6 +84,93 @@ struct Space {
   }
 };
 
+/// The TRF of a slice: lane l of a tensor with L lanes holds bytes [l * 64 KB / L + offset,
+/// + laneBytes), so tensors with different lane counts interleave differently; a tensor is
+/// placed at one offset inside its lane segment where none of its lanes' ranges meets another
+/// tensor's. Fresh memory first (above every range ever used in its lanes' segments), else the
+/// lowest offset clear of the live tensors.
+struct TrfSpace {
+  struct Tensor {
+    Operation *def;
+    int64_t lanes, offset, bytes, lastUse;
+  };
+  int64_t capacity = 0; // bytes per slice, all lanes
+  int64_t alignment = 1;
+  bool quiet = false;
+  std::vector<Tensor> live, used;
+
+  int64_t segment(int64_t lanes) const { return capacity / lanes; }
+
+  static bool meets(const Tensor &a, const Tensor &b, int64_t segA, int64_t segB) {
+    for (int64_t i = 0; i < a.lanes; ++i)
+      for (int64_t j = 0; j < b.lanes; ++j) {
+        int64_t lo = i * segA + a.offset, hi = lo + a.bytes;
+        int64_t blo = j * segB + b.offset, bhi = blo + b.bytes;
+        if (lo < bhi && blo < hi)
+          return true;
+      }
+    return false;
+  }
+
+  bool clear(const Tensor &t, const std::vector<Tensor> &others) const {
+    return llvm::none_of(others, [&](const Tensor &o) {
+      return meets(t, o, segment(t.lanes), segment(o.lanes));
+    });
+  }
+
+  /// Places `bytes` per lane at an offset inside [lo, hi) of each lane segment.
+  LogicalResult place(Operation *op, int64_t lanes, int64_t bytes, int64_t now, int64_t lastUse,
+                      int64_t lo, int64_t hi) {
+    llvm::erase_if(live, [&](const Tensor &t) { return t.lastUse < now; });
+    bytes = alignUp(bytes, alignment);
+    int64_t seg = segment(lanes);
+    Tensor t{op, lanes, lo, bytes, lastUse};
+    // Where another tensor's range ends, in this tensor's lane coordinates.
+    auto endsIn = [&](const std::vector<Tensor> &others, bool onlyAbove) {
+      SmallVector<int64_t> out{lo};
+      for (const Tensor &o : others)
+        for (int64_t j = 0; j < o.lanes; ++j)
+          for (int64_t l = 0; l < lanes; ++l) {
+            int64_t begin = j * segment(o.lanes) + o.offset - l * seg;
+            int64_t end = begin + o.bytes;
+            if (onlyAbove ? (end > lo && begin < hi) : (end > lo && end < hi))
+              out.push_back(alignUp(end, alignment));
+          }
+      return out;
+    };
+    SmallVector<int64_t> fresh = endsIn(used, true);
+    t.offset = *llvm::max_element(fresh);
+    if (t.offset + bytes > hi) {
+      SmallVector<int64_t> candidates = endsIn(live, false);
+      llvm::sort(candidates);
+      t.offset = hi;
+      for (int64_t c : candidates) {
+        Tensor at = t;
+        at.offset = c;
+        if (c + bytes <= hi && clear(at, live)) {
+          t.offset = c;
+          break;
+        }
+      }
+    }
+    if (t.offset + bytes > hi && quiet)
+      return failure();
+    if (t.offset + bytes > hi) {
+      auto diag = op->emitOpError("TRF capacity: no room for ")
+                  << bytes << " bytes in each of " << lanes << " lane segments of " << seg
+                  << " bytes (TRF " << capacity << " bytes per slice); these tensors are live here:";
+      for (const Tensor &o : live)
+        diag.attachNote(o.def->getLoc()) << o.lanes << " lanes x " << o.bytes
+                                         << " bytes at offset " << o.offset;
+      return diag;
+    }
+    live.push_back(t);
+    used.push_back(t);
+    op->setAttr("tcp.trf_offset", Builder(op).getI64IntegerAttr(t.offset));
+    return success();
+  }
+};
+
 LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
   const TargetModel &t = defaultTarget();
   Block &block = func.getBody().front();
@@ -102,9 +189,8 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
 
   Space dm{"DM", "tcp.dm_offset", t.dmBytesPerSlice, t.dmAllocationAlignment, {}, {}, false};
   Space vrf{"VRF", "tcp.vrf_offset", t.vrfBytesPerSlice, t.vrfAllocationAlignment, {}, {}, false};
-  Space trf{"TRF", "tcp.trf_offset", 0, t.trfAllocationAlignment, {}, {}, false};
-  dm.quiet = vrf.quiet = trf.quiet = quiet;
-  int64_t trfLanes = 0;
+  TrfSpace trf{t.trfBytesPerSlice, t.trfAllocationAlignment, quiet, {}, {}};
+  dm.quiet = vrf.quiet = quiet;
   for (Operation *def : defs) {
     Operation &op = *def;
     int64_t now = starts.lookup(&op);
@@ -122,19 +208,12 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
         auto layout = resolveTrf(&op, type);
         if (!layout)
           return failure();
-        // Lane segments are 64 KB / lanes: tensors with other lane counts would overlap them.
-        if (trfLanes != 0 && trfLanes != layout->lanes() && quiet)
-          return failure();
-        if (trfLanes != 0 && trfLanes != layout->lanes())
-          return op.emitOpError("unsupported: TRF tensors with ")
-                 << trfLanes << " and " << layout->lanes() << " lanes in one kernel";
-        trfLanes = layout->lanes();
-        trf.capacity = t.trfBytesPerSlice / trfLanes;
         // A half region keeps the tensor in one half of every lane segment.
+        int64_t seg = trf.segment(layout->lanes());
         auto region = cast<ToTrfOp>(op).getRegion();
-        int64_t lo = region && *region == "second" ? trf.capacity / 2 : 0;
-        int64_t hi = region && *region == "first" ? trf.capacity / 2 : trf.capacity;
-        if (failed(trf.place(&op, layout->laneBytes(), now, lastUse, lo, hi)))
+        int64_t lo = region && *region == "second" ? seg / 2 : 0;
+        int64_t hi = region && *region == "first" ? seg / 2 : seg;
+        if (failed(trf.place(&op, layout->lanes(), layout->laneBytes(), now, lastUse, lo, hi)))
           return failure();
       }
     }

@@ -37,8 +37,8 @@ namespace {
 constexpr size_t kMaxSlices = isa::kSliceBitmapWords * 64; // slices a pass bitmap names
 using SliceSet = std::bitset<kMaxSlices>;
 
-/// A byte range of one memory: an HBM argument's bytes, or the same per-slice range (per lane
-/// segment for the TRF) on a set of slices.
+/// A byte range of one memory: an HBM argument's bytes, or the same per-slice range on a set of
+/// slices.
 struct Region {
   enum Space { Hbm, Dm, Trf, Vrf } space;
   int64_t arg = -1; // HBM: argument number
@@ -102,10 +102,21 @@ Region sequencedRegion(Value v, const DmLayout &layout, const mapping::Sequencer
   return r;
 }
 
-Region registerRegion(Region::Space space, Value v, const SpatialLayout &spatial,
-                      int64_t bytes) {
-  int64_t offset = offsetAttr(v, space == Region::Trf ? "tcp.trf_offset" : "tcp.vrf_offset");
-  return {space, -1, sliceSet(spatial), offset, offset + bytes};
+Region vrfRegion(Value v, const VrfLayout &layout) {
+  int64_t offset = offsetAttr(v, "tcp.vrf_offset");
+  return {Region::Vrf, -1, sliceSet(layout.spatial), offset, offset + layout.bytes()};
+}
+
+/// A TRF tensor's bytes in each slice: one range per lane (lane l of L starts at l * 64 KB / L
+/// plus the tensor's offset), so tensors with different lane counts compare correctly.
+void addTrfRegions(Footprint &f, Value v, const TrfLayout &layout) {
+  int64_t offset = offsetAttr(v, "tcp.trf_offset");
+  int64_t segment = defaultTarget().trfBytesPerSlice / layout.lanes();
+  SliceSet slices = sliceSet(layout.spatial);
+  for (int64_t l = 0; l < layout.lanes(); ++l) {
+    int64_t lo = l * segment + offset;
+    f.push_back({Region::Trf, -1, slices, lo, lo + layout.laneBytes()});
+  }
 }
 
 struct Unit {
@@ -218,25 +229,22 @@ LogicalResult passUnit(Operation *end, Unit &u) {
   u.reads.push_back(
       sequencedRegion(ops.fetch.getSource(), plan->fetch.source, plan->fetch.sequencer));
   if (plan->contract)
-    u.reads.push_back(registerRegion(Region::Trf, ops.contract.getWeights(),
-                                     plan->contract->weights.spatial,
-                                     plan->contract->weights.laneBytes()));
+    addTrfRegions(u.reads, ops.contract.getWeights(), plan->contract->weights);
   if (ops.vector)
     for (Value v : ops.vector.getVrfOperands()) {
       auto layout = resolveVrf(end, cast<VrfType>(v.getType()));
       if (!layout)
         return failure();
-      u.reads.push_back(registerRegion(Region::Vrf, v, layout->spatial, layout->bytes()));
+      u.reads.push_back(vrfRegion(v, *layout));
     }
   Value result = end->getResult(0);
   if (plan->commit)
     u.writes.push_back(
         sequencedRegion(result, plan->commit->result, plan->commit->sequencer));
   else if (plan->trf)
-    u.writes.push_back(
-        registerRegion(Region::Trf, result, plan->trf->spatial, plan->trf->laneBytes()));
+    addTrfRegions(u.writes, result, *plan->trf);
   else
-    u.writes.push_back(registerRegion(Region::Vrf, result, plan->vrf->spatial, plan->vrf->bytes()));
+    u.writes.push_back(vrfRegion(result, *plan->vrf));
   return success();
 }
 
@@ -314,6 +322,8 @@ private:
     for (size_t u = units_.size(); u-- > 0;) {
       const Unit &unit = units_[u];
       int64_t own = unit.cycles;
+      for (int64_t w : unit.loadWords)
+        own += configLoadCycles(defaultTarget(), w);
       for (const DmaPart &part : unit.parts)
         own = std::max(own, part.cycles);
       pathToEnd_[u] += own;
