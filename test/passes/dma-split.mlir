@@ -1,8 +1,9 @@
 // RUN: rngd-opt %s --tcp-allocate-memory --tcp-schedule | FileCheck %s
 // DMAs of at least 64 KB (tcp::kDmaSplitBytes) stream over the first three DMA engines of each
-// cluster their DM side spans; smaller ones run on the cluster's fourth engine. tcp-schedule
-// sizes the chunks (`chunks`, iterations of the split loop) so that a stream's parts end
-// together: an engine that frees earlier takes more.
+// cluster their DM side spans; smaller ones run on the cluster's fourth (spare) engine, which
+// tcp-schedule also lends a stream when no small DMA could need it (test/passes/dma-spare.mlir).
+// tcp-schedule sizes the chunks (`chunks`, iterations of the split loop, one per engine of the
+// cluster) so that a stream's parts end together: an engine that frees earlier takes more.
 
 !big = !tcp.hbm<bf16, "A">
 !bigdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "A / 128", elem = "A % 128">
@@ -19,15 +20,18 @@ module attributes {tcp.axes = {A = 32768, C = 2, B = 32768, L = 32768, U = 32640
                    %l: !limit {tcp.arg = "in", tcp.name = "l"},
                    %u: !under {tcp.arg = "in", tcp.name = "u"}) {
     // 64 KB into 256 slices of cluster 0: three chunks (86, 85 and 85 slices; all engines
-    // free alike, the odd slice to the first), engines 0..2, one tag each.
-    // CHECK: tcp.dma %arg0 {{.*}}chunks = array<i64: 86, 85, 85>{{.*}}engines = array<i64: 0, 1, 2>{{.*}}tags = array<i64: {{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}>,
+    // free alike, the odd slice to the first), engines 0..2, one tag each. The spare is busy
+    // with %w (issued first, until 778) and gets none.
+    // CHECK: tcp.dma %arg0 {{.*}}chunks = array<i64: 86, 85, 85, 0>{{.*}}engines = array<i64: 0, 1, 2>{{.*}}tags = array<i64: {{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}>,
     %x = tcp.dma %a : !big -> !bigdm
-    // 128 KB over both clusters: one piece per cluster, three chunks each: engines 0..2, 4..6.
-    // CHECK: tcp.dma %arg1 {{.*}}engines = array<i64: 0, 1, 2, 4, 5, 6>
+    // 128 KB over both clusters: one piece per cluster. Cluster 0's on engines 0..2; cluster
+    // 1's spare is idle, so its piece runs on all four of its engines, ending together (the
+    // piece is too small for the spare to stream on past the others).
+    // CHECK: tcp.dma %arg1 {{.*}}chunks = array<i64: 86, 85, 85, 0, 64, 64, 64, 64>{{.*}}engines = array<i64: 0, 1, 2, 4, 5, 6, 7>{{.*}}part_ends = array<i64: 1196, 1195, 1196, 594, 595, 596, 597>
     %y = tcp.dma %b : !both -> !bothdm
-    // At the limit: 65,536 bytes split. Engine 1 carried one slice less of %a and %b, so it
-    // frees first (1,188 vs 1,189) and takes the odd slice.
-    // CHECK: tcp.dma %arg2 {{.*}}chunks = array<i64: 85, 86, 85>{{.*}}engines = array<i64: 0, 1, 2>{{.*}}part_ends = array<i64: 1774, 1774, 1774>
+    // At the limit: 65,536 bytes split. Engines 0..2 free at 1,196 and could start their data
+    // at 1,696; the spare, free at 778, moves all 256 slices by 1,534.
+    // CHECK: tcp.dma %arg2 {{.*}}chunks = array<i64: 0, 0, 0, 256>{{.*}}engines = array<i64: 3>{{.*}}part_ends = array<i64: 1534>
     %z = tcp.dma %l : !limit -> !limitdm
     // One row of 256 bytes under it (65,280 bytes): cluster 0's fourth engine.
     // CHECK: tcp.dma %arg3

@@ -290,12 +290,19 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chu
       parts.push_back(makePart(p, base + (large ? 0 : streamEngines)));
       continue;
     }
+    // Default: near-equal chunks on the stream engines. Given chunks: one per engine of the
+    // cluster, the fourth (spare) engine's included.
     int64_t n = p.loops[i].size, count = std::min(streamEngines, n);
+    if (!chunks.empty())
+      count = enginesPerCluster;
     int64_t from = 0;
     for (int64_t c = 0; c < count; ++c) {
       int64_t size = (c + 1) * n / count - c * n / count;
-      if (!chunks.empty())
-        size = nextChunk < chunks.size() ? chunks[nextChunk++] : 0;
+      if (!chunks.empty()) {
+        if (nextChunk == chunks.size())
+          return {}; // fewer chunks than engines
+        size = chunks[nextChunk++];
+      }
       if (size < 0 || from + size > n)
         return {};
       if (size == 0)

@@ -61,8 +61,9 @@ struct DmaPart {
 /// kernel's own traffic in their engines' queues. The scheduler and the lowering both use
 /// this, so they issue the same descriptors. Empty when the DM side spans both clusters and
 /// no loop of the nest separates them (no engine could run it). `chunks`, when given, are the
-/// stream parts' iteration counts (three per piece, in order; tcp-schedule chooses them so
-/// the parts end together); a chunk of 0 drops its part.
+/// stream parts' iteration counts, one per engine of the piece's cluster in order (the fourth
+/// is the spare engine, which tcp-schedule lends a stream across the others' start-ups); a
+/// chunk of 0 drops its part.
 std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chunks = {});
 constexpr int64_t kDmaSplitBytes = 64 * 1024;
 

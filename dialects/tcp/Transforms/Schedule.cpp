@@ -9,7 +9,10 @@
 // that later, more urgent ones would wait behind; ties: the longest path of dependent cycles
 // to the kernel's end, then program order), after waits for each predecessor not yet waited
 // for, for the previous pass of its context (whose registers it reloads) and, when all tags
-// are taken, for the oldest DMA. A weight stream's parts are sized so that they end together.
+// are taken, for the oldest DMA. A weight stream's parts are sized so that they end together;
+// the cluster's spare engine (the fourth, which carries the small DMAs) takes a part too while
+// no small DMA could need it, ending one start-up after the others when another stream follows
+// so that it streams while they start their next parts.
 // Times come from rngd::QueueClock, the clock the simulator runs, so the predicted makespan is
 // what the simulator measures for the same command stream.
 #include "dialects/tcp/IR/TcpPass.h"
@@ -317,16 +320,25 @@ public:
 
 private:
   /// Each unit's own cycles plus the longest chain of dependent units after it.
+  /// A unit's own cycles: a pass with its configuration loads, a DMA's longest part.
+  static int64_t ownCycles(const Unit &unit) {
+    int64_t own = unit.cycles;
+    for (int64_t w : unit.loadWords)
+      own += configLoadCycles(defaultTarget(), w);
+    for (const DmaPart &part : unit.parts)
+      own = std::max(own, part.cycles);
+    return own;
+  }
+
+  static bool isStream(const Unit &unit) {
+    return !unit.parts.empty() && unit.parts.front().chunk > 0;
+  }
+
   void computeCriticalPaths() {
     pathToEnd_.assign(units_.size(), 0);
     for (size_t u = units_.size(); u-- > 0;) {
       const Unit &unit = units_[u];
-      int64_t own = unit.cycles;
-      for (int64_t w : unit.loadWords)
-        own += configLoadCycles(defaultTarget(), w);
-      for (const DmaPart &part : unit.parts)
-        own = std::max(own, part.cycles);
-      pathToEnd_[u] += own;
+      pathToEnd_[u] += ownCycles(unit);
       for (size_t p : unit.preds)
         pathToEnd_[p] = std::max(pathToEnd_[p], pathToEnd_[u]);
     }
@@ -365,7 +377,7 @@ private:
     return end;
   }
 
-  int64_t readyAt(size_t u) const {
+  int64_t readyAt(size_t u) {
     int64_t ready = clock_.now();
     for (size_t b : blockers(u))
       ready = std::max(ready, projectedEnd(b));
@@ -373,15 +385,70 @@ private:
     // DMA when the engines its parts would take have.
     const Unit &unit = units_[u];
     if (unit.isDma && !unit.parts.empty()) {
-      bool stream = unit.parts.front().chunk > 0;
+      bool stream = isStream(unit);
       int64_t engines = stream ? INT64_MAX : 0;
       for (const DmaPart &part : unit.parts) {
         int64_t free = clock_.engineFree(stream ? part.engine : pickEngine(part.engine));
         engines = stream ? std::min(engines, free) : std::max(engines, free);
       }
+      // A stream whose cluster's spare engine is idle issues one start-up early, so that the
+      // spare streams while the others start.
+      if (stream) {
+        int64_t early = std::max(engines - defaultTarget().dmaStartupCycles, clock_.now());
+        for (const DmaPart &part : unit.parts)
+          if (clock_.engineFree(spareOf(part.engine)) <= early &&
+              spareUsable(spareOf(part.engine), early)) {
+            engines = early;
+            break;
+          }
+      }
       ready = std::max(ready, engines);
     }
     return ready;
+  }
+
+  static int64_t spareOf(int64_t engine) {
+    const TargetModel &t = defaultTarget();
+    int64_t perCluster = t.dmaEngines / t.clusters;
+    return engine / perCluster * perCluster + perCluster - 1;
+  }
+
+  /// The earliest the spare engine `spare` may be needed again: the earliest any DMA not yet
+  /// issued that runs on it (a small one) could start, from its predecessors' projected ends
+  /// and the own cycles of those not yet issued (no contention counted, so never late).
+  int64_t spareNeed(int64_t spare) {
+    if (estimatesAt_ != issueOrder_.size() || estimates_.empty()) {
+      estimatesAt_ = issueOrder_.size();
+      estimates_.assign(units_.size(), 0);
+      for (size_t u = 0; u < units_.size(); ++u) {
+        if (units_[u].issued && !(units_[u].isDma && units_[u].dmas.empty()))
+          continue;
+        int64_t e = clock_.now();
+        for (size_t p : units_[u].preds) {
+          // A DMA being issued has no parts in the clock yet: count it as not issued.
+          bool timed = units_[p].issued && !(units_[p].isDma && units_[p].dmas.empty());
+          e = std::max(e, timed ? projectedEnd(p) : estimates_[p] + ownCycles(units_[p]));
+        }
+        estimates_[u] = e;
+      }
+    }
+    int64_t need = INT64_MAX;
+    for (size_t u = 0; u < units_.size(); ++u) {
+      const Unit &unit = units_[u];
+      if (unit.issued || !unit.isDma || isStream(unit))
+        continue;
+      if (llvm::any_of(unit.parts, [&](const DmaPart &p) { return p.engine == spare; }))
+        need = std::min(need, estimates_[u]);
+    }
+    return need;
+  }
+
+  /// Whether the spare engine, once free, can stream from `at` (after a start-up) for at least
+  /// another start-up's worth of cycles before a small DMA needs it.
+  bool spareUsable(int64_t spare, int64_t at) {
+    int64_t startup = defaultTarget().dmaStartupCycles;
+    at = std::max(at, clock_.engineFree(spare));
+    return spareNeed(spare) - (at + startup) >= startup;
   }
 
   /// Waits for each unit in `which` (each part of a DMA), earliest end first; returns the
@@ -431,7 +498,8 @@ private:
     if (unit.isDma) {
       balanceStreams(unit);
       for (DmaPart &part : unit.parts) {
-        part.engine = pickEngine(part.engine);
+        if (!isStream(unit))
+          part.engine = pickEngine(part.engine);
         unit.tags.push_back(nextTag());
         ++tagsTaken_;
         unit.dmas.push_back(clock_.dma(part.engine, part.cycles, part.traffic));
@@ -446,12 +514,14 @@ private:
   }
 
   /// Re-cuts a weight stream so that its parts end together: an engine that frees earlier
-  /// (its previous work projected to end sooner) takes more of the split loop's iterations.
-  /// Streams share HBM, so each runs at about HBM's rate over the stream engines' total.
+  /// (its previous work projected to end sooner) takes more of the split loop's iterations. The
+  /// cluster's spare engine, when idle, takes a part too, ending before a small DMA could need
+  /// it. Streams share HBM, so each runs at about HBM's rate over the stream engines' total.
   void balanceStreams(Unit &unit) {
-    if (!unit.plan || llvm::none_of(unit.parts, [](const DmaPart &p) { return p.chunk > 0; }))
+    if (!unit.plan || !isStream(unit))
       return;
     const TargetModel &t = defaultTarget();
+    const int64_t perCluster = t.dmaEngines / t.clusters;
     int64_t streams = 0;
     for (const DmaPart &part : unit.parts)
       streams += part.chunk > 0;
@@ -464,33 +534,69 @@ private:
         ++last;
       // Iterations and full-speed cycles per iteration of this piece.
       int64_t n = 0, dataCycles = 0;
-      SmallVector<double> ready;
       for (size_t p = first; p < last; ++p) {
         n += unit.parts[p].chunk;
         dataCycles += unit.parts[p].cycles - t.dmaStartupCycles;
-        ready.push_back(double(std::max(clock_.engineFree(unit.parts[p].engine), clock_.now()) +
-                               t.dmaStartupCycles));
       }
       double perIteration = double(dataCycles) / double(n) / speed;
-      // The common end T: sum over the engines used of (T - ready) / perIteration = n, using
-      // only engines ready before T.
-      SmallVector<double> sorted(ready);
-      llvm::sort(sorted);
-      double end = 0;
-      for (size_t k = 1; k <= sorted.size(); ++k) {
-        double sum = 0;
-        for (size_t i = 0; i < k; ++i)
-          sum += sorted[i];
-        end = (double(n) * perIteration + sum) / double(k);
-        if (k == sorted.size() || end <= sorted[k])
-          break;
+      // Each engine of the cluster: when its data could start, how long after the common end
+      // it streams (the spare, when another stream follows: one start-up, to stream while the
+      // others start their next parts) and until when it may (the spare: before a small DMA
+      // could need it).
+      int64_t base = unit.parts[first].engine / perCluster * perCluster;
+      const double never = std::numeric_limits<double>::infinity();
+      // Staggering only pays when another stream into the cluster follows.
+      bool followed = llvm::any_of(units_, [&](const Unit &o) {
+        return &o != &unit && !o.issued && isStream(o) &&
+               llvm::any_of(o.parts, [&](const DmaPart &p) {
+                 return p.engine / perCluster * perCluster == base;
+               });
+      });
+      SmallVector<double> ready, after, cap;
+      for (int64_t e = base; e < base + perCluster; ++e) {
+        bool spare = e == base + perCluster - 1;
+        ready.push_back(double(std::max(clock_.engineFree(e), clock_.now()) +
+                               t.dmaStartupCycles));
+        bool usable = spare ? spareUsable(e, clock_.now())
+                            : e - base < static_cast<int64_t>(last - first);
+        after.push_back(spare && followed ? double(t.dmaStartupCycles) : 0.0);
+        cap.push_back(!usable ? ready.back() : spare ? double(spareNeed(e)) : never);
       }
+      // The common end T: the engines' iterations up to T (each from its ready time to the
+      // earlier of T + after and its cap) add up to n.
+      auto window = [&](size_t i, double end) {
+        return std::max(0.0, std::min(end + after[i], cap[i]) - ready[i]);
+      };
+      auto iterations = [&](double end) {
+        double sum = 0;
+        for (size_t i = 0; i < ready.size(); ++i)
+          sum += window(i, end) / perIteration;
+        return sum;
+      };
+      auto solve = [&] {
+        double lo = *llvm::min_element(ready) - t.dmaStartupCycles;
+        double hi = *llvm::max_element(ready) + n * perIteration;
+        for (int k = 0; k < 100; ++k) {
+          double mid = (lo + hi) / 2;
+          (iterations(mid) < double(n) ? lo : hi) = mid;
+        }
+        return hi;
+      };
+      double hi = solve();
+      // The spare streams on past the others only when they stream too; else it would just
+      // end later than they could have.
+      for (size_t i = 0; i < ready.size(); ++i)
+        if (after[i] == 0 && cap[i] > ready[i] && window(i, hi) == 0) {
+          after.back() = 0;
+          hi = solve();
+          break;
+        }
       // Whole iterations: floors, then the rest to the largest remainders.
       SmallVector<int64_t> size;
       SmallVector<double> rest;
       int64_t given = 0;
-      for (double r : ready) {
-        double share = std::max(0.0, (end - r) / perIteration);
+      for (size_t i = 0; i < ready.size(); ++i) {
+        double share = window(i, hi) / perIteration;
         size.push_back(static_cast<int64_t>(std::floor(share)));
         rest.push_back(share - std::floor(share));
         given += size.back();
@@ -504,9 +610,9 @@ private:
         rest[best] = -1;
       }
       for (; given > n; --given) // rounding never gives more, but stay exact
-        for (int64_t &s : llvm::reverse(size))
-          if (s > 0) {
-            --s;
+        for (int64_t &sz : llvm::reverse(size))
+          if (sz > 0) {
+            --sz;
             break;
           }
       chunks.append(size.begin(), size.end());
@@ -550,6 +656,8 @@ private:
   int64_t unusedTag_ = 0;
   SmallVector<std::string> finalWaits_;
   std::vector<size_t> issueOrder_;
+  std::vector<int64_t> estimates_; // spareNeed's earliest starts, as of estimatesAt_ issues
+  size_t estimatesAt_ = 0;
 };
 
 ArrayAttr stringArray(Builder &b, ArrayRef<std::string> items) {
