@@ -11,10 +11,12 @@
 !bothdm = !tcp.dm<bf16, cluster = "C", slice = "B / 128", elem = "B % 128">
 !limit = !tcp.hbm<bf16, "L">
 !limitdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "L / 128", elem = "L % 128">
+!heads = !tcp.hbm<bf16, "[N, B]">
+!headsdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[B / 512, N]", elem = "B % 512">
 !under = !tcp.hbm<bf16, "U">
 !underdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "U / 128 # 256", elem = "U % 128">
 
-module attributes {tcp.axes = {A = 32768, C = 2, B = 32768, L = 32768, U = 32640}} {
+module attributes {tcp.axes = {A = 32768, C = 2, B = 32768, L = 32768, U = 32640, N = 4}} {
   func.func @split(%a: !big {tcp.arg = "in", tcp.name = "a"},
                    %b: !both {tcp.arg = "in", tcp.name = "b"},
                    %l: !limit {tcp.arg = "in", tcp.name = "l"},
@@ -38,6 +40,16 @@ module attributes {tcp.axes = {A = 32768, C = 2, B = 32768, L = 32768, U = 32640
     // CHECK-NOT: chunks
     // CHECK-SAME: engines = array<i64: 3>,
     %w = tcp.dma %u : !under -> !underdm
+    return
+  }
+
+  // CHECK-LABEL: func.func @inner_cut
+  func.func @inner_cut(%h: !heads {tcp.arg = "in", tcp.name = "h"}) {
+    // 256 KB whose outermost loop is N (4 iterations: row n of HBM to every fourth slice), too
+    // few to balance: the cut falls on the next loop (64 slices per N), 16 on each engine (the
+    // spare is idle), each part moving its slices of every N.
+    // CHECK: tcp.dma %arg0 {{.*}}chunks = array<i64: 16, 16, 16, 16>
+    %v = tcp.dma %h : !heads -> !headsdm
     return
   }
 }

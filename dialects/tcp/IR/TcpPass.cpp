@@ -277,12 +277,12 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chu
   for (size_t pi = 0; pi < pieces.size(); ++pi) {
     const Piece &p = pieces[pi];
     int64_t base = p.cluster * enginesPerCluster;
-    // The outermost loop with a chunk for every stream engine, else the longest one.
+    // The outermost loop fine enough to balance the engines, else the longest one.
     size_t i = 0, longest = 0;
     for (size_t k = 0; k < p.loops.size(); ++k)
       if (p.loops[k].size > p.loops[longest].size)
         longest = k;
-    while (i < p.loops.size() && p.loops[i].size < streamEngines)
+    while (i < p.loops.size() && p.loops[i].size < kStreamSplitIterations)
       ++i;
     if (i == p.loops.size())
       i = p.loops.empty() || p.loops[longest].size < 2 ? p.loops.size() : longest;

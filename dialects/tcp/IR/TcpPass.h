@@ -55,8 +55,8 @@ struct DmaPart {
 /// loop whose iterations each stay in one cluster, into one piece per cluster. A load from
 /// HBM of at least kDmaSplitBytes that reads each source byte once (no replication) then
 /// streams each piece over its cluster's first three engines: the piece's outermost loop of
-/// three or more iterations (else its longest) is cut into near-equal chunks, chunk i on
-/// engine 4c + i. Every other DMA runs on the cluster's fourth engine (tcp-schedule moves it
+/// kStreamSplitIterations or more iterations (else its longest) is cut into near-equal chunks,
+/// chunk i on engine 4c + i. Every other DMA runs on the cluster's fourth engine (tcp-schedule moves it
 /// to whichever engine of the cluster frees first), so the weight streams do not hold up the
 /// kernel's own traffic in their engines' queues. The scheduler and the lowering both use
 /// this, so they issue the same descriptors. Empty when the DM side spans both clusters and
@@ -66,6 +66,9 @@ struct DmaPart {
 /// chunk of 0 drops its part.
 std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chunks = {});
 constexpr int64_t kDmaSplitBytes = 64 * 1024;
+/// A stream is cut at its outermost loop of at least this many iterations (four per engine of
+/// a cluster), so that tcp-schedule can size the parts finely (else at its longest loop).
+constexpr int64_t kStreamSplitIterations = 16;
 
 /// The descriptors of a gather or scatter: loop 0 walks the rows (the DM side stepping by
 /// dmRowStride, the HBM side by the offsets), then the plan's loops. One descriptor per cluster
