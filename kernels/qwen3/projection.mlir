@@ -2,12 +2,14 @@
 // k; RoPE on q and k (out = x cos + swap(x) sin, the host's sin has its first half negated);
 // the new k and v rows scattered into the caches at byte offset kv_offset; q written to q_out.
 //
-// Projections run on 64 slices of each cluster (q: 16 rows per slice = an eighth of a head,
-// heads 0..7 in cluster 0; k and v: 8 rows, one per TRF lane, kv heads 0..3 in cluster 0), so
-// the weights stream into both clusters' DM and each slice's TRF load is short; the weights go
-// to the TRF on main in 32-byte packets. Each q and k head is then gathered onto one slice of
-// its cluster (DM -> DM) for its norm and RoPE, the tables replicated on both clusters (C2);
-// v goes into the cache from where it is computed (one scatter descriptor per cluster).
+// RMSNorm of x runs on one slice of each cluster; x^ is spread over the 64-slice rings of the
+// projection slices and reaches every slice through the Switch Engine. Projections run on 128
+// slices of each cluster, one row per TRF lane (q: 8 lanes, heads 0..7 in cluster 0; k and v:
+// 4 lanes, kv heads 0..3 in cluster 0), so the weights stream into both clusters' DM and each
+// slice's TRF load is short; the weights go to the TRF on main in 32-byte packets. Each q and
+// k head is then gathered onto one slice of its cluster (DM -> DM) for its norm and RoPE, the
+// tables replicated on both clusters (C2); v goes into the cache from where it is computed
+// (one scatter descriptor per cluster).
 // Rounding points: x^, the normalised q/k, the RoPE results and v are bf16.
 !vec = !tcp.hbm<bf16, "H">
 !qw = !tcp.hbm<bf16, "[Q, H]">
@@ -20,34 +22,36 @@
 !qout = !tcp.hbm<bf16, "[N, G, D]">
 !qoutv = !tcp.hbm<bf16, "[NH, D]">
 
-// RMSNorm of x on the 64 + 64 projection slices (replica axes C2 and R64). x and the norm
-// weight come from HBM once per cluster (replica axis K2), then DM to DM to the slices, each
-// cluster reading the other cluster's copy.
-!xcopy = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "H">
-!xdm = !tcp.dm<bf16, cluster = "C2", slice = "[1 # 4, R64]", elem = "H">
-!xs = !tcp.stream<f32, cluster = "C2", slice = "[1 # 4, R64]", time = "H / 8", packet = "H % 8">
-!xone = !tcp.stream<f32, cluster = "C2", slice = "[1 # 4, R64]", time = "1", packet = "1 # 2">
-!xonedm = !tcp.dm<f32, cluster = "C2", slice = "[1 # 4, R64]", elem = "1 # 2">
-!xonevrf = !tcp.vrf<f32, cluster = "C2", slice = "[1 # 4, R64]", elem = "1 # 2">
-!xw4 = !tcp.stream<f32, cluster = "C2", slice = "[1 # 4, R64]", time = "H / 4", packet = "H % 4">
-!xwvrf = !tcp.vrf<f32, cluster = "C2", slice = "[1 # 4, R64]", elem = "H">
-!xfdm = !tcp.dm<f32, cluster = "C2", slice = "[1 # 4, R64]", elem = "H">
-!xn = !tcp.stream<bf16, cluster = "C2", slice = "[1 # 4, R64]", time = "H / 16", packet = "H % 16">
+// RMSNorm of x on one slice of each cluster (replica axis K2: x and its norm weight come from
+// HBM once per cluster). x^ is then spread over each 64-slice ring of the projection slices
+// (slice H / 16 % 64 holds packet H / 16) and broadcast within the ring by the Switch Engine
+// as each contraction streams it, in the order of H.
+!xone1 = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "H">
+!xs = !tcp.stream<f32, cluster = "K2", slice = "1 # 256", time = "H / 8", packet = "H % 8">
+!xone = !tcp.stream<f32, cluster = "K2", slice = "1 # 256", time = "1", packet = "1 # 2">
+!xonedm = !tcp.dm<f32, cluster = "K2", slice = "1 # 256", elem = "1 # 2">
+!xonevrf = !tcp.vrf<f32, cluster = "K2", slice = "1 # 256", elem = "1 # 2">
+!xw4 = !tcp.stream<f32, cluster = "K2", slice = "1 # 256", time = "H / 4", packet = "H % 4">
+!xwvrf = !tcp.vrf<f32, cluster = "K2", slice = "1 # 256", elem = "H">
+!xfdm = !tcp.dm<f32, cluster = "K2", slice = "1 # 256", elem = "H">
+!xring = !tcp.dm<bf16, cluster = "K2", slice = "[1 # 2, R2, H / 16]", elem = "H % 16">
+!xf = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 2, R2, H / 16]", time = "1", packet = "H % 16">
+!xn = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 2, R2, X64]", time = "H / 16", packet = "H % 16">
 
-// q projection: slices [NH, D / 32], 8 lanes x 4 rows.
-!qwdm = !tcp.dm<bf16, cluster = "NH / 8", slice = "[1 # 4, NH % 8, D / 16]", elem = "[D % 16, H]">
-!qwload = !tcp.stream<bf16, cluster = "NH / 8", slice = "[1 # 4, NH % 8, D / 16]", time = "[D % 8, D / 8 % 2, H / 16]", packet = "H % 16">
-!qwtrf = !tcp.trf<bf16, cluster = "NH / 8", slice = "[1 # 4, NH % 8, D / 16]", lane = "D % 8", elem = "[D / 8 % 2, H]">
-!qacc = !tcp.stream<f32, cluster = "NH / 8", slice = "[1 # 4, NH % 8, D / 16]", time = "D / 8 % 2", packet = "D % 8">
-!qpart = !tcp.dm<f32, cluster = "NH / 8", slice = "[1 # 4, NH % 8, D / 16]", elem = "D % 16">
+// q projection: 128 slices per cluster [NH % 8, D / 8], one row per TRF lane (8 lanes).
+!qwdm = !tcp.dm<bf16, cluster = "NH / 8", slice = "[1 # 2, NH % 8, D / 8]", elem = "[D % 8, H]">
+!qwload = !tcp.stream<bf16, cluster = "NH / 8", slice = "[1 # 2, NH % 8, D / 8]", time = "[D % 8, H / 16]", packet = "H % 16">
+!qwtrf = !tcp.trf<bf16, cluster = "NH / 8", slice = "[1 # 2, NH % 8, D / 8]", lane = "D % 8", elem = "H">
+!qacc = !tcp.stream<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, D / 8]", time = "1", packet = "D % 8">
+!qpart = !tcp.dm<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, D / 8]", elem = "D % 8">
 
-// k and v projections: slices [N, D / 16], 8 lanes x 2 rows.
-!kvwdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, D / 8]", elem = "[D % 8, H]">
-!kvwload = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, D / 8]", time = "[D % 8, H / 16]", packet = "H % 16">
-!kvwtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, D / 8]", lane = "D % 8", elem = "H">
-!kvacc = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, D / 8]", time = "1", packet = "D % 8">
-!kpart = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, D / 8]", elem = "D % 8">
-!vpart = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, D / 8]", elem = "D % 8">
+// k and v projections: 128 slices per cluster [N % 4, D / 4], one row per TRF lane (4 lanes).
+!kvwdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, D / 4]", elem = "[D % 4, H]">
+!kvwload = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, D / 4]", time = "[D % 4, H / 16]", packet = "H % 16">
+!kvwtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, D / 4]", lane = "D % 4", elem = "H">
+!kvacc = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, D / 4]", time = "1", packet = "D % 4 # 8">
+!kpart = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, D / 4]", elem = "D % 4">
+!vpart = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, D / 4]", elem = "D % 4">
 
 // Per-head tensors of q: one head per slice, heads 0..7 in cluster 0 (NH), broadcast tables on
 // the same slices of both clusters (C2, RQ).
@@ -84,7 +88,8 @@
 !krepvrf = !tcp.vrf<f32, cluster = "C2", slice = "RK # 256", elem = "D">
 
 module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G = 2, D = 128,
-                               T = 512, K = 1, R64 = 64, RQ = 8, RK = 4, C2 = 2, K2 = 2}} {
+                               T = 512, K = 1, RQ = 8, RK = 4, C2 = 2, K2 = 2,
+                               R2 = 2, X64 = 64}} {
   func.func @projection(%x: !vec {tcp.arg = "in", tcp.name = "x"},
                         %q_weight: !qw {tcp.arg = "in", tcp.name = "q_weight"},
                         %k_weight: !kvw {tcp.arg = "in", tcp.name = "k_weight"},
@@ -98,12 +103,10 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
                         %k_cache: !cache {tcp.arg = "inout", tcp.name = "k_cache"},
                         %v_cache: !cache {tcp.arg = "inout", tcp.name = "v_cache"},
                         %q_out: !qout {tcp.arg = "out", tcp.name = "q_out"}) {
-    // x^ = RMSNorm(x).
-    %xc = tcp.dma %x : !vec -> !xcopy
-    %xd = tcp.dma %xc : !xcopy -> !xdm
-    %xwc = tcp.dma %input_rms_weight : !vec -> !xcopy
-    %xwd = tcp.dma %xwc : !xcopy -> !xdm
-    %x1 = tcp.fetch main %xd : !xdm -> !xs
+    // x^ = RMSNorm(x), then spread over the rings.
+    %xd = tcp.dma %x : !vec -> !xone1
+    %xwd = tcp.dma %input_rms_weight : !vec -> !xone1
+    %x1 = tcp.fetch main %xd : !xone1 -> !xs
     %xc1 = tcp.collect %x1 : !xs
     %xq = tcp.vector %xc1 [stash, mul_f stash, reduce_add_f] : !xs -> !xone
     %xsum = tcp.commit %xq : !xone -> !xonedm
@@ -114,17 +117,18 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     %x3 = tcp.fetch sub %xrms : !xonedm -> !xone
     %xc3 = tcp.collect %x3 : !xone
     %xrv = tcp.to_vrf %xc3 : !xone -> !xonevrf
-    %x4 = tcp.fetch sub %xwd : !xdm -> !xw4
+    %x4 = tcp.fetch sub %xwd : !xone1 -> !xw4
     %xc4 = tcp.collect %x4 : !xw4
     %xwv = tcp.to_vrf %xc4 : !xw4 -> !xwvrf
-    %x5 = tcp.fetch main %xd : !xdm -> !xs
+    %x5 = tcp.fetch main %xd : !xone1 -> !xs
     %xc5 = tcp.collect %x5 : !xs
     %xp = tcp.vector %xc5 [mul_f vrf(%xwv : !xwvrf)] : !xs
     %xxw = tcp.commit %xp : !xs -> !xfdm
     %x6 = tcp.fetch main %xxw : !xfdm -> !xs
     %xc6 = tcp.collect %x6 : !xs
     %xnv = tcp.vector %xc6 [div_f vrf(%xrv : !xonevrf)] : !xs
-    %xhat = tcp.commit %xnv {cast} : !xs -> !xdm
+    %xh1 = tcp.commit %xnv {cast} : !xs -> !xone1
+    %xhat = tcp.dma %xh1 : !xone1 -> !xring
 
     // q = x^ Wq^T, gathered one head per slice.
     %qwv = tcp.view %q_weight offset 0 : !qw -> !qwv
@@ -132,8 +136,9 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     %ql = tcp.fetch main %qwd : !qwdm -> !qwload
     %qlc = tcp.collect %ql : !qwload
     %qt = tcp.to_trf %qlc : !qwload -> !qwtrf
-    %qs = tcp.fetch main %xhat : !xdm -> !xn
-    %qsc = tcp.collect %qs : !xn
+    %qs = tcp.fetch main %xhat : !xring -> !xf
+    %qxs = tcp.switch broadcast1 %qs : !xf -> !xn
+    %qsc = tcp.collect %qxs : !xn
     %qa = tcp.contract %qsc, %qt pack 2 : !xn, !qwtrf -> !qacc
     %qpd = tcp.commit %qa : !qacc -> !qpart
     %qh = tcp.dma %qpd : !qpart -> !qhf
@@ -144,8 +149,9 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     %kl = tcp.fetch main %kwd : !kvwdm -> !kvwload
     %klc = tcp.collect %kl : !kvwload
     %kt = tcp.to_trf %klc : !kvwload -> !kvwtrf
-    %ks = tcp.fetch main %xhat : !xdm -> !xn
-    %ksc = tcp.collect %ks : !xn
+    %ks = tcp.fetch main %xhat : !xring -> !xf
+    %kxs = tcp.switch broadcast1 %ks : !xf -> !xn
+    %ksc = tcp.collect %kxs : !xn
     %ka = tcp.contract %ksc, %kt pack 2 : !xn, !kvwtrf -> !kvacc
     %kpd = tcp.commit %ka : !kvacc -> !kpart
     %kh = tcp.dma %kpd : !kpart -> !khf
@@ -263,8 +269,9 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     %vl = tcp.fetch main %vwd : !kvwdm -> !kvwload
     %vlc = tcp.collect %vl : !kvwload
     %vt = tcp.to_trf %vlc : !kvwload -> !kvwtrf
-    %vs = tcp.fetch main %xhat : !xdm -> !xn
-    %vsc = tcp.collect %vs : !xn
+    %vs = tcp.fetch main %xhat : !xring -> !xf
+    %vxs = tcp.switch broadcast1 %vs : !xf -> !xn
+    %vsc = tcp.collect %vxs : !xn
     %va = tcp.contract %vsc, %vt pack 2 : !xn, !kvwtrf -> !kvacc
     %vpd = tcp.commit %va {cast} : !kvacc -> !vpart
     tcp.dma_scatter %vpd into %v_cache at %kv_offset : !vpart, !off -> !cache
