@@ -319,7 +319,6 @@ public:
   const std::vector<size_t> &issueOrder() const { return issueOrder_; }
 
 private:
-  /// Each unit's own cycles plus the longest chain of dependent units after it.
   /// A unit's own cycles: a pass with its configuration loads, a DMA's longest part.
   static int64_t ownCycles(const Unit &unit) {
     int64_t own = unit.cycles;
@@ -334,6 +333,7 @@ private:
     return !unit.parts.empty() && unit.parts.front().chunk > 0;
   }
 
+  /// Each unit's own cycles plus the longest chain of dependent units after it.
   void computeCriticalPaths() {
     pathToEnd_.assign(units_.size(), 0);
     for (size_t u = units_.size(); u-- > 0;) {
@@ -598,7 +598,7 @@ private:
       for (size_t i = 0; i < ready.size(); ++i) {
         double share = window(i, hi) / perIteration;
         size.push_back(static_cast<int64_t>(std::floor(share)));
-        rest.push_back(share - std::floor(share));
+        rest.push_back(cap[i] <= ready[i] ? -1.0 : share - std::floor(share)); // -1: unusable
         given += size.back();
       }
       for (; given < n; ++given) {
