@@ -26,11 +26,16 @@
 !sres = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[G, T / 8 % 4]", packet = "T % 8">
 !sdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", elem = "[G, T % 32]">
 !edm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", elem = "[G, T % 32]">
-// Reductions over T: one time step per key, both q heads in the (padded) packet.
-!byt = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "T % 32", packet = "G # 8">
+// The sum over T in key order: one time step per key, both q heads in the packet.
+!byt = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "T % 32", packet = "G">
+!lsum = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", time = "1", packet = "G">
+!lsumdm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", elem = "G">
 !red = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", time = "1", packet = "G # 8">
 !reddm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", elem = "G # 8">
 !redvrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", elem = "G # 8">
+// The max over T in any order (max is exact): keys in the packet, one slot per q head.
+!redg = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", time = "G", packet = "1 # 2">
+!redgdm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", elem = "[G, 1 # 2]">
 // Element-wise passes: keys innermost in the packet.
 !tg = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[T / 8 % 4, G]", packet = "T % 8">
 !gt = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[G, T / 8 % 4]", packet = "T % 8">
@@ -79,11 +84,11 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
     %sd = tcp.commit %sb : !sres -> !sdm
 
     // m = max over the chunk, on every slice of the head.
-    %m1 = tcp.fetch main %sd : !sdm -> !byt
-    %mc = tcp.collect %m1 : !byt
-    %mr = tcp.vector %mc [reduce_max_f, inter_max_f] : !byt -> !red
-    %md = tcp.commit %mr : !red -> !reddm
-    %m2 = tcp.fetch main %md : !reddm -> !red
+    %m1 = tcp.fetch main %sd : !sdm -> !tg
+    %mc = tcp.collect %m1 : !tg
+    %mr = tcp.vector %mc [reduce_max_f, inter_max_f] : !tg -> !redg
+    %md = tcp.commit %mr : !redg -> !redgdm
+    %m2 = tcp.fetch main %md : !redgdm -> !red
     %m2c = tcp.collect %m2 : !red
     %mv = tcp.to_vrf %m2c : !red -> !redvrf
 
@@ -107,9 +112,9 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
     // l = sum over the chunk + 6.25e-8.
     %l1 = tcp.fetch main %ed : !edm -> !byt
     %l1c = tcp.collect %l1 : !byt
-    %lr = tcp.vector %l1c [reduce_add_f, inter_add_f] : !byt -> !red
-    %lrd = tcp.commit %lr : !red -> !reddm
-    %l2 = tcp.fetch main %lrd : !reddm -> !red
+    %lr = tcp.vector %l1c [reduce_add_f, inter_add_f] : !byt -> !lsum
+    %lrd = tcp.commit %lr : !lsum -> !lsumdm
+    %l2 = tcp.fetch main %lrd : !lsumdm -> !red
     %l2c = tcp.collect %l2 : !red
     %le = tcp.vector %l2c [add_f 6.25e-08] : !red
     %ld = tcp.commit %le : !red -> !reddm
@@ -125,7 +130,10 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
     %ob = tcp.cast %os : !osum -> !ores
     %od = tcp.commit %ob : !ores -> !odm
 
-    tcp.dma %md into %max_hbm : !reddm -> !ng
+    %ms = tcp.fetch main %md : !redgdm -> !red
+    %msc = tcp.collect %ms : !red
+    %mdd = tcp.commit %msc : !red -> !reddm
+    tcp.dma %mdd into %max_hbm : !reddm -> !ng
     tcp.dma %ld into %sum_hbm : !reddm -> !ng
     tcp.dma %od into %out_hbm : !odm -> !q
     return
