@@ -1,5 +1,6 @@
-// Qwen3-0.6B `final_layer` stage: logits = RMSNorm(input) x lm_head^T over 19 tiles of 8192
-// rows (the LM head padded to Wp = 155,648 rows; rows >= W of `out` are unspecified).
+// Qwen3-0.6B `final_layer` stage: logits = RMSNorm(input) x lm_head^T over 18 tiles of 8192
+// rows and a last tile of the remaining 4480 (the LM head buffer is padded to Wp = 155,648
+// rows; the padding rows are neither read nor written, so rows >= W of `out` are unspecified).
 //
 // RMSNorm runs redundantly on all 512 slices of both clusters, each holding the whole vector
 // (the replica axes C2 x S256), so that every slice streams the normalised x:
@@ -8,7 +9,8 @@
 //   5. x * w                                6. / rms, cast to bf16
 // Each tile: the 16 MiB tile -> DM over 512 slices (16 rows each), DM -> TRF on the main
 // context in 32-byte packets (8 lanes x 2 rows), the contraction against the normalised x (2
-// slots), a cast to bf16, and the 16 results per slice back to `out`.
+// slots), a cast to bf16, and the 16 results per slice back to `out`. The last tile runs on
+// 140 slices of each cluster, with its own copy of the normalised x there.
 !vec = !tcp.hbm<bf16, "H">
 !lm = !tcp.hbm<bf16, "[W # 155648 / 8192, W # 155648 % 8192, H]">
 !logits = !tcp.hbm<bf16, "W # 155648">
@@ -29,8 +31,20 @@
 !acc = !tcp.stream<f32, cluster = "R / 4096", slice = "R / 16 % 256", time = "R / 8 % 2", packet = "R % 8">
 !res = !tcp.stream<bf16, cluster = "R / 4096", slice = "R / 16 % 256", time = "R / 8 % 2", packet = "R % 8">
 !rdm = !tcp.dm<bf16, cluster = "R / 4096", slice = "R / 16 % 256", elem = "R % 16">
+// The last tile: the LM head's last L = 4480 rows, 140 slices of each cluster.
+!ltile = !tcp.hbm<bf16, "[L, H]">
+!lrows = !tcp.hbm<bf16, "L">
+!ltdm = !tcp.dm<bf16, cluster = "L / 2240", slice = "L / 16 % 140 # 256", elem = "[L % 16, H]">
+!ltload = !tcp.stream<bf16, cluster = "L / 2240", slice = "L / 16 % 140 # 256", time = "[L % 8, L / 8 % 2, H / 16]", packet = "H % 16">
+!lttrf = !tcp.trf<bf16, cluster = "L / 2240", slice = "L / 16 % 140 # 256", lane = "L % 8", elem = "[L / 8 % 2, H]">
+!lacc = !tcp.stream<f32, cluster = "L / 2240", slice = "L / 16 % 140 # 256", time = "L / 8 % 2", packet = "L % 8">
+!lres = !tcp.stream<bf16, cluster = "L / 2240", slice = "L / 16 % 140 # 256", time = "L / 8 % 2", packet = "L % 8">
+!lxdm = !tcp.dm<bf16, cluster = "C2", slice = "S140 # 256", elem = "H">
+!lxn = !tcp.stream<bf16, cluster = "C2", slice = "S140 # 256", time = "H / 16", packet = "H % 16">
+!lrdm = !tcp.dm<bf16, cluster = "L / 2240", slice = "L / 16 % 140 # 256", elem = "L % 16">
 
-module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 256}} {
+module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, L = 4480, C2 = 2, S256 = 256,
+                               S140 = 140}} {
   func.func @final_layer(%input: !vec {tcp.arg = "in", tcp.name = "input"},
                          %rms_weight: !vec {tcp.arg = "in", tcp.name = "rms_weight"},
                          %lm_head_weight: !lm {tcp.arg = "in", tcp.name = "lm_head_weight"},
@@ -65,6 +79,8 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     %c6 = tcp.collect %s6 : !xs
     %n = tcp.vector %c6 [div_f vrf(%rv : !svrf)] : !xs
     %xnd = tcp.commit %n {cast} : !xs -> !xdm
+    // The normalised x on the last tile's 140 slices of each cluster.
+    %lx = tcp.dma %xnd : !xdm -> !lxdm
 
     // Tile 0: rows 0 .. 8191.
     %w0 = tcp.view %lm_head_weight offset 0 : !lm -> !tile
@@ -318,19 +334,19 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C2 = 2, S256 = 25
     %v17 = tcp.view %out offset 139264 : !logits -> !rows
     tcp.dma %o17 into %v17 : !rdm -> !rows
 
-    // Tile 18: rows 147456 .. 155647.
-    %w18 = tcp.view %lm_head_weight offset 150994944 : !lm -> !tile
-    %d18 = tcp.dma %w18 : !tile -> !tdm
-    %l18 = tcp.fetch main %d18 : !tdm -> !tload
-    %k18 = tcp.collect %l18 : !tload
-    %t18 = tcp.to_trf %k18 : !tload -> !ttrf
-    %x18 = tcp.fetch main %xnd : !xdm -> !xn
-    %y18 = tcp.collect %x18 : !xn
-    %a18 = tcp.contract %y18, %t18 pack 2 : !xn, !ttrf -> !acc
-    %b18 = tcp.cast %a18 : !acc -> !res
-    %o18 = tcp.commit %b18 : !res -> !rdm
-    %v18 = tcp.view %out offset 147456 : !logits -> !rows
-    tcp.dma %o18 into %v18 : !rdm -> !rows
+    // Tile 18: rows 147456 .. 151935, the last 4480 (no padding rows).
+    %w18 = tcp.view %lm_head_weight offset 150994944 : !lm -> !ltile
+    %d18 = tcp.dma %w18 : !ltile -> !ltdm
+    %l18 = tcp.fetch main %d18 : !ltdm -> !ltload
+    %k18 = tcp.collect %l18 : !ltload
+    %t18 = tcp.to_trf %k18 : !ltload -> !lttrf
+    %x18 = tcp.fetch main %lx : !lxdm -> !lxn
+    %y18 = tcp.collect %x18 : !lxn
+    %a18 = tcp.contract %y18, %t18 pack 2 : !lxn, !lttrf -> !lacc
+    %b18 = tcp.cast %a18 : !lacc -> !lres
+    %o18 = tcp.commit %b18 : !lres -> !lrdm
+    %v18 = tcp.view %out offset 147456 : !logits -> !lrows
+    tcp.dma %o18 into %v18 : !lrdm -> !lrows
     return
   }
 }
