@@ -7,13 +7,14 @@
 // Placement: o-proj on 32 slices of each cluster (16 rows each: 8 lanes x 2 rows), gate/up on
 // 64 slices of each cluster (24 rows: 8 lanes x 3), down on 128 slices of each cluster (4
 // rows: 4 lanes x 3072, so its TRF load after the last weight byte is short); the first half
-// of the rows in cluster 0, so the weights stream into both clusters' DM. Vectors a and h are
-// replicated on the slices that stream them (replica axes C2, R32, R64); x and the norm
-// weight come from HBM once per cluster (replica axis K2) and r is gathered onto one slice of
-// each cluster, then broadcast DM to DM, each cluster reading the other cluster's copy. p is
-// gathered onto one slice of each cluster, spread over each 64-slice ring and broadcast within
-// the ring by the Switch Engine as down's contraction streams it. Rounding points: a, r, h, p
-// and the result are bf16; accumulations and the element-wise math are f32.
+// of the rows in cluster 0, so the weights stream into both clusters' DM. a = x / sum and
+// h = RMSNorm(r) are computed on one slice of each cluster (x, sum and the norm weight come
+// from HBM once per cluster, replica axis K2; r is gathered there from both clusters), and p
+// is gathered onto one slice of each cluster; each is then spread over a ring of the slices
+// that contract with it (a: 32, h: 64, p: two rings of 64 per cluster) and broadcast within
+// the ring by the Switch Engine as the contraction streams it, in the order of the contracted
+// axis. Rounding points: a, r, h, p and the result are bf16; accumulations and the
+// element-wise math are f32.
 !nghbm = !tcp.hbm<bf16, "[N, G, D]">
 !sumhbm = !tcp.hbm<f32, "[N, G]">
 !vec = !tcp.hbm<bf16, "H">
@@ -21,16 +22,20 @@
 !lw = !tcp.hbm<bf16, "[L, H]">
 !dw = !tcp.hbm<bf16, "[H, L]">
 
-// a = x / sum on the 32 + 32 o-proj slices.
+// a = x / sum on one slice of each cluster (x and sum come from HBM once per cluster, replica
+// axis K2), then spread over the 32-slice ring of the o-proj slices (slice Q / 16 % 32 holds
+// packets Q / 16, + 32, + 64, + 96) and broadcast within it by the Switch Engine as the
+// contraction streams it, in the order of Q.
 !xcopy = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "[N, G, D]">
-!xdm = !tcp.dm<bf16, cluster = "C2", slice = "R32 # 256", elem = "[N, G, D]">
-!xs = !tcp.stream<f32, cluster = "C2", slice = "R32 # 256", time = "[D / 8, N, G]", packet = "D % 8">
-!xb = !tcp.stream<bf16, cluster = "C2", slice = "R32 # 256", time = "[D / 8, N, G]", packet = "D % 8">
-!sdm = !tcp.dm<f32, cluster = "C2", slice = "R32 # 256", elem = "[N, G]">
-!ss = !tcp.stream<f32, cluster = "C2", slice = "R32 # 256", time = "N", packet = "G">
-!svrf = !tcp.vrf<f32, cluster = "C2", slice = "R32 # 256", elem = "[N, G]">
-!adm = !tcp.dm<bf16, cluster = "C2", slice = "R32 # 256", elem = "Q">
-!as = !tcp.stream<bf16, cluster = "C2", slice = "R32 # 256", time = "Q / 16", packet = "Q % 16">
+!xs = !tcp.stream<f32, cluster = "K2", slice = "1 # 256", time = "[D / 8, N, G]", packet = "D % 8">
+!xb = !tcp.stream<bf16, cluster = "K2", slice = "1 # 256", time = "[D / 8, N, G]", packet = "D % 8">
+!sdm = !tcp.dm<f32, cluster = "K2", slice = "1 # 256", elem = "[N, G]">
+!ss = !tcp.stream<f32, cluster = "K2", slice = "1 # 256", time = "N", packet = "G">
+!svrf = !tcp.vrf<f32, cluster = "K2", slice = "1 # 256", elem = "[N, G]">
+!aone = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "Q">
+!aring = !tcp.dm<bf16, cluster = "K2", slice = "[1 # 8, Q / 16 % 32]", elem = "[Q / 512, Q % 16]">
+!af = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 8, Q / 16 % 32]", time = "Q / 512", packet = "Q % 16">
+!as = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 8, X32]", time = "[Q / 512, Q / 16 % 32]", packet = "Q % 16">
 
 // o-proj and the first residual on slices H / 16: 32 per cluster.
 !owdm = !tcp.dm<bf16, cluster = "H / 512", slice = "H / 16 % 32 # 256", elem = "[H % 16, Q]">
@@ -43,17 +48,19 @@
 !rone = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "H">
 !rx16v = !tcp.vrf<f32, cluster = "H / 512", slice = "H / 16 % 32 # 256", elem = "H % 16">
 
-// RMSNorm on the 64 + 64 gate/up slices (replica axes C2 and R64).
-!hcopy = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "H">
-!hdm = !tcp.dm<bf16, cluster = "C2", slice = "R64 # 256", elem = "H">
-!hs = !tcp.stream<f32, cluster = "C2", slice = "R64 # 256", time = "H / 8", packet = "H % 8">
-!qs = !tcp.stream<f32, cluster = "C2", slice = "R64 # 256", time = "1", packet = "1 # 2">
-!qdm = !tcp.dm<f32, cluster = "C2", slice = "R64 # 256", elem = "1 # 2">
-!qvrf = !tcp.vrf<f32, cluster = "C2", slice = "R64 # 256", elem = "1 # 2">
-!hw4 = !tcp.stream<f32, cluster = "C2", slice = "R64 # 256", time = "H / 4", packet = "H % 4">
-!hwvrf = !tcp.vrf<f32, cluster = "C2", slice = "R64 # 256", elem = "H">
-!hfdm = !tcp.dm<f32, cluster = "C2", slice = "R64 # 256", elem = "H">
-!hn = !tcp.stream<bf16, cluster = "C2", slice = "R64 # 256", time = "H / 16", packet = "H % 16">
+// RMSNorm on r's slice of each cluster, then h spread over the 64-slice ring of the gate/up
+// slices (slice H / 16 holds packet H / 16) and broadcast by the Switch Engine in each
+// contraction.
+!hs = !tcp.stream<f32, cluster = "K2", slice = "1 # 256", time = "H / 8", packet = "H % 8">
+!qs = !tcp.stream<f32, cluster = "K2", slice = "1 # 256", time = "1", packet = "1 # 2">
+!qdm = !tcp.dm<f32, cluster = "K2", slice = "1 # 256", elem = "1 # 2">
+!qvrf = !tcp.vrf<f32, cluster = "K2", slice = "1 # 256", elem = "1 # 2">
+!hw4 = !tcp.stream<f32, cluster = "K2", slice = "1 # 256", time = "H / 4", packet = "H % 4">
+!hwvrf = !tcp.vrf<f32, cluster = "K2", slice = "1 # 256", elem = "H">
+!hfdm = !tcp.dm<f32, cluster = "K2", slice = "1 # 256", elem = "H">
+!hring = !tcp.dm<bf16, cluster = "K2", slice = "[1 # 4, H / 16]", elem = "H % 16">
+!hf = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 4, H / 16]", time = "1", packet = "H % 16">
+!hn = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 4, X64]", time = "H / 16", packet = "H % 16">
 
 // gate and up on slices L / 24: 64 per cluster.
 !lwdm = !tcp.dm<bf16, cluster = "L / 1536", slice = "L / 24 % 64 # 256", elem = "[L % 24, H]">
@@ -85,8 +92,7 @@
 !r4v = !tcp.vrf<f32, cluster = "H / 512", slice = "H / 4 % 128 # 256", elem = "H % 4">
 
 module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 3072,
-                               R32 = 32, R64 = 64, C2 = 2, K2 = 2,
-                               R2 = 2, X64 = 64}} {
+                               K2 = 2, R2 = 2, X32 = 32, X64 = 64}} {
   func.func @decoder(%x: !nghbm {tcp.arg = "in", tcp.name = "x"},
                      %sum_hbm: !sumhbm {tcp.arg = "in", tcp.name = "sum_hbm"},
                      %rx_hbm: !vec {tcp.arg = "inout", tcp.name = "rx_hbm"},
@@ -97,17 +103,17 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 30
                      %down_weight: !dw {tcp.arg = "in", tcp.name = "down_weight"}) {
     // a = x / sum.
     %xc = tcp.dma %x : !nghbm -> !xcopy
-    %xd = tcp.dma %xc : !xcopy -> !xdm
     %sd = tcp.dma %sum_hbm : !sumhbm -> !sdm
     %s0 = tcp.fetch sub %sd : !sdm -> !ss
     %c0 = tcp.collect %s0 : !ss
     %sv = tcp.to_vrf %c0 : !ss -> !svrf
-    %s1 = tcp.fetch main %xd : !xdm -> !xs
+    %s1 = tcp.fetch main %xc : !xcopy -> !xs
     %c1 = tcp.collect %s1 : !xs
     %q1 = tcp.vector %c1 [div_f vrf(%sv : !svrf)] : !xs
     %b1 = tcp.cast %q1 : !xs -> !xb
-    %ad = tcp.commit %b1 : !xb -> !xdm
-    %aq = tcp.reinterpret %ad : !xdm -> !adm
+    %ad = tcp.commit %b1 : !xb -> !xcopy
+    %aq = tcp.reinterpret %ad : !xcopy -> !aone
+    %ar = tcp.dma %aq : !aone -> !aring
 
     // r = rx + W_o a.
     %owd = tcp.dma %o_weight : !ow -> !owdm
@@ -118,20 +124,18 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 30
     %rxl = tcp.fetch sub %rxd : !rx16 -> !rx16s
     %rxc = tcp.collect %rxl : !rx16s
     %rxv = tcp.to_vrf %rxc : !rx16s -> !rx16v
-    %as = tcp.fetch main %aq : !adm -> !as
-    %ac = tcp.collect %as : !as
+    %af = tcp.fetch main %ar : !aring -> !af
+    %asw = tcp.switch broadcast1 %af : !af -> !as
+    %ac = tcp.collect %asw : !as
     %o = tcp.contract %ac, %ot pack 2 : !as, !owtrf -> !oacc
     %r = tcp.vector %o [add_f vrf(%rxv : !rx16v)] : !oacc
     %rb = tcp.cast %r : !oacc -> !ores
     %rd = tcp.commit %rb : !ores -> !rx16
 
-    // h = RMSNorm(r), on every gate/up slice: r gathered on one slice of each cluster, then
-    // broadcast (DM to DM, in whole-vector packets).
-    %r1 = tcp.dma %rd : !rx16 -> !rone
-    %hd = tcp.dma %r1 : !rone -> !hdm
-    %hwc = tcp.dma %post_rms_weight : !vec -> !hcopy
-    %hwd = tcp.dma %hwc : !hcopy -> !hdm
-    %h1 = tcp.fetch main %hd : !hdm -> !hs
+    // h = RMSNorm(r) on r gathered onto one slice of each cluster (DM to DM), then spread.
+    %hd = tcp.dma %rd : !rx16 -> !rone
+    %hwd = tcp.dma %post_rms_weight : !vec -> !rone
+    %h1 = tcp.fetch main %hd : !rone -> !hs
     %hc1 = tcp.collect %h1 : !hs
     %hq = tcp.vector %hc1 [stash, mul_f stash, reduce_add_f] : !hs -> !qs
     %hsum = tcp.commit %hq : !qs -> !qdm
@@ -142,33 +146,36 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 30
     %h3 = tcp.fetch sub %hrms : !qdm -> !qs
     %hc3 = tcp.collect %h3 : !qs
     %hrv = tcp.to_vrf %hc3 : !qs -> !qvrf
-    %h4 = tcp.fetch sub %hwd : !hdm -> !hw4
+    %h4 = tcp.fetch sub %hwd : !rone -> !hw4
     %hc4 = tcp.collect %h4 : !hw4
     %hwv = tcp.to_vrf %hc4 : !hw4 -> !hwvrf
-    %h5 = tcp.fetch main %hd : !hdm -> !hs
+    %h5 = tcp.fetch main %hd : !rone -> !hs
     %hc5 = tcp.collect %h5 : !hs
     %hp = tcp.vector %hc5 [mul_f vrf(%hwv : !hwvrf)] : !hs
     %hxw = tcp.commit %hp : !hs -> !hfdm
     %h6 = tcp.fetch main %hxw : !hfdm -> !hs
     %hc6 = tcp.collect %h6 : !hs
     %hn = tcp.vector %hc6 [div_f vrf(%hrv : !qvrf)] : !hs
-    %hnd = tcp.commit %hn {cast} : !hs -> !hdm
+    %hnd = tcp.commit %hn {cast} : !hs -> !rone
+    %hr1 = tcp.dma %hnd : !rone -> !hring
 
     // g = W_gate h, u = W_up h (f32).
     %gwd = tcp.dma %gate_weight : !lw -> !lwdm
     %gl = tcp.fetch main %gwd : !lwdm -> !lwload
     %gc = tcp.collect %gl : !lwload
     %gt = tcp.to_trf %gc : !lwload -> !lwtrf
-    %gs = tcp.fetch main %hnd : !hdm -> !hn
-    %gsc = tcp.collect %gs : !hn
+    %gs = tcp.fetch main %hr1 : !hring -> !hf
+    %gsw = tcp.switch broadcast1 %gs : !hf -> !hn
+    %gsc = tcp.collect %gsw : !hn
     %g = tcp.contract %gsc, %gt pack 2 : !hn, !lwtrf -> !lacc
     %gd = tcp.commit %g : !lacc -> !lfdm
     %uwd = tcp.dma %up_weight : !lw -> !lwdm
     %ul = tcp.fetch main %uwd : !lwdm -> !lwload
     %uc = tcp.collect %ul : !lwload
     %ut = tcp.to_trf %uc : !lwload -> !lwtrf
-    %us = tcp.fetch main %hnd : !hdm -> !hn
-    %usc = tcp.collect %us : !hn
+    %us = tcp.fetch main %hr1 : !hring -> !hf
+    %usw = tcp.switch broadcast1 %us : !hf -> !hn
+    %usc = tcp.collect %usw : !hn
     %u = tcp.contract %usc, %ut pack 2 : !hn, !lwtrf -> !lacc
     %ud = tcp.commit %u : !lacc -> !lfdm
 
