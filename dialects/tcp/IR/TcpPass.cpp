@@ -264,7 +264,8 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chu
       if (clusterOf(p.loops, p.src, false) == p.cluster)
         p.src += ((p.cluster + 1) % t.clusters - p.cluster) * clusterBytes;
   // 2. A stream: each cluster's piece over the cluster's first three engines, its outermost
-  //    loop of three or more iterations (else its longest) cut into near-equal chunks.
+  //    loop of kStreamSplitIterations or more iterations (else its longest) cut into
+  //    near-equal chunks (or the scheduler's, one per engine of the cluster).
   std::vector<DmaPart> parts;
   // A stream reads each HBM byte once: a replicating load (a loop reading the same source
   // again) is small however many copies it writes.
