@@ -84,7 +84,11 @@ def print_token(binary, out, layers):
     print("\n$ " + " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd))
     _, wall = run(cmd)
     with open(report) as f:
-        r = json.load(f)
+        print_step(json.load(f), wall)
+
+
+def print_step(r, wall=None):
+    """The figures of a step that generates a token, from an rngd-qwen3 report."""
     t, steps = r["total"], r["steps"]
     # A step that generates a token runs every stage once and final_layer for its logits; the
     # prompt's earlier steps skip final_layer. Per-step cycles: each stage's cycles over its
@@ -114,8 +118,9 @@ def print_token(binary, out, layers):
         launch_ms, round(launches), r["kernel_launch_cycles"], token_ms + launch_ms))
     print("HBM roofline of a generated token's step: %.4f ms; simulated / roofline = %.2fx" % (
         roof_ms, token_ms / roof_ms))
-    print("wall: simulator %.2f s/token, whole run %.1f s (weights %.1f s)" % (
-        t["sim_wall_seconds"] / steps, wall, r["wall_seconds"]["weights"]))
+    whole = "" if wall is None else ", whole run %.1f s" % wall
+    print("wall: simulator %.2f s/token%s (weights %.1f s)" % (
+        t["sim_wall_seconds"] / steps, whole, r["wall_seconds"]["weights"]))
 
 
 def main():
@@ -124,7 +129,13 @@ def main():
     p.add_argument("--kernels-only", action="store_true", help="the kernel table alone")
     p.add_argument("--layers", type=int, default=28, help="layers of the decode run (default 28)")
     p.add_argument("--out", help="where kernels, schedules and the report go (default BUILD/bench)")
+    p.add_argument("--step-report", metavar="REPORT",
+                   help="print the step figures of an existing rngd-qwen3 --report file, run nothing")
     a = p.parse_args()
+    if a.step_report:
+        with open(a.step_report) as f:
+            print_step(json.load(f))
+        return
     binary = os.path.join(os.path.abspath(a.build), "bin")
     out = os.path.abspath(a.out) if a.out else os.path.join(os.path.abspath(a.build), "bench")
     for tool in ("rngdc", "rngd-run", "rngd-qwen3"):
