@@ -2,8 +2,9 @@
 // rows and a last tile of the remaining 4480 (the LM head buffer is padded to Wp = 155,648
 // rows; the padding rows are neither read nor written, so rows >= W of `out` are unspecified).
 //
-// RMSNorm runs redundantly on all 512 slices of both clusters, each holding the whole vector
-// (the replica axes C2 x S256), so that every slice streams the normalised x:
+// RMSNorm runs on one slice of each cluster (input and weight come from HBM once per cluster,
+// replica axis K2), then the normalised x goes to every slice DM to DM (replica axes C2 x
+// S256), each cluster reading the other cluster's copy, so that every slice streams it:
 //   1. sum of squares (intra-slice tree per flit, 128 flits into one slot)
 //   2. rms = sqrt(sum / 1024 + 1e-6)      3-4. rms and w into the VRF (sub)
 //   5. x * w                                6. / rms, cast to bf16
@@ -14,14 +15,15 @@
 !vec = !tcp.hbm<bf16, "H">
 !lm = !tcp.hbm<bf16, "[W # 155648 / 8192, W # 155648 % 8192, H]">
 !logits = !tcp.hbm<bf16, "W # 155648">
+!xone = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "H">
+!xs = !tcp.stream<f32, cluster = "K2", slice = "1 # 256", time = "H / 8", packet = "H % 8">
+!ss = !tcp.stream<f32, cluster = "K2", slice = "1 # 256", time = "1", packet = "1 # 2">
+!sdm = !tcp.dm<f32, cluster = "K2", slice = "1 # 256", elem = "1 # 2">
+!svrf = !tcp.vrf<f32, cluster = "K2", slice = "1 # 256", elem = "1 # 2">
+!w4 = !tcp.stream<f32, cluster = "K2", slice = "1 # 256", time = "H / 4", packet = "H % 4">
+!wvrf = !tcp.vrf<f32, cluster = "K2", slice = "1 # 256", elem = "H">
+!xfdm = !tcp.dm<f32, cluster = "K2", slice = "1 # 256", elem = "H">
 !xdm = !tcp.dm<bf16, cluster = "C2", slice = "S256", elem = "H">
-!xs = !tcp.stream<f32, cluster = "C2", slice = "S256", time = "H / 8", packet = "H % 8">
-!ss = !tcp.stream<f32, cluster = "C2", slice = "S256", time = "1", packet = "1 # 2">
-!sdm = !tcp.dm<f32, cluster = "C2", slice = "S256", elem = "1 # 2">
-!svrf = !tcp.vrf<f32, cluster = "C2", slice = "S256", elem = "1 # 2">
-!wvrf = !tcp.vrf<f32, cluster = "C2", slice = "S256", elem = "H">
-!xfdm = !tcp.dm<f32, cluster = "C2", slice = "S256", elem = "H">
-!xb = !tcp.stream<bf16, cluster = "C2", slice = "S256", time = "H / 8", packet = "H % 8">
 !xn = !tcp.stream<bf16, cluster = "C2", slice = "S256", time = "H / 16", packet = "H % 16">
 !tile = !tcp.hbm<bf16, "[R, H]">
 !rows = !tcp.hbm<bf16, "R">
@@ -43,17 +45,17 @@
 !lxn = !tcp.stream<bf16, cluster = "C2", slice = "S140 # 256", time = "H / 16", packet = "H % 16">
 !lrdm = !tcp.dm<bf16, cluster = "L / 2240", slice = "L / 16 % 140 # 256", elem = "L % 16">
 
-module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, L = 4480, C2 = 2, S256 = 256,
-                               S140 = 140}} {
+module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, L = 4480, C2 = 2, K2 = 2,
+                               S256 = 256, S140 = 140}} {
   func.func @final_layer(%input: !vec {tcp.arg = "in", tcp.name = "input"},
                          %rms_weight: !vec {tcp.arg = "in", tcp.name = "rms_weight"},
                          %lm_head_weight: !lm {tcp.arg = "in", tcp.name = "lm_head_weight"},
                          %out: !logits {tcp.arg = "out", tcp.name = "out"}) {
-    %xd = tcp.dma %input : !vec -> !xdm
-    %wd = tcp.dma %rms_weight : !vec -> !xdm
+    %xd = tcp.dma %input : !vec -> !xone
+    %wd = tcp.dma %rms_weight : !vec -> !xone
 
     // 1. sum of squares.
-    %s1 = tcp.fetch main %xd : !xdm -> !xs
+    %s1 = tcp.fetch main %xd : !xone -> !xs
     %c1 = tcp.collect %s1 : !xs
     %q = tcp.vector %c1 [stash, mul_f stash, reduce_add_f] : !xs -> !ss
     %sum = tcp.commit %q : !ss -> !sdm
@@ -66,21 +68,22 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, L = 4480, C2 = 2,
     %s3 = tcp.fetch sub %rms : !sdm -> !ss
     %c3 = tcp.collect %s3 : !ss
     %rv = tcp.to_vrf %c3 : !ss -> !svrf
-    %s4 = tcp.fetch sub %wd : !xdm -> !tcp.stream<f32, cluster = "C2", slice = "S256", time = "H / 4", packet = "H % 4">
-    %c4 = tcp.collect %s4 : !tcp.stream<f32, cluster = "C2", slice = "S256", time = "H / 4", packet = "H % 4">
-    %wv = tcp.to_vrf %c4 : !tcp.stream<f32, cluster = "C2", slice = "S256", time = "H / 4", packet = "H % 4"> -> !wvrf
+    %s4 = tcp.fetch sub %wd : !xone -> !w4
+    %c4 = tcp.collect %s4 : !w4
+    %wv = tcp.to_vrf %c4 : !w4 -> !wvrf
     // 5. x * w.
-    %s5 = tcp.fetch main %xd : !xdm -> !xs
+    %s5 = tcp.fetch main %xd : !xone -> !xs
     %c5 = tcp.collect %s5 : !xs
     %p = tcp.vector %c5 [mul_f vrf(%wv : !wvrf)] : !xs
     %xw = tcp.commit %p : !xs -> !xfdm
-    // 6. / rms, to bf16: the normalised x on every slice.
+    // 6. / rms, to bf16, then to every slice (DM to DM, each cluster reading the other's copy).
     %s6 = tcp.fetch main %xw : !xfdm -> !xs
     %c6 = tcp.collect %s6 : !xs
     %n = tcp.vector %c6 [div_f vrf(%rv : !svrf)] : !xs
-    %xnd = tcp.commit %n {cast} : !xs -> !xdm
+    %xn1 = tcp.commit %n {cast} : !xs -> !xone
+    %xnd = tcp.dma %xn1 : !xone -> !xdm
     // The normalised x on the last tile's 140 slices of each cluster.
-    %lx = tcp.dma %xnd : !xdm -> !lxdm
+    %lx = tcp.dma %xn1 : !xone -> !lxdm
 
     // Tile 0: rows 0 .. 8191.
     %w0 = tcp.view %lm_head_weight offset 0 : !lm -> !tile
