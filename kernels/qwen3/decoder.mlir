@@ -4,14 +4,14 @@
 //   h  = RMSNorm(r) (post_rms_weight, eps 1e-6)
 //   rx = r + W_down(silu(W_gate h) * W_up h) (written to rx_hbm)
 //
-// Placement: o-proj on 32 slices of each cluster (16 rows each: 8 lanes x 2 rows), gate/up on
-// 64 slices of each cluster (24 rows: 8 lanes x 3), down on 128 slices of each cluster (4
-// rows: 4 lanes x 3072, so its TRF load after the last weight byte is short); the first half
-// of the rows in cluster 0, so the weights stream into both clusters' DM. a = x / sum and
+// Placement: o-proj and down on the same 128 slices of each cluster (4 rows each, one per TRF
+// lane: short TRF loads, and r is where down's residual add reads it), gate/up on 64 slices of
+// each cluster (24 rows: 8 lanes x 3); the first half of the rows in cluster 0, so the
+// weights stream into both clusters' DM. a = x / sum and
 // h = RMSNorm(r) are computed on one slice of each cluster (x, sum and the norm weight come
 // from HBM once per cluster, replica axis K2; r is gathered there from both clusters), and p
 // is gathered onto one slice of each cluster; each is then spread over a ring of the slices
-// that contract with it (a: 32, h: 64, p: two rings of 64 per cluster) and broadcast within
+// that contract with it (a and p: two rings of 64 per cluster, h: one) and broadcast within
 // the ring by the Switch Engine as the contraction streams it, in the order of the contracted
 // axis. Rounding points: a, r, h, p and the result are bf16; accumulations and the
 // element-wise math are f32.
@@ -33,20 +33,18 @@
 !ss = !tcp.stream<f32, cluster = "K2", slice = "1 # 256", time = "N", packet = "G">
 !svrf = !tcp.vrf<f32, cluster = "K2", slice = "1 # 256", elem = "[N, G]">
 !aone = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "Q">
-!aring = !tcp.dm<bf16, cluster = "K2", slice = "[1 # 8, Q / 16 % 32]", elem = "[Q / 512, Q % 16]">
-!af = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 8, Q / 16 % 32]", time = "Q / 512", packet = "Q % 16">
-!as = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 8, X32]", time = "[Q / 512, Q / 16 % 32]", packet = "Q % 16">
+!aring = !tcp.dm<bf16, cluster = "K2", slice = "[1 # 2, R2, Q / 16 % 64]", elem = "[Q / 1024, Q % 16]">
+!af = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 2, R2, Q / 16 % 64]", time = "Q / 1024", packet = "Q % 16">
+!as = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 2, R2, X64]", time = "[Q / 1024, Q / 16 % 64]", packet = "Q % 16">
 
-// o-proj and the first residual on slices H / 16: 32 per cluster.
-!owdm = !tcp.dm<bf16, cluster = "H / 512", slice = "H / 16 % 32 # 256", elem = "[H % 16, Q]">
-!owload = !tcp.stream<bf16, cluster = "H / 512", slice = "H / 16 % 32 # 256", time = "[H % 8, H / 8 % 2, Q / 16]", packet = "Q % 16">
-!owtrf = !tcp.trf<bf16, cluster = "H / 512", slice = "H / 16 % 32 # 256", lane = "H % 8", elem = "[H / 8 % 2, Q]">
-!oacc = !tcp.stream<f32, cluster = "H / 512", slice = "H / 16 % 32 # 256", time = "H / 8 % 2", packet = "H % 8">
-!ores = !tcp.stream<bf16, cluster = "H / 512", slice = "H / 16 % 32 # 256", time = "H / 8 % 2", packet = "H % 8">
-!rx16 = !tcp.dm<bf16, cluster = "H / 512", slice = "H / 16 % 32 # 256", elem = "H % 16">
-!rx16s = !tcp.stream<f32, cluster = "H / 512", slice = "H / 16 % 32 # 256", time = "H / 4 % 4", packet = "H % 4">
+// o-proj and the first residual on the down slices H / 4: 128 per cluster, one row per TRF
+// lane (4 lanes), so r is already where down's residual add reads it.
+!owdm = !tcp.dm<bf16, cluster = "H / 512", slice = "H / 4 % 128 # 256", elem = "[H % 4, Q]">
+!owload = !tcp.stream<bf16, cluster = "H / 512", slice = "H / 4 % 128 # 256", time = "[H % 4, Q / 16]", packet = "Q % 16">
+!owtrf = !tcp.trf<bf16, cluster = "H / 512", slice = "H / 4 % 128 # 256", lane = "H % 4", elem = "Q">
+!oacc = !tcp.stream<f32, cluster = "H / 512", slice = "H / 4 % 128 # 256", time = "1", packet = "H % 4 # 8">
+!ores = !tcp.stream<bf16, cluster = "H / 512", slice = "H / 4 % 128 # 256", time = "1", packet = "H % 4 # 8">
 !rone = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "H">
-!rx16v = !tcp.vrf<f32, cluster = "H / 512", slice = "H / 16 % 32 # 256", elem = "H % 16">
 
 // RMSNorm on r's slice of each cluster, then h spread over the 64-slice ring of the gate/up
 // slices (slice H / 16 holds packet H / 16) and broadcast by the Switch Engine in each
@@ -92,7 +90,7 @@
 !r4v = !tcp.vrf<f32, cluster = "H / 512", slice = "H / 4 % 128 # 256", elem = "H % 4">
 
 module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 3072,
-                               K2 = 2, R2 = 2, X32 = 32, X64 = 64}} {
+                               K2 = 2, R2 = 2, X64 = 64}} {
   func.func @decoder(%x: !nghbm {tcp.arg = "in", tcp.name = "x"},
                      %sum_hbm: !sumhbm {tcp.arg = "in", tcp.name = "sum_hbm"},
                      %rx_hbm: !vec {tcp.arg = "inout", tcp.name = "rx_hbm"},
@@ -120,20 +118,20 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 30
     %ol = tcp.fetch main %owd : !owdm -> !owload
     %oc = tcp.collect %ol : !owload
     %ot = tcp.to_trf %oc : !owload -> !owtrf
-    %rxd = tcp.dma %rx_hbm : !vec -> !rx16
-    %rxl = tcp.fetch sub %rxd : !rx16 -> !rx16s
-    %rxc = tcp.collect %rxl : !rx16s
-    %rxv = tcp.to_vrf %rxc : !rx16s -> !rx16v
+    %rxd = tcp.dma %rx_hbm : !vec -> !r4
+    %rxl = tcp.fetch sub %rxd : !r4 -> !r4s
+    %rxc = tcp.collect %rxl : !r4s
+    %rxv = tcp.to_vrf %rxc : !r4s -> !r4v
     %af = tcp.fetch main %ar : !aring -> !af
     %asw = tcp.switch broadcast1 %af : !af -> !as
     %ac = tcp.collect %asw : !as
     %o = tcp.contract %ac, %ot pack 2 : !as, !owtrf -> !oacc
-    %r = tcp.vector %o [add_f vrf(%rxv : !rx16v)] : !oacc
+    %r = tcp.vector %o [add_f vrf(%rxv : !r4v)] : !oacc
     %rb = tcp.cast %r : !oacc -> !ores
-    %rd = tcp.commit %rb : !ores -> !rx16
+    %rd = tcp.commit %rb : !ores -> !r4
 
     // h = RMSNorm(r) on r gathered onto one slice of each cluster (DM to DM), then spread.
-    %hd = tcp.dma %rd : !rx16 -> !rone
+    %hd = tcp.dma %rd : !r4 -> !rone
     %hwd = tcp.dma %post_rms_weight : !vec -> !rone
     %h1 = tcp.fetch main %hd : !rone -> !hs
     %hc1 = tcp.collect %h1 : !hs
@@ -197,8 +195,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 30
     %dl = tcp.fetch main %dwd : !dwdm -> !dwload
     %dc = tcp.collect %dl : !dwload
     %dt = tcp.to_trf %dc : !dwload -> !dwtrf
-    %r4d = tcp.dma %rd : !rx16 -> !r4
-    %r4l = tcp.fetch sub %r4d : !r4 -> !r4s
+    %r4l = tcp.fetch sub %rd : !r4 -> !r4s
     %r4c = tcp.collect %r4l : !r4s
     %r4v = tcp.to_vrf %r4c : !r4s -> !r4v
     %pfe = tcp.fetch main %pr : !pring -> !pf
