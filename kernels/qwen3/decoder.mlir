@@ -7,14 +7,14 @@
 // Placement: o-proj and down on the same 128 slices of each cluster (4 rows each, one per TRF
 // lane: short TRF loads, and r is where down's residual add reads it), gate/up on 64 slices of
 // each cluster (24 rows: 8 lanes x 3); the first half of the rows in cluster 0, so the
-// weights stream into both clusters' DM. a = x / sum and
-// h = RMSNorm(r) are computed on one slice of each cluster (x, sum and the norm weight come
-// from HBM once per cluster, replica axis K2; r is gathered there from both clusters), and p
-// is gathered onto one slice of each cluster; each is then spread over a ring of the slices
-// that contract with it (a and p: two rings of 64 per cluster, h: one) and broadcast within
-// the ring by the Switch Engine as the contraction streams it, in the order of the contracted
-// axis. Rounding points: a, r, h, p and the result are bf16; accumulations and the
-// element-wise math are f32.
+// weights stream into both clusters' DM. a = x / sum and h = RMSNorm(r) are computed on one
+// slice of each cluster (x, sum and the norm weight come from HBM once per cluster, replica
+// axis K2; r is gathered there from both clusters), and p is gathered onto one slice of each
+// cluster; each is then spread over a ring of the slices
+// that contract with it (a: one ring of 128 per cluster, h: one of 64, p: two of 64) and
+// broadcast within the ring by the Switch Engine as the contraction streams it, in the order
+// of the contracted axis. Rounding points: a, r, h, p and the result are bf16; accumulations
+// and the element-wise math are f32.
 !nghbm = !tcp.hbm<bf16, "[N, G, D]">
 !sumhbm = !tcp.hbm<f32, "[N, G]">
 !vec = !tcp.hbm<bf16, "H">
@@ -23,9 +23,9 @@
 !dw = !tcp.hbm<bf16, "[H, L]">
 
 // a = x / sum on one slice of each cluster (x and sum come from HBM once per cluster, replica
-// axis K2), then spread over the 32-slice ring of the o-proj slices (slice Q / 16 % 32 holds
-// packets Q / 16, + 32, + 64, + 96) and broadcast within it by the Switch Engine as the
-// contraction streams it, in the order of Q.
+// axis K2), then spread over the 128-slice ring of the o-proj slices (slice Q / 16 holds packet
+// Q / 16) and broadcast within it by the Switch Engine as the contraction streams it, in the
+// order of Q.
 !xcopy = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "[N, G, D]">
 !xs = !tcp.stream<f32, cluster = "K2", slice = "1 # 256", time = "[D / 8, N, G]", packet = "D % 8">
 !xb = !tcp.stream<bf16, cluster = "K2", slice = "1 # 256", time = "[D / 8, N, G]", packet = "D % 8">
@@ -33,9 +33,9 @@
 !ss = !tcp.stream<f32, cluster = "K2", slice = "1 # 256", time = "N", packet = "G">
 !svrf = !tcp.vrf<f32, cluster = "K2", slice = "1 # 256", elem = "[N, G]">
 !aone = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "Q">
-!aring = !tcp.dm<bf16, cluster = "K2", slice = "[1 # 2, R2, Q / 16 % 64]", elem = "[Q / 1024, Q % 16]">
-!af = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 2, R2, Q / 16 % 64]", time = "Q / 1024", packet = "Q % 16">
-!as = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 2, R2, X64]", time = "[Q / 1024, Q / 16 % 64]", packet = "Q % 16">
+!aring = !tcp.dm<bf16, cluster = "K2", slice = "[1 # 2, Q / 16]", elem = "Q % 16">
+!af = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 2, Q / 16]", time = "1", packet = "Q % 16">
+!as = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 2, X128]", time = "Q / 16", packet = "Q % 16">
 
 // o-proj and the first residual on the down slices H / 4: 128 per cluster, one row per TRF
 // lane (4 lanes), so r is already where down's residual add reads it.
@@ -90,7 +90,7 @@
 !r4v = !tcp.vrf<f32, cluster = "H / 512", slice = "H / 4 % 128 # 256", elem = "H % 4">
 
 module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 3072,
-                               K2 = 2, R2 = 2, X64 = 64}} {
+                               K2 = 2, R2 = 2, X64 = 64, X128 = 128}} {
   func.func @decoder(%x: !nghbm {tcp.arg = "in", tcp.name = "x"},
                      %sum_hbm: !sumhbm {tcp.arg = "in", tcp.name = "sum_hbm"},
                      %rx_hbm: !vec {tcp.arg = "inout", tcp.name = "rx_hbm"},
