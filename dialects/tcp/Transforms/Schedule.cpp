@@ -11,8 +11,8 @@
 // for, for the previous pass of its context (whose registers it reloads) and, when all tags
 // are taken, for the oldest DMA. A weight stream's parts are sized so that they end together;
 // the cluster's spare engine (the fourth, which carries the small DMAs) takes a part too while
-// no small DMA could need it, ending one start-up after the others when another stream follows
-// so that it streams while they start their next parts.
+// no small DMA could need it, and then, when another stream follows, the four parts end one
+// start-up apart so that the engines start their next parts one at a time.
 // Times come from rngd::QueueClock, the clock the simulator runs, so the predicted makespan is
 // what the simulator measures for the same command stream.
 #include "dialects/tcp/IR/TcpPass.h"
@@ -513,10 +513,11 @@ private:
     context_[unit.context] = static_cast<int64_t>(u);
   }
 
-  /// Re-cuts a weight stream so that its parts end together: an engine that frees earlier
-  /// (its previous work projected to end sooner) takes more of the split loop's iterations. The
-  /// cluster's spare engine, when idle, takes a part too, ending before a small DMA could need
-  /// it. Streams share HBM, so each runs at about HBM's rate over the stream engines' total.
+  /// Re-cuts a weight stream so that its parts end together (or one start-up apart, see
+  /// below): an engine that frees earlier (its previous work projected to end sooner) takes
+  /// more of the split loop's iterations. The cluster's spare engine, when idle, takes a part
+  /// too, ending before a small DMA could need it. Streams share HBM, so each runs at about
+  /// HBM's rate over the stream engines' total.
   void balanceStreams(Unit &unit) {
     if (!unit.plan || !isStream(unit))
       return;
@@ -545,21 +546,25 @@ private:
       // could need it).
       int64_t base = unit.parts[first].engine / perCluster * perCluster;
       const double never = std::numeric_limits<double>::infinity();
-      // Staggering only pays when another stream into the cluster follows.
+      // The parts end one start-up apart, engine by engine, when the spare streams too (three
+      // engines then carry the cluster's share while the fourth starts its next part) and
+      // another stream into the cluster follows (else the stagger would only delay this one).
+      const int64_t spareEngine = base + perCluster - 1;
       bool followed = llvm::any_of(units_, [&](const Unit &o) {
         return &o != &unit && !o.issued && isStream(o) &&
                llvm::any_of(o.parts, [&](const DmaPart &p) {
                  return p.engine / perCluster * perCluster == base;
                });
       });
+      bool stagger = followed && spareUsable(spareEngine, clock_.now());
       SmallVector<double> ready, after, cap;
       for (int64_t e = base; e < base + perCluster; ++e) {
-        bool spare = e == base + perCluster - 1;
+        bool spare = e == spareEngine;
         ready.push_back(double(std::max(clock_.engineFree(e), clock_.now()) +
                                t.dmaStartupCycles));
         bool usable = spare ? spareUsable(e, clock_.now())
                             : e - base < static_cast<int64_t>(last - first);
-        after.push_back(spare && followed ? double(t.dmaStartupCycles) : 0.0);
+        after.push_back(stagger ? double((e - base) * t.dmaStartupCycles) : 0.0);
         cap.push_back(!usable ? ready.back() : spare ? double(spareNeed(e)) : never);
       }
       // The common end T: the engines' iterations up to T (each from its ready time to the
@@ -583,11 +588,11 @@ private:
         return hi;
       };
       double hi = solve();
-      // The spare streams on past the others only when they stream too; else it would just
-      // end later than they could have.
+      // Staggered ends only when every engine that could stream does; else (a short stream)
+      // some would just end later than they could have.
       for (size_t i = 0; i < ready.size(); ++i)
-        if (after[i] == 0 && cap[i] > ready[i] && window(i, hi) == 0) {
-          after.back() = 0;
+        if (cap[i] > ready[i] && window(i, hi) == 0) {
+          after.assign(after.size(), 0.0);
           hi = solve();
           break;
         }
