@@ -171,11 +171,11 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
     } else if (auto window = dyn_cast<VrfViewOp>(op)) {
       Operation *def = window.getSource().getDefiningOp();
       auto base = def ? def->getAttrOfType<IntegerAttr>("tcp.vrf_offset") : IntegerAttr();
+      Type element = window.getSource().getType().getElementType();
       if (base)
         op.setAttr("tcp.vrf_offset",
-                   Builder(&op).getI64IntegerAttr(
-                       base.getInt() + window.getOffset() *
-                                           elementBytes(window.getSource().getType().getElementType())));
+                   Builder(&op).getI64IntegerAttr(base.getInt() +
+                                                  window.getOffset() * elementBytes(element)));
     }
   }
   return success();

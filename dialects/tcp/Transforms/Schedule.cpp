@@ -541,30 +541,26 @@ private:
       }
       double perIteration = double(dataCycles) / double(n) / speed;
       // Each engine of the cluster: when its data could start, how long after the common end
-      // it streams (the spare, when another stream follows: one start-up, to stream while the
-      // others start their next parts) and until when it may (the spare: before a small DMA
-      // could need it).
-      int64_t base = unit.parts[first].engine / perCluster * perCluster;
-      const double never = std::numeric_limits<double>::infinity();
+      // T it streams, and until when it may (the spare: before a small DMA could need it).
       // The parts end one start-up apart, engine by engine, when the spare streams too (three
       // engines then carry the cluster's share while the fourth starts its next part) and
       // another stream into the cluster follows (else the stagger would only delay this one).
-      const int64_t spareEngine = base + perCluster - 1;
+      int64_t base = unit.parts[first].engine / perCluster * perCluster;
+      const int64_t spareEngine = spareOf(base);
+      const double never = std::numeric_limits<double>::infinity();
+      auto inCluster = [&](const DmaPart &p) { return spareOf(p.engine) == spareEngine; };
       bool followed = llvm::any_of(units_, [&](const Unit &o) {
-        return &o != &unit && !o.issued && isStream(o) &&
-               llvm::any_of(o.parts, [&](const DmaPart &p) {
-                 return p.engine / perCluster * perCluster == base;
-               });
+        return &o != &unit && !o.issued && isStream(o) && llvm::any_of(o.parts, inCluster);
       });
-      bool stagger = followed && spareUsable(spareEngine, clock_.now());
+      bool spareStreams = spareUsable(spareEngine, clock_.now());
       SmallVector<double> ready, after, cap;
       for (int64_t e = base; e < base + perCluster; ++e) {
         bool spare = e == spareEngine;
         ready.push_back(double(std::max(clock_.engineFree(e), clock_.now()) +
                                t.dmaStartupCycles));
-        bool usable = spare ? spareUsable(e, clock_.now())
-                            : e - base < static_cast<int64_t>(last - first);
-        after.push_back(stagger ? double((e - base) * t.dmaStartupCycles) : 0.0);
+        bool usable = spare ? spareStreams : e - base < static_cast<int64_t>(last - first);
+        after.push_back(followed && spareStreams ? double((e - base) * t.dmaStartupCycles)
+                                                 : 0.0);
         cap.push_back(!usable ? ready.back() : spare ? double(spareNeed(e)) : never);
       }
       // The common end T: the engines' iterations up to T (each from its ready time to the
@@ -579,7 +575,7 @@ private:
         return sum;
       };
       auto solve = [&] {
-        double lo = *llvm::min_element(ready) - t.dmaStartupCycles;
+        double lo = *llvm::min_element(ready) - *llvm::max_element(after);
         double hi = *llvm::max_element(ready) + n * perIteration;
         for (int k = 0; k < 100; ++k) {
           double mid = (lo + hi) / 2;
