@@ -98,21 +98,21 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
     %mb = tcp.commit %mr : !redg -> !redgdm
     // m' = max(m_blk, m_old); a = exp(m_old - m').
     %mo = tcp.dma %max_hbm : !ng -> !reddm
-    %mo1 = tcp.fetch main %mo : !reddm -> !red
+    %mo1 = tcp.fetch sub %mo : !reddm -> !red
     %mo1c = tcp.collect %mo1 : !red
     %mov = tcp.to_vrf %mo1c : !red -> !redvrf
     %mn = tcp.fetch main %mb : !redgdm -> !red
     %mnc = tcp.collect %mn : !red
     %mx = tcp.vector %mnc [max_f vrf(%mov : !redvrf)] : !red
     %md = tcp.commit %mx : !red -> !reddm
-    %m2 = tcp.fetch main %md : !reddm -> !red
+    %m2 = tcp.fetch sub %md : !reddm -> !red
     %m2c = tcp.collect %m2 : !red
     %mv = tcp.to_vrf %m2c : !red -> !redvrf
     %al = tcp.fetch main %mo : !reddm -> !red
     %alc = tcp.collect %al : !red
     %alx = tcp.vector %alc [sub_f vrf(%mv : !redvrf), exp_f] : !red
     %ald = tcp.commit %alx : !red -> !reddm
-    %al2 = tcp.fetch main %ald : !reddm -> !red
+    %al2 = tcp.fetch sub %ald : !reddm -> !red
     %al2c = tcp.collect %al2 : !red
     %alv = tcp.to_vrf %al2c : !red -> !redvrf
 
@@ -142,7 +142,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
     %l2c = tcp.collect %l2 : !red
     %le = tcp.vector %l2c [add_f 6.25e-08] : !red
     %lsd = tcp.commit %le : !red -> !reddm
-    %l3 = tcp.fetch main %lsd : !reddm -> !red
+    %l3 = tcp.fetch sub %lsd : !reddm -> !red
     %l3c = tcp.collect %l3 : !red
     %lsv = tcp.to_vrf %l3c : !red -> !redvrf
     %lo = tcp.dma %sum_hbm : !ng -> !reddm

@@ -88,7 +88,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
     %mc = tcp.collect %m1 : !tg
     %mr = tcp.vector %mc [reduce_max_f, inter_max_f] : !tg -> !redg
     %md = tcp.commit %mr : !redg -> !redgdm
-    %m2 = tcp.fetch main %md : !redgdm -> !red
+    %m2 = tcp.fetch sub %md : !redgdm -> !red
     %m2c = tcp.collect %m2 : !red
     %mv = tcp.to_vrf %m2c : !red -> !redvrf
 
