@@ -623,16 +623,15 @@ private:
     unit.parts = dmaParts(*unit.plan, chunks);
   }
 
-  /// A cluster's fourth engine carries the small DMAs; such a DMA takes whichever engine of
-  /// the cluster frees first (the fourth on ties), so small DMAs do not queue behind each other
-  /// once the weight streams are done. Stream parts keep their engine.
+  /// A cluster's fourth (spare) engine carries the small DMAs; such a DMA takes whichever
+  /// engine of the cluster frees first (the spare on ties), so small DMAs do not queue behind
+  /// each other once the weight streams are done. Stream parts keep their engine.
   int64_t pickEngine(int64_t engine) const {
     const TargetModel &t = defaultTarget();
-    int64_t perCluster = t.dmaEngines / t.clusters;
-    if (engine % perCluster != perCluster - 1)
+    if (engine != spareOf(engine))
       return engine;
     int64_t best = engine;
-    for (int64_t e = engine - perCluster + 1; e < engine; ++e)
+    for (int64_t e = engine - t.dmaEngines / t.clusters + 1; e < engine; ++e)
       if (clock_.engineFree(e) < clock_.engineFree(best))
         best = e;
     return best;
