@@ -46,8 +46,8 @@
 !maskvrf = !tcp.vrf<f32, cluster = "C2", slice = "[1 # 4, RN4, T / 32]", elem = "T % 32">
 !ebdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", elem = "[G, T % 32]">
 // V transposed to [D, T % 32] per slice, then one TRF lane per D % 8.
-!vrows = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[T / 4 % 8, D / 32, T % 4, D / 8 % 4]", packet = "D % 8">
-!vcols = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[T / 4 % 8, D / 32, D / 8 % 4, D % 8]", packet = "T % 4">
+!vrows = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[T / 4 % 8, D / 16, T % 4, D / 8 % 2]", packet = "D % 8">
+!vcols = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[T / 4 % 8, D / 16, D / 8 % 2, D % 8]", packet = "T % 4">
 !vtdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", elem = "[D, T % 32]">
 !vload = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[D % 8, D / 8, T / 16 % 2]", packet = "T % 16">
 !vtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", lane = "D % 8", elem = "[D / 8, T % 32]">
