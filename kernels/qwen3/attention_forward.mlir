@@ -13,7 +13,9 @@
 // head (both q heads of its group stream against them). Reductions over T run within a slice,
 // then across the 16 slices of a head with the inter-slice reducer (fresh axis X16). V is
 // transposed per slice with the Transpose Engine (on the sub context, while K loads) so that
-// keys are contiguous in each TRF lane for P . V.
+// keys are contiguous in each TRF lane for P . V; V's TRF load also runs on sub (slower reads,
+// but it leaves main to K's TRF load and the softmax chain), so the VRF load of m, which
+// the chain waits for while sub is busy, runs on main.
 !q = !tcp.hbm<bf16, "[N, G, D]">
 !kv = !tcp.hbm<bf16, "[T, N, D]">
 !mask = !tcp.hbm<f32, "T">
@@ -105,7 +107,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
     %mnc = tcp.collect %mn : !red
     %mx = tcp.vector %mnc [max_f vrf(%mov : !redvrf)] : !red
     %md = tcp.commit %mx : !red -> !reddm
-    %m2 = tcp.fetch sub %md : !reddm -> !red
+    %m2 = tcp.fetch main %md : !reddm -> !red
     %m2c = tcp.collect %m2 : !red
     %mv = tcp.to_vrf %m2c : !red -> !redvrf
     %al = tcp.fetch main %mo : !reddm -> !red
@@ -122,7 +124,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
     %ex = tcp.vector %e1c [sub_f vrf(%mv : !redvrf), exp_f] : !tg
     %exd = tcp.commit %ex : !tg -> !edm
     %mkd = tcp.dma %mask : !mask -> !maskdm
-    %mkl = tcp.fetch sub %mkd : !maskdm -> !maskload
+    %mkl = tcp.fetch main %mkd : !maskdm -> !maskload
     %mklc = tcp.collect %mkl : !maskload
     %mkv = tcp.to_vrf %mklc : !maskload -> !maskvrf
     %e2 = tcp.fetch main %exd : !edm -> !gt
@@ -155,8 +157,8 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
     %lsum = tcp.vector %l5c [add_f vrf(%lsv : !redvrf)] : !red
     %ld = tcp.commit %lsum : !red -> !reddm
 
-    // o = bf16(e) . V, summed over the 16 slices of the head.
-    %vl = tcp.fetch main %vtd : !vtdm -> !vload
+    // o = bf16(e) . V, summed over the 16 slices of the head (V's TRF load on sub).
+    %vl = tcp.fetch sub %vtd : !vtdm -> !vload
     %vlc = tcp.collect %vl : !vload
     %vt = tcp.to_trf %vlc : !vload -> !vtrf
     %pf = tcp.fetch main %ebd : !ebdm -> !ps

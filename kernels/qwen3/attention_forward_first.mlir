@@ -11,7 +11,9 @@
 // head (both q heads of its group stream against them). Reductions over T run within a slice,
 // then across the 16 slices of a head with the inter-slice reducer (fresh axis X16). V is
 // transposed per slice with the Transpose Engine (on the sub context, while K loads) so that
-// keys are contiguous in each TRF lane for P . V.
+// keys are contiguous in each TRF lane for P . V; V's TRF load also runs on sub (slower reads,
+// but it leaves main to K's TRF load and the softmax chain), so the VRF load of m, which
+// the chain waits for while sub is busy, runs on main.
 !q = !tcp.hbm<bf16, "[N, G, D]">
 !kv = !tcp.hbm<bf16, "[T, N, D]">
 !mask = !tcp.hbm<f32, "T">
@@ -88,7 +90,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
     %mc = tcp.collect %m1 : !tg
     %mr = tcp.vector %mc [reduce_max_f, inter_max_f] : !tg -> !redg
     %md = tcp.commit %mr : !redg -> !redgdm
-    %m2 = tcp.fetch sub %md : !redgdm -> !red
+    %m2 = tcp.fetch main %md : !redgdm -> !red
     %m2c = tcp.collect %m2 : !red
     %mv = tcp.to_vrf %m2c : !red -> !redvrf
 
@@ -119,8 +121,8 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
     %le = tcp.vector %l2c [add_f 6.25e-08] : !red
     %ld = tcp.commit %le : !red -> !reddm
 
-    // o = bf16(e) . V, summed over the 16 slices of the head.
-    %vl = tcp.fetch main %vtd : !vtdm -> !vload
+    // o = bf16(e) . V, summed over the 16 slices of the head (V's TRF load on sub).
+    %vl = tcp.fetch sub %vtd : !vtdm -> !vload
     %vlc = tcp.collect %vl : !vload
     %vt = tcp.to_trf %vlc : !vload -> !vtrf
     %pf = tcp.fetch main %ebd : !ebdm -> !ps
