@@ -17,6 +17,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include <map>
 #include "llvm/Support/Format.h"
@@ -30,20 +31,32 @@ namespace {
 
 enum class Emit { Binary, Tcp, Rngd, Asm };
 
+// --help lists these and the few LLVM/MLIR flags in kShownFlags; every other flag LLVM and MLIR
+// register (hundreds, e.g. --mlir-print-op-generic) still works but is not listed.
+llvm::cl::OptionCategory rngdcOptions("rngdc options");
+constexpr const char *kShownFlags[] = {"stats", "mlir-print-ir-after-all", "mlir-print-ir-before-all",
+                                       "mlir-print-debuginfo", "mlir-timing"};
+
+#ifndef RNGDC_VERSION
+#define RNGDC_VERSION "rngdc 0.0.0"
+#endif
+
 llvm::cl::opt<std::string> inputFile(llvm::cl::Positional, llvm::cl::desc("<input .mlir>"),
-                                     llvm::cl::Required);
-llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("output file (.rngd, or text)"),
+                                     llvm::cl::Required, llvm::cl::cat(rngdcOptions));
+llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("output file (.rngd, or text)"), llvm::cl::cat(rngdcOptions),
                                       llvm::cl::value_desc("file"));
 llvm::cl::opt<std::string> scheduleFile("dump-schedule",
                                         llvm::cl::desc("write the schedule JSON here"),
+                                        llvm::cl::cat(rngdcOptions),
                                         llvm::cl::value_desc("file"));
 llvm::cl::opt<std::string> traceFormat(
     "trace-format", llvm::cl::desc("format of --dump-schedule: schedule (default) or chrome"),
-    llvm::cl::init("schedule"), llvm::cl::value_desc("schedule|chrome"));
+    llvm::cl::init("schedule"), llvm::cl::value_desc("schedule|chrome"), llvm::cl::cat(rngdcOptions));
 llvm::cl::opt<bool> memoryReportFlag(
-    "memory-report", llvm::cl::desc("print where each DM/TRF/VRF tensor lives and each peak"));
+    "memory-report", llvm::cl::desc("print where each DM/TRF/VRF tensor lives and each peak"),
+    llvm::cl::cat(rngdcOptions));
 llvm::cl::opt<Emit> emit(
-    "emit", llvm::cl::desc("what to produce"), llvm::cl::init(Emit::Binary),
+    "emit", llvm::cl::desc("what to produce"), llvm::cl::init(Emit::Binary), llvm::cl::cat(rngdcOptions),
     llvm::cl::values(clEnumValN(Emit::Binary, "binary", "the .rngd executable (default)"),
                      clEnumValN(Emit::Tcp, "tcp", "scheduled tcp with addresses and cycles"),
                      clEnumValN(Emit::Rngd, "rngd", "the rngd text form (as rngd-dump prints)"),
@@ -106,6 +119,17 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
+  llvm::cl::HideUnrelatedOptions(rngdcOptions);
+  for (const char *flag : kShownFlags)
+    if (llvm::cl::Option *option = llvm::cl::getRegisteredOptions().lookup(flag)) {
+      option->setHiddenFlag(llvm::cl::NotHidden);
+      option->addCategory(rngdcOptions);
+    }
+  if (llvm::cl::Option *option = llvm::cl::getRegisteredOptions().lookup("stats"))
+    option->setDescription("print op counts and the time of parsing, each pass and emission");
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << RNGDC_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n";
+  });
   llvm::cl::ParseCommandLineOptions(argc, argv, "rngdc: the RNGD kernel compiler\n");
 
   if (outputFile.empty() && emit == Emit::Binary)
