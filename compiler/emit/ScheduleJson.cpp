@@ -100,16 +100,25 @@ public:
       });
       j_.attribute("start", sched ? cast<IntegerAttr>(sched.get("start")).getInt() : 0);
       j_.attribute("end", sched ? cast<IntegerAttr>(sched.get("end")).getInt() : 0);
+      // What let the queue issue it (tcp-schedule's why/after, `after` as an op id).
+      auto why = sched ? sched.getAs<StringAttr>("why") : StringAttr();
+      j_.attribute("why", why ? why.getValue() : "start");
+      if (auto after = sched ? sched.getAs<IntegerAttr>("after") : IntegerAttr())
+        j_.attribute("after", idOfOrder_.lookup(after.getInt()));
       if (ctx == "tdma") // each descriptor on its engine
         j_.attributeArray("parts", [&] {
           auto engines = cast<DenseI64ArrayAttr>(sched.get("engines")).asArrayRef();
           auto starts = cast<DenseI64ArrayAttr>(sched.get("part_starts")).asArrayRef();
           auto ends = cast<DenseI64ArrayAttr>(sched.get("part_ends")).asArrayRef();
+          auto behind = sched.getAs<DenseI64ArrayAttr>("part_after");
           for (size_t p = 0; p < engines.size(); ++p)
             j_.object([&] {
               j_.attribute("engine", "dma" + std::to_string(engines[p]));
               j_.attribute("start", starts[p]);
               j_.attribute("end", ends[p]);
+              // The DMA whose part on this engine it started behind.
+              if (behind && static_cast<int64_t>(p) < behind.size() && behind[p] >= 0)
+                j_.attribute("after", idOfOrder_.lookup(behind[p]));
             });
         });
       j_.attributeArray("reads", reads);
@@ -132,6 +141,7 @@ public:
   const conversion::ArgumentLayout &args_;
   llvm::DenseMap<Value, int64_t> producer_;  // DM value -> op id
   llvm::DenseMap<Value, int64_t> valueIds_;  // DM value -> memory-plan id
+  llvm::DenseMap<int64_t, int64_t> idOfOrder_; // tcp.schedule order -> op id
 };
 } // namespace
 
@@ -194,6 +204,15 @@ std::string scheduleJson(ModuleOp module) {
   for (const PlacedTensor &p : memory.tensors)
     if (p.space == "dm")
       w.valueIds_[p.value] = static_cast<int64_t>(w.valueIds_.size());
+
+  // Op ids number the scheduled units in program order.
+  int64_t unit = 0;
+  for (Operation &op : func.getBody().front())
+    if (llvm::isa<tcp::DmaOp, tcp::DmaScatterOp, tcp::DmaGatherOp>(op) || tcp::isPassEnd(&op)) {
+      if (auto sched = op.getAttrOfType<DictionaryAttr>("tcp.schedule"))
+        w.idOfOrder_[cast<IntegerAttr>(sched.get("order")).getInt()] = unit;
+      ++unit;
+    }
 
   j.object([&] {
     j.attribute("format", "rngd-schedule");

@@ -12,7 +12,7 @@ module attributes {tcp.axes = {A = 8192}} {
   func.func @constant_add(%in: !buf {tcp.arg = "in", tcp.name = "in"},
                           %out: !buf {tcp.arg = "out", tcp.name = "out"}) {
     // 256 packets of 64 bytes, one request each: 500 + 256.
-    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 756 : i64, engines = array<i64: 3>, order = 0 : i64, part_ends = array<i64: 756>, part_starts = array<i64: 0>, start = 0 : i64, tags = array<i64: 0>, waits = []}
+    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 756 : i64, engines = array<i64: 3>, order = 0 : i64, part_after = array<i64: -1>, part_ends = array<i64: 756>, part_starts = array<i64: 0>, start = 0 : i64, tags = array<i64: 0>, waits = [], why = "start"}
     %x = tcp.dma %in : !buf -> !dm
     %s = tcp.fetch main %x : !dm -> !f32s
     %c = tcp.collect %s : !f32s
@@ -21,11 +21,11 @@ module attributes {tcp.axes = {A = 8192}} {
     // The wait holds the queue until 756; four config loads (1 + one cycle per register word:
     // 15 + 12 + 2 + 15) bring it to 800. The pass streams 4 flits; the Way4 add takes 8 cycles,
     // plus fill 4, fetch-cast latency 2 and one ALU 1: 15 cycles.
-    // CHECK: tcp.commit {{.*}}tcp.schedule = {context = "main", end = 815 : i64, engines = array<i64>, order = 1 : i64, start = 800 : i64, waits = ["tag 0"]}
+    // CHECK: tcp.commit {{.*}}tcp.schedule = {after = 0 : i64, context = "main", end = 815 : i64, engines = array<i64>, order = 1 : i64, start = 800 : i64, waits = ["tag 0"], why = "waits"}
     %y = tcp.commit %b : !bf16s -> !dm
     // A small DMA takes the engine of its cluster that frees first (the fourth on ties): engine 0
     // is free, engine 3 was busy until 756.
-    // CHECK: tcp.dma {{.*}}tcp.schedule = {context = "tdma", end = 1571 : i64, engines = array<i64: 0>, order = 2 : i64, part_ends = array<i64: 1571>, part_starts = array<i64: 815>, start = 815 : i64, tags = array<i64: 0>, waits = ["main"]}
+    // CHECK: tcp.dma {{.*}}tcp.schedule = {after = 1 : i64, context = "tdma", end = 1571 : i64, engines = array<i64: 0>, order = 2 : i64, part_after = array<i64: -1>, part_ends = array<i64: 1571>, part_starts = array<i64: 815>, start = 815 : i64, tags = array<i64: 0>, waits = ["main"], why = "waits"}
     tcp.dma %y into %out : !dm -> !buf
     return
   }

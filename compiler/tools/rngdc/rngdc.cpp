@@ -1,6 +1,7 @@
 // rngdc: compile a tcp kernel (or assemble an rngd text form) into an .rngd executable.
 //
 //   rngdc IN.mlir -o OUT.rngd [--dump-schedule S.json] [--emit=tcp|rngd|asm]
+#include "compiler/emit/CriticalPath.h"
 #include "compiler/emit/EmitExecutable.h"
 #include "compiler/emit/MemoryReport.h"
 #include "compiler/emit/ScheduleJson.h"
@@ -52,6 +53,10 @@ llvm::cl::opt<std::string> scheduleFile("dump-schedule",
 llvm::cl::opt<std::string> traceFormat(
     "trace-format", llvm::cl::desc("format of --dump-schedule: schedule (default) or chrome"),
     llvm::cl::init("schedule"), llvm::cl::value_desc("schedule|chrome"), llvm::cl::cat(rngdcOptions));
+llvm::cl::opt<bool> criticalPathFlag(
+    "critical-path",
+    llvm::cl::desc("print the chain of DMAs and passes that sets the makespan, and why each waits"),
+    llvm::cl::cat(rngdcOptions));
 llvm::cl::opt<bool> memoryReportFlag(
     "memory-report", llvm::cl::desc("print where each DM/TRF/VRF tensor lives and each peak"),
     llvm::cl::cat(rngdcOptions));
@@ -172,6 +177,9 @@ int main(int argc, char **argv) {
     rngd::buildSchedulePipeline(schedule);
     if (failed(schedule.run(*module)))
       return 1;
+    if (criticalPathFlag)
+      for (auto func : module->getOps<func::FuncOp>())
+        llvm::outs() << rngd::emit::formatCriticalPath(func);
     if (memoryReportFlag)
       for (auto func : module->getOps<func::FuncOp>())
         llvm::outs() << func.getSymName() << " memory\n"

@@ -36,7 +36,10 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     stream's parts are re-cut so that they end together (an engine freeing earlier takes more
     iterations). Post: every unit carries `tcp.schedule = {order, context, engines, start,
     end, waits, tags (DMAs), part_starts, part_ends (DMAs), chunks (weight streams: each
-    part's iterations), holds_dma (passes that must not overlap a DMA)}`, the function
+    part's iterations), holds_dma (passes that must not overlap a DMA), why and after (what
+    let the queue issue it: "waits" for the end of unit `after` (by order), "queue" right after
+    unit `after`, "start"), part_after (DMAs: per part, the DMA whose part on the same engine
+    it started behind, or -1)}`, the function
     `tcp.final_waits` and the module `tcp.makespan`, timed with the simulator's clock.
   }];
 }

@@ -141,6 +141,17 @@ struct Unit {
   SmallVector<QueueClock::DmaId> dmas; // per DMA part, in the clock
   SmallVector<int64_t> tags, partStarts, partEnds; // per DMA part
   SmallVector<std::string> waits; // "tag N" | "main" | "sub", emitted before the unit
+  // What set its start (ListScheduler::resolveCauses): its commands issued once the queue had
+  // waited for the end of unit `after` ("waits") or right after unit `after`'s ("queue"); -1
+  // with "start" for the kernel's first command. A DMA part may then wait for its engine:
+  // partAfter is the DMA unit whose part there ended when it started (-1: it did not wait).
+  int64_t after = -1;
+  StringRef why = "start";
+  SmallVector<int64_t> partAfter;
+  int64_t heldBy = -1;      // the waited-for unit whose end held the queue last
+  int64_t issuedAt = 0;     // queue time after the unit's waits
+  int64_t prevIssued = -1;  // the unit issued just before
+  SmallVector<int64_t> prevOnEngine; // per DMA part: the previous DMA unit on its engine
 };
 
 int64_t words(isa::Unit unit) { return isa::wordCount(*isa::findUnit(unit)); }
@@ -298,7 +309,8 @@ public:
     for (size_t u = 0; u < units_.size(); ++u)
       if (!units_[u].retired)
         open.push_back(u);
-    finalWaits_ = retire(open);
+    int64_t heldBy = -1;
+    finalWaits_ = retire(open, heldBy);
     // Every DMA's times are final now.
     clock_.finish();
     for (Unit &unit : units_) {
@@ -312,9 +324,40 @@ public:
         unit.span.end = std::max(unit.span.end, span.end);
       }
     }
+    resolveCauses();
   }
 
   int64_t makespan() const { return clock_.makespan(); }
+
+  /// Sets each unit's `after`, `why` and `partAfter` from the final times: the queue issued a
+  /// unit once it had waited for the end that held it last (else right after the unit before),
+  /// and a DMA part that started later, when its engine's previous DMA ended, waited for that.
+  void resolveCauses() {
+    for (Unit &unit : units_) {
+      for (size_t p = 0; p < unit.partStarts.size(); ++p) {
+        int64_t prev = unit.prevOnEngine[p];
+        bool held = prev >= 0 && unit.partStarts[p] > unit.issuedAt &&
+                    endOnEngine(units_[prev], unit.parts[p].engine) == unit.partStarts[p];
+        unit.partAfter.push_back(held ? prev : -1);
+      }
+      if (unit.heldBy >= 0) {
+        unit.after = unit.heldBy;
+        unit.why = "waits";
+      } else if (unit.prevIssued >= 0) {
+        unit.after = unit.prevIssued;
+        unit.why = "queue";
+      }
+    }
+  }
+
+  /// When DMA unit `unit`'s part on `engine` ended (its last one there).
+  static int64_t endOnEngine(const Unit &unit, int64_t engine) {
+    int64_t end = -1;
+    for (size_t p = 0; p < unit.parts.size() && p < unit.partEnds.size(); ++p)
+      if (unit.parts[p].engine == engine)
+        end = std::max(end, unit.partEnds[p]);
+    return end;
+  }
   const SmallVector<std::string> &finalWaits() const { return finalWaits_; }
   const std::vector<size_t> &issueOrder() const { return issueOrder_; }
 
@@ -452,8 +495,8 @@ private:
   }
 
   /// Waits for each unit in `which` (each part of a DMA), earliest end first; returns the
-  /// wait commands.
-  SmallVector<std::string> retire(const SmallVector<size_t> &which) {
+  /// wait commands. `heldBy` becomes the last unit whose end held the queue (else unchanged).
+  SmallVector<std::string> retire(const SmallVector<size_t> &which, int64_t &heldBy) {
     struct Wait {
       int64_t end;
       size_t unit;
@@ -473,6 +516,8 @@ private:
     SmallVector<std::string> out;
     for (const Wait &w : waits) {
       Unit &unit = units_[w.unit];
+      if (w.end > clock_.now() + defaultTarget().commandIssueCycles)
+        heldBy = static_cast<int64_t>(w.unit);
       if (w.part >= 0) {
         clock_.waitDma(unit.dmas[w.part]);
         int64_t tag = unit.tags[w.part];
@@ -493,13 +538,17 @@ private:
 
   void issue(size_t u) {
     Unit &unit = units_[u];
-    unit.waits = retire(blockers(u));
+    unit.prevIssued = issueOrder_.empty() ? -1 : static_cast<int64_t>(issueOrder_.back());
+    unit.waits = retire(blockers(u), unit.heldBy);
+    unit.issuedAt = clock_.now();
     unit.issued = true;
     if (unit.isDma) {
       balanceStreams(unit);
       for (DmaPart &part : unit.parts) {
         if (!isStream(unit))
           part.engine = pickEngine(part.engine);
+        unit.prevOnEngine.push_back(lastOnEngine_[part.engine & 15]);
+        lastOnEngine_[part.engine & 15] = static_cast<int64_t>(u);
         unit.tags.push_back(nextTag());
         ++tagsTaken_;
         unit.dmas.push_back(clock_.dma(part.engine, part.cycles, part.traffic));
@@ -650,6 +699,8 @@ private:
   std::vector<int64_t> pathToEnd_; // critical path from each unit to the kernel's end
   QueueClock clock_;
   int64_t context_[2] = {-1, -1};      // unit running on main / sub, not yet waited for
+  int64_t lastOnEngine_[16] = {-1, -1, -1, -1, -1, -1, -1, -1,
+                               -1, -1, -1, -1, -1, -1, -1, -1}; // DMA unit last given each engine
   SmallVector<size_t> tagsInFlight_;   // DMA units not yet waited for, in issue order
   size_t tagsTaken_ = 0;               // their parts' tags
   SmallVector<int64_t> freeTags_;      // retired tags, reused oldest first
@@ -690,6 +741,9 @@ LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
   ListScheduler scheduler(units);
   scheduler.run();
   Builder b(func);
+  std::vector<int64_t> orderOf(units.size());
+  for (size_t i = 0; i < scheduler.issueOrder().size(); ++i)
+    orderOf[scheduler.issueOrder()[i]] = static_cast<int64_t>(i);
   int64_t order = 0;
   for (size_t u : scheduler.issueOrder()) {
     const Unit &unit = units[u];
@@ -700,7 +754,16 @@ LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
         b.getNamedAttr("engines", b.getDenseI64ArrayAttr(engines(unit))),
         b.getNamedAttr("start", b.getI64IntegerAttr(unit.span.start)),
         b.getNamedAttr("end", b.getI64IntegerAttr(unit.span.end)),
-        b.getNamedAttr("waits", stringArray(b, unit.waits))};
+        b.getNamedAttr("waits", stringArray(b, unit.waits)),
+        b.getNamedAttr("why", b.getStringAttr(unit.why))};
+    if (unit.after >= 0)
+      fields.push_back(b.getNamedAttr("after", b.getI64IntegerAttr(orderOf[unit.after])));
+    if (unit.isDma) {
+      SmallVector<int64_t> partAfter;
+      for (int64_t a : unit.partAfter)
+        partAfter.push_back(a < 0 ? -1 : orderOf[a]);
+      fields.push_back(b.getNamedAttr("part_after", b.getDenseI64ArrayAttr(partAfter)));
+    }
     if (unit.isDma) {
       fields.push_back(b.getNamedAttr("tags", b.getDenseI64ArrayAttr(unit.tags)));
       if (!unit.chunks.empty())
