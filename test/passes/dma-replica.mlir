@@ -17,8 +17,10 @@ module attributes {tcp.axes = {L = 1024, M = 2, K2 = 2, C2 = 2, R64 = 64}} {
                      %m: !mat {tcp.arg = "in", tcp.name = "m"}) {
     // x on one slice of each cluster (a broadcast over K2).
     %c = tcp.dma %x : !vec -> !copies
-    // Each cluster's part reads the other cluster's copy: 1,012 cycles each.
-    // CHECK: tcp.dma %0 {{.*}}part_ends = array<i64: 1528, 1529>, part_starts = array<i64: 516, 517>
+    // Each cluster's part reads the other cluster's copy. Issued last, it also spreads over
+    // the engines idle then (0, 1 and 4, 7): 32 slices x 2 KB = 256 requests each, one cycle
+    // per request across clusters: 756 cycles (1,012 as one part per cluster; 2 x 256 within).
+    // CHECK: tcp.dma %0 {{.*}}chunks = array<i64: 32, 32, 0, 0, 32, 0, 0, 32>{{.*}}engines = array<i64: 0, 1, 4, 7>{{.*}}part_ends = array<i64: 1272, 1273, 1274, 1275>, part_starts = array<i64: 516, 517, 518, 519>
     %a = tcp.dma %c : !copies -> !all
     // x in cluster 0 only: cluster 0's part stays in the cluster (1,524), cluster 1's crosses.
     %z = tcp.dma %x : !vec -> !zero

@@ -154,8 +154,8 @@ private:
       return op.emitOpError("has no DM address; run tcp-allocate-memory first");
     std::vector<tcp::DmaPart> parts = tcp::dmaParts(*plan, chunks_);
     if (parts.empty())
-      return op.emitOpError("its schedule's stream chunks (")
-             << chunks_.size() << ") do not cut its weight stream into whole parts";
+      return op.emitOpError("its schedule's chunks (")
+             << chunks_.size() << ") do not cut it into whole parts";
     if (tags_.size() != parts.size() || engines_.size() != parts.size())
       return op.emitOpError("has ") << tags_.size() << " DMA tags and " << engines_.size()
                                     << " engines for " << parts.size()
@@ -192,7 +192,10 @@ private:
       return op->emitOpError("has no DM address; run tcp-allocate-memory first");
     uint64_t dm = t.dmAddressBase + static_cast<uint64_t>(dmOffset(dmValue));
     uint64_t hbm = hbmAddress(hbmValue), index = hbmAddress(offsets);
-    std::vector<tcp::DmaPart> parts = tcp::indirectDmaParts(*plan);
+    std::vector<tcp::DmaPart> parts = tcp::indirectDmaParts(*plan, chunks_);
+    if (parts.empty())
+      return op->emitOpError("its schedule's chunks (")
+             << chunks_.size() << ") do not cut it into whole parts";
     if (tags_.size() != parts.size() || engines_.size() != parts.size())
       return op->emitOpError("has ") << tags_.size() << " DMA tags and " << engines_.size()
                                      << " engines for " << parts.size()
@@ -450,7 +453,7 @@ private:
   std::vector<cmd::ConfigOp> configs_;
   std::vector<int64_t> tags_;    // the tags of the DMA being lowered, one per descriptor
   std::vector<int64_t> engines_; // and its engines
-  std::vector<int64_t> chunks_;  // and its stream parts' sizes (tcp-schedule's choice)
+  std::vector<int64_t> chunks_;  // and its parts' sizes (tcp-schedule's choice)
 };
 
 struct ConvertTcpToRngdPass

@@ -222,6 +222,35 @@ std::vector<Piece> clusterPieces(const Nest &loops, bool dmDst, size_t firstCut)
   }
   return {};
 }
+
+/// The loop of `loops` from `first` on a piece is cut at: the outermost of
+/// kStreamSplitIterations or more iterations (so chunks can be sized finely), else the longest;
+/// loops.size() when no loop has two iterations.
+size_t cutLoop(const Nest &loops, size_t first) {
+  size_t longest = first;
+  for (size_t k = first; k < loops.size(); ++k)
+    if (loops[k].size > loops[longest].size)
+      longest = k;
+  for (size_t k = first; k < loops.size(); ++k)
+    if (loops[k].size >= kStreamSplitIterations)
+      return k;
+  return longest < loops.size() && loops[longest].size >= 2 ? longest : loops.size();
+}
+
+/// Piece `p` cut at loop `i` into `sizes` iterations (a size of 0 drops its part), each part
+/// made by `make(piece, engine index c)`; false when the sizes do not add up to the loop.
+template <typename Make>
+bool cutPiece(const Piece &p, size_t i, llvm::ArrayRef<int64_t> sizes, Make make) {
+  int64_t from = 0, n = p.loops[i].size;
+  for (size_t c = 0; c < sizes.size(); ++c) {
+    if (sizes[c] < 0 || from + sizes[c] > n)
+      return false;
+    if (sizes[c] > 0)
+      make(slicePiece(p, i, from, from + sizes[c]), static_cast<int64_t>(c), sizes[c]);
+    from += sizes[c];
+  }
+  return from == n;
+}
 } // namespace
 
 std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chunks) {
@@ -263,9 +292,9 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chu
     for (Piece &p : pieces)
       if (clusterOf(p.loops, p.src, false) == p.cluster)
         p.src += ((p.cluster + 1) % t.clusters - p.cluster) * clusterBytes;
-  // 2. A stream: each cluster's piece over the cluster's first three engines, its outermost
-  //    loop of kStreamSplitIterations or more iterations (else its longest) cut into
-  //    near-equal chunks (or the scheduler's, one per engine of the cluster).
+  // 2. A stream: each cluster's piece over the cluster's first three engines, its cutLoop
+  //    cut into near-equal chunks (or the scheduler's, one per engine of the cluster). A small
+  //    DMA stays whole on the cluster's fourth engine unless the scheduler gives chunks.
   std::vector<DmaPart> parts;
   // A stream reads each HBM byte once: a replicating load (a loop reading the same source
   // again) is small however many copies it writes.
@@ -278,42 +307,42 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chu
   for (size_t pi = 0; pi < pieces.size(); ++pi) {
     const Piece &p = pieces[pi];
     int64_t base = p.cluster * enginesPerCluster;
-    // The outermost loop fine enough to balance the engines, else the longest one.
-    size_t i = 0, longest = 0;
-    for (size_t k = 0; k < p.loops.size(); ++k)
-      if (p.loops[k].size > p.loops[longest].size)
-        longest = k;
-    while (i < p.loops.size() && p.loops[i].size < kStreamSplitIterations)
-      ++i;
-    if (i == p.loops.size())
-      i = p.loops.empty() || p.loops[longest].size < 2 ? p.loops.size() : longest;
-    if (!large || i == p.loops.size()) {
-      parts.push_back(makePart(p, base + (large ? 0 : streamEngines)));
+    size_t i = cutLoop(p.loops, 0);
+    int64_t n = i < p.loops.size() ? p.loops[i].size : 0;
+    if (!chunks.empty() && i == p.loops.size())
+      return {}; // chunks for a piece with no loop to cut
+    if (!large && chunks.empty()) {
+      parts.push_back(makePart(p, base + streamEngines));
+      parts.back().piece = static_cast<int64_t>(pi);
+      parts.back().cutIterations = n;
       continue;
     }
-    // Default: near-equal chunks on the stream engines. Given chunks: one per engine of the
-    // cluster, the fourth (spare) engine's included.
-    int64_t n = p.loops[i].size, count = std::min(streamEngines, n);
-    if (!chunks.empty())
-      count = enginesPerCluster;
-    int64_t from = 0;
-    for (int64_t c = 0; c < count; ++c) {
-      int64_t size = (c + 1) * n / count - c * n / count;
-      if (!chunks.empty()) {
-        if (nextChunk == chunks.size())
-          return {}; // fewer chunks than engines
-        size = chunks[nextChunk++];
-      }
-      if (size < 0 || from + size > n)
-        return {};
-      if (size == 0)
-        continue;
-      parts.push_back(makePart(slicePiece(p, i, from, from + size), base + c));
+    if (i == p.loops.size()) { // a large load with no loop to cut: one part
+      parts.push_back(makePart(p, base));
+      parts.back().piece = static_cast<int64_t>(pi);
+      continue;
+    }
+    // Default (a stream): near-equal chunks on the stream engines. Given chunks: one per
+    // engine of the cluster, the fourth (spare) engine's included.
+    SmallVector<int64_t> sizes;
+    if (chunks.empty()) {
+      int64_t count = std::min(streamEngines, n);
+      for (int64_t c = 0; c < count; ++c)
+        sizes.push_back((c + 1) * n / count - c * n / count);
+    } else {
+      if (nextChunk + enginesPerCluster > chunks.size())
+        return {}; // fewer chunks than engines
+      sizes.append(chunks.begin() + nextChunk, chunks.begin() + nextChunk + enginesPerCluster);
+      nextChunk += enginesPerCluster;
+    }
+    bool whole = cutPiece(p, i, sizes, [&](const Piece &q, int64_t c, int64_t size) {
+      parts.push_back(makePart(q, base + c));
       parts.back().chunk = size;
       parts.back().piece = static_cast<int64_t>(pi);
-      from += size;
-    }
-    if (from != n)
+      parts.back().cutIterations = n;
+      parts.back().stream = large;
+    });
+    if (!whole)
       return {}; // chunks that do not cover the piece
   }
   if (nextChunk != chunks.size())
@@ -321,7 +350,8 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chu
   return parts;
 }
 
-std::vector<DmaPart> indirectDmaParts(const IndirectDmaPlan &plan) {
+std::vector<DmaPart> indirectDmaParts(const IndirectDmaPlan &plan,
+                                      llvm::ArrayRef<int64_t> chunks) {
   const TargetModel &t = defaultTarget();
   const DmaOpPlan &dma = plan.dma;
   const int64_t packetBytes = dma.plan.packetBytes;
@@ -330,10 +360,8 @@ std::vector<DmaPart> indirectDmaParts(const IndirectDmaPlan &plan) {
   Nest loops = {{plan.rows, plan.scatter ? plan.dmRowStride : 0,
                  plan.scatter ? 0 : plan.dmRowStride}};
   loops.insert(loops.end(), dma.plan.loops.begin(), dma.plan.loops.end());
-  std::vector<DmaPart> parts;
-  for (const Piece &p : clusterPieces(loops, !plan.scatter, 1)) {
-    DmaPart part{p.loops, p.src, p.dst, p.cluster * enginesPerCluster + enginesPerCluster - 1,
-                 1, 0, {}};
+  auto makePart = [&](const Piece &p, int64_t engine) {
+    DmaPart part{p.loops, p.src, p.dst, engine, 1, 0, {}};
     for (const auto &l : part.loops)
       part.packets *= l.size;
     int64_t bytes = part.packets * packetBytes;
@@ -341,8 +369,39 @@ std::vector<DmaPart> indirectDmaParts(const IndirectDmaPlan &plan) {
     part.traffic.hbmBytes = bytes + plan.offsets.elem.size() * plan.offsets.elemBytes;
     if (!plan.scatter)
       part.traffic.dmWriteBytes[p.cluster] = bytes;
-    parts.push_back(part);
+    return part;
+  };
+  std::vector<DmaPart> parts;
+  size_t nextChunk = 0;
+  std::vector<Piece> pieces = clusterPieces(loops, !plan.scatter, 1);
+  for (size_t pi = 0; pi < pieces.size(); ++pi) {
+    const Piece &p = pieces[pi];
+    int64_t base = p.cluster * enginesPerCluster;
+    size_t i = cutLoop(p.loops, 1); // inside the row loop: every part reads its rows' offsets
+    int64_t n = i < p.loops.size() ? p.loops[i].size : 0;
+    if (!chunks.empty() && i == p.loops.size())
+      return {}; // chunks for a piece with no loop to cut
+    if (chunks.empty()) {
+      parts.push_back(makePart(p, base + enginesPerCluster - 1));
+      parts.back().piece = static_cast<int64_t>(pi);
+      parts.back().cutIterations = n;
+      continue;
+    }
+    if (nextChunk + enginesPerCluster > chunks.size())
+      return {};
+    llvm::ArrayRef<int64_t> sizes = chunks.slice(nextChunk, enginesPerCluster);
+    nextChunk += enginesPerCluster;
+    bool whole = cutPiece(p, i, sizes, [&](const Piece &q, int64_t c, int64_t size) {
+      parts.push_back(makePart(q, base + c));
+      parts.back().chunk = size;
+      parts.back().piece = static_cast<int64_t>(pi);
+      parts.back().cutIterations = n;
+    });
+    if (!whole)
+      return {};
   }
+  if (nextChunk != chunks.size())
+    return {};
   return parts;
 }
 

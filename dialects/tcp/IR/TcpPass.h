@@ -46,8 +46,10 @@ struct DmaPart {
   int64_t packets = 0;
   int64_t cycles = 0;
   DmaTraffic traffic;
-  int64_t chunk = 0; // a stream part: the iterations of the piece's split loop it moves
-  int64_t piece = 0; // a stream part: which cluster piece it belongs to
+  int64_t chunk = 0; // a cut piece's part: the iterations of the piece's cut loop it moves
+  int64_t piece = 0; // which cluster piece it belongs to
+  int64_t cutIterations = 0; // iterations of the piece's cut loop (0: no loop to cut)
+  bool stream = false;       // a part of a weight stream (a large load from HBM)
 };
 
 /// The descriptors of a DMA. An engine reaches only its own cluster's DM (the destination's,
@@ -63,7 +65,8 @@ struct DmaPart {
 /// no loop of the nest separates them (no engine could run it). `chunks`, when given, are the
 /// stream parts' iteration counts, one per engine of the piece's cluster in order (the fourth
 /// is the spare engine, which tcp-schedule lends a stream across the others' start-ups); a
-/// chunk of 0 drops its part.
+/// chunk of 0 drops its part. Given for a small DMA, they cut it the same way, over the
+/// cluster's engines that tcp-schedule found idle at a kernel's end.
 std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chunks = {});
 constexpr int64_t kDmaSplitBytes = 64 * 1024;
 /// A stream is cut at its outermost loop of at least this many iterations (four per engine of
@@ -73,9 +76,11 @@ constexpr int64_t kStreamSplitIterations = 16;
 /// The descriptors of a gather or scatter: loop 0 walks the rows (the DM side stepping by
 /// dmRowStride, the HBM side by the offsets), then the plan's loops. One descriptor per cluster
 /// the DM side reaches, cut like dmaParts at a loop inside the row loop, each on its cluster's
-/// fourth engine. Every descriptor reads the whole offsets tensor. Empty when no loop inside
-/// the row loop separates the clusters.
-std::vector<DmaPart> indirectDmaParts(const IndirectDmaPlan &plan);
+/// fourth engine; `chunks` (one per engine of the cluster) cut each piece further like a small
+/// DMA's in dmaParts. Every descriptor reads the whole offsets tensor. Empty when no loop
+/// inside the row loop separates the clusters, or when chunks do not cut every piece whole.
+std::vector<DmaPart> indirectDmaParts(const IndirectDmaPlan &plan,
+                                      llvm::ArrayRef<int64_t> chunks = {});
 
 struct FetchPlan {
   DmLayout source;
