@@ -10,10 +10,10 @@
 // of cluster 1, so K and V stream into both clusters' DM. Each slice holds 32 keys of one kv
 // head (both q heads of its group stream against them). Reductions over T run within a slice,
 // then across the 16 slices of a head with the inter-slice reducer (fresh axis X16). V is
-// transposed per slice with the Transpose Engine (on the sub context, while K loads) so that
-// keys are contiguous in each TRF lane for P . V; V's TRF load also runs on sub (slower reads,
-// but it leaves main to K's TRF load and the softmax chain), so the VRF load of m, which
-// the chain waits for while sub is busy, runs on main.
+// transposed per slice with the Transpose Engine (on main, which is idle while K loads) so that
+// keys are contiguous in each TRF lane for P . V; V's TRF load runs on sub (slower reads, but
+// it leaves main to K's TRF load and the softmax chain), so the VRF load of m, which the chain
+// waits for while sub is busy, runs on main.
 !q = !tcp.hbm<bf16, "[N, G, D]">
 !kv = !tcp.hbm<bf16, "[T, N, D]">
 !mask = !tcp.hbm<f32, "T">
@@ -65,9 +65,9 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
                                      %max_hbm: !ng {tcp.arg = "out", tcp.name = "max_hbm"},
                                      %sum_hbm: !ng {tcp.arg = "out", tcp.name = "sum_hbm"},
                                      %out_hbm: !q {tcp.arg = "out", tcp.name = "out_hbm"}) {
-    // V first: its transpose (on the sub context) overlaps K's load and the scores on main.
+    // V first: its transpose overlaps K's load.
     %vd = tcp.dma %v : !kv -> !kvdm
-    %vr = tcp.fetch sub %vd : !kvdm -> !vrows
+    %vr = tcp.fetch main %vd : !kvdm -> !vrows
     %vrc = tcp.collect %vr : !vrows
     %vc = tcp.transpose %vrc : !vrows -> !vcols
     %vtd = tcp.commit %vc : !vcols -> !vtdm

@@ -96,8 +96,14 @@ private:
     if ((trf_ || vrf_) && (contract_ || vector_ || cast_ || transpose_))
       return fail(std::string("a pass that writes the ") + (trf_ ? "TRF" : "VRF") +
                   " runs only fetch, switch and collect before it");
-    if (contract_ && c_.context != isa::Context::Main)
-      return fail("the Contraction Engine runs only on the main context");
+    if (c_.context != isa::Context::Main) { // sub: fetch, switch, collect, vector, commit
+      if (contract_)
+        return fail("the Contraction Engine runs only on the main context");
+      if (cast_)
+        return fail("the Cast Engine runs only on the main context");
+      if (transpose_)
+        return fail("the Transpose Engine runs only on the main context");
+    }
     const char *missing = !c_.fetch                       ? "fetch"
                           : sw_ && !c_.switchUnit         ? "switch"
                           : contract_ && !c_.contract     ? "contract"

@@ -287,6 +287,22 @@ module attributes {tcp.axes = {R = 8, C = 8}} {
 }
 
 // -----
+// The Transpose Engine runs on the main context only (the transpose example kernel, fetched on
+// sub).
+!rows = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "R", packet = "C">
+!cols = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "C", packet = "R">
+module attributes {tcp.axes = {R = 4, C = 8}} {
+  func.func @transpose_sub(%x: !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[R, C]">) {
+    %f = tcp.fetch sub %x : !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[R, C]"> -> !rows
+    %c = tcp.collect %f : !rows
+    // expected-error @+1 {{context: the Transpose Engine runs on the main context only}}
+    %t = tcp.transpose %c : !rows -> !cols
+    %y = tcp.commit %t : !cols -> !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[C, R]">
+    return
+  }
+}
+
+// -----
 // Transpose Engine: the result time is [outer, row flits, packet].
 !rows = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "R", packet = "C">
 !cols = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "R", packet = "C">
