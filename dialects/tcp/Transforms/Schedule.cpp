@@ -128,7 +128,7 @@ struct Unit {
   std::vector<DmaPart> parts; // a DMA's descriptors (dmaParts)
   std::optional<DmaOpPlan> plan; // a tcp.dma's plan, to re-cut its streams at issue
   std::optional<IndirectDmaPlan> indirect; // a gather's or scatter's, to split it at issue
-  SmallVector<int64_t> chunks;   // the stream parts' sizes chosen at issue (dmaParts)
+  SmallVector<int64_t> chunks;   // the parts' sizes chosen at issue (streams, the last DMA)
   int64_t context = 0;        // pass context (0 main, 1 sub)
   int64_t cycles = 0;         // a pass's cycles
   SmallVector<int64_t> loadWords; // config blocks the pass loads, in lowering order
@@ -809,8 +809,6 @@ LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
       for (int64_t a : unit.partAfter)
         partAfter.push_back(a < 0 ? -1 : orderOf[a]);
       fields.push_back(b.getNamedAttr("part_after", b.getDenseI64ArrayAttr(partAfter)));
-    }
-    if (unit.isDma) {
       fields.push_back(b.getNamedAttr("tags", b.getDenseI64ArrayAttr(unit.tags)));
       if (!unit.chunks.empty())
         fields.push_back(b.getNamedAttr("chunks", b.getDenseI64ArrayAttr(unit.chunks)));
