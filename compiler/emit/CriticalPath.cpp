@@ -80,7 +80,7 @@ std::vector<PathStep> criticalPath(func::FuncOp func) {
   std::vector<PathStep> path;
   while (at >= 0 && path.size() <= units.size()) {
     const Scheduled &u = units[at];
-    PathStep step{at, u.context, u.name, u.loc, u.start, u.end, u.why};
+    PathStep step{at, u.context, u.name, u.loc, u.start, u.end, part, u.why};
     int64_t next = u.after, nextPart = -1;
     if (part >= 0) {
       step.context = "dma" + std::to_string(u.engines[part]);

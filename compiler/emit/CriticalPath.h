@@ -15,6 +15,7 @@ struct PathStep {
   int64_t order = 0; // tcp.schedule's issue order
   std::string context, name, loc; // context: main, sub, or the DMA engine (dmaN) of the part
   int64_t start = 0, end = 0;     // the unit's, or for a DMA the part on the path
+  int64_t part = -1;              // that part's index in the DMA's parts (-1: a pass)
   std::string why; // what set the start: waits | engine | queue | start
 };
 

@@ -1,5 +1,6 @@
 #include "compiler/emit/ScheduleJson.h"
 
+#include "compiler/emit/CriticalPath.h"
 #include "compiler/emit/MemoryReport.h"
 
 #include "compiler/conversion/TcpToRngd/ArgumentLayout.h"
@@ -10,6 +11,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+
+#include <map>
 
 using namespace mlir;
 
@@ -105,6 +108,10 @@ public:
       j_.attribute("why", why ? why.getValue() : "start");
       if (auto after = sched ? sched.getAs<IntegerAttr>("after") : IntegerAttr())
         j_.attribute("after", idOfOrder_.lookup(after.getInt()));
+      int64_t order = sched ? cast<IntegerAttr>(sched.get("order")).getInt() : -1;
+      auto onPath = criticalParts_.find(order);
+      if (onPath != criticalParts_.end()) // on the chain rngdc --critical-path prints
+        j_.attribute("critical", true);
       if (ctx == "tdma") // each descriptor on its engine
         j_.attributeArray("parts", [&] {
           auto engines = cast<DenseI64ArrayAttr>(sched.get("engines")).asArrayRef();
@@ -119,6 +126,8 @@ public:
               // The DMA whose part on this engine it started behind.
               if (behind && static_cast<int64_t>(p) < behind.size() && behind[p] >= 0)
                 j_.attribute("after", idOfOrder_.lookup(behind[p]));
+              if (onPath != criticalParts_.end() && onPath->second == static_cast<int64_t>(p))
+                j_.attribute("critical", true);
             });
         });
       j_.attributeArray("reads", reads);
@@ -142,6 +151,7 @@ public:
   llvm::DenseMap<Value, int64_t> producer_;  // DM value -> op id
   llvm::DenseMap<Value, int64_t> valueIds_;  // DM value -> memory-plan id
   llvm::DenseMap<int64_t, int64_t> idOfOrder_; // tcp.schedule order -> op id
+  std::map<int64_t, int64_t> criticalParts_;   // order -> part on the critical path (-1: pass)
 };
 } // namespace
 
@@ -205,6 +215,8 @@ std::string scheduleJson(ModuleOp module) {
     if (p.space == "dm")
       w.valueIds_[p.value] = static_cast<int64_t>(w.valueIds_.size());
 
+  for (const PathStep &step : criticalPath(func))
+    w.criticalParts_[step.order] = step.part;
   // Op ids number the scheduled units in program order.
   int64_t unit = 0;
   for (Operation &op : func.getBody().front())

@@ -33,6 +33,9 @@ bool readTimeline(const std::string &input, Timeline &out, std::string &why) {
   auto text = [](const nlohmann::json &op, const char *key, const std::string &fallback) {
     return op.contains(key) && op[key].is_string() ? op[key].get<std::string>() : fallback;
   };
+  auto critical = [](const nlohmann::json &op) {
+    return op.contains("critical") && op["critical"].is_boolean() && op["critical"].get<bool>();
+  };
   for (size_t i = 0; i < in["ops"].size(); ++i) {
     const nlohmann::json &op = in["ops"][i];
     if (!op.is_object() || !op.contains("start") || !op.contains("end") ||
@@ -52,6 +55,7 @@ bool readTimeline(const std::string &input, Timeline &out, std::string &why) {
     }
     if (op.contains("id") && op["id"].is_number_integer())
       e.id = op["id"].get<int64_t>();
+    e.critical = critical(op);
     t.end = std::max(t.end, e.end);
     e.track = track(e.context, e.context);
     t.events.push_back(e);
@@ -69,6 +73,7 @@ bool readTimeline(const std::string &input, Timeline &out, std::string &why) {
         onEngine.start = part["start"].get<int64_t>();
         onEngine.end = part["end"].get<int64_t>();
         onEngine.track = track(e.context, e.context + "." + part["engine"].get<std::string>());
+        onEngine.critical = critical(part);
         t.end = std::max(t.end, onEngine.end);
         t.events.push_back(onEngine);
       }
@@ -121,6 +126,8 @@ std::string chromeTrace(const Timeline &t) {
     j["tid"] = e.track + 1;
     if (e.id >= 0)
       j["args"] = {{"id", e.id}, {"start_cycle", e.start}, {"end_cycle", e.end}};
+    if (e.critical)
+      j["args"]["critical"] = true;
     events.push_back(std::move(j));
   }
   nlohmann::ordered_json result;
@@ -180,7 +187,8 @@ std::string htmlTimeline(const Timeline &t) {
     << " timeline</title>\n<style>body{font-family:sans-serif}svg text{font-size:12px}"
        "rect.op:hover{stroke:#000;stroke-width:1}</style></head>\n<body>\n<h1>"
     << kernel << "</h1>\n<p>" << t.events.size() << " bars on " << t.tracks.size()
-    << " tracks, " << t.end << " cycles. Hover a bar for its op and cycles.</p>\n<p>";
+    << " tracks, " << t.end << " cycles. Hover a bar for its op and cycles; outlined bars are "
+       "the critical path (rngdc --critical-path).</p>\n<p>";
   for (const char *context : {"tdma", "sub", "main", "queue"})
     o << "<span style=\"color:" << contextColor(context) << "\">&#9632; " << context
       << "</span> ";
@@ -199,7 +207,8 @@ std::string htmlTimeline(const Timeline &t) {
     double width = std::max(x(e.end) - x(e.start), 1.0);
     o << "<rect class=\"op\" x=\"" << x(e.start) << "\" y=\""
       << axisHeight + rowHeight * e.track + 3 << "\" width=\"" << width << "\" height=\""
-      << rowHeight - 6 << "\" fill=\"" << contextColor(e.context) << "\"><title>"
+      << rowHeight - 6 << "\" fill=\"" << contextColor(e.context) << "\""
+      << (e.critical ? " stroke=\"#000\" stroke-width=\"2\"" : "") << "><title>"
       << escapeXml(e.name) << (e.id >= 0 ? " (op " + std::to_string(e.id) + ")" : "") << ": "
       << e.start << " to " << e.end << " cycles</title></rect>\n";
   }

@@ -54,6 +54,12 @@ def main(path):
         op, part = nxt, nxt_part
     chain.reverse()
     assert chain[-1][0]["end"] == d["makespan"], (chain[-1][0]["end"], d["makespan"])
+    # rngdc marks the same chain in the schedule ("critical" on the op and on its part there).
+    marked = {o["id"] for o in ops.values() if o.get("critical")}
+    assert marked == {op["id"] for op, _ in chain}, (marked, [op["id"] for op, _ in chain])
+    for op, part in chain:
+        flagged = [p for p in op.get("parts", []) if p.get("critical")]
+        assert flagged == ([part] if part else []), (op["id"], flagged, part)
     print(f"links ok: {len(ops)} ops; chain of {len(chain)} ends at the makespan {d['makespan']}")
     for op, part in chain:
         where = part["engine"] if part else op["context"]

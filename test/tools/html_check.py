@@ -3,7 +3,8 @@
 XML, there is one labelled row per track, and every op of the schedule has a bar on its context's
 row (and one per engine, a DMA's parts at their own cycles) whose position and width are its
 cycles scaled to the plot. Prints the tracks, the bar count and how many cycles DMA overlaps
-contraction."""
+contraction. Outlined bars are exactly the schedule's critical ops (on their context's row and
+each engine's; a DMA only on its critical part's engine)."""
 import json
 import re
 import sys
@@ -22,7 +23,8 @@ for r in svg.iter(ns + "rect"):
     title = r.find(ns + "title").text
     m = re.search(r"(\d+) to (\d+) cycles$", title)
     row = min(rows, key=lambda y: abs(y - (float(r.get("y")) + 12)))
-    bars.append((rows[row], title, int(m.group(1)), int(m.group(2)), float(r.get("x")), float(r.get("width"))))
+    bars.append((rows[row], title, int(m.group(1)), int(m.group(2)), float(r.get("x")), float(r.get("width")),
+                 r.get("stroke") == "#000"))
 
 end = max(op["end"] for op in schedule["ops"])
 def x(c):
@@ -44,6 +46,20 @@ for op in schedule["ops"]:
         assert abs(b[4] - x(start)) < 0.01, (b, x(start))
         assert abs(b[5] - max(x(stop) - x(start), 1.0)) < 0.01, b
 
+critical = set()
+for op in schedule["ops"]:
+    if not op.get("critical"):
+        continue
+    critical.add((op["context"], op["start"], op["end"]))
+    if "parts" in op:
+        critical |= {(op["context"] + "." + p["engine"], p["start"], p["end"])
+                     for p in op["parts"] if p.get("critical")}
+    else:
+        critical |= {(op["context"] + "." + e, op["start"], op["end"])
+                     for e in op.get("engines", []) if e != op["context"]}
+outlined = {(b[0], b[2], b[3]) for b in bars if b[6]}
+assert outlined == critical, (sorted(outlined ^ critical))
+
 def spans(pred):
     return [(b[2], b[3]) for b in bars if pred(b[0])]
 overlap = sum(max(0, min(e1, e2) - max(s1, s2))
@@ -52,3 +68,4 @@ overlap = sum(max(0, min(e1, e2) - max(s1, s2))
 print("tracks: " + " ".join(labels))
 print("bars: %d" % len(bars))
 print("dma/contract overlap: %d cycles" % overlap)
+print("critical bars: %d" % len(outlined))

@@ -17,6 +17,7 @@ struct TimelineEvent {
   int track = 0;       // index into Timeline::tracks
   int64_t start = 0, end = 0;
   int64_t id = -1; // the op's id when the input has one
+  bool critical = false; // on the schedule's critical path (its "critical" flags)
 };
 
 /// One track per context (tdma, main, sub) and per engine within it (tdma.dma0, main.contract,
@@ -36,7 +37,8 @@ bool readTimeline(const std::string &scheduleOrTraceJson, Timeline &out, std::st
 std::string chromeTrace(const Timeline &timeline);
 
 /// A self-contained HTML page: one SVG row per track, a bar per event coloured by context (a
-/// legend names the colours; the bar's tooltip gives the op and its cycles), a cycle axis.
+/// legend names the colours; the bar's tooltip gives the op and its cycles), the critical
+/// path's bars outlined, a cycle axis.
 std::string htmlTimeline(const Timeline &timeline);
 
 } // namespace rngd
