@@ -146,7 +146,8 @@ private:
     op_.name = "rngd.load";
     op_.context = "queue";
     op_.engines = {spec->name};
-    if (ctxEnd_[k] > clock_.now())
+    // A context's registers of a unit its running pass does not list may be loaded meanwhile.
+    if (ctxEnd_[k] > clock_.now() && (ctxUnits_[k] & isa::execBit(block.unit)))
       return Status::failure(label_ + " loads the " + spec->name + " registers of context " +
                              isa::contextName(c.context) + " while " + ctxLabel_[k] +
                              " (running until cycle " + std::to_string(ctxEnd_[k]) +
@@ -196,6 +197,7 @@ private:
     op_.start = span.start;
     op_.end = span.end;
     ctxEnd_[k] = span.end;
+    ctxUnits_[k] = c.units;
     ctxLabel_[k] = label_;
     ctxPending_[k] = true;
     vectorUser_[k] = out.usesVectorEngine;
@@ -342,6 +344,7 @@ private:
   QueueClock clock_;
   Registers regs_[2];
   int64_t ctxEnd_[2] = {0, 0};
+  uint16_t ctxUnits_[2] = {0, 0}; // the exec units of the context's last pass
   bool ctxPending_[2] = {false, false};
   bool vectorUser_[2] = {false, false}; // the context's last pass used the Vector Engine
   std::string ctxLabel_[2];

@@ -312,6 +312,21 @@ const UnitSpec *findUnit(const std::string &name) {
   return nullptr;
 }
 
+uint16_t execBit(Unit unit) {
+  switch (unit) {
+  case Unit::Fetch: return UnitFetch;
+  case Unit::Vector: return UnitVector;
+  case Unit::Cast: return UnitCast;
+  case Unit::Commit: return UnitCommit;
+  case Unit::Contract: return UnitContract;
+  case Unit::TrfWrite: return UnitTrf;
+  case Unit::VrfWrite: return UnitVrf;
+  case Unit::Switch: return UnitSwitch;
+  case Unit::Transpose: return UnitTranspose;
+  }
+  return 0;
+}
+
 size_t valueCount(const UnitSpec &spec) {
   size_t n = 0;
   for (const FieldSpec &f : spec.fields)

@@ -21,7 +21,7 @@ module attributes {tcp.axes = {A = 8192}} {
   }
 }
 
-// CHECK: rngd.executable @constant_add target "rngd-1chip" hash 0x{{[0-9a-f]+}} compiler "rngdc {{.*}}" flags 0 makespan 1382 hbm 32768 {
+// CHECK: rngd.executable @constant_add target "rngd-1chip" hash 0x{{[0-9a-f]+}} compiler "rngdc {{.*}}" flags 0 makespan 1338 hbm 32768 {
 // Arguments at 256-byte aligned offsets, in order.
 // CHECK-NEXT: rngd.arg @in in bf16 [8192] "A" offset 0 bytes 16384
 // CHECK-NEXT: rngd.arg @out out bf16 [8192] "A" offset 16384 bytes 16384
@@ -40,11 +40,11 @@ module attributes {tcp.axes = {A = 8192}} {
 // CHECK-NEXT: rngd.config 2 cast {mode = 1}
 // CHECK-NEXT: rngd.config 3 commit {base = 128, write_bytes = 16, limits = [4, 1, 1, 1, 1, 1, 1, 1], strides = [16, 0, 0, 0, 0, 0, 0, 0]
 // CHECK-NEXT: rngd.dma 0 tag 0
-// CHECK-NEXT: rngd.wait tag 0
 // CHECK-NEXT: rngd.load 0 main
 // CHECK-NEXT: rngd.load 1 main
 // CHECK-NEXT: rngd.load 2 main
 // CHECK-NEXT: rngd.load 3 main
+// CHECK-NEXT: rngd.wait tag 0
 // CHECK-NEXT: rngd.exec main [fetch, collect, vector, cast, commit]
 // CHECK-NEXT: rngd.wait main
 // CHECK-NEXT: rngd.dma 1 tag 0

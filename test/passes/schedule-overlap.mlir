@@ -21,12 +21,12 @@ module attributes {tcp.axes = {A = 8192}} {
     %c = tcp.collect %s : !f32s
     %v = tcp.vector %c [add_f 1.0] : !f32s
     %w = tcp.cast %v : !f32s -> !bf16s
-    // The pass waits for %x's DMA only (tag 0), not for %z's.
-    // CHECK: tcp.commit {{.*}}end = 815 : i64, engines = array<i64>, order = 2 : i64, start = 800 : i64, waits = ["tag 0"]
+    // The pass waits for %x's DMA only (tag 0), not for %z's (its config loads go first).
+    // CHECK: tcp.commit {{.*}}end = 771 : i64, engines = array<i64>, order = 2 : i64, start = 756 : i64, waits = ["tag 0"]
     %y = tcp.commit %w : !bf16s -> !dm
     // Storing %z needs %z's DMA (tag 1) but not the pass: it starts while the pass runs
-    // (800..815), on a free engine.
-    // CHECK: tcp.dma %{{[0-9]+}} into %arg3 {{.*}}order = 3 : i64, {{.*}}start = 802 : i64, tags = array<i64: {{[0-9]+}}>, waits = ["tag 1"]
+    // (756..771), on a free engine.
+    // CHECK: tcp.dma %{{[0-9]+}} into %arg3 {{.*}}order = 3 : i64, {{.*}}start = 758 : i64, tags = array<i64: {{[0-9]+}}>, waits = ["tag 1"]
     tcp.dma %z into %out2 : !dm -> !buf
     // Storing %y waits for the pass (main).
     // CHECK: tcp.dma %{{[0-9]+}} into %arg2 {{.*}}waits = ["main"]

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace rngd::conversion {
@@ -97,7 +98,13 @@ public:
     llvm::sort(units, [](const auto &a, const auto &b) { return a.first < b.first; });
     for (auto [order, op] : units) {
       auto sched = op->getAttrOfType<DictionaryAttr>("tcp.schedule");
-      if (failed(emitWaits(op, sched.getAs<ArrayAttr>("waits"))))
+      waits_ = sched.getAs<ArrayAttr>("waits");
+      early_.clear();
+      if (auto early = sched.getAs<ArrayAttr>("early_loads"))
+        for (Attribute a : early)
+          early_.insert(cast<StringAttr>(a).getValue());
+      // A pass emits its waits between its early and its other loads (lowerPass).
+      if (!tcp::isPassEnd(op) && failed(emitWaits(op, waits_)))
         return failure();
       auto tags = sched.getAs<DenseI64ArrayAttr>("tags");
       tags_.assign(tags ? tags.asArrayRef().begin() : nullptr,
@@ -256,11 +263,26 @@ private:
     return success();
   }
 
+  /// A config record; its load command waits in loads_ for lowerPass to place it.
   void addConfig(Location loc, isa::Unit unit, ArrayRef<int64_t> values, StringRef ctx) {
     int64_t index = static_cast<int64_t>(configs_.size());
-    configs_.push_back(records_.create<cmd::ConfigOp>(loc, index, isa::findUnit(unit)->name,
-                                                      values));
-    commands_.create<cmd::LoadOp>(loc, index, ctx);
+    StringRef name = isa::findUnit(unit)->name;
+    configs_.push_back(records_.create<cmd::ConfigOp>(loc, index, name, values));
+    loads_.push_back({loc, index, ctx.str(), early_.contains(name)});
+  }
+
+  /// The pass's loads the schedule put before its waits, the waits, then the other loads.
+  LogicalResult emitLoadsAndWaits(Operation *end) {
+    for (const Load &l : loads_)
+      if (l.early)
+        commands_.create<cmd::LoadOp>(l.loc, l.index, l.ctx);
+    if (failed(emitWaits(end, waits_)))
+      return failure();
+    for (const Load &l : loads_)
+      if (!l.early)
+        commands_.create<cmd::LoadOp>(l.loc, l.index, l.ctx);
+    loads_.clear();
+    return success();
   }
 
   LogicalResult lowerPass(Operation *end) {
@@ -354,6 +376,8 @@ private:
         return end->emitOpError("has no VRF address; run tcp-allocate-memory first");
       addConfig(end->getLoc(), isa::Unit::VrfWrite, {offset, plan->vrf->bytes()}, ctx);
     }
+    if (failed(emitLoadsAndWaits(end)))
+      return failure();
     commands_.create<cmd::ExecOp>(end->getLoc(), ctx, units);
     return success();
   }
@@ -451,6 +475,15 @@ private:
   OpBuilder commands_{b_};
   std::vector<cmd::DescriptorOp> descriptors_;
   std::vector<cmd::ConfigOp> configs_;
+  struct Load {
+    Location loc;
+    int64_t index;
+    std::string ctx;
+    bool early;
+  };
+  std::vector<Load> loads_;       // the pass being lowered: its config loads, in unit order
+  ArrayAttr waits_;               // the unit being lowered: its waits (tcp.schedule)
+  llvm::StringSet<> early_;       // and the blocks it loads before them
   std::vector<int64_t> tags_;    // the tags of the DMA being lowered, one per descriptor
   std::vector<int64_t> engines_; // and its engines
   std::vector<int64_t> chunks_;  // and its parts' sizes (tcp-schedule's choice)

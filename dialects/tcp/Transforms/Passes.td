@@ -34,7 +34,9 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     pass of its context and, with all 64 tags taken, for the oldest DMA. A DMA part meant for
     a cluster's fourth engine takes the engine of that cluster that frees first; a weight
     stream's parts are re-cut so that they end together (an engine freeing earlier takes more
-    iterations); the kernel's last DMA is cut over its cluster's engines idle when it issues. Post: every unit carries `tcp.schedule = {order, context, engines, start,
+    iterations); the kernel's last DMA is cut over its cluster's engines idle when it issues. A
+    pass loads the blocks of units its context's running pass does not list before its waits
+    (`early_loads`), the others after. Post: every unit carries `tcp.schedule = {order, context, engines, start,
     end, waits, tags (DMAs), part_starts, part_ends (DMAs), chunks (weight streams: each
     part's iterations), holds_dma (passes that must not overlap a DMA), why and after (what
     let the queue issue it: "waits" for the end of unit `after` (by order), "queue" right after

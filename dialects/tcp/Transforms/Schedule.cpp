@@ -131,7 +131,10 @@ struct Unit {
   SmallVector<int64_t> chunks;   // the parts' sizes chosen at issue (streams, the last DMA)
   int64_t context = 0;        // pass context (0 main, 1 sub)
   int64_t cycles = 0;         // a pass's cycles
-  SmallVector<int64_t> loadWords; // config blocks the pass loads, in lowering order
+  SmallVector<isa::Unit> loads; // config blocks the pass loads, in lowering order
+  uint16_t execUnits = 0;       // the engines its exec lists (isa::UnitBit)
+  SmallVector<std::string> earlyLoads; // blocks loaded before its waits (unused by the pass
+                                       // its context runs then)
   bool usesVector = false;
   bool holdsDma = false;
   Footprint reads, writes;
@@ -228,20 +231,23 @@ LogicalResult passUnit(Operation *end, Unit &u) {
   u.cycles = tensorPassCycles(defaultTarget(), plan->shape);
   u.usesVector = ops.vector || ops.cast;
   u.holdsDma = passSameBankRun(*plan) >= defaultTarget().sameBankAccessLimit;
-  u.loadWords.push_back(words(isa::Unit::Fetch));
+  u.loads.push_back(isa::Unit::Fetch);
   if (ops.sw)
-    u.loadWords.push_back(words(isa::Unit::Switch));
+    u.loads.push_back(isa::Unit::Switch);
   if (ops.contract)
-    u.loadWords.push_back(words(isa::Unit::Contract));
+    u.loads.push_back(isa::Unit::Contract);
   if (ops.vector)
-    u.loadWords.push_back(words(isa::Unit::Vector));
+    u.loads.push_back(isa::Unit::Vector);
   if (ops.cast)
-    u.loadWords.push_back(words(isa::Unit::Cast));
+    u.loads.push_back(isa::Unit::Cast);
   if (ops.transpose)
-    u.loadWords.push_back(words(isa::Unit::Transpose));
-  u.loadWords.push_back(words(ops.commit  ? isa::Unit::Commit
-                              : ops.toTrf ? isa::Unit::TrfWrite
-                                          : isa::Unit::VrfWrite));
+    u.loads.push_back(isa::Unit::Transpose);
+  u.loads.push_back(ops.commit  ? isa::Unit::Commit
+                    : ops.toTrf ? isa::Unit::TrfWrite
+                                : isa::Unit::VrfWrite);
+  u.execUnits = isa::UnitCollect;
+  for (isa::Unit unit : u.loads)
+    u.execUnits |= isa::execBit(unit);
   u.reads.push_back(
       sequencedRegion(ops.fetch.getSource(), plan->fetch.source, plan->fetch.sequencer));
   if (plan->contract)
@@ -367,8 +373,8 @@ private:
   /// A unit's own cycles: a pass with its configuration loads, a DMA's longest part.
   static int64_t ownCycles(const Unit &unit) {
     int64_t own = unit.cycles;
-    for (int64_t w : unit.loadWords)
-      own += configLoadCycles(defaultTarget(), w);
+    for (isa::Unit u : unit.loads)
+      own += configLoadCycles(defaultTarget(), words(u));
     for (const DmaPart &part : unit.parts)
       own = std::max(own, part.cycles);
     return own;
@@ -541,6 +547,23 @@ private:
   void issue(size_t u) {
     Unit &unit = units_[u];
     unit.prevIssued = issueOrder_.empty() ? -1 : static_cast<int64_t>(issueOrder_.back());
+    // A pass loads the blocks of units its context's running pass does not use before it
+    // waits (the queue would only idle), the others after.
+    SmallVector<isa::Unit> late;
+    if (!unit.isDma) {
+      int64_t running = context_[unit.context];
+      uint16_t inUse = running >= 0 && units_[running].span.end > clock_.now()
+                           ? units_[running].execUnits
+                           : 0;
+      for (isa::Unit load : unit.loads) {
+        if (inUse & isa::execBit(load)) {
+          late.push_back(load);
+          continue;
+        }
+        clock_.load(words(load));
+        unit.earlyLoads.push_back(isa::findUnit(load)->name);
+      }
+    }
     unit.waits = retire(blockers(u), unit.heldBy);
     unit.issuedAt = clock_.now();
     unit.issued = true;
@@ -559,8 +582,8 @@ private:
       tagsInFlight_.push_back(u);
       return;
     }
-    for (int64_t w : unit.loadWords)
-      clock_.load(w);
+    for (isa::Unit load : late)
+      clock_.load(words(load));
     unit.span = clock_.exec(unit.context, unit.cycles);
     context_[unit.context] = static_cast<int64_t>(u);
   }
@@ -815,6 +838,8 @@ LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
       fields.push_back(b.getNamedAttr("part_starts", b.getDenseI64ArrayAttr(unit.partStarts)));
       fields.push_back(b.getNamedAttr("part_ends", b.getDenseI64ArrayAttr(unit.partEnds)));
     }
+    if (!unit.earlyLoads.empty())
+      fields.push_back(b.getNamedAttr("early_loads", stringArray(b, unit.earlyLoads)));
     if (unit.holdsDma) // a pass that could break the 64-same-bank rule: no DMA overlaps it
       fields.push_back(b.getNamedAttr("holds_dma", b.getUnitAttr()));
     unit.op->setAttr("tcp.schedule", b.getDictionaryAttr(fields));

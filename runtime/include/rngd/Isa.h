@@ -93,6 +93,8 @@ struct UnitSpec {
 const std::vector<UnitSpec> &unitSpecs();
 const UnitSpec *findUnit(Unit unit);
 const UnitSpec *findUnit(const std::string &name);
+/// The exec bit of the engine a configuration unit belongs to (trf_write: trf, vrf_write: vrf).
+uint16_t execBit(Unit unit);
 /// Number of scalar values (arrays expanded) and of 64-bit words of a block.
 size_t valueCount(const UnitSpec &spec);
 size_t wordCount(const UnitSpec &spec);
