@@ -294,21 +294,30 @@ public:
     computeCriticalPaths();
     for (size_t n = 0; n < units_.size(); ++n) {
       // Among the units that could issue without stalling the queue, the one with the longest
-      // path to the kernel's end; when every candidate stalls, the one that stalls least.
-      // Program order breaks ties.
+      // path to the kernel's end; when every candidate stalls, the one that stalls least
+      // (but see the streams below). Program order breaks ties.
       size_t best = units_.size();
       int64_t bestReady = 0;
+      SmallVector<std::pair<size_t, int64_t>> candidates;
       for (size_t u = 0; u < units_.size(); ++u) {
         if (units_[u].issued || !llvm::all_of(units_[u].preds,
                                               [&](size_t p) { return units_[p].issued; }))
           continue;
         int64_t ready = std::max(readyAt(u), clock_.now());
+        candidates.push_back({u, ready});
         if (best == units_.size() || ready < bestReady ||
             (ready == bestReady && pathToEnd_[u] > pathToEnd_[best])) {
           best = u;
           bestReady = ready;
         }
       }
+      // A weight stream whose engines free within one DMA start-up goes first when its path is
+      // longer: its command takes the queue a cycle per part, and every cycle it waits leaves
+      // HBM idle at the end.
+      const int64_t window = bestReady + defaultTarget().dmaStartupCycles;
+      for (auto [u, ready] : candidates)
+        if (ready <= window && isStream(units_[u]) && pathToEnd_[u] > pathToEnd_[best])
+          best = u;
       issue(best);
       issueOrder_.push_back(best);
     }
