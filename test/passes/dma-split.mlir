@@ -13,10 +13,13 @@
 !limitdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "L / 128", elem = "L % 128">
 !heads = !tcp.hbm<bf16, "[N, B]">
 !headsdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[B / 512, N]", elem = "B % 512">
+!kv = !tcp.hbm<bf16, "[T, N, D]">
+!kvdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 4, N, T / 32]", elem = "[T % 32, D]">
 !under = !tcp.hbm<bf16, "U">
 !underdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "U / 128 # 256", elem = "U % 128">
 
-module attributes {tcp.axes = {A = 32768, C = 2, B = 32768, L = 32768, U = 32640, N = 4}} {
+module attributes {tcp.axes = {A = 32768, C = 2, B = 32768, L = 32768, U = 32640, N = 4,
+                               T = 512, D = 128}} {
   func.func @split(%a: !big {tcp.arg = "in", tcp.name = "a"},
                    %b: !both {tcp.arg = "in", tcp.name = "b"},
                    %l: !limit {tcp.arg = "in", tcp.name = "l"},
@@ -50,6 +53,19 @@ module attributes {tcp.axes = {A = 32768, C = 2, B = 32768, L = 32768, U = 32640
     // spare is idle), each part moving its slices of every N.
     // CHECK: tcp.dma %arg0 {{.*}}chunks = array<i64: 16, 16, 16, 16>
     %v = tcp.dma %h : !heads -> !headsdm
+    return
+  }
+
+  // CHECK-LABEL: func.func @even_cut
+  func.func @even_cut(%w: !kv {tcp.arg = "in", tcp.name = "w"},
+                      %u: !under {tcp.arg = "in", tcp.name = "u"}) {
+    // 512 keys of 4 heads, 32 keys per slice (attention's V): loops [4 heads, 16 slices, 32
+    // keys]. Of the loops of 16 or more, three engines share 32 most evenly (11/11/10 keys, 3 %
+    // over a third; 16 slices would give 6/5/5, 12.5 % over): each part moves its keys of every
+    // slice. The spare carries %u.
+    // CHECK: tcp.dma %arg0 {{.*}}chunks = array<i64: 11, 11, 10, 0>{{.*}}engines = array<i64: 0, 1, 2>
+    %x = tcp.dma %w : !kv -> !kvdm
+    %s = tcp.dma %u : !under -> !underdm
     return
   }
 }

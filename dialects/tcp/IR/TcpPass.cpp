@@ -223,17 +223,22 @@ std::vector<Piece> clusterPieces(const Nest &loops, bool dmDst, size_t firstCut)
   return {};
 }
 
-/// The loop of `loops` from `first` on a piece is cut at: the outermost of
-/// kStreamSplitIterations or more iterations (so chunks can be sized finely), else the longest;
-/// loops.size() when no loop has two iterations.
+/// The loop of `loops` from `first` on a piece is cut at: among those of
+/// kStreamSplitIterations or more iterations (so chunks can be sized finely), the one three
+/// stream engines share most evenly (the outermost on ties), else the longest; loops.size()
+/// when no loop has two iterations.
 size_t cutLoop(const Nest &loops, size_t first) {
-  size_t longest = first;
-  for (size_t k = first; k < loops.size(); ++k)
+  size_t longest = first, even = loops.size();
+  // The largest of three near-equal chunks over a third of the loop, as a fraction n / 3.
+  auto excess = [&](size_t k) { return (loops[k].size + 2) / 3 * 3 * 1000 / loops[k].size; };
+  for (size_t k = first; k < loops.size(); ++k) {
     if (loops[k].size > loops[longest].size)
       longest = k;
-  for (size_t k = first; k < loops.size(); ++k)
-    if (loops[k].size >= kStreamSplitIterations)
-      return k;
+    if (loops[k].size >= kStreamSplitIterations && (even == loops.size() || excess(k) < excess(even)))
+      even = k;
+  }
+  if (even < loops.size())
+    return even;
   return longest < loops.size() && loops[longest].size >= 2 ? longest : loops.size();
 }
 

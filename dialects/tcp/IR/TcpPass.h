@@ -56,9 +56,9 @@ struct DmaPart {
 /// for DM to DM), so a DMA whose DM side spans both clusters is first cut, at the outermost
 /// loop whose iterations each stay in one cluster, into one piece per cluster. A load from
 /// HBM of at least kDmaSplitBytes that reads each source byte once (no replication) then
-/// streams each piece over its cluster's first three engines: the piece's outermost loop of
-/// kStreamSplitIterations or more iterations (else its longest) is cut into near-equal chunks,
-/// chunk i on engine 4c + i. Every other DMA runs on the cluster's fourth engine (tcp-schedule moves it
+/// streams each piece over its cluster's first three engines: the piece's loop of
+/// kStreamSplitIterations or more iterations that three engines share most evenly (else its
+/// longest) is cut into near-equal chunks, chunk i on engine 4c + i. Every other DMA runs on the cluster's fourth engine (tcp-schedule moves it
 /// to whichever engine of the cluster frees first), so the weight streams do not hold up the
 /// kernel's own traffic in their engines' queues. The scheduler and the lowering both use
 /// this, so they issue the same descriptors. Empty when the DM side spans both clusters and
@@ -69,8 +69,8 @@ struct DmaPart {
 /// cluster's engines that tcp-schedule found idle at a kernel's end.
 std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chunks = {});
 constexpr int64_t kDmaSplitBytes = 64 * 1024;
-/// A stream is cut at its outermost loop of at least this many iterations (four per engine of
-/// a cluster), so that tcp-schedule can size the parts finely (else at its longest loop).
+/// A stream is cut at a loop of at least this many iterations (four per engine of a cluster),
+/// so that tcp-schedule can size the parts finely (else at its longest loop).
 constexpr int64_t kStreamSplitIterations = 16;
 
 /// The descriptors of a gather or scatter: loop 0 walks the rows (the DM side stepping by
