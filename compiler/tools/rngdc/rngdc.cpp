@@ -213,9 +213,9 @@ int main(int argc, char **argv) {
     rngd::buildLoweringPipeline(lower);
     if (failed(lower.run(*module)))
       return 1;
-  } else if (!scheduleFile.empty() || emit == Emit::Tcp) {
-    return fail("the input is already an rngd executable; --dump-schedule and --emit=tcp need "
-                "a tcp kernel");
+  } else if (!scheduleFile.empty() || emit == Emit::Tcp || criticalPathFlag || memoryReportFlag) {
+    return fail("the input is already an rngd executable; --dump-schedule, --emit=tcp, "
+                "--critical-path and --memory-report need a tcp kernel");
   }
 
   auto executables = llvm::to_vector(module->getOps<rngd::cmd::ExecutableOp>());
