@@ -35,8 +35,9 @@ enum class Emit { Binary, Tcp, Rngd, Asm };
 // --help lists these and the few LLVM/MLIR flags in kShownFlags; every other flag LLVM and MLIR
 // register (hundreds, e.g. --mlir-print-op-generic) still works but is not listed.
 llvm::cl::OptionCategory rngdcOptions("rngdc options");
-constexpr const char *kShownFlags[] = {"stats", "mlir-print-ir-after-all", "mlir-print-ir-before-all",
-                                       "mlir-print-debuginfo", "mlir-timing"};
+constexpr const char *kShownFlags[] = {"stats", "mlir-print-ir-after-all",
+                                       "mlir-print-ir-before-all", "mlir-print-debuginfo",
+                                       "mlir-timing"};
 
 #ifndef RNGDC_VERSION
 #define RNGDC_VERSION "rngdc 0.0.0"
@@ -44,7 +45,8 @@ constexpr const char *kShownFlags[] = {"stats", "mlir-print-ir-after-all", "mlir
 
 llvm::cl::opt<std::string> inputFile(llvm::cl::Positional, llvm::cl::desc("<input .mlir>"),
                                      llvm::cl::Required, llvm::cl::cat(rngdcOptions));
-llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("output file (.rngd, or text)"), llvm::cl::cat(rngdcOptions),
+llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("output file (.rngd, or text)"),
+                                      llvm::cl::cat(rngdcOptions),
                                       llvm::cl::value_desc("file"));
 llvm::cl::opt<std::string> scheduleFile("dump-schedule",
                                         llvm::cl::desc("write the schedule JSON here"),
@@ -52,7 +54,8 @@ llvm::cl::opt<std::string> scheduleFile("dump-schedule",
                                         llvm::cl::value_desc("file"));
 llvm::cl::opt<std::string> traceFormat(
     "trace-format", llvm::cl::desc("format of --dump-schedule: schedule (default) or chrome"),
-    llvm::cl::init("schedule"), llvm::cl::value_desc("schedule|chrome"), llvm::cl::cat(rngdcOptions));
+    llvm::cl::init("schedule"), llvm::cl::value_desc("schedule|chrome"),
+    llvm::cl::cat(rngdcOptions));
 llvm::cl::opt<bool> criticalPathFlag(
     "critical-path",
     llvm::cl::desc("print the chain of DMAs and passes that sets the makespan, and why each waits"),
@@ -61,7 +64,8 @@ llvm::cl::opt<bool> memoryReportFlag(
     "memory-report", llvm::cl::desc("print where each DM/TRF/VRF tensor lives and each peak"),
     llvm::cl::cat(rngdcOptions));
 llvm::cl::opt<Emit> emit(
-    "emit", llvm::cl::desc("what to produce"), llvm::cl::init(Emit::Binary), llvm::cl::cat(rngdcOptions),
+    "emit", llvm::cl::desc("what to produce"), llvm::cl::init(Emit::Binary),
+    llvm::cl::cat(rngdcOptions),
     llvm::cl::values(clEnumValN(Emit::Binary, "binary", "the .rngd executable (default)"),
                      clEnumValN(Emit::Tcp, "tcp", "scheduled tcp with addresses and cycles"),
                      clEnumValN(Emit::Rngd, "rngd", "the rngd text form (as rngd-dump prints)"),

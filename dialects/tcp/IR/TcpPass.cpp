@@ -234,7 +234,8 @@ size_t cutLoop(const Nest &loops, size_t first) {
   for (size_t k = first; k < loops.size(); ++k) {
     if (loops[k].size > loops[longest].size)
       longest = k;
-    if (loops[k].size >= kStreamSplitIterations && (even == loops.size() || excess(k) < excess(even)))
+    if (loops[k].size >= kStreamSplitIterations &&
+        (even == loops.size() || excess(k) < excess(even)))
       even = k;
   }
   if (even < loops.size())

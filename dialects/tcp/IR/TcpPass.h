@@ -58,10 +58,10 @@ struct DmaPart {
 /// HBM of at least kDmaSplitBytes that reads each source byte once (no replication) then
 /// streams each piece over its cluster's first three engines: the piece's loop of
 /// kStreamSplitIterations or more iterations that three engines share most evenly (else its
-/// longest) is cut into near-equal chunks, chunk i on engine 4c + i. Every other DMA runs on the cluster's fourth engine (tcp-schedule moves it
-/// to whichever engine of the cluster frees first), so the weight streams do not hold up the
-/// kernel's own traffic in their engines' queues. The scheduler and the lowering both use
-/// this, so they issue the same descriptors. Empty when the DM side spans both clusters and
+/// longest) is cut into near-equal chunks, chunk i on engine 4c + i. Every other DMA runs on
+/// the cluster's fourth engine (tcp-schedule moves it to whichever engine of the cluster frees
+/// first), so the weight streams do not hold up the kernel's own traffic in their engines'
+/// queues. The scheduler and the lowering both use this, so they issue the same descriptors. Empty when the DM side spans both clusters and
 /// no loop of the nest separates them (no engine could run it). `chunks`, when given, are the
 /// stream parts' iteration counts, one per engine of the piece's cluster in order (the fourth
 /// is the spare engine, which tcp-schedule lends a stream across the others' start-ups); a
