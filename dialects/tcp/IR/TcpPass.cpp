@@ -243,16 +243,23 @@ size_t cutLoop(const Nest &loops, size_t first) {
   return longest < loops.size() && loops[longest].size >= 2 ? longest : loops.size();
 }
 
-/// Piece `p` cut at loop `i` into `sizes` iterations (a size of 0 drops its part), each part
-/// made by `make(piece, engine index c)`; false when the sizes do not add up to the loop.
+/// Appends piece `pi` (`p`) cut at loop `i` into parts of `sizes` iterations (a size of 0
+/// drops its part), part c on engine `base + c`, made by `make(piece, engine)`; false when the
+/// sizes do not add up to the loop.
 template <typename Make>
-bool cutPiece(const Piece &p, size_t i, llvm::ArrayRef<int64_t> sizes, Make make) {
+bool appendCut(std::vector<DmaPart> &parts, const Piece &p, size_t pi, size_t i,
+               llvm::ArrayRef<int64_t> sizes, int64_t base, bool stream, Make make) {
   int64_t from = 0, n = p.loops[i].size;
   for (size_t c = 0; c < sizes.size(); ++c) {
     if (sizes[c] < 0 || from + sizes[c] > n)
       return false;
-    if (sizes[c] > 0)
-      make(slicePiece(p, i, from, from + sizes[c]), static_cast<int64_t>(c), sizes[c]);
+    if (sizes[c] > 0) {
+      parts.push_back(make(slicePiece(p, i, from, from + sizes[c]), base + int64_t(c)));
+      parts.back().chunk = sizes[c];
+      parts.back().piece = static_cast<int64_t>(pi);
+      parts.back().cutIterations = n;
+      parts.back().stream = stream;
+    }
     from += sizes[c];
   }
   return from == n;
@@ -341,14 +348,7 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chu
       sizes.append(chunks.begin() + nextChunk, chunks.begin() + nextChunk + enginesPerCluster);
       nextChunk += enginesPerCluster;
     }
-    bool whole = cutPiece(p, i, sizes, [&](const Piece &q, int64_t c, int64_t size) {
-      parts.push_back(makePart(q, base + c));
-      parts.back().chunk = size;
-      parts.back().piece = static_cast<int64_t>(pi);
-      parts.back().cutIterations = n;
-      parts.back().stream = large;
-    });
-    if (!whole)
+    if (!appendCut(parts, p, pi, i, sizes, base, large, makePart))
       return {}; // chunks that do not cover the piece
   }
   if (nextChunk != chunks.size())
@@ -397,13 +397,7 @@ std::vector<DmaPart> indirectDmaParts(const IndirectDmaPlan &plan,
       return {};
     llvm::ArrayRef<int64_t> sizes = chunks.slice(nextChunk, enginesPerCluster);
     nextChunk += enginesPerCluster;
-    bool whole = cutPiece(p, i, sizes, [&](const Piece &q, int64_t c, int64_t size) {
-      parts.push_back(makePart(q, base + c));
-      parts.back().chunk = size;
-      parts.back().piece = static_cast<int64_t>(pi);
-      parts.back().cutIterations = n;
-    });
-    if (!whole)
+    if (!appendCut(parts, p, pi, i, sizes, base, false, makePart))
       return {};
   }
   if (nextChunk != chunks.size())
