@@ -1,6 +1,6 @@
 // Qwen3-0.6B `final_layer` stage: logits = RMSNorm(input) x lm_head^T over 18 tiles of 8192
-// rows and a last tile of the remaining 4480 (the LM head buffer is padded to Wp = 155,648
-// rows; the padding rows are neither read nor written, so rows >= W of `out` are unspecified).
+// rows and two tiles of the remaining 4480 (the LM head buffer is padded to Wp = 155,648 rows;
+// the padding rows are neither read nor written, so rows >= W of `out` are unspecified).
 //
 // RMSNorm runs on one slice of each cluster (input and weight come from HBM once per cluster,
 // replica axis K2), then the normalised x goes to every slice DM to DM (replica axes C2 x
@@ -10,8 +10,8 @@
 //   5. x * w                                6. / rms, cast to bf16
 // Each tile: the 16 MiB tile -> DM over 512 slices (16 rows each), DM -> TRF on the main
 // context in 32-byte packets (8 lanes x 2 rows), the contraction against the normalised x (2
-// slots), a cast to bf16, and the 16 results per slice back to `out`. The last tile runs on
-// 140 slices of each cluster, with its own copy of the normalised x there.
+// slots), a cast to bf16, and the 16 results per slice back to `out`. The last two tiles run
+// on fewer slices (below), each with its own copy of the normalised x there.
 !vec = !tcp.hbm<bf16, "H">
 !lm = !tcp.hbm<bf16, "[W # 155648 / 8192, W # 155648 % 8192, H]">
 !logits = !tcp.hbm<bf16, "W # 155648">
@@ -33,20 +33,33 @@
 !acc = !tcp.stream<f32, cluster = "R / 4096", slice = "R / 16 % 256", time = "R / 8 % 2", packet = "R % 8">
 !res = !tcp.stream<bf16, cluster = "R / 4096", slice = "R / 16 % 256", time = "R / 8 % 2", packet = "R % 8">
 !rdm = !tcp.dm<bf16, cluster = "R / 4096", slice = "R / 16 % 256", elem = "R % 16">
-// The last tile: the LM head's last L = 4480 rows, 140 slices of each cluster.
-!ltile = !tcp.hbm<bf16, "[L, H]">
-!lrows = !tcp.hbm<bf16, "L">
-!ltdm = !tcp.dm<bf16, cluster = "L / 2240", slice = "L / 16 % 140 # 256", elem = "[L % 16, H]">
-!ltload = !tcp.stream<bf16, cluster = "L / 2240", slice = "L / 16 % 140 # 256", time = "[L % 8, L / 8 % 2, H / 16]", packet = "H % 16">
-!lttrf = !tcp.trf<bf16, cluster = "L / 2240", slice = "L / 16 % 140 # 256", lane = "L % 8", elem = "[L / 8 % 2, H]">
-!lacc = !tcp.stream<f32, cluster = "L / 2240", slice = "L / 16 % 140 # 256", time = "L / 8 % 2", packet = "L % 8">
-!lres = !tcp.stream<bf16, cluster = "L / 2240", slice = "L / 16 % 140 # 256", time = "L / 8 % 2", packet = "L % 8">
-!lxdm = !tcp.dm<bf16, cluster = "C2", slice = "S140 # 256", elem = "H">
-!lxn = !tcp.stream<bf16, cluster = "C2", slice = "S140 # 256", time = "H / 16", packet = "H % 16">
-!lrdm = !tcp.dm<bf16, cluster = "L / 2240", slice = "L / 16 % 140 # 256", elem = "L % 16">
+// The last 4480 rows in two tiles, so that little is left to load into the TRF after the last
+// byte arrives: 3456 rows on 108 slices of each cluster (16 rows each, as the other tiles), then
+// 1024 rows on 128 slices of each cluster (4 rows each, one per TRF lane: a quarter of a tile's
+// TRF load), each tile with its own copy of the normalised x on its slices.
+!ctile = !tcp.hbm<bf16, "[C, H]">
+!crows = !tcp.hbm<bf16, "C">
+!ctdm = !tcp.dm<bf16, cluster = "C / 1728", slice = "C / 16 % 108 # 256", elem = "[C % 16, H]">
+!ctload = !tcp.stream<bf16, cluster = "C / 1728", slice = "C / 16 % 108 # 256", time = "[C % 8, C / 8 % 2, H / 16]", packet = "H % 16">
+!cttrf = !tcp.trf<bf16, cluster = "C / 1728", slice = "C / 16 % 108 # 256", lane = "C % 8", elem = "[C / 8 % 2, H]">
+!cacc = !tcp.stream<f32, cluster = "C / 1728", slice = "C / 16 % 108 # 256", time = "C / 8 % 2", packet = "C % 8">
+!cres = !tcp.stream<bf16, cluster = "C / 1728", slice = "C / 16 % 108 # 256", time = "C / 8 % 2", packet = "C % 8">
+!cxdm = !tcp.dm<bf16, cluster = "C2", slice = "S108 # 256", elem = "H">
+!cxn = !tcp.stream<bf16, cluster = "C2", slice = "S108 # 256", time = "H / 16", packet = "H % 16">
+!crdm = !tcp.dm<bf16, cluster = "C / 1728", slice = "C / 16 % 108 # 256", elem = "C % 16">
+!etile = !tcp.hbm<bf16, "[E, H]">
+!erows = !tcp.hbm<bf16, "E">
+!etdm = !tcp.dm<bf16, cluster = "E / 512", slice = "E / 4 % 128 # 256", elem = "[E % 4, H]">
+!etload = !tcp.stream<bf16, cluster = "E / 512", slice = "E / 4 % 128 # 256", time = "[E % 4, H / 16]", packet = "H % 16">
+!ettrf = !tcp.trf<bf16, cluster = "E / 512", slice = "E / 4 % 128 # 256", lane = "E % 4", elem = "H">
+!eacc = !tcp.stream<f32, cluster = "E / 512", slice = "E / 4 % 128 # 256", time = "1", packet = "E % 4 # 8">
+!eres = !tcp.stream<bf16, cluster = "E / 512", slice = "E / 4 % 128 # 256", time = "1", packet = "E % 4 # 8">
+!exdm = !tcp.dm<bf16, cluster = "C2", slice = "S128 # 256", elem = "H">
+!exn = !tcp.stream<bf16, cluster = "C2", slice = "S128 # 256", time = "H / 16", packet = "H % 16">
+!erdm = !tcp.dm<bf16, cluster = "E / 512", slice = "E / 4 % 128 # 256", elem = "E % 4">
 
-module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, L = 4480, C2 = 2, K2 = 2,
-                               S256 = 256, S140 = 140}} {
+module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C = 3456, E = 1024, C2 = 2,
+                               K2 = 2, S256 = 256, S108 = 108, S128 = 128}} {
   func.func @final_layer(%input: !vec {tcp.arg = "in", tcp.name = "input"},
                          %rms_weight: !vec {tcp.arg = "in", tcp.name = "rms_weight"},
                          %lm_head_weight: !lm {tcp.arg = "in", tcp.name = "lm_head_weight"},
@@ -82,8 +95,9 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, L = 4480, C2 = 2,
     %n = tcp.vector %c6 [div_f vrf(%rv : !svrf)] : !xs
     %xn1 = tcp.commit %n {cast} : !xs -> !xone
     %xnd = tcp.dma %xn1 : !xone -> !xdm
-    // The normalised x on the last tile's 140 slices of each cluster.
-    %lx = tcp.dma %xn1 : !xone -> !lxdm
+    // The normalised x on the last two tiles' slices of each cluster.
+    %cx = tcp.dma %xn1 : !xone -> !cxdm
+    %ex = tcp.dma %xn1 : !xone -> !exdm
 
     // Tile 0: rows 0 .. 8191.
     %w0 = tcp.view %lm_head_weight offset 0 : !lm -> !tile
@@ -337,19 +351,33 @@ module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, L = 4480, C2 = 2,
     %v17 = tcp.view %out offset 139264 : !logits -> !rows
     tcp.dma %o17 into %v17 : !rdm -> !rows
 
-    // Tile 18: rows 147456 .. 151935, the last 4480 (no padding rows).
-    %w18 = tcp.view %lm_head_weight offset 150994944 : !lm -> !ltile
-    %d18 = tcp.dma %w18 : !ltile -> !ltdm
-    %l18 = tcp.fetch main %d18 : !ltdm -> !ltload
-    %k18 = tcp.collect %l18 : !ltload
-    %t18 = tcp.to_trf %k18 : !ltload -> !lttrf
-    %x18 = tcp.fetch main %lx : !lxdm -> !lxn
-    %y18 = tcp.collect %x18 : !lxn
-    %a18 = tcp.contract %y18, %t18 pack 2 : !lxn, !lttrf -> !lacc
-    %b18 = tcp.cast %a18 : !lacc -> !lres
-    %o18 = tcp.commit %b18 : !lres -> !lrdm
-    %v18 = tcp.view %out offset 147456 : !logits -> !lrows
-    tcp.dma %o18 into %v18 : !lrdm -> !lrows
+    // Tile 18: rows 147456 .. 150911.
+    %w18 = tcp.view %lm_head_weight offset 150994944 : !lm -> !ctile
+    %d18 = tcp.dma %w18 : !ctile -> !ctdm
+    %l18 = tcp.fetch main %d18 : !ctdm -> !ctload
+    %k18 = tcp.collect %l18 : !ctload
+    %t18 = tcp.to_trf %k18 : !ctload -> !cttrf
+    %x18 = tcp.fetch main %cx : !cxdm -> !cxn
+    %y18 = tcp.collect %x18 : !cxn
+    %a18 = tcp.contract %y18, %t18 pack 2 : !cxn, !cttrf -> !cacc
+    %b18 = tcp.cast %a18 : !cacc -> !cres
+    %o18 = tcp.commit %b18 : !cres -> !crdm
+    %v18 = tcp.view %out offset 147456 : !logits -> !crows
+    tcp.dma %o18 into %v18 : !crdm -> !crows
+
+    // Tile 19: rows 150912 .. 151935, the last (no padding rows).
+    %w19 = tcp.view %lm_head_weight offset 154533888 : !lm -> !etile
+    %d19 = tcp.dma %w19 : !etile -> !etdm
+    %l19 = tcp.fetch main %d19 : !etdm -> !etload
+    %k19 = tcp.collect %l19 : !etload
+    %t19 = tcp.to_trf %k19 : !etload -> !ettrf
+    %x19 = tcp.fetch main %ex : !exdm -> !exn
+    %y19 = tcp.collect %x19 : !exn
+    %a19 = tcp.contract %y19, %t19 pack 2 : !exn, !ettrf -> !eacc
+    %b19 = tcp.cast %a19 : !eacc -> !eres
+    %o19 = tcp.commit %b19 : !eres -> !erdm
+    %v19 = tcp.view %out offset 150912 : !logits -> !erows
+    tcp.dma %o19 into %v19 : !erdm -> !erows
     return
   }
 }
