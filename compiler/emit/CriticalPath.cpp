@@ -105,7 +105,8 @@ std::vector<PathStep> criticalPath(func::FuncOp func) {
 std::string formatCriticalPath(func::FuncOp func) {
   std::vector<PathStep> path = criticalPath(func);
   if (path.empty())
-    return "critical path: the kernel is not scheduled\n";
+    return "critical path of @" + func.getSymName().str() +
+           ": no DMA or pass (or no schedule: run tcp-schedule)\n";
   std::string text;
   llvm::raw_string_ostream os(text);
   size_t width = 8; // "location"
