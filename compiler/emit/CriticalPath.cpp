@@ -40,7 +40,7 @@ int64_t lastPart(const Scheduled &u, int64_t engine = -1) {
 std::vector<PathStep> criticalPath(func::FuncOp func) {
   llvm::DenseMap<int64_t, Scheduled> units; // by issue order
   for (Operation &op : func.getBody().front()) {
-    bool dma = llvm::isa<tcp::DmaOp, tcp::DmaScatterOp, tcp::DmaGatherOp>(op);
+    bool dma = tcp::isDmaUnit(&op);
     if (!dma && !tcp::isPassEnd(&op))
       continue;
     auto sched = op.getAttrOfType<DictionaryAttr>("tcp.schedule");

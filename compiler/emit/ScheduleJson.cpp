@@ -220,7 +220,7 @@ std::string scheduleJson(ModuleOp module) {
   // Op ids number the scheduled units in program order.
   int64_t unit = 0;
   for (Operation &op : func.getBody().front())
-    if (llvm::isa<tcp::DmaOp, tcp::DmaScatterOp, tcp::DmaGatherOp>(op) || tcp::isPassEnd(&op)) {
+    if (tcp::isDmaUnit(&op) || tcp::isPassEnd(&op)) {
       if (auto sched = op.getAttrOfType<DictionaryAttr>("tcp.schedule"))
         w.idOfOrder_[cast<IntegerAttr>(sched.get("order")).getInt()] = unit;
       ++unit;

@@ -87,7 +87,7 @@ public:
     // Units in the scheduler's issue order, each after the waits it was given.
     SmallVector<std::pair<int64_t, Operation *>> units;
     for (Operation &op : func_.getBody().front()) {
-      if (!llvm::isa<tcp::DmaOp, tcp::DmaScatterOp, tcp::DmaGatherOp>(op) && !tcp::isPassEnd(&op))
+      if (!tcp::isDmaUnit(&op) && !tcp::isPassEnd(&op))
         continue;
       auto sched = op.getAttrOfType<DictionaryAttr>("tcp.schedule");
       auto order = sched ? sched.getAs<IntegerAttr>("order") : IntegerAttr();

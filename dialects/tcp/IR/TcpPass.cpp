@@ -418,6 +418,8 @@ Context passContext(Operation *op) {
 
 bool isPassEnd(Operation *op) { return isa<CommitOp, ToTrfOp, ToVrfOp>(op); }
 
+bool isDmaUnit(Operation *op) { return isa<DmaOp, DmaScatterOp, DmaGatherOp>(op); }
+
 Operation *passEnd(Operation *op) {
   while (op->getNumResults() == 1 && isa<StreamType>(op->getResult(0).getType()) &&
          op->getResult(0).hasOneUse())

@@ -198,6 +198,8 @@ int64_t lastUseOf(mlir::Value v, mlir::Block &block,
 
 /// Whether `op` ends a Tensor Unit pass (commit, to_trf, to_vrf).
 bool isPassEnd(mlir::Operation *op);
+/// Whether `op` is a DMA the scheduler issues (tcp.dma, tcp.dma_scatter, tcp.dma_gather).
+bool isDmaUnit(mlir::Operation *op);
 
 /// The ops of one Tensor Unit pass, from its end back to its fetch; optional stages are null.
 struct TensorPassOps {

@@ -145,16 +145,15 @@ struct Unit {
   SmallVector<QueueClock::DmaId> dmas; // per DMA part, in the clock
   SmallVector<int64_t> tags, partStarts, partEnds; // per DMA part
   SmallVector<std::string> waits; // "tag N" | "main" | "sub", emitted before the unit
-  // What set its start (ListScheduler::resolveCauses): its commands issued once the queue had
-  // waited for the end of unit `after` ("waits") or right after unit `after`'s ("queue"); -1
-  // with "start" for the kernel's first command. A DMA part may then wait for its engine:
-  // partAfter is the DMA unit whose part there ended when it started (-1: it did not wait).
+  // What set its start: its commands issued once the queue had waited for the end of unit
+  // `after` ("waits") or right after unit `after`'s ("queue"); -1 with "start" for the
+  // kernel's first command. A DMA part may then wait for its engine: partAfter
+  // (ListScheduler::resolveEngineWaits) is the DMA unit whose part there ended when it started
+  // (-1: it did not wait).
   int64_t after = -1;
   StringRef why = "start";
   SmallVector<int64_t> partAfter;
-  int64_t heldBy = -1;      // the waited-for unit whose end held the queue last
   int64_t issuedAt = 0;     // queue time after the unit's waits
-  int64_t prevIssued = -1;  // the unit issued just before
   SmallVector<int64_t> prevOnEngine; // per DMA part: the previous DMA unit on its engine
 };
 
@@ -341,30 +340,21 @@ public:
         unit.span.end = std::max(unit.span.end, span.end);
       }
     }
-    resolveCauses();
+    resolveEngineWaits();
   }
 
   int64_t makespan() const { return clock_.makespan(); }
 
-  /// Sets each unit's `after`, `why` and `partAfter` from the final times: the queue issued a
-  /// unit once it had waited for the end that held it last (else right after the unit before),
-  /// and a DMA part that started later, when its engine's previous DMA ended, waited for that.
-  void resolveCauses() {
-    for (Unit &unit : units_) {
+  /// Sets each DMA part's `partAfter` from the final times: a part that started after its
+  /// unit issued, when its engine's previous DMA ended there, waited for that DMA.
+  void resolveEngineWaits() {
+    for (Unit &unit : units_)
       for (size_t p = 0; p < unit.partStarts.size(); ++p) {
         int64_t prev = unit.prevOnEngine[p];
         bool held = prev >= 0 && unit.partStarts[p] > unit.issuedAt &&
                     endOnEngine(units_[prev], unit.parts[p].engine) == unit.partStarts[p];
         unit.partAfter.push_back(held ? prev : -1);
       }
-      if (unit.heldBy >= 0) {
-        unit.after = unit.heldBy;
-        unit.why = "waits";
-      } else if (unit.prevIssued >= 0) {
-        unit.after = unit.prevIssued;
-        unit.why = "queue";
-      }
-    }
   }
 
   /// When DMA unit `unit`'s part on `engine` ended (its last one there).
@@ -555,7 +545,6 @@ private:
 
   void issue(size_t u) {
     Unit &unit = units_[u];
-    unit.prevIssued = issueOrder_.empty() ? -1 : static_cast<int64_t>(issueOrder_.back());
     // A pass loads the blocks of units its context's running pass does not use before it
     // waits (the queue would only idle), the others after.
     SmallVector<isa::Unit> late;
@@ -573,8 +562,16 @@ private:
         unit.earlyLoads.push_back(isa::findUnit(load)->name);
       }
     }
-    unit.waits = retire(blockers(u), unit.heldBy);
+    int64_t heldBy = -1;
+    unit.waits = retire(blockers(u), heldBy);
     unit.issuedAt = clock_.now();
+    if (heldBy >= 0) {
+      unit.after = heldBy;
+      unit.why = "waits";
+    } else if (!issueOrder_.empty()) {
+      unit.after = static_cast<int64_t>(issueOrder_.back());
+      unit.why = "queue";
+    }
     unit.issued = true;
     if (unit.isDma) {
       balanceStreams(unit);
@@ -806,7 +803,7 @@ SmallVector<int64_t> engines(const Unit &unit) {
 LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
   std::vector<Unit> units;
   for (Operation &op : func.getBody().front()) {
-    if (llvm::isa<DmaOp, DmaScatterOp, DmaGatherOp>(op)) {
+    if (isDmaUnit(&op)) {
       units.emplace_back();
       if (failed(dmaUnit(&op, units.back())))
         return failure();
