@@ -2,14 +2,17 @@
 // k; RoPE on q and k (out = x cos + swap(x) sin, the host's sin has its first half negated);
 // the new k and v rows scattered into the caches at byte offset kv_offset; q written to q_out.
 //
-// RMSNorm of x runs on one slice of each cluster; x^ is spread over the 64-slice rings of the
-// projection slices and reaches every slice through the Switch Engine. Projections run on 128
-// slices of each cluster, one row per TRF lane (q: 8 lanes, heads 0..7 in cluster 0; k and v:
-// 4 lanes, kv heads 0..3 in cluster 0), so the weights stream into both clusters' DM and each
-// slice's TRF load is short; the weights go to the TRF on main in 32-byte packets. Each q and
-// k head is then gathered onto one slice of its cluster (DM -> DM) for its norm and RoPE, the
-// tables replicated on both clusters (C2); v goes into the cache from where it is computed
-// (one scatter descriptor per cluster).
+// RMSNorm of x runs on one slice of cluster 0; x^ is spread over the 64-slice rings of the
+// projection slices of both clusters and reaches every slice through the Switch Engine.
+// Projections run on 128 slices of each cluster, one row per TRF lane (q: 8 lanes, heads 0..7
+// in cluster 0; k and v: 4 lanes, kv heads 0..3 in cluster 0), so the weights stream into both
+// clusters' DM and each slice's TRF load is short; the weights go to the TRF on main in 32-byte
+// packets. Each q and k head is then gathered by the Switch Engine, no DMA: the partial rows
+// of the head's slices are broadcast around the ring of those slices (16 for a q head, 32 for
+// a k head) and committed on one slice per q head and two per k head, so the k heads sit on
+// the q heads' slices (slice 16 x head) and share their cos and sin tables (replicated on both
+// clusters, C2). v goes into the cache from where it is computed (one scatter descriptor per
+// cluster).
 // Rounding points: x^, the normalised q/k, the RoPE results and v are bf16.
 !vec = !tcp.hbm<bf16, "H">
 !qw = !tcp.hbm<bf16, "[Q, H]">
@@ -22,18 +25,18 @@
 !qout = !tcp.hbm<bf16, "[N, G, D]">
 !qoutv = !tcp.hbm<bf16, "[NH, D]">
 
-// RMSNorm of x on one slice of each cluster (replica axis K2: x and its norm weight come from
-// HBM once per cluster). x^ is then spread over each 64-slice ring of the projection slices
-// (slice H / 16 % 64 holds packet H / 16) and broadcast within the ring by the Switch Engine
-// as each contraction streams it, in the order of H.
-!xone1 = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "H">
-!xs = !tcp.stream<f32, cluster = "K2", slice = "1 # 256", time = "H / 8", packet = "H % 8">
-!xone = !tcp.stream<f32, cluster = "K2", slice = "1 # 256", time = "1", packet = "1 # 2">
-!xonedm = !tcp.dm<f32, cluster = "K2", slice = "1 # 256", elem = "1 # 2">
-!xonevrf = !tcp.vrf<f32, cluster = "K2", slice = "1 # 256", elem = "1 # 2">
-!xw4 = !tcp.stream<f32, cluster = "K2", slice = "1 # 256", time = "H / 4", packet = "H % 4">
-!xwvrf = !tcp.vrf<f32, cluster = "K2", slice = "1 # 256", elem = "H">
-!xfdm = !tcp.dm<f32, cluster = "K2", slice = "1 # 256", elem = "H">
+// RMSNorm of x on one slice of cluster 0 (x and its norm weight come from HBM once). x^ is then
+// spread over each 64-slice ring of the projection slices of both clusters (replica axis K2;
+// slice H / 16 % 64 holds packet H / 16) and broadcast within the ring by the Switch Engine as
+// each contraction streams it, in the order of H.
+!xone1 = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "H">
+!xs = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "H / 8", packet = "H % 8">
+!xone = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "1", packet = "1 # 2">
+!xonedm = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "1 # 2">
+!xonevrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "1 # 256", elem = "1 # 2">
+!xw4 = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "H / 4", packet = "H % 4">
+!xwvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "1 # 256", elem = "H">
+!xfdm = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "H">
 !xring = !tcp.dm<bf16, cluster = "K2", slice = "[1 # 2, R2, H / 16]", elem = "H % 16">
 !xf = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 2, R2, H / 16]", time = "1", packet = "H % 16">
 !xn = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 2, R2, X64]", time = "H / 16", packet = "H % 16">
@@ -53,43 +56,44 @@
 !kpart = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, D / 4]", elem = "D % 4">
 !vpart = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, D / 4]", elem = "D % 4">
 
-// Per-head tensors of q: one head per slice, heads 0..7 in cluster 0 (NH), broadcast tables on
-// the same slices of both clusters (C2, RQ).
-!qhf = !tcp.dm<f32, cluster = "NH / 8", slice = "NH % 8 # 256", elem = "D">
-!qhb = !tcp.dm<bf16, cluster = "NH / 8", slice = "NH % 8 # 256", elem = "D">
-!qhs = !tcp.stream<f32, cluster = "NH / 8", slice = "NH % 8 # 256", time = "D / 8", packet = "D % 8">
-!qone = !tcp.stream<f32, cluster = "NH / 8", slice = "NH % 8 # 256", time = "1", packet = "1 # 2">
-!qonedm = !tcp.dm<f32, cluster = "NH / 8", slice = "NH % 8 # 256", elem = "1 # 2">
-!qonevrf = !tcp.vrf<f32, cluster = "NH / 8", slice = "NH % 8 # 256", elem = "1 # 2">
-!qhvrf = !tcp.vrf<f32, cluster = "NH / 8", slice = "NH % 8 # 256", elem = "D">
-!qtwice = !tcp.stream<f32, cluster = "NH / 8", slice = "NH % 8 # 256", time = "[C2, D / 4]", packet = "D % 4">
-!qtwicevrf = !tcp.vrf<f32, cluster = "NH / 8", slice = "NH % 8 # 256", elem = "[C2, D]">
-!qrep = !tcp.dm<bf16, cluster = "C2", slice = "RQ # 256", elem = "D">
-!qrepf = !tcp.dm<f32, cluster = "C2", slice = "RQ # 256", elem = "D">
-!qrep4 = !tcp.stream<f32, cluster = "C2", slice = "RQ # 256", time = "D / 4", packet = "D % 4">
-!qreps = !tcp.stream<f32, cluster = "C2", slice = "RQ # 256", time = "D / 8", packet = "D % 8">
-!qrepvrf = !tcp.vrf<f32, cluster = "C2", slice = "RQ # 256", elem = "D">
+// q's partial rows broadcast around each head's 16-slice ring (fresh axis X16), then one head
+// per slice (slice 16 x head), heads 0..7 in cluster 0 (NH), and the tables on the same slices
+// of both clusters (C2, RQ), shared with k.
+!qpf = !tcp.stream<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, D / 8]", time = "1", packet = "D % 8">
+!qpb = !tcp.stream<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, X16]", time = "D / 8", packet = "D % 8">
+!qhf = !tcp.dm<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, 1 # 16]", elem = "D">
+!qhb = !tcp.dm<bf16, cluster = "NH / 8", slice = "[1 # 2, NH % 8, 1 # 16]", elem = "D">
+!qhs = !tcp.stream<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, 1 # 16]", time = "D / 8", packet = "D % 8">
+!qone = !tcp.stream<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, 1 # 16]", time = "1", packet = "1 # 2">
+!qonedm = !tcp.dm<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, 1 # 16]", elem = "1 # 2">
+!qonevrf = !tcp.vrf<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, 1 # 16]", elem = "1 # 2">
+!qhvrf = !tcp.vrf<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, 1 # 16]", elem = "D">
+!qtwice = !tcp.stream<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, 1 # 16]", time = "[C2, D / 4]", packet = "D % 4">
+!qtwicevrf = !tcp.vrf<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, 1 # 16]", elem = "[C2, D]">
+!qrep = !tcp.dm<bf16, cluster = "C2", slice = "[1 # 2, RQ, 1 # 16]", elem = "D">
+!qrepf = !tcp.dm<f32, cluster = "C2", slice = "[1 # 2, RQ, 1 # 16]", elem = "D">
+!qrep4 = !tcp.stream<f32, cluster = "C2", slice = "[1 # 2, RQ, 1 # 16]", time = "D / 4", packet = "D % 4">
+!qreps = !tcp.stream<f32, cluster = "C2", slice = "[1 # 2, RQ, 1 # 16]", time = "D / 8", packet = "D % 8">
+!qrepvrf = !tcp.vrf<f32, cluster = "C2", slice = "[1 # 2, RQ, 1 # 16]", elem = "D">
 
-// Per-head tensors of k: one head per slice, kv heads 0..3 in cluster 0 (N), broadcast tables
-// on the same slices of both clusters (C2, RK).
-!khf = !tcp.dm<f32, cluster = "N / 4", slice = "N % 4 # 256", elem = "D">
-!khb = !tcp.dm<bf16, cluster = "N / 4", slice = "N % 4 # 256", elem = "D">
-!khs = !tcp.stream<f32, cluster = "N / 4", slice = "N % 4 # 256", time = "D / 8", packet = "D % 8">
-!kone = !tcp.stream<f32, cluster = "N / 4", slice = "N % 4 # 256", time = "1", packet = "1 # 2">
-!konedm = !tcp.dm<f32, cluster = "N / 4", slice = "N % 4 # 256", elem = "1 # 2">
-!konevrf = !tcp.vrf<f32, cluster = "N / 4", slice = "N % 4 # 256", elem = "1 # 2">
-!khvrf = !tcp.vrf<f32, cluster = "N / 4", slice = "N % 4 # 256", elem = "D">
-!ktwice = !tcp.stream<f32, cluster = "N / 4", slice = "N % 4 # 256", time = "[C2, D / 4]", packet = "D % 4">
-!ktwicevrf = !tcp.vrf<f32, cluster = "N / 4", slice = "N % 4 # 256", elem = "[C2, D]">
-!krep = !tcp.dm<bf16, cluster = "C2", slice = "RK # 256", elem = "D">
-!krepf = !tcp.dm<f32, cluster = "C2", slice = "RK # 256", elem = "D">
-!krep4 = !tcp.stream<f32, cluster = "C2", slice = "RK # 256", time = "D / 4", packet = "D % 4">
-!kreps = !tcp.stream<f32, cluster = "C2", slice = "RK # 256", time = "D / 8", packet = "D % 8">
-!krepvrf = !tcp.vrf<f32, cluster = "C2", slice = "RK # 256", elem = "D">
+// k's partial rows broadcast around each head's 32-slice ring (fresh axis X32), then each kv
+// head on two of the q heads' slices (R2: slices 32 x head and 32 x head + 16), kv heads 0..3
+// in cluster 0 (N), so k's passes read q's tables.
+!kpf = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, D / 4]", time = "1", packet = "D % 4">
+!kpb = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", time = "D / 4", packet = "D % 4">
+!khf = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, 1 # 16]", elem = "D">
+!khb = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, 1 # 16]", elem = "D">
+!khs = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, 1 # 16]", time = "D / 8", packet = "D % 8">
+!kone = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, 1 # 16]", time = "1", packet = "1 # 2">
+!konedm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, 1 # 16]", elem = "1 # 2">
+!konevrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, 1 # 16]", elem = "1 # 2">
+!khvrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, 1 # 16]", elem = "D">
+!ktwice = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, 1 # 16]", time = "[C2, D / 4]", packet = "D % 4">
+!ktwicevrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, 1 # 16]", elem = "[C2, D]">
 
 module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G = 2, D = 128,
-                               T = 512, K = 1, RQ = 8, RK = 4, C2 = 2, K2 = 2,
-                               R2 = 2, X64 = 64}} {
+                               T = 512, K = 1, RQ = 8, C2 = 2, K2 = 2,
+                               R2 = 2, X16 = 16, X32 = 32, X64 = 64}} {
   func.func @projection(%x: !vec {tcp.arg = "in", tcp.name = "x"},
                         %q_weight: !qw {tcp.arg = "in", tcp.name = "q_weight"},
                         %k_weight: !kvw {tcp.arg = "in", tcp.name = "k_weight"},
@@ -130,7 +134,7 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     %xh1 = tcp.commit %xnv {cast} : !xs -> !xone1
     %xhat = tcp.dma %xh1 : !xone1 -> !xring
 
-    // q = x^ Wq^T, gathered one head per slice.
+    // q = x^ Wq^T, each head gathered onto one slice by the Switch Engine.
     %qwv = tcp.view %q_weight offset 0 : !qw -> !qwv
     %qwd = tcp.dma %qwv : !qwv -> !qwdm
     %ql = tcp.fetch main %qwd : !qwdm -> !qwload
@@ -141,9 +145,12 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     %qsc = tcp.collect %qxs : !xn
     %qa = tcp.contract %qsc, %qt pack 2 : !xn, !qwtrf -> !qacc
     %qpd = tcp.commit %qa : !qacc -> !qpart
-    %qh = tcp.dma %qpd : !qpart -> !qhf
+    %qg = tcp.fetch main %qpd : !qpart -> !qpf
+    %qgs = tcp.switch broadcast1 %qg : !qpf -> !qpb
+    %qgc = tcp.collect %qgs : !qpb
+    %qh = tcp.commit %qgc : !qpb -> !qhf
 
-    // k = x^ Wk^T, gathered one head per slice.
+    // k = x^ Wk^T, each head gathered onto two of the q heads' slices.
     %kwv = tcp.view %k_weight offset 0 : !kvw -> !kvwv
     %kwd = tcp.dma %kwv : !kvwv -> !kvwdm
     %kl = tcp.fetch main %kwd : !kvwdm -> !kvwload
@@ -154,7 +161,10 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     %ksc = tcp.collect %kxs : !xn
     %ka = tcp.contract %ksc, %kt pack 2 : !xn, !kvwtrf -> !kvacc
     %kpd = tcp.commit %ka : !kvacc -> !kpart
-    %kh = tcp.dma %kpd : !kpart -> !khf
+    %kg = tcp.fetch main %kpd : !kpart -> !kpf
+    %kgs = tcp.switch broadcast1 %kg : !kpf -> !kpb
+    %kgc = tcp.collect %kgs : !kpb
+    %kh = tcp.commit %kgc : !kpb -> !khf
 
     // Per-head RMSNorm of q (one head per slice).
     %q1 = tcp.fetch main %qh : !qhf -> !qhs
@@ -207,7 +217,7 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     %qo = tcp.vector %qc12 [add_f vrf(%qtv : !qrepvrf)] : !qhs
     %qrope = tcp.commit %qo {cast} : !qhs -> !qhb
 
-    // Per-head RMSNorm of k (one head per slice).
+    // Per-head RMSNorm of k (each head on two slices).
     %k1 = tcp.fetch main %kh : !khf -> !khs
     %kc1 = tcp.collect %k1 : !khs
     %kq = tcp.vector %kc1 [stash, mul_f stash, reduce_add_f] : !khs -> !kone
@@ -219,43 +229,38 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     %k3 = tcp.fetch sub %krms : !konedm -> !kone
     %kc3 = tcp.collect %k3 : !kone
     %krv = tcp.to_vrf %kc3 : !kone -> !konevrf
-    %knwd = tcp.dma %k_rms_weight : !dvec -> !krep
-    %k4 = tcp.fetch sub %knwd : !krep -> !krep4
-    %kc4 = tcp.collect %k4 : !krep4
-    %knwv = tcp.to_vrf %kc4 : !krep4 -> !krepvrf
+    %knwd = tcp.dma %k_rms_weight : !dvec -> !qrep
+    %k4 = tcp.fetch sub %knwd : !qrep -> !qrep4
+    %kc4 = tcp.collect %k4 : !qrep4
+    %knwv = tcp.to_vrf %kc4 : !qrep4 -> !qrepvrf
     %k5 = tcp.fetch main %kh : !khf -> !khs
     %kc5 = tcp.collect %k5 : !khs
-    %kp = tcp.vector %kc5 [mul_f vrf(%knwv : !krepvrf)] : !khs
+    %kp = tcp.vector %kc5 [mul_f vrf(%knwv : !qrepvrf)] : !khs
     %kxw = tcp.commit %kp : !khs -> !khf
     %k6 = tcp.fetch main %kxw : !khf -> !khs
     %kc6 = tcp.collect %k6 : !khs
     %kd = tcp.vector %kc6 [div_f vrf(%krv : !konevrf)] : !khs
     %kn = tcp.commit %kd {cast} : !khs -> !khb
 
-    // RoPE: out = x cos + swap(x) sin, swap(x) read from x stored twice in the VRF at +64.
+    // RoPE as for q, with q's cos in the VRF and q's sin in DM.
     %k7 = tcp.fetch sub %kn : !khb -> !ktwice
     %kc7 = tcp.collect %k7 : !ktwice
     %kxx = tcp.to_vrf %kc7 : !ktwice -> !ktwicevrf
     %ksw = tcp.vrf_view %kxx offset 64 : !ktwicevrf -> !khvrf
-    %kcd = tcp.dma %cos : !dvec -> !krep
-    %k8 = tcp.fetch sub %kcd : !krep -> !krep4
-    %kc8 = tcp.collect %k8 : !krep4
-    %kcv = tcp.to_vrf %kc8 : !krep4 -> !krepvrf
-    %ksd = tcp.dma %sin : !dvec -> !krep
-    %k9 = tcp.fetch main %ksd : !krep -> !kreps
-    %kc9 = tcp.collect %k9 : !kreps
-    %kst = tcp.vector %kc9 [mul_f vrf(%ksw : !khvrf)] : !kreps
-    %ktd = tcp.commit %kst : !kreps -> !krepf
-    %k10 = tcp.fetch sub %ktd : !krepf -> !krep4
-    %kc10 = tcp.collect %k10 : !krep4
-    %ktv = tcp.to_vrf %kc10 : !krep4 -> !krepvrf
+    %k9 = tcp.fetch main %qsd : !qrep -> !qreps
+    %kc9 = tcp.collect %k9 : !qreps
+    %kst = tcp.vector %kc9 [mul_f vrf(%ksw : !khvrf)] : !qreps
+    %ktd = tcp.commit %kst : !qreps -> !qrepf
+    %k10 = tcp.fetch sub %ktd : !qrepf -> !qrep4
+    %kc10 = tcp.collect %k10 : !qrep4
+    %ktv = tcp.to_vrf %kc10 : !qrep4 -> !qrepvrf
     %k11 = tcp.fetch main %kn : !khb -> !khs
     %kc11 = tcp.collect %k11 : !khs
-    %kxc = tcp.vector %kc11 [mul_f vrf(%kcv : !krepvrf)] : !khs
+    %kxc = tcp.vector %kc11 [mul_f vrf(%qcv : !qrepvrf)] : !khs
     %kxcd = tcp.commit %kxc : !khs -> !khf
     %k12 = tcp.fetch main %kxcd : !khf -> !khs
     %kc12 = tcp.collect %k12 : !khs
-    %ko = tcp.vector %kc12 [add_f vrf(%ktv : !krepvrf)] : !khs
+    %ko = tcp.vector %kc12 [add_f vrf(%ktv : !qrepvrf)] : !khs
     %krope = tcp.commit %ko {cast} : !khs -> !khb
 
     // Results: q to q_out, the new k row into the cache.

@@ -359,7 +359,7 @@ private:
         return commit.emitOpError("has no DM address; run tcp-allocate-memory first");
       std::vector<int64_t> c = {offset, plan->commit->writeBytes};
       appendLoops(c, plan->commit->sequencer.loops);
-      appendSlices(c, plan->commit->stream.spatial);
+      appendSlices(c, plan->commit->result.spatial);
       c.push_back(plan->commit->cast ? 1 : 0); // f32 -> bf16 in the commit adapter
       addConfig(commit.getLoc(), isa::Unit::Commit, c, ctx);
     } else if (plan->trf) {

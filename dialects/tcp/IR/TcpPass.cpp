@@ -487,6 +487,49 @@ std::optional<FetchPlan> planFetch(FetchOp op) {
   return FetchPlan{*source, *stream, *seq, cast};
 }
 
+/// Whether commit `op` writes some of the identical copies of a stream: the result's slice
+/// mapping is the stream's with one run of factors over axes the pass made (a switch broadcast's
+/// or an inter-slice reduce's fresh axes, along which every slice holds the same values)
+/// replaced by constants or by axes the stream lacks (copies in the result), and the slices it
+/// writes are slices the stream is on.
+static bool commitsCopies(CommitOp op, const DmLayout &result, const StreamLayout &stream) {
+  Operation *def = op.getInput().getDefiningOp();
+  while (def && !isa<FetchOp>(def))
+    def = def->getNumOperands() ? def->getOperand(0).getDefiningOp() : nullptr;
+  auto fetch = dyn_cast_or_null<FetchOp>(def);
+  auto fetched = fetch ? resolveStream(fetch, fetch.getResult().getType()) : std::nullopt;
+  if (!fetched)
+    return false;
+  std::vector<std::string> before;
+  for (const mapping::Mapping *m : {&fetched->spatial.cluster, &fetched->spatial.slice,
+                                    &fetched->time, &fetched->packet})
+    for (const std::string &a : m->axes())
+      before.push_back(a);
+  std::vector<std::string> streamAxes = stream.spatial.slice.axes();
+  for (const mapping::Mapping *m : {&stream.spatial.cluster, &stream.time, &stream.packet})
+    for (const std::string &a : m->axes())
+      streamAxes.push_back(a);
+  const auto &s = stream.spatial.slice.factors(), &r = result.spatial.slice.factors();
+  size_t front = 0, back = 0;
+  while (front < s.size() && front < r.size() && s[front] == r[front])
+    ++front;
+  while (back < s.size() - front && back < r.size() - front &&
+         s[s.size() - 1 - back] == r[r.size() - 1 - back])
+    ++back;
+  // (Both mappings fill a cluster's slices, so the two runs span as many cells.)
+  for (size_t i = front; i < s.size() - back; ++i)
+    if (s[i].isConstant() || llvm::is_contained(before, s[i].axis))
+      return false; // not a copy the pass made
+  for (size_t i = front; i < r.size() - back; ++i)
+    if (!r[i].isConstant() && llvm::is_contained(streamAxes, r[i].axis))
+      return false;
+  const TargetModel &t = defaultTarget();
+  std::vector<int64_t> from = stream.spatial.activeSlices(t);
+  return front + back < s.size() &&
+         llvm::all_of(result.spatial.activeSlices(t),
+                      [&](int64_t slice) { return llvm::is_contained(from, slice); });
+}
+
 std::optional<CommitPlan> planCommit(CommitOp op) {
   const TargetModel &t = defaultTarget();
   auto result = resolveDm(op, op.getResult().getType());
@@ -494,9 +537,12 @@ std::optional<CommitPlan> planCommit(CommitOp op) {
   if (!result || !stream)
     return std::nullopt;
   if (result->spatial.cluster.str() != stream->spatial.cluster.str() ||
-      result->spatial.slice.str() != stream->spatial.slice.str()) {
+      (result->spatial.slice.str() != stream->spatial.slice.str() &&
+       !commitsCopies(op, *result, *stream))) {
     op.emitOpError("each slice commits to its own DM: the result's cluster/slice mappings must "
-                   "equal the stream's");
+                   "equal the stream's (or keep some of the copies along axes the pass made: ")
+        << "slice " << stream->spatial.slice.str() << " vs " << result->spatial.slice.str()
+        << ")";
     return std::nullopt;
   }
   // Valid bytes per flit as written (after the commit adapter's cast, if any).

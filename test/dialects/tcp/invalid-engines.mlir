@@ -334,6 +334,56 @@ module attributes {tcp.axes = {A = 1024, X = 4}} {
 }
 
 // -----
+// A commit may keep some of the copies a switch broadcast made (slices along its fresh axis X
+// hold the same values): one per ring, or two per ring as a replica axis R of the result.
+!fs = !tcp.stream<f32, cluster = "1 # 2", slice = "[A / 16, A / 4 % 4]", time = "1", packet = "A % 4">
+!bs = !tcp.stream<f32, cluster = "1 # 2", slice = "[A / 16, X]", time = "A / 4 % 4", packet = "A % 4">
+!src = !tcp.dm<f32, cluster = "1 # 2", slice = "[A / 16, A / 4 % 4]", elem = "A % 4">
+module attributes {tcp.axes = {A = 1024, X = 4, R = 2}} {
+  func.func @commit_copies(%x: !src) {
+    %f = tcp.fetch main %x : !src -> !fs
+    %b = tcp.switch broadcast1 %f : !fs -> !bs
+    %c = tcp.collect %b : !bs
+    %g = tcp.commit %c : !bs -> !tcp.dm<f32, cluster = "1 # 2", slice = "[A / 16, 1 # 4]", elem = "A % 16">
+    %f2 = tcp.fetch main %x : !src -> !fs
+    %b2 = tcp.switch broadcast1 %f2 : !fs -> !bs
+    %c2 = tcp.collect %b2 : !bs
+    %g2 = tcp.commit %c2 : !bs -> !tcp.dm<f32, cluster = "1 # 2", slice = "[A / 16, R, 1 # 2]", elem = "A % 16">
+    return
+  }
+}
+
+// -----
+// ... but not move the data to other slices (each slice commits what it holds).
+!fs = !tcp.stream<f32, cluster = "1 # 2", slice = "[A / 16, A / 4 % 4]", time = "1", packet = "A % 4">
+!bs = !tcp.stream<f32, cluster = "1 # 2", slice = "[A / 16, X]", time = "A / 4 % 4", packet = "A % 4">
+!src = !tcp.dm<f32, cluster = "1 # 2", slice = "[A / 16, A / 4 % 4]", elem = "A % 4">
+module attributes {tcp.axes = {A = 1024, X = 4}} {
+  func.func @commit_moves(%x: !src) {
+    %f = tcp.fetch main %x : !src -> !fs
+    %b = tcp.switch broadcast1 %f : !fs -> !bs
+    %c = tcp.collect %b : !bs
+    // expected-error @+1 {{each slice commits to its own DM: the result's cluster/slice mappings must equal the stream's (or keep some of the copies along axes the pass made: slice [A / 16, X] vs [X, A / 16])}}
+    %g = tcp.commit %c : !bs -> !tcp.dm<f32, cluster = "1 # 2", slice = "[X, A / 16]", elem = "A % 16">
+    return
+  }
+}
+
+// -----
+// ... and only copies the pass made: R came with the fetched tensor.
+!fs = !tcp.stream<f32, cluster = "1 # 2", slice = "[A / 16, R]", time = "A / 4 % 4", packet = "A % 4">
+!src = !tcp.dm<f32, cluster = "1 # 2", slice = "[A / 16, R]", elem = "A % 16">
+module attributes {tcp.axes = {A = 1024, R = 4}} {
+  func.func @commit_not_made(%x: !src) {
+    %f = tcp.fetch main %x : !src -> !fs
+    %c = tcp.collect %f : !fs
+    // expected-error @+1 {{must equal the stream's (or keep some of the copies along axes the pass made: slice [A / 16, R] vs [A / 16, 1 # 4])}}
+    %g = tcp.commit %c : !fs -> !tcp.dm<f32, cluster = "1 # 2", slice = "[A / 16, 1 # 4]", elem = "A % 16">
+    return
+  }
+}
+
+// -----
 // A half region holds half of each lane: at the limit, 4 lanes x 8 KB in the first half.
 !dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[A, B]">
 !s = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "[A, B / 4]", packet = "B % 4">
