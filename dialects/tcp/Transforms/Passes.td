@@ -43,7 +43,14 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     unit `after`, "start"), part_after (DMAs: per part, the DMA whose part on the same engine
     it started behind, or -1)}`, the function
     `tcp.final_waits` and the module `tcp.makespan`, timed with the simulator's clock.
+    The scheduler runs twice, with and without ending a weight stream's parts one start-up
+    apart when its cluster's spare engine is busy but frees three start-ups before they end,
+    and keeps the shorter schedule (`stagger-busy-spare` forces one of the two).
   }];
+  let options = [
+    Option<"staggerBusySpare", "stagger-busy-spare", "std::string", /*default=*/"\"best\"",
+           "stagger the streams whose spare is busy: best (the shorter of both), always, never">
+  ];
 }
 
 #endif // TCP_PASSES_TD

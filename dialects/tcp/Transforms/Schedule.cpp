@@ -12,7 +12,8 @@
 // are taken, for the oldest DMA. A weight stream's parts are sized so that they end together;
 // the cluster's spare engine (the fourth, which carries the small DMAs) takes a part too while
 // no small DMA could need it, and then, when another stream follows, the four parts end one
-// start-up apart so that the engines start their next parts one at a time.
+// start-up apart so that the engines start their next parts one at a time. A second run also
+// staggers the streams whose spare is busy but frees early, and the shorter schedule is kept.
 // Times come from rngd::QueueClock, the clock the simulator runs, so the predicted makespan is
 // what the simulator measures for the same command stream.
 #include "dialects/tcp/IR/TcpPass.h"
@@ -282,7 +283,9 @@ bool conflicts(const Unit &i, const Unit &j) {
 
 class ListScheduler {
 public:
-  explicit ListScheduler(std::vector<Unit> &units) : units_(units), clock_(defaultTarget()) {
+  /// `staggerBusySpare`: see balanceStreams.
+  ListScheduler(std::vector<Unit> &units, bool staggerBusySpare)
+      : units_(units), clock_(defaultTarget()), staggerBusySpare_(staggerBusySpare) {
     for (size_t j = 0; j < units_.size(); ++j)
       for (size_t i = 0; i < j; ++i)
         if (conflicts(units_[i], units_[j]))
@@ -708,6 +711,15 @@ private:
         return hi;
       };
       double hi = solve();
+      // With `staggerBusySpare_`, also when the spare is busy now but frees three start-ups
+      // before the parts would end: the next stream's parts then start one at a time, and the
+      // spare may carry that stream's part while they do.
+      if (staggerBusySpare_ && followed && !spareStreams &&
+          clock_.engineFree(spareEngine) + 3 * t.dmaStartupCycles <= hi) {
+        for (int64_t e = base; e < base + perCluster; ++e)
+          after[e - base] = double((e - base) * t.dmaStartupCycles);
+        hi = solve();
+      }
       // Staggered ends only when every engine that could stream does; else (a short stream)
       // some would just end later than they could have.
       for (size_t i = 0; i < ready.size(); ++i)
@@ -783,6 +795,7 @@ private:
   SmallVector<std::string> finalWaits_;
   std::vector<size_t> issueOrder_;
   std::vector<int64_t> estimates_; // spareNeed's earliest starts, as of estimatesAt_ issues
+  bool staggerBusySpare_;
   size_t estimatesAt_ = 0;
 };
 
@@ -800,7 +813,8 @@ SmallVector<int64_t> engines(const Unit &unit) {
   return out;
 }
 
-LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
+LogicalResult scheduleFunction(func::FuncOp func, StringRef staggerBusySpare,
+                               int64_t &makespan) {
   std::vector<Unit> units;
   for (Operation &op : func.getBody().front()) {
     if (isDmaUnit(&op)) {
@@ -813,15 +827,26 @@ LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
         return failure();
     }
   }
-  ListScheduler scheduler(units);
-  scheduler.run();
+  // Two runs, with and without staggering the streams whose spare is busy (which helps or
+  // hurts by kernel: the next stream may then find its spare taken by a small DMA); the
+  // shorter schedule is kept, the plain one on ties.
+  std::vector<Unit> staggered = units;
+  ListScheduler plain(units, false), other(staggered, true);
+  if (staggerBusySpare != "always")
+    plain.run();
+  if (staggerBusySpare != "never")
+    other.run();
+  bool useOther = staggerBusySpare == "always" ||
+                  (staggerBusySpare == "best" && other.makespan() < plain.makespan());
+  ListScheduler &scheduler = useOther ? other : plain;
+  const std::vector<Unit> &chosen = useOther ? staggered : units;
   Builder b(func);
-  std::vector<int64_t> orderOf(units.size());
+  std::vector<int64_t> orderOf(chosen.size());
   for (size_t i = 0; i < scheduler.issueOrder().size(); ++i)
     orderOf[scheduler.issueOrder()[i]] = static_cast<int64_t>(i);
   int64_t order = 0;
   for (size_t u : scheduler.issueOrder()) {
-    const Unit &unit = units[u];
+    const Unit &unit = chosen[u];
     SmallVector<NamedAttribute> fields = {
         b.getNamedAttr("order", b.getI64IntegerAttr(order++)),
         b.getNamedAttr("context",
@@ -856,10 +881,18 @@ LogicalResult scheduleFunction(func::FuncOp func, int64_t &makespan) {
 }
 
 struct SchedulePass : public rngd::tcp::impl::TcpScheduleBase<SchedulePass> {
+  using TcpScheduleBase::TcpScheduleBase;
   void runOnOperation() override {
+    if (staggerBusySpare != "best" && staggerBusySpare != "always" &&
+        staggerBusySpare != "never") {
+      getOperation().emitError("tcp-schedule: stagger-busy-spare must be best, always or never, "
+                               "got '")
+          << staggerBusySpare << "'";
+      return signalPassFailure();
+    }
     int64_t makespan = 0;
     for (auto func : getOperation().getOps<func::FuncOp>())
-      if (failed(scheduleFunction(func, makespan)))
+      if (failed(scheduleFunction(func, staggerBusySpare, makespan)))
         return signalPassFailure();
     getOperation()->setAttr("tcp.makespan", Builder(getOperation()).getI64IntegerAttr(makespan));
   }
