@@ -138,6 +138,7 @@ struct Unit {
                                        // its context runs then)
   bool usesVector = false;
   bool holdsDma = false;
+  bool resultStore = false; // a DMA writing HBM that no later unit waits for
   Footprint reads, writes;
   SmallVector<size_t> preds;
   // Scheduling results.
@@ -290,6 +291,14 @@ public:
       for (size_t i = 0; i < j; ++i)
         if (conflicts(units_[i], units_[j]))
           units_[j].preds.push_back(i);
+    // A result store: a DMA writing HBM that no later unit waits for.
+    for (Unit &unit : units_)
+      unit.resultStore = unit.isDma && llvm::any_of(unit.writes, [](const Region &r) {
+                           return r.space == Region::Hbm;
+                         });
+    for (Unit &unit : units_)
+      for (size_t p : unit.preds)
+        units_[p].resultStore = false;
   }
 
   void run() {
@@ -469,7 +478,9 @@ private:
   /// The earliest the spare engine `spare` may be needed again: the earliest any DMA not yet
   /// issued that runs on it (a small one) could start, from its predecessors' projected ends
   /// and the own cycles of those not yet issued (no contention counted, so never late).
-  int64_t spareNeed(int64_t spare) {
+  /// Result stores of at most `tail` cycles do not count: for the cluster's last stream, they
+  /// can run on the engines it leaves idle while its tail (the work after it) runs.
+  int64_t spareNeed(int64_t spare, int64_t tail = 0) {
     if (estimatesAt_ != issueOrder_.size() || estimates_.empty()) {
       estimatesAt_ = issueOrder_.size();
       estimates_.assign(units_.size(), 0);
@@ -490,6 +501,8 @@ private:
       const Unit &unit = units_[u];
       if (unit.issued || !unit.isDma || isStream(unit))
         continue;
+      if (unit.resultStore && ownCycles(unit) <= tail)
+        continue;
       if (llvm::any_of(unit.parts, [&](const DmaPart &p) { return p.engine == spare; }))
         need = std::min(need, estimates_[u]);
     }
@@ -497,11 +510,11 @@ private:
   }
 
   /// Whether the spare engine, once free, can stream from `at` (after a start-up) for at least
-  /// another start-up's worth of cycles before a small DMA needs it.
-  bool spareUsable(int64_t spare, int64_t at) {
+  /// another start-up's worth of cycles before a small DMA needs it (spareNeed).
+  bool spareUsable(int64_t spare, int64_t at, int64_t tail = 0) {
     int64_t startup = defaultTarget().dmaStartupCycles;
     at = std::max(at, clock_.engineFree(spare));
-    return spareNeed(spare) - (at + startup) >= startup;
+    return spareNeed(spare, tail) - (at + startup) >= startup;
   }
 
   /// Waits for each unit in `which` (each part of a DMA), earliest end first; returns the
@@ -679,7 +692,13 @@ private:
       bool followed = llvm::any_of(units_, [&](const Unit &o) {
         return &o != &unit && !o.issued && isStream(o) && llvm::any_of(o.parts, inCluster);
       });
-      bool spareStreams = spareUsable(spareEngine, clock_.now());
+      // The last stream into the cluster: the cycles of work after it that it starts.
+      int64_t tail = 0;
+      if (!followed) {
+        size_t u = static_cast<size_t>(&unit - units_.data());
+        tail = pathToEnd_[u] - ownCycles(unit);
+      }
+      bool spareStreams = spareUsable(spareEngine, clock_.now(), tail);
       SmallVector<double> ready, after, cap;
       for (int64_t e = base; e < base + perCluster; ++e) {
         bool spare = e == spareEngine;
@@ -688,7 +707,7 @@ private:
         bool usable = spare ? spareStreams : e - base < static_cast<int64_t>(last - first);
         after.push_back(followed && spareStreams ? double((e - base) * t.dmaStartupCycles)
                                                  : 0.0);
-        cap.push_back(!usable ? ready.back() : spare ? double(spareNeed(e)) : never);
+        cap.push_back(!usable ? ready.back() : spare ? double(spareNeed(e, tail)) : never);
       }
       // The common end T: the engines' iterations up to T (each from its ready time to the
       // earlier of T + after and its cap) add up to n.
