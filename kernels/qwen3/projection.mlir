@@ -222,7 +222,8 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     %kc1 = tcp.collect %k1 : !khs
     %kq = tcp.vector %kc1 [stash, mul_f stash, reduce_add_f] : !khs -> !kone
     %ksum = tcp.commit %kq : !kone -> !konedm
-    %k2 = tcp.fetch main %ksum : !konedm -> !kone
+    // The scalar pass on sub: main is the busy context once k lands (its TRF load, v's).
+    %k2 = tcp.fetch sub %ksum : !konedm -> !kone
     %kc2 = tcp.collect %k2 : !kone
     %kr = tcp.vector %kc2 [fma_f 7.812500e-03 + 1.0e-06, sqrt_f] : !kone
     %krms = tcp.commit %kr : !kone -> !konedm
