@@ -590,7 +590,7 @@ private:
     }
     unit.issued = true;
     if (unit.isDma) {
-      balanceStreams(unit);
+      balanceStreams(u);
       splitOverIdleEngines(unit);
       for (DmaPart &part : unit.parts) {
         if (!isStream(unit) && unit.chunks.empty())
@@ -658,7 +658,8 @@ private:
   /// more of the split loop's iterations. The cluster's spare engine, when idle, takes a part
   /// too, ending before a small DMA could need it. Streams share HBM, so each runs at about
   /// HBM's rate over the stream engines' total.
-  void balanceStreams(Unit &unit) {
+  void balanceStreams(size_t u) {
+    Unit &unit = units_[u];
     if (!unit.plan || !isStream(unit))
       return;
     const TargetModel &t = defaultTarget();
@@ -693,11 +694,7 @@ private:
         return &o != &unit && !o.issued && isStream(o) && llvm::any_of(o.parts, inCluster);
       });
       // The last stream into the cluster: the cycles of work after it that it starts.
-      int64_t tail = 0;
-      if (!followed) {
-        size_t u = static_cast<size_t>(&unit - units_.data());
-        tail = pathToEnd_[u] - ownCycles(unit);
-      }
+      int64_t tail = followed ? 0 : pathToEnd_[u] - ownCycles(unit);
       bool spareStreams = spareUsable(spareEngine, clock_.now(), tail);
       SmallVector<double> ready, after, cap;
       for (int64_t e = base; e < base + perCluster; ++e) {
