@@ -23,11 +23,15 @@ void TcpDialect::initialize() {
 LogicalResult TcpDialect::verifyRegionArgAttribute(Operation *op, unsigned regionIndex,
                                                    unsigned argIndex, NamedAttribute attr) {
   if (attr.getName() == "tcp.name") {
+    // An identifier, as the executable's argument table requires: a letter or `_`, then
+    // letters, digits or `_`.
     auto name = dyn_cast<StringAttr>(attr.getValue());
-    if (!name || name.getValue().empty() ||
-        !llvm::all_of(name.getValue(), [](char c) { return llvm::isAlnum(c) || c == '_'; }))
-      return op->emitError("argument #") << argIndex << ": tcp.name must be a non-empty "
-                                         << "identifier, got " << attr.getValue();
+    auto word = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+    if (!name || name.getValue().empty() || llvm::isDigit(name.getValue().front()) ||
+        !llvm::all_of(name.getValue(), word))
+      return op->emitError("argument #") << argIndex << ": tcp.name must be an identifier "
+                                         << "(a letter or _, then letters, digits or _), got "
+                                         << attr.getValue();
     return success();
   }
   if (attr.getName() != "tcp.arg")

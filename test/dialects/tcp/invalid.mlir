@@ -109,6 +109,32 @@ module attributes {tcp.axes = {A = 1024}} {
 }
 
 // -----
+// Argument names are identifiers (the executable's argument table names them): "q_out" and
+// "x1" are, "1x" and "q-out" are not.
+module attributes {tcp.axes = {A = 1024}} {
+  func.func @names(%a: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "x1"},
+                   %b: !tcp.hbm<bf16, "A"> {tcp.arg = "out", tcp.name = "q_out"}) {
+    return
+  }
+}
+
+// -----
+module attributes {tcp.axes = {A = 1024}} {
+  // expected-error @+1 {{argument #0: tcp.name must be an identifier (a letter or _, then letters, digits or _), got "1x"}}
+  func.func @digit_first(%a: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "1x"}) {
+    return
+  }
+}
+
+// -----
+module attributes {tcp.axes = {A = 1024}} {
+  // expected-error @+1 {{argument #0: tcp.name must be an identifier (a letter or _, then letters, digits or _), got "q-out"}}
+  func.func @dash(%a: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "q-out"}) {
+    return
+  }
+}
+
+// -----
 module attributes {tcp.axes = {A = 1024}} {
   // expected-error @+1 {{argument #0: tcp.arg must be "in", "out" or "inout", got "output"}}
   func.func @bad_kind(%out: !tcp.hbm<bf16, "A"> {tcp.arg = "output", tcp.name = "out"}) {
