@@ -46,6 +46,7 @@ struct TargetModel {
   int64_t dmaRequestBytes = 256;     // one AXI request
   int64_t dmaAlignment = 8;          // HBM<->DM addresses and packet size
   int64_t dmaMaxLoops = 8;           // loop dims per descriptor side
+  int64_t dmaMaxLoopIterations = 65536; // iterations of one descriptor loop (limits 1..65536)
   int64_t sameBankAccessLimit = 64;  // < 64 consecutive same-bank accesses
 
   // Rates and latencies at the core clock (MACHINE.md sections 2, 9).

@@ -257,8 +257,17 @@ std::optional<mapping::DmaPlan> deriveTensorDma(Operation *op,
   mapping::Error err;
   auto plan = mapping::deriveDma(src, dst, axes, elemBytes, t.dmaMaxPacketBytes, t.dmaMaxLoops,
                                  *env, err);
-  if (!plan)
+  if (!plan) {
     op->emitOpError("DMA loops: ") << err.str();
+    return std::nullopt;
+  }
+  for (size_t i = 0; i < plan->loops.size(); ++i)
+    if (plan->loops[i].size > t.dmaMaxLoopIterations) {
+      op->emitOpError("DMA loops: loop ")
+          << i << " runs " << plan->loops[i].size << " iterations, more than a descriptor's "
+          << t.dmaMaxLoopIterations << ": " << plan->str();
+      return std::nullopt;
+    }
   return plan;
 }
 

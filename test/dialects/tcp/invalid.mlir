@@ -189,6 +189,36 @@ module attributes {tcp.axes = {O = 2, P = 2, Q = 2, R = 2, S = 2, T = 2, U = 2, 
 }
 
 // -----
+// A descriptor loop runs at most 65,536 iterations. A transposing HBM -> HBM copy moves one
+// 2-byte element per packet, so its loops are the axes: normal, at the limit, one past.
+module attributes {tcp.axes = {A = 1024, B = 2}} {
+  func.func @dma_loop_normal(%x: !tcp.hbm<bf16, "[A, B]"> {tcp.arg = "in", tcp.name = "x"},
+                             %y: !tcp.hbm<bf16, "[B, A]"> {tcp.arg = "out", tcp.name = "y"}) {
+    tcp.dma %x into %y : !tcp.hbm<bf16, "[A, B]"> -> !tcp.hbm<bf16, "[B, A]">
+    return
+  }
+}
+
+// -----
+module attributes {tcp.axes = {A = 65536, B = 2}} {
+  func.func @dma_loop_limit(%x: !tcp.hbm<bf16, "[A, B]"> {tcp.arg = "in", tcp.name = "x"},
+                            %y: !tcp.hbm<bf16, "[B, A]"> {tcp.arg = "out", tcp.name = "y"}) {
+    tcp.dma %x into %y : !tcp.hbm<bf16, "[A, B]"> -> !tcp.hbm<bf16, "[B, A]">
+    return
+  }
+}
+
+// -----
+module attributes {tcp.axes = {A = 65537, B = 2}} {
+  func.func @dma_loop_past(%x: !tcp.hbm<bf16, "[A, B]"> {tcp.arg = "in", tcp.name = "x"},
+                           %y: !tcp.hbm<bf16, "[B, A]"> {tcp.arg = "out", tcp.name = "y"}) {
+    // expected-error @+1 {{DMA loops: loop 1 runs 65537 iterations, more than a descriptor's 65536: [2:(2, 131074), 65537:(4, 2)] : 2}}
+    tcp.dma %x into %y : !tcp.hbm<bf16, "[A, B]"> -> !tcp.hbm<bf16, "[B, A]">
+    return
+  }
+}
+
+// -----
 // Views: the tile must lie inside the source. At the limit: the last 256 cells.
 module attributes {tcp.axes = {B = 4, C = 256}} {
   func.func @view_last(%x: !tcp.hbm<bf16, "[B, C]"> {tcp.arg = "in", tcp.name = "x"}) {
