@@ -228,6 +228,14 @@ LogicalResult CommitOp::verify() {
   return success(planCommit(*this).has_value());
 }
 
+/// The position after the last cell mapping `m` holds (its padding after that excluded).
+static int64_t heldEnd(const mapping::Mapping &m) {
+  int64_t end = m.size();
+  while (end > 0 && !m.digits(end - 1))
+    --end;
+  return end;
+}
+
 LogicalResult ViewOp::verify() {
   auto source = resolveHbm(*this, getSource().getType());
   auto result = resolveHbm(*this, getResult().getType());
@@ -235,10 +243,10 @@ LogicalResult ViewOp::verify() {
     return failure();
   if (getSource().getType().getElementType() != getResult().getType().getElementType())
     return emitOpError("a view keeps the element type");
-  int64_t offset = getOffset(), cells = result->elem.size(), total = source->elem.size();
-  if (offset < 0 || offset + cells > total)
-    return emitOpError("cells [") << offset << ", " << offset + cells
-                                  << ") are outside the source's " << total << " cells";
+  int64_t offset = getOffset(), end = offset + heldEnd(result->elem);
+  if (offset < 0 || end > source->elem.size())
+    return emitOpError("cells [") << offset << ", " << end << ") are outside the source's "
+                                  << source->elem.size() << " cells";
   if (!hbmRoot(getResult()))
     return emitOpError("views a kernel argument (or a view of one)");
   return success();
@@ -256,6 +264,26 @@ LogicalResult ReinterpretOp::verify() {
   if (source->bytesPerSlice() != result->bytesPerSlice())
     return emitOpError("a reinterpretation keeps the bytes per slice: ")
            << source->bytesPerSlice() << " vs " << result->bytesPerSlice();
+  return success();
+}
+
+LogicalResult DmViewOp::verify() {
+  auto source = resolveDm(*this, getSource().getType());
+  auto result = resolveDm(*this, getResult().getType());
+  if (!source || !result)
+    return failure();
+  if (getSource().getType().getElementType() != getResult().getType().getElementType())
+    return emitOpError("a view keeps the element type");
+  if (!sameSlices(source->spatial, result->spatial))
+    return emitOpError("a view keeps the tensor on the same slices");
+  int64_t offset = getOffset(), end = offset + heldEnd(result->elem);
+  if (offset < 0 || end > source->elem.size())
+    return emitOpError("cells [") << offset << ", " << end << ") are outside the source's "
+                                  << source->elem.size() << " cells";
+  for (Operation *user : getResult().getUsers())
+    if (!isa<FetchOp, DmaOp, DmaScatterOp>(user) || user->getOperand(0) != getResult())
+      return user->emitOpError("takes a DM view other than as the tensor it reads (a view is "
+                               "fetched, copied or scattered, never written)");
   return success();
 }
 

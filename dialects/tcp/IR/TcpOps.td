@@ -74,6 +74,23 @@ def Tcp_ReinterpretOp : Tcp_Op<"reinterpret", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tcp_DmViewOp : Tcp_Op<"dm_view", [Pure]> {
+  let summary = "a window of a DM tensor, to read part of it";
+  let description = [{
+    The cells `[offset, offset + size)` of a DM tensor with a mapping of its own (same slices,
+    nothing moves), to fetch or copy part of a tensor: the second half of each slice's rows,
+    say. A window is read, never written.
+    ```mlir
+    %hi = tcp.dm_view %vt offset 2048 : !tcp.dm<bf16, ..., elem = "[D, T % 32]">
+                                      -> !tcp.dm<bf16, ..., elem = "[DL, T % 32]">
+    ```
+  }];
+  let arguments = (ins Tcp_DmType:$source, I64Attr:$offset);
+  let results = (outs Tcp_DmType:$result);
+  let assemblyFormat = "$source `offset` $offset attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tcp_VrfViewOp : Tcp_Op<"vrf_view", [Pure]> {
   let summary = "a window of a VRF tensor, for Vector Engine operands";
   let description = [{

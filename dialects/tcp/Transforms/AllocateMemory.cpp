@@ -125,7 +125,7 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
   // starts early (a prefetched tile) is placed before the tensors defined in between.
   SmallVector<Operation *> defs;
   for (Operation &op : block)
-    if (!isa<ReinterpretOp, VrfViewOp>(op) && op.getNumResults() > 0)
+    if (!isa<ReinterpretOp, DmViewOp, VrfViewOp>(op) && op.getNumResults() > 0)
       defs.push_back(&op);
   llvm::stable_sort(defs, [&](Operation *a, Operation *b) {
     return starts.lookup(a) < starts.lookup(b);
@@ -168,6 +168,14 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
       if (Operation *def = alias.getSource().getDefiningOp())
         if (Attribute offset = def->getAttr("tcp.dm_offset"))
           op.setAttr("tcp.dm_offset", offset);
+    } else if (auto window = dyn_cast<DmViewOp>(op)) {
+      Operation *def = window.getSource().getDefiningOp();
+      auto base = def ? def->getAttrOfType<IntegerAttr>("tcp.dm_offset") : IntegerAttr();
+      Type element = window.getSource().getType().getElementType();
+      if (base)
+        op.setAttr("tcp.dm_offset",
+                   Builder(&op).getI64IntegerAttr(base.getInt() +
+                                                  window.getOffset() * elementBytes(element)));
     } else if (auto window = dyn_cast<VrfViewOp>(op)) {
       Operation *def = window.getSource().getDefiningOp();
       auto base = def ? def->getAttrOfType<IntegerAttr>("tcp.vrf_offset") : IntegerAttr();

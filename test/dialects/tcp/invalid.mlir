@@ -238,6 +238,85 @@ module attributes {tcp.axes = {B = 4, C = 256}} {
 }
 
 // -----
+// A strided view: the last row's padding may lie past the source (only held cells count). The
+// second half of each row of [B, C]: at the limit, and one cell past.
+module attributes {tcp.axes = {B = 4, C = 256, H = 128}} {
+  func.func @view_strided(%x: !tcp.hbm<bf16, "[B, C]"> {tcp.arg = "in", tcp.name = "x"}) {
+    %v = tcp.view %x offset 128 : !tcp.hbm<bf16, "[B, C]"> -> !tcp.hbm<bf16, "[B, H # 256]">
+    return
+  }
+}
+
+// -----
+module attributes {tcp.axes = {B = 4, C = 256, H = 128}} {
+  func.func @view_strided_past(%x: !tcp.hbm<bf16, "[B, C]"> {tcp.arg = "in", tcp.name = "x"}) {
+    // expected-error @+1 {{cells [129, 1025) are outside the source's 1024 cells}}
+    %v = tcp.view %x offset 129 : !tcp.hbm<bf16, "[B, C]"> -> !tcp.hbm<bf16, "[B, H # 256]">
+    return
+  }
+}
+
+// -----
+// DM views: a window of a DM tensor on the same slices, read by a fetch or a DMA. The last
+// half of [B, C], and one cell past.
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[B, C]">
+!half = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[BH, C]">
+!hs = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "[BH, C / 16]", packet = "C % 16">
+module attributes {tcp.axes = {B = 4, BH = 2, C = 256}} {
+  func.func @dm_view(%x: !dm, %o: !tcp.hbm<bf16, "[BH, C]"> {tcp.arg = "out", tcp.name = "o"}) {
+    %h = tcp.dm_view %x offset 512 : !dm -> !half
+    %f = tcp.fetch main %h : !half -> !hs
+    %c = tcp.collect %f : !hs
+    %y = tcp.commit %c : !hs -> !half
+    tcp.dma %h into %o : !half -> !tcp.hbm<bf16, "[BH, C]">
+    return
+  }
+}
+
+// -----
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[B, C]">
+!half = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[BH, C]">
+module attributes {tcp.axes = {B = 4, BH = 2, C = 256}} {
+  func.func @dm_view_past(%x: !dm) {
+    // expected-error @+1 {{cells [513, 1025) are outside the source's 1024 cells}}
+    %h = tcp.dm_view %x offset 513 : !dm -> !half
+    return
+  }
+}
+
+// -----
+// A DM view stays on its tensor's slices and element type.
+module attributes {tcp.axes = {B = 4, BH = 2, C = 256, R = 2}} {
+  func.func @dm_view_slices(%x: !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[B, C]">) {
+    // expected-error @+1 {{a view keeps the tensor on the same slices}}
+    %h = tcp.dm_view %x offset 0 : !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[B, C]"> -> !tcp.dm<bf16, cluster = "1 # 2", slice = "[R, 1 # 128]", elem = "[BH, C]">
+    return
+  }
+}
+
+// -----
+module attributes {tcp.axes = {B = 4, BH = 2, C = 256}} {
+  func.func @dm_view_type(%x: !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[B, C]">) {
+    // expected-error @+1 {{a view keeps the element type}}
+    %h = tcp.dm_view %x offset 0 : !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[B, C]"> -> !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "C">
+    return
+  }
+}
+
+// -----
+// A DM view is read, never written: not the destination of a DMA.
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[B, C]">
+!half = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[BH, C]">
+module attributes {tcp.axes = {B = 4, BH = 2, C = 256}} {
+  func.func @dm_view_written(%x: !dm, %y: !tcp.hbm<bf16, "[BH, C]"> {tcp.arg = "in", tcp.name = "y"}) {
+    %h = tcp.dm_view %x offset 512 : !dm -> !half
+    // expected-error @+1 {{takes a DM view other than as the tensor it reads (a view is fetched, copied or scattered, never written)}}
+    %r = tcp.reinterpret %h : !half -> !half
+    return
+  }
+}
+
+// -----
 // A view of an "in" argument cannot be written.
 module attributes {tcp.axes = {B = 4, C = 256}} {
   func.func @view_write_in(%x: !tcp.hbm<bf16, "[B, C]"> {tcp.arg = "in", tcp.name = "x"},
