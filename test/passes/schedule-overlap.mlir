@@ -54,3 +54,32 @@ module attributes {tcp.axes = {A = 8192}} {
     return
   }
 }
+
+// -----
+// Two halves of every row of one output, written through strided views (the first and the
+// second 64 of each 128): no byte in common, so the second store does not wait for the first.
+// A view of the same half would (WAW).
+!row = !tcp.hbm<bf16, "[R, D]">
+!half = !tcp.hbm<bf16, "[R, DL # 128]">
+!hd = !tcp.dm<bf16, cluster = "1 # 2", slice = "R # 256", elem = "DL">
+module attributes {tcp.axes = {R = 16, D = 128, DL = 64}} {
+  // CHECK-LABEL: func.func @halves
+  func.func @halves(%a: !tcp.hbm<bf16, "[R, DL]"> {tcp.arg = "in", tcp.name = "a"},
+                    %b: !tcp.hbm<bf16, "[R, DL]"> {tcp.arg = "in", tcp.name = "b"},
+                    %out: !row {tcp.arg = "out", tcp.name = "out"}) {
+    %x = tcp.dma %a : !tcp.hbm<bf16, "[R, DL]"> -> !hd
+    %y = tcp.dma %b : !tcp.hbm<bf16, "[R, DL]"> -> !hd
+    %lo = tcp.view %out offset 0 : !row -> !half
+    %hi = tcp.view %out offset 64 : !row -> !half
+    // After its load (tag 0): 516 to 1,032.
+    // CHECK: tcp.dma %{{[0-9]+}} into %{{[0-9]+}} {{.*}}end = 1032 : i64{{.*}}start = 516 : i64, tags = array<i64: 0>, waits = ["tag 0"]
+    tcp.dma %x into %lo : !hd -> !half
+    // After its load only (tag 1), alongside the first.
+    // CHECK: tcp.dma %{{[0-9]+}} into %{{[0-9]+}} {{.*}}start = 518 : i64, tags = array<i64: 1>, waits = ["tag 1"]
+    tcp.dma %y into %hi : !hd -> !half
+    // The first half again: after the first store (its tag 0), at 1,032.
+    // CHECK: tcp.dma %{{[0-9]+}} into %{{[0-9]+}} {{.*}}start = 1032 : i64, {{.*}}waits = ["tag 0"]
+    tcp.dma %y into %lo : !hd -> !half
+    return
+  }
+}

@@ -42,17 +42,26 @@ constexpr size_t kMaxSlices = isa::kSliceBitmapWords * 64; // slices a pass bitm
 using SliceSet = std::bitset<kMaxSlices>;
 
 /// A byte range of one memory: an HBM argument's bytes, or the same per-slice range on a set of
-/// slices.
+/// slices. An HBM view that holds `run` bytes of every `period` (half of every row) has both
+/// set: two such views of one period overlap only where their runs do.
 struct Region {
   enum Space { Hbm, Dm, Trf, Vrf } space;
   int64_t arg = -1; // HBM: argument number
   SliceSet slices;  // DM/TRF/VRF
   int64_t lo = 0, hi = 0;
+  int64_t period = 0, run = 0; // 0: every byte of [lo, hi)
 
   bool overlaps(const Region &o) const {
     if (space != o.space || lo >= o.hi || o.lo >= hi)
       return false;
-    return space == Hbm ? arg == o.arg : (slices & o.slices).any();
+    if (space != Hbm)
+      return (slices & o.slices).any();
+    if (arg != o.arg)
+      return false;
+    if (period == 0 || period != o.period)
+      return true;
+    int64_t a = lo % period, b = o.lo % period;
+    return (b - a + period) % period < run || (a - b + period) % period < o.run;
   }
 };
 
@@ -85,8 +94,17 @@ std::optional<Region> hbmRegion(Operation *op, Value v) {
   auto layout = resolveHbm(op, cast<HbmType>(v.getType()));
   if (!root || !layout)
     return std::nullopt;
-  return Region{Region::Hbm, root->arg.getArgNumber(), {}, root->byteOffset,
-                root->byteOffset + layout->bytes()};
+  Region r{Region::Hbm, root->arg.getArgNumber(), {}, root->byteOffset,
+           root->byteOffset + layout->bytes()};
+  // Periodic: a padded innermost factor (`[B, H # 256]`) under factors that hold every cell.
+  const auto &factors = layout->elem.factors();
+  if (!factors.empty() && factors.back().cells > factors.back().visible() &&
+      std::all_of(factors.begin(), factors.end() - 1,
+                  [](const mapping::Factor &f) { return f.cells == f.visible(); })) {
+    r.period = factors.back().cells * layout->elemBytes;
+    r.run = factors.back().visible() * layout->elemBytes;
+  }
+  return r;
 }
 
 Region dmRegion(Value v, const DmLayout &layout) {
