@@ -267,19 +267,31 @@ LogicalResult ReinterpretOp::verify() {
   return success();
 }
 
-LogicalResult DmViewOp::verify() {
-  auto source = resolveDm(*this, getSource().getType());
-  auto result = resolveDm(*this, getResult().getType());
+/// A DM or VRF window's rules: the element type and the slices kept, and its cells from
+/// `offset` (up to the last it holds when `held`, else all, padding included) inside the
+/// source's.
+template <typename Op, typename Resolve>
+static LogicalResult verifyWindow(Op op, Resolve resolve, bool held) {
+  auto source = resolve(op, op.getSource().getType());
+  auto result = resolve(op, op.getResult().getType());
   if (!source || !result)
     return failure();
-  if (getSource().getType().getElementType() != getResult().getType().getElementType())
-    return emitOpError("a view keeps the element type");
+  if (op.getSource().getType().getElementType() != op.getResult().getType().getElementType())
+    return op.emitOpError("a view keeps the element type");
   if (!sameSlices(source->spatial, result->spatial))
-    return emitOpError("a view keeps the tensor on the same slices");
-  int64_t offset = getOffset(), end = offset + heldEnd(result->elem);
+    return op.emitOpError("a view keeps the tensor on the same slices");
+  int64_t offset = op.getOffset();
+  int64_t end = offset + (held ? heldEnd(result->elem) : result->elem.size());
   if (offset < 0 || end > source->elem.size())
-    return emitOpError("cells [") << offset << ", " << end << ") are outside the source's "
-                                  << source->elem.size() << " cells";
+    return op.emitOpError("cells [") << offset << ", " << end << ") are outside the source's "
+                                     << source->elem.size() << " cells";
+  return success();
+}
+
+LogicalResult DmViewOp::verify() {
+  auto resolve = [](Operation *op, DmType type) { return resolveDm(op, type); };
+  if (failed(verifyWindow(*this, resolve, /*held=*/true)))
+    return failure();
   for (Operation *user : getResult().getUsers())
     if (!isa<FetchOp, DmaOp, DmaScatterOp>(user) || user->getOperand(0) != getResult())
       return user->emitOpError("takes a DM view other than as the tensor it reads (a view is "
@@ -288,17 +300,6 @@ LogicalResult DmViewOp::verify() {
 }
 
 LogicalResult VrfViewOp::verify() {
-  auto source = resolveVrf(*this, getSource().getType());
-  auto result = resolveVrf(*this, getResult().getType());
-  if (!source || !result)
-    return failure();
-  if (getSource().getType().getElementType() != getResult().getType().getElementType())
-    return emitOpError("a view keeps the element type");
-  if (!sameSlices(source->spatial, result->spatial))
-    return emitOpError("a view keeps the tensor on the same slices");
-  int64_t offset = getOffset(), cells = result->elem.size(), total = source->elem.size();
-  if (offset < 0 || offset + cells > total)
-    return emitOpError("cells [") << offset << ", " << offset + cells
-                                  << ") are outside the source's " << total << " cells";
-  return success();
+  auto resolve = [](Operation *op, VrfType type) { return resolveVrf(op, type); };
+  return verifyWindow(*this, resolve, /*held=*/false);
 }

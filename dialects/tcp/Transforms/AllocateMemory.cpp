@@ -162,29 +162,21 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
     }
   }
 
-  // Aliases take their source's bytes.
+  // Aliases take their source's bytes: a reinterpretation at its offset, a window `bytes` in.
+  auto alias = [](Operation &op, Value source, StringRef attr, int64_t bytes) {
+    Operation *def = source.getDefiningOp();
+    if (auto base = def ? def->getAttrOfType<IntegerAttr>(attr) : IntegerAttr())
+      op.setAttr(attr, Builder(&op).getI64IntegerAttr(base.getInt() + bytes));
+  };
   for (Operation &op : block) {
-    if (auto alias = dyn_cast<ReinterpretOp>(op)) {
-      if (Operation *def = alias.getSource().getDefiningOp())
-        if (Attribute offset = def->getAttr("tcp.dm_offset"))
-          op.setAttr("tcp.dm_offset", offset);
-    } else if (auto window = dyn_cast<DmViewOp>(op)) {
-      Operation *def = window.getSource().getDefiningOp();
-      auto base = def ? def->getAttrOfType<IntegerAttr>("tcp.dm_offset") : IntegerAttr();
-      Type element = window.getSource().getType().getElementType();
-      if (base)
-        op.setAttr("tcp.dm_offset",
-                   Builder(&op).getI64IntegerAttr(base.getInt() +
-                                                  window.getOffset() * elementBytes(element)));
-    } else if (auto window = dyn_cast<VrfViewOp>(op)) {
-      Operation *def = window.getSource().getDefiningOp();
-      auto base = def ? def->getAttrOfType<IntegerAttr>("tcp.vrf_offset") : IntegerAttr();
-      Type element = window.getSource().getType().getElementType();
-      if (base)
-        op.setAttr("tcp.vrf_offset",
-                   Builder(&op).getI64IntegerAttr(base.getInt() +
-                                                  window.getOffset() * elementBytes(element)));
-    }
+    if (auto same = dyn_cast<ReinterpretOp>(op))
+      alias(op, same.getSource(), "tcp.dm_offset", 0);
+    else if (auto window = dyn_cast<DmViewOp>(op))
+      alias(op, window.getSource(), "tcp.dm_offset",
+            window.getOffset() * elementBytes(window.getSource().getType().getElementType()));
+    else if (auto window = dyn_cast<VrfViewOp>(op))
+      alias(op, window.getSource(), "tcp.vrf_offset",
+            window.getOffset() * elementBytes(window.getSource().getType().getElementType()));
   }
   return success();
 }
