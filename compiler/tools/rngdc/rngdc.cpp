@@ -35,8 +35,11 @@ enum class Emit { Binary, Tcp, Rngd, Asm };
 // --help lists these and the few LLVM/MLIR flags in kShownFlags; every other flag LLVM and MLIR
 // register (hundreds, e.g. --mlir-print-op-generic) still works but is not listed.
 llvm::cl::OptionCategory rngdcOptions("rngdc options");
-constexpr const char *kShownFlags[] = {"stats", "mlir-print-ir-after-all",
-                                       "mlir-print-ir-before-all", "mlir-print-debuginfo",
+constexpr const char *kShownFlags[] = {"stats",
+                                       "mlir-print-ir-after-all",
+                                       "mlir-print-ir-before-all",
+                                       "mlir-print-debuginfo",
+                                       "mlir-print-op-on-diagnostic",
                                        "mlir-timing"};
 
 #ifndef RNGDC_VERSION
@@ -148,6 +151,12 @@ int main(int argc, char **argv) {
   rngd::registerDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // A diagnostic names the op's location and the rule; the op itself in generic form (for a
+  // function, the whole kernel) only on request.
+  if (llvm::cl::Option *option =
+          llvm::cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic"))
+    if (option->getNumOccurrences() == 0)
+      context.printOpOnDiagnostic(false);
 
   std::string error;
   auto input = openInputFile(inputFile, &error);

@@ -1,0 +1,19 @@
+// constant_add with an argument named "1x" (not an identifier): a verifier error.
+!buf = !tcp.hbm<bf16, "A">
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "A / 32", elem = "A % 32">
+!f32s = !tcp.stream<f32, cluster = "1 # 2", slice = "A / 32", time = "A / 8 % 4", packet = "A % 8">
+!bf16s = !tcp.stream<bf16, cluster = "1 # 2", slice = "A / 32", time = "A / 8 % 4", packet = "A % 8">
+
+module attributes {tcp.axes = {A = 8192}} {
+  func.func @constant_add(%in: !buf {tcp.arg = "in", tcp.name = "1x"},
+                          %out: !buf {tcp.arg = "out", tcp.name = "out"}) {
+    %x = tcp.dma %in : !buf -> !dm
+    %s = tcp.fetch main %x : !dm -> !f32s
+    %c = tcp.collect %s : !f32s
+    %v = tcp.vector %c [add_f 1.0] : !f32s
+    %b = tcp.cast %v : !f32s -> !bf16s
+    %y = tcp.commit %b : !bf16s -> !dm
+    tcp.dma %y into %out : !dm -> !buf
+    return
+  }
+}
