@@ -300,24 +300,28 @@ bool conflicts(const Unit &i, const Unit &j) {
   return false;
 }
 
+/// Each unit's predecessors (the earlier units it conflicts with), and which units are result
+/// stores (DMAs writing HBM that no later unit waits for).
+void linkUnits(std::vector<Unit> &units) {
+  for (size_t j = 0; j < units.size(); ++j)
+    for (size_t i = 0; i < j; ++i)
+      if (conflicts(units[i], units[j]))
+        units[j].preds.push_back(i);
+  for (Unit &unit : units)
+    unit.resultStore = unit.isDma && llvm::any_of(unit.writes, [](const Region &r) {
+                         return r.space == Region::Hbm;
+                       });
+  for (Unit &unit : units)
+    for (size_t p : unit.preds)
+      units[p].resultStore = false;
+}
+
 class ListScheduler {
 public:
   /// `staggerBusySpare`: see balanceStreams.
+  /// `units` carry their predecessors (linkUnits).
   ListScheduler(std::vector<Unit> &units, bool staggerBusySpare)
-      : units_(units), clock_(defaultTarget()), staggerBusySpare_(staggerBusySpare) {
-    for (size_t j = 0; j < units_.size(); ++j)
-      for (size_t i = 0; i < j; ++i)
-        if (conflicts(units_[i], units_[j]))
-          units_[j].preds.push_back(i);
-    // A result store: a DMA writing HBM that no later unit waits for.
-    for (Unit &unit : units_)
-      unit.resultStore = unit.isDma && llvm::any_of(unit.writes, [](const Region &r) {
-                           return r.space == Region::Hbm;
-                         });
-    for (Unit &unit : units_)
-      for (size_t p : unit.preds)
-        units_[p].resultStore = false;
-  }
+      : units_(units), clock_(defaultTarget()), staggerBusySpare_(staggerBusySpare) {}
 
   void run() {
     computeCriticalPaths();
@@ -864,6 +868,7 @@ LogicalResult scheduleFunction(func::FuncOp func, StringRef staggerBusySpare,
   // Two runs, with and without staggering the streams whose spare is busy (which helps or
   // hurts by kernel: the next stream may then find its spare taken by a small DMA); the
   // shorter schedule is kept, the plain one on ties.
+  linkUnits(units);
   std::vector<Unit> staggered = units;
   ListScheduler plain(units, false), other(staggered, true);
   if (staggerBusySpare != "always")
