@@ -2,17 +2,18 @@
 // k; RoPE on q and k (out = x cos + swap(x) sin, the host's sin has its first half negated);
 // the new k and v rows scattered into the caches at byte offset kv_offset; q written to q_out.
 //
-// RMSNorm of x runs on one slice of cluster 0; x^ is spread over the 64-slice rings of the
-// projection slices of both clusters and reaches every slice through the Switch Engine.
-// Projections run on 128 slices of each cluster, one row per TRF lane (q: 8 lanes, heads 0..7
-// in cluster 0; k and v: 4 lanes, kv heads 0..3 in cluster 0), so the weights stream into both
-// clusters' DM and each slice's TRF load is short; the weights go to the TRF on main in 32-byte
-// packets. Each q and k head is then gathered by the Switch Engine, no DMA: the partial rows
-// of the head's slices are broadcast around the ring of those slices (16 for a q head, 32 for
-// a k head) and committed on one slice per q head and two per k head, so the k heads sit on
-// the q heads' slices (slice 16 x head) and share their cos and sin tables (replicated on both
-// clusters, C2). v goes into the cache from where it is computed (one scatter descriptor per
-// cluster).
+// RMSNorm of x runs on one slice of cluster 0; x^ is spread over the four 64-slice rings of
+// each cluster and reaches every slice through the Switch Engine. Projections run one row per
+// TRF lane, so the weights stream into both clusters' DM and each slice's TRF load is short;
+// the weights go to the TRF on main in 32-byte packets. q and k use all 256 slices of each
+// cluster (q: 4 lanes, heads 0..7 in cluster 0; k and v: 2 lanes, kv heads 0..3 in cluster 0).
+// Each q and k head is then gathered by the Switch Engine, no DMA: the partial rows of the
+// head's slices are broadcast around the ring of those slices (32 for a q head, 64 for a k
+// head) and committed on one slice per q head and two per k head, so the k heads sit on the q
+// heads' slices (slice 32 x head) and share their cos and sin tables (replicated on both
+// clusters, C2). v's pairs of slices are gathered the same way onto one slice each (the
+// scatter into the cache needs 8 bytes of bf16 per slice), and v goes into the cache from
+// there (one scatter descriptor per cluster).
 // Rounding points: x^, the normalised q/k, the RoPE results and v are bf16.
 !vec = !tcp.hbm<bf16, "H">
 !qw = !tcp.hbm<bf16, "[Q, H]">
@@ -26,9 +27,9 @@
 !qoutv = !tcp.hbm<bf16, "[NH, D]">
 
 // RMSNorm of x on one slice of cluster 0 (x and its norm weight come from HBM once). x^ is then
-// spread over each 64-slice ring of the projection slices of both clusters (replica axis K2;
-// slice H / 16 % 64 holds packet H / 16) and broadcast within the ring by the Switch Engine as
-// each contraction streams it, in the order of H.
+// spread over the four 64-slice rings of both clusters (replica axes K2, R4; slice H / 16 % 64
+// of a ring holds packet H / 16) and broadcast within the ring by the Switch Engine as each
+// contraction streams it, in the order of H.
 !xone1 = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "H">
 !xs = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "H / 8", packet = "H % 8">
 !xone = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "1", packet = "1 # 2">
@@ -37,63 +38,70 @@
 !xw4 = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "H / 4", packet = "H % 4">
 !xwvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "1 # 256", elem = "H">
 !xfdm = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "H">
-!xring = !tcp.dm<bf16, cluster = "K2", slice = "[1 # 2, R2, H / 16]", elem = "H % 16">
-!xf = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 2, R2, H / 16]", time = "1", packet = "H % 16">
-!xn = !tcp.stream<bf16, cluster = "K2", slice = "[1 # 2, R2, X64]", time = "H / 16", packet = "H % 16">
+!xring = !tcp.dm<bf16, cluster = "K2", slice = "[R4, H / 16]", elem = "H % 16">
+!xf = !tcp.stream<bf16, cluster = "K2", slice = "[R4, H / 16]", time = "1", packet = "H % 16">
+!xn = !tcp.stream<bf16, cluster = "K2", slice = "[R4, X64]", time = "H / 16", packet = "H % 16">
 
-// q projection: 128 slices per cluster [NH % 8, D / 8], one row per TRF lane (8 lanes).
-!qwdm = !tcp.dm<bf16, cluster = "NH / 8", slice = "[1 # 2, NH % 8, D / 8]", elem = "[D % 8, H]">
-!qwload = !tcp.stream<bf16, cluster = "NH / 8", slice = "[1 # 2, NH % 8, D / 8]", time = "[D % 8, H / 16]", packet = "H % 16">
-!qwtrf = !tcp.trf<bf16, cluster = "NH / 8", slice = "[1 # 2, NH % 8, D / 8]", lane = "D % 8", elem = "H">
-!qacc = !tcp.stream<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, D / 8]", time = "1", packet = "D % 8">
-!qpart = !tcp.dm<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, D / 8]", elem = "D % 8">
+// q projection: 256 slices per cluster [NH % 8, D / 4], one row per TRF lane (4 lanes).
+!qwdm = !tcp.dm<bf16, cluster = "NH / 8", slice = "[NH % 8, D / 4]", elem = "[D % 4, H]">
+!qwload = !tcp.stream<bf16, cluster = "NH / 8", slice = "[NH % 8, D / 4]", time = "[D % 4, H / 16]", packet = "H % 16">
+!qwtrf = !tcp.trf<bf16, cluster = "NH / 8", slice = "[NH % 8, D / 4]", lane = "D % 4", elem = "H">
+!qacc = !tcp.stream<f32, cluster = "NH / 8", slice = "[NH % 8, D / 4]", time = "1", packet = "D % 4 # 8">
+!qpart = !tcp.dm<f32, cluster = "NH / 8", slice = "[NH % 8, D / 4]", elem = "D % 4">
 
-// k and v projections: 128 slices per cluster [N % 4, D / 4], one row per TRF lane (4 lanes).
-!kvwdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, D / 4]", elem = "[D % 4, H]">
-!kvwload = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, D / 4]", time = "[D % 4, H / 16]", packet = "H % 16">
-!kvwtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, D / 4]", lane = "D % 4", elem = "H">
-!kvacc = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, D / 4]", time = "1", packet = "D % 4 # 8">
-!kpart = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, D / 4]", elem = "D % 4">
-!vpart = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, D / 4]", elem = "D % 4">
+// k and v projections: 256 slices per cluster [N % 4, D / 2], one row per TRF lane (2 lanes).
+!kvwdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, D / 2]", elem = "[D % 2, H]">
+!kvwload = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, D / 2]", time = "[D % 2, H / 16]", packet = "H % 16">
+!kvwtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[N % 4, D / 2]", lane = "D % 2", elem = "H">
+!kvacc = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, D / 2]", time = "1", packet = "D % 2 # 8">
+!kvpart = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, D / 2]", elem = "D % 2">
 
-// q's partial rows broadcast around each head's 16-slice ring (fresh axis X16), then one head
-// per slice (slice 16 x head), heads 0..7 in cluster 0 (NH), and the tables on the same slices
+// v's partial rows broadcast around each pair of slices (fresh axis X2) and committed on the
+// first of the two (f32: 8 bytes a time step), then cast to bf16 on that slice.
+!vpf = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, D / 4, D / 2 % 2]", time = "1", packet = "D % 2">
+!vpb = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, D / 4, X2]", time = "D / 2 % 2", packet = "D % 2">
+!vpair = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, D / 4, 1 # 2]", elem = "D % 4">
+!vps = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, D / 4, 1 # 2]", time = "1", packet = "D % 4">
+!vpart = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, D / 4, 1 # 2]", elem = "D % 4">
+
+// q's partial rows broadcast around each head's 32-slice ring (fresh axis X32), then one head
+// per slice (slice 32 x head), heads 0..7 in cluster 0 (NH), and the tables on the same slices
 // of both clusters (C2, RQ), shared with k.
-!qpf = !tcp.stream<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, D / 8]", time = "1", packet = "D % 8">
-!qpb = !tcp.stream<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, X16]", time = "D / 8", packet = "D % 8">
-!qhf = !tcp.dm<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, 1 # 16]", elem = "D">
-!qhb = !tcp.dm<bf16, cluster = "NH / 8", slice = "[1 # 2, NH % 8, 1 # 16]", elem = "D">
-!qhs = !tcp.stream<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, 1 # 16]", time = "D / 8", packet = "D % 8">
-!qone = !tcp.stream<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, 1 # 16]", time = "1", packet = "1 # 2">
-!qonedm = !tcp.dm<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, 1 # 16]", elem = "1 # 2">
-!qonevrf = !tcp.vrf<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, 1 # 16]", elem = "1 # 2">
-!qhvrf = !tcp.vrf<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, 1 # 16]", elem = "D">
-!qtwice = !tcp.stream<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, 1 # 16]", time = "[C2, D / 4]", packet = "D % 4">
-!qtwicevrf = !tcp.vrf<f32, cluster = "NH / 8", slice = "[1 # 2, NH % 8, 1 # 16]", elem = "[C2, D]">
-!qrep = !tcp.dm<bf16, cluster = "C2", slice = "[1 # 2, RQ, 1 # 16]", elem = "D">
-!qrepf = !tcp.dm<f32, cluster = "C2", slice = "[1 # 2, RQ, 1 # 16]", elem = "D">
-!qrep4 = !tcp.stream<f32, cluster = "C2", slice = "[1 # 2, RQ, 1 # 16]", time = "D / 4", packet = "D % 4">
-!qreps = !tcp.stream<f32, cluster = "C2", slice = "[1 # 2, RQ, 1 # 16]", time = "D / 8", packet = "D % 8">
-!qrepvrf = !tcp.vrf<f32, cluster = "C2", slice = "[1 # 2, RQ, 1 # 16]", elem = "D">
+!qpf = !tcp.stream<f32, cluster = "NH / 8", slice = "[NH % 8, D / 4]", time = "1", packet = "D % 4">
+!qpb = !tcp.stream<f32, cluster = "NH / 8", slice = "[NH % 8, X32]", time = "D / 4", packet = "D % 4">
+!qhf = !tcp.dm<f32, cluster = "NH / 8", slice = "[NH % 8, 1 # 32]", elem = "D">
+!qhb = !tcp.dm<bf16, cluster = "NH / 8", slice = "[NH % 8, 1 # 32]", elem = "D">
+!qhs = !tcp.stream<f32, cluster = "NH / 8", slice = "[NH % 8, 1 # 32]", time = "D / 8", packet = "D % 8">
+!qone = !tcp.stream<f32, cluster = "NH / 8", slice = "[NH % 8, 1 # 32]", time = "1", packet = "1 # 2">
+!qonedm = !tcp.dm<f32, cluster = "NH / 8", slice = "[NH % 8, 1 # 32]", elem = "1 # 2">
+!qonevrf = !tcp.vrf<f32, cluster = "NH / 8", slice = "[NH % 8, 1 # 32]", elem = "1 # 2">
+!qhvrf = !tcp.vrf<f32, cluster = "NH / 8", slice = "[NH % 8, 1 # 32]", elem = "D">
+!qtwice = !tcp.stream<f32, cluster = "NH / 8", slice = "[NH % 8, 1 # 32]", time = "[C2, D / 4]", packet = "D % 4">
+!qtwicevrf = !tcp.vrf<f32, cluster = "NH / 8", slice = "[NH % 8, 1 # 32]", elem = "[C2, D]">
+!qrep = !tcp.dm<bf16, cluster = "C2", slice = "[RQ, 1 # 32]", elem = "D">
+!qrepf = !tcp.dm<f32, cluster = "C2", slice = "[RQ, 1 # 32]", elem = "D">
+!qrep4 = !tcp.stream<f32, cluster = "C2", slice = "[RQ, 1 # 32]", time = "D / 4", packet = "D % 4">
+!qreps = !tcp.stream<f32, cluster = "C2", slice = "[RQ, 1 # 32]", time = "D / 8", packet = "D % 8">
+!qrepvrf = !tcp.vrf<f32, cluster = "C2", slice = "[RQ, 1 # 32]", elem = "D">
 
-// k's partial rows broadcast around each head's 32-slice ring (fresh axis X32), then each kv
-// head on two of the q heads' slices (R2: slices 32 x head and 32 x head + 16), kv heads 0..3
+// k's partial rows broadcast around each head's 64-slice ring (fresh axis X64), then each kv
+// head on two of the q heads' slices (R2: slices 64 x head and 64 x head + 32), kv heads 0..3
 // in cluster 0 (N), so k's passes read q's tables.
-!kpf = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, D / 4]", time = "1", packet = "D % 4">
-!kpb = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", time = "D / 4", packet = "D % 4">
-!khf = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, 1 # 16]", elem = "D">
-!khb = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, 1 # 16]", elem = "D">
-!khs = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, 1 # 16]", time = "D / 8", packet = "D % 8">
-!kone = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, 1 # 16]", time = "1", packet = "1 # 2">
-!konedm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, 1 # 16]", elem = "1 # 2">
-!konevrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, 1 # 16]", elem = "1 # 2">
-!khvrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, 1 # 16]", elem = "D">
-!ktwice = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, 1 # 16]", time = "[C2, D / 4]", packet = "D % 4">
-!ktwicevrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, 1 # 16]", elem = "[C2, D]">
+!kpf = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, D / 2]", time = "1", packet = "D % 2">
+!kpb = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, X64]", time = "D / 2", packet = "D % 2">
+!khf = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, R2, 1 # 32]", elem = "D">
+!khb = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, R2, 1 # 32]", elem = "D">
+!khs = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, R2, 1 # 32]", time = "D / 8", packet = "D % 8">
+!kone = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, R2, 1 # 32]", time = "1", packet = "1 # 2">
+!konedm = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, R2, 1 # 32]", elem = "1 # 2">
+!konevrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[N % 4, R2, 1 # 32]", elem = "1 # 2">
+!khvrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[N % 4, R2, 1 # 32]", elem = "D">
+!ktwice = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, R2, 1 # 32]", time = "[C2, D / 4]", packet = "D % 4">
+!ktwicevrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[N % 4, R2, 1 # 32]", elem = "[C2, D]">
 
 module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G = 2, D = 128,
                                T = 512, K = 1, RQ = 8, C2 = 2, K2 = 2,
-                               R2 = 2, X16 = 16, X32 = 32, X64 = 64}} {
+                               R2 = 2, R4 = 4, X2 = 2, X32 = 32, X64 = 64}} {
   func.func @projection(%x: !vec {tcp.arg = "in", tcp.name = "x"},
                         %q_weight: !qw {tcp.arg = "in", tcp.name = "q_weight"},
                         %k_weight: !kvw {tcp.arg = "in", tcp.name = "k_weight"},
@@ -160,8 +168,8 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     %kxs = tcp.switch broadcast1 %ks : !xf -> !xn
     %ksc = tcp.collect %kxs : !xn
     %ka = tcp.contract %ksc, %kt pack 2 : !xn, !kvwtrf -> !kvacc
-    %kpd = tcp.commit %ka : !kvacc -> !kpart
-    %kg = tcp.fetch main %kpd : !kpart -> !kpf
+    %kpd = tcp.commit %ka : !kvacc -> !kvpart
+    %kg = tcp.fetch main %kpd : !kvpart -> !kpf
     %kgs = tcp.switch broadcast1 %kg : !kpf -> !kpb
     %kgc = tcp.collect %kgs : !kpb
     %kh = tcp.commit %kgc : !kpb -> !khf
@@ -269,7 +277,7 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     tcp.dma %qrope into %qov : !qhb -> !qoutv
     tcp.dma_scatter %krope into %k_cache at %kv_offset : !khb, !off -> !cache
 
-    // v = x^ Wv^T to bf16, into the cache row.
+    // v = x^ Wv^T, each pair of slices gathered onto one, to bf16, into the cache row.
     %vwv = tcp.view %v_weight offset 0 : !kvw -> !kvwv
     %vwd = tcp.dma %vwv : !kvwv -> !kvwdm
     %vl = tcp.fetch main %vwd : !kvwdm -> !kvwload
@@ -279,7 +287,14 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     %vxs = tcp.switch broadcast1 %vs : !xf -> !xn
     %vsc = tcp.collect %vxs : !xn
     %va = tcp.contract %vsc, %vt pack 2 : !xn, !kvwtrf -> !kvacc
-    %vpd = tcp.commit %va {cast} : !kvacc -> !vpart
+    %vpp = tcp.commit %va : !kvacc -> !kvpart
+    %vg = tcp.fetch main %vpp : !kvpart -> !vpf
+    %vgs = tcp.switch broadcast1 %vg : !vpf -> !vpb
+    %vgc = tcp.collect %vgs : !vpb
+    %vp2 = tcp.commit %vgc : !vpb -> !vpair
+    %vc = tcp.fetch main %vp2 : !vpair -> !vps
+    %vcc = tcp.collect %vc : !vps
+    %vpd = tcp.commit %vcc {cast} : !vps -> !vpart
     tcp.dma_scatter %vpd into %v_cache at %kv_offset : !vpart, !off -> !cache
     return
   }
