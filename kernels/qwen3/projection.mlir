@@ -57,7 +57,8 @@
 !kvpart = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, D / 2]", elem = "D % 2">
 
 // v's partial rows broadcast around each pair of slices (fresh axis X2) and committed on the
-// first of the two (f32: 8 bytes a time step), then cast to bf16 on that slice.
+// first of the two (f32: 8 bytes a time step; on sub, whose configuration then loads while
+// main contracts), then cast to bf16 on that slice.
 !vpf = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, D / 4, D / 2 % 2]", time = "1", packet = "D % 2">
 !vpb = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, D / 4, X2]", time = "D / 2 % 2", packet = "D % 2">
 !vpair = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, D / 4, 1 # 2]", elem = "D % 4">
@@ -288,7 +289,7 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     %vsc = tcp.collect %vxs : !xn
     %va = tcp.contract %vsc, %vt pack 2 : !xn, !kvwtrf -> !kvacc
     %vpp = tcp.commit %va : !kvacc -> !kvpart
-    %vg = tcp.fetch main %vpp : !kvpart -> !vpf
+    %vg = tcp.fetch sub %vpp : !kvpart -> !vpf
     %vgs = tcp.switch broadcast1 %vg : !vpf -> !vpb
     %vgc = tcp.collect %vgs : !vpb
     %vp2 = tcp.commit %vgc : !vpb -> !vpair
