@@ -6,66 +6,74 @@
 //   e   = min(exp(s - m'), mask)
 //   l   = a l_old + (sum_t e + 6.25e-8)
 //   o   = bf16(bf16(a o_old) + bf16(bf16(e) . V))
-// Same placement as attention_forward_first; the state lives on the X16 slices of each head.
+// The placement and the chunk's reductions are attention_forward_first's; the state lives on
+// the X32 slices of each head.
 //
-// Placement: 128 slices [N, T / 32], kv heads 0..3 on 64 slices of cluster 0 and 4..7 on 64
-// of cluster 1, so K and V stream into both clusters' DM. Each slice holds 32 keys of one kv
-// head (both q heads of its group stream against them). Reductions over T run within a slice,
-// then across the 16 slices of a head with the inter-slice reducer (fresh axis X16). V is
-// transposed per slice with the Transpose Engine (on main, which is idle while K loads) so that
-// keys are contiguous in each TRF lane for P . V; V's TRF load runs on sub (slower reads, but
-// it leaves main to K's TRF load and the softmax chain), so the VRF load of m, which the chain
-// waits for while sub is busy, runs on main.
+// Placement: 256 slices [N, T / 16], kv heads 0..3 on 128 slices of cluster 0 and 4..7 on 128
+// of cluster 1, so K and V stream into both clusters' DM. Each slice holds 16 keys of one kv
+// head (both q heads of its group stream against them), so V's transposition and TRF load are
+// short. V goes first: it is transposed by the Transpose Engine and loaded into the TRF on
+// main while K streams in. Reductions over T run within a slice, then across the 32 slices
+// of a head with the inter-slice reducer (fresh axis X32), in the order the oracle sums:
+// P . V's tree over a slice's 16 keys and then over adjacent slices is the tree over each
+// 32-key block and then over the blocks. The sum l runs in key order over each 32-key block:
+// the block's two slices exchange their keys (Broadcast01), each sums the 32 in order, and
+// the inter-slice tree over the head's 32 slices adds every block's sum twice, exactly 2 l
+// (halved by the fma with 0.5 that adds the 6.25e-8).
 !q = !tcp.hbm<bf16, "[N, G, D]">
 !kv = !tcp.hbm<bf16, "[T, N, D]">
 !mask = !tcp.hbm<f32, "T">
 !ng = !tcp.hbm<f32, "[N, G]">
 
-!qdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, R16]", elem = "[G, D]">
-!qs = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, R16]", time = "[G, D / 16]", packet = "D % 16">
-!kvdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", elem = "[T % 32, D]">
-!kload = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[T % 8, T / 8 % 4, D / 16]", packet = "D % 16">
-!ktrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", lane = "T % 8", elem = "[T / 8 % 4, D]">
-!sacc = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[G, T / 8 % 4]", packet = "T % 8">
-!sres = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[G, T / 8 % 4]", packet = "T % 8">
-!sdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", elem = "[G, T % 32]">
-!edm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", elem = "[G, T % 32]">
-// The sum over T in key order: one time step per key, both q heads in the packet.
-!byt = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "T % 32", packet = "G">
-!lsum = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", time = "1", packet = "G">
-!lsumdm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", elem = "G">
-!red = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", time = "1", packet = "G # 8">
-!reddm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", elem = "G # 8">
-!redvrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", elem = "G # 8">
+!qdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, R32]", elem = "[G, D]">
+!qs = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, R32]", time = "[G, D / 16]", packet = "D % 16">
+!kvdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", elem = "[T % 16, D]">
+!kload = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", time = "[T % 8, T / 8 % 2, D / 16]", packet = "D % 16">
+!ktrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", lane = "T % 8", elem = "[T / 8 % 2, D]">
+!sacc = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", time = "[G, T / 8 % 2]", packet = "T % 8">
+!sres = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", time = "[G, T / 8 % 2]", packet = "T % 8">
+!sdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", elem = "[G, T % 16]">
+!edm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", elem = "[G, T % 16]">
+// The sum over T in key order: each 32-key block's two slices exchange their keys
+// (Broadcast01, fresh axis X2), so both stream the block's 32 keys in order.
+!byt = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 32, T / 16 % 2]", time = "T % 16", packet = "G">
+!byt2 = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 32, X2]", time = "[T / 16 % 2, T % 16]", packet = "G">
+!lsum = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X16, Y2]", time = "1", packet = "G">
+!lsumdm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X16, Y2]", elem = "G">
+!lred = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X16, Y2]", time = "1", packet = "G # 8">
+!lreddm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X16, Y2]", elem = "G # 8">
+!red = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", time = "1", packet = "G # 8">
+!reddm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", elem = "G # 8">
+!redvrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", elem = "G # 8">
 // The max over T in any order (max is exact): keys in the packet, one slot per q head.
-!redg = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", time = "G", packet = "1 # 2">
-!redgdm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", elem = "[G, 1 # 2]">
-// Element-wise passes: keys innermost in the packet.
-!tg = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[T / 8 % 4, G]", packet = "T % 8">
-!gt = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[G, T / 8 % 4]", packet = "T % 8">
-!maskdm = !tcp.dm<f32, cluster = "C2", slice = "[1 # 4, RN4, T / 32]", elem = "T % 32">
-!maskload = !tcp.stream<f32, cluster = "C2", slice = "[1 # 4, RN4, T / 32]", time = "T / 2 % 16", packet = "T % 2">
-!maskvrf = !tcp.vrf<f32, cluster = "C2", slice = "[1 # 4, RN4, T / 32]", elem = "T % 32">
-!ebdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", elem = "[G, T % 32]">
-// V transposed to [D, T % 32] per slice, then one TRF lane per D % 8.
-!vrows = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[T / 4 % 8, D / 16, T % 4, D / 8 % 2]", packet = "D % 8">
-!vcols = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[T / 4 % 8, D / 16, D / 8 % 2, D % 8]", packet = "T % 4">
-!vtdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", elem = "[D, T % 32]">
-!vload = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[D % 8, D / 8, T / 16 % 2]", packet = "T % 16">
-!vtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", lane = "D % 8", elem = "[D / 8, T % 32]">
-!ps = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[G, T / 16 % 2]", packet = "T % 16">
-!oacc = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, T / 32]", time = "[G, D / 8]", packet = "D % 8">
-!osum = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", time = "[G, D / 8]", packet = "D % 8">
-!ores = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", time = "[G, D / 8]", packet = "D % 8">
-!odm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", elem = "[G, D]">
-!odg = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", time = "[D / 8, G]", packet = "D % 8">
-!odgb = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", time = "[D / 8, G]", packet = "D % 8">
-!ogd = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", time = "[G, D / 8]", packet = "D % 8">
-!ogdb = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", time = "[G, D / 8]", packet = "D % 8">
-!oload = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", time = "[G, D / 4]", packet = "D % 4">
-!ovrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[1 # 4, N % 4, X16]", elem = "[G, D]">
+!redg = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", time = "G", packet = "1 # 2">
+!redgdm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", elem = "[G, 1 # 2]">
+// Element-wise passes: keys in the packet.
+!gt = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", time = "[G, T / 8 % 2]", packet = "T % 8">
+!tg = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", time = "[T / 8 % 2, G]", packet = "T % 8">
+!maskdm = !tcp.dm<f32, cluster = "C2", slice = "[1 # 2, RN4, T / 16]", elem = "T % 16">
+!maskload = !tcp.stream<f32, cluster = "C2", slice = "[1 # 2, RN4, T / 16]", time = "T / 2 % 8", packet = "T % 2">
+!maskvrf = !tcp.vrf<f32, cluster = "C2", slice = "[1 # 2, RN4, T / 16]", elem = "T % 16">
+!ebdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", elem = "[G, T % 16]">
+// V transposed to [D, T % 16] per slice (4 x 16 matrices), then one TRF lane per D % 8.
+!vrows = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", time = "[T / 4 % 4, D / 16, T % 4, D / 8 % 2]", packet = "D % 8">
+!vcols = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", time = "[T / 4 % 4, D / 16, D / 8 % 2, D % 8]", packet = "T % 4">
+!vtdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", elem = "[D, T % 16]">
+!vload = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", time = "[D % 8, D / 8]", packet = "T % 16">
+!vtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", lane = "D % 8", elem = "[D / 8, T % 16]">
+!ps = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", time = "G", packet = "T % 16">
+!oacc = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", time = "[G, D / 8]", packet = "D % 8">
+!osum = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", time = "[G, D / 8]", packet = "D % 8">
+!ores = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", time = "[G, D / 8]", packet = "D % 8">
+!odm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", elem = "[G, D]">
+!odg = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", time = "[D / 8, G]", packet = "D % 8">
+!odgb = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", time = "[D / 8, G]", packet = "D % 8">
+!ogd = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", time = "[G, D / 8]", packet = "D % 8">
+!ogdb = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", time = "[G, D / 8]", packet = "D % 8">
+!oload = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", time = "[G, D / 4]", packet = "D % 4">
+!ovrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", elem = "[G, D]">
 
-module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 16, RN4 = 4, C2 = 2}} {
+module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R32 = 32, X2 = 2, Y2 = 2, X16 = 16, X32 = 32, RN4 = 4, C2 = 2}} {
   func.func @attention_forward(%q: !q {tcp.arg = "in", tcp.name = "q"},
                                %k: !kv {tcp.arg = "in", tcp.name = "k"},
                                %v: !kv {tcp.arg = "in", tcp.name = "v"},
@@ -73,12 +81,15 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
                                %max_hbm: !ng {tcp.arg = "inout", tcp.name = "max_hbm"},
                                %sum_hbm: !ng {tcp.arg = "inout", tcp.name = "sum_hbm"},
                                %out_hbm: !q {tcp.arg = "inout", tcp.name = "out_hbm"}) {
-    // V first: its transpose overlaps K's load.
+    // V first: its transpose and TRF load run on main while K loads.
     %vd = tcp.dma %v : !kv -> !kvdm
     %vr = tcp.fetch main %vd : !kvdm -> !vrows
     %vrc = tcp.collect %vr : !vrows
     %vc = tcp.transpose %vrc : !vrows -> !vcols
     %vtd = tcp.commit %vc : !vcols -> !vtdm
+    %vl = tcp.fetch main %vtd : !vtdm -> !vload
+    %vlc = tcp.collect %vl : !vload
+    %vt = tcp.to_trf %vlc : !vload -> !vtrf
 
     // s = bf16(q . k / sqrt(128)).
     %kd = tcp.dma %k : !kv -> !kvdm
@@ -124,7 +135,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
     %ex = tcp.vector %e1c [sub_f vrf(%mv : !redvrf), exp_f] : !tg
     %exd = tcp.commit %ex : !tg -> !edm
     %mkd = tcp.dma %mask : !mask -> !maskdm
-    %mkl = tcp.fetch main %mkd : !maskdm -> !maskload
+    %mkl = tcp.fetch sub %mkd : !maskdm -> !maskload
     %mklc = tcp.collect %mkl : !maskload
     %mkv = tcp.to_vrf %mklc : !maskload -> !maskvrf
     %e2 = tcp.fetch main %exd : !edm -> !gt
@@ -135,16 +146,19 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
     %e3c = tcp.collect %e3 : !gt
     %ebd = tcp.commit %e3c {cast} : !gt -> !ebdm
 
-    // l = sum over the chunk + 6.25e-8.
+    // l = sum over the chunk + 6.25e-8: each block's sum in key order on both its slices,
+    // whose 32 values per head then sum to 2 l exactly (the fma's 0.5 undoes it).
     %l1 = tcp.fetch main %ed : !edm -> !byt
-    %l1c = tcp.collect %l1 : !byt
-    %lr = tcp.vector %l1c [reduce_add_f, inter_add_f] : !byt -> !lsum
+    %l1s = tcp.switch broadcast01 %l1 : !byt -> !byt2
+    %l1c = tcp.collect %l1s : !byt2
+    %lr = tcp.vector %l1c [reduce_add_f, inter_add_f] : !byt2 -> !lsum
     %lrd = tcp.commit %lr : !lsum -> !lsumdm
-    %l2 = tcp.fetch main %lrd : !lsumdm -> !red
-    %l2c = tcp.collect %l2 : !red
-    %le = tcp.vector %l2c [add_f 6.25e-08] : !red
-    %lsd = tcp.commit %le : !red -> !reddm
-    %l3 = tcp.fetch sub %lsd : !reddm -> !red
+    %l2 = tcp.fetch main %lrd : !lsumdm -> !lred
+    %l2c = tcp.collect %l2 : !lred
+    %le = tcp.vector %l2c [fma_f 5.0e-01 + 6.25e-08] : !lred
+    %lsd = tcp.commit %le : !lred -> !lreddm
+    %lsr = tcp.reinterpret %lsd : !lreddm -> !reddm
+    %l3 = tcp.fetch sub %lsr : !reddm -> !red
     %l3c = tcp.collect %l3 : !red
     %lsv = tcp.to_vrf %l3c : !red -> !redvrf
     %lo = tcp.dma %sum_hbm : !ng -> !reddm
@@ -157,13 +171,10 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R16 = 16, X16 = 1
     %lsum = tcp.vector %l5c [add_f vrf(%lsv : !redvrf)] : !red
     %ld = tcp.commit %lsum : !red -> !reddm
 
-    // o = bf16(e) . V, summed over the 16 slices of the head (V's TRF load on sub).
-    %vl = tcp.fetch sub %vtd : !vtdm -> !vload
-    %vlc = tcp.collect %vl : !vload
-    %vt = tcp.to_trf %vlc : !vload -> !vtrf
+    // o = bf16(e) . V, summed over the 32 slices of the head.
     %pf = tcp.fetch main %ebd : !ebdm -> !ps
     %pc = tcp.collect %pf : !ps
-    %oa = tcp.contract %pc, %vt pack 2 : !ps, !vtrf -> !oacc
+    %oa = tcp.contract %pc, %vt pack 1 : !ps, !vtrf -> !oacc
     %os = tcp.vector %oa [inter_add_f] : !oacc -> !osum
     %ob = tcp.cast %os : !osum -> !ores
     %obd = tcp.commit %ob : !ores -> !odm
