@@ -118,7 +118,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R32 = 32, X2 = 2,
     %mnc = tcp.collect %mn : !red
     %mx = tcp.vector %mnc [max_f vrf(%mov : !redvrf)] : !red
     %md = tcp.commit %mx : !red -> !reddm
-    %m2 = tcp.fetch main %md : !reddm -> !red
+    %m2 = tcp.fetch sub %md : !reddm -> !red
     %m2c = tcp.collect %m2 : !red
     %mv = tcp.to_vrf %m2c : !red -> !redvrf
     %al = tcp.fetch main %mo : !reddm -> !red

@@ -10,7 +10,8 @@
 // of cluster 1, so K and V stream into both clusters' DM. Each slice holds 16 keys of one kv
 // head (both q heads of its group stream against them), so V's transposition and TRF load are
 // short. V goes first: it is transposed by the Transpose Engine and loaded into the TRF on
-// main while K streams in. Reductions over T run within a slice, then across the 32 slices
+// main while K streams in. Once K lands main runs the softmax chain; the passes that only move
+// data (m into the VRF, m's copy for its store, the mask into the VRF) run on sub. Reductions over T run within a slice, then across the 32 slices
 // of a head with the inter-slice reducer (fresh axis X32), in the order the oracle sums:
 // P . V's tree over a slice's 16 keys and then over adjacent slices is the tree over each
 // 32-key block and then over the blocks. The sum l runs in key order over each 32-key block:
@@ -42,6 +43,9 @@
 !red = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", time = "1", packet = "G # 8">
 !reddm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", elem = "G # 8">
 !redvrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", elem = "G # 8">
+// m packed for its store (8 bytes: sub's commit access).
+!m8 = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", time = "1", packet = "G">
+!m8dm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", elem = "G">
 // The max over T in any order (max is exact): keys in the packet, one slot per q head.
 !redg = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", time = "G", packet = "1 # 2">
 !redgdm = !tcp.dm<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", elem = "[G, 1 # 2]">
@@ -100,7 +104,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R32 = 32, X2 = 2,
     %mc = tcp.collect %m1 : !tg
     %mr = tcp.vector %mc [reduce_max_f, inter_max_f] : !tg -> !redg
     %md = tcp.commit %mr : !redg -> !redgdm
-    %m2 = tcp.fetch main %md : !redgdm -> !red
+    %m2 = tcp.fetch sub %md : !redgdm -> !red
     %m2c = tcp.collect %m2 : !red
     %mv = tcp.to_vrf %m2c : !red -> !redvrf
 
@@ -141,10 +145,10 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R32 = 32, X2 = 2,
     %ob = tcp.cast %os : !osum -> !ores
     %od = tcp.commit %ob : !ores -> !odm
 
-    %ms = tcp.fetch main %md : !redgdm -> !red
-    %msc = tcp.collect %ms : !red
-    %mdd = tcp.commit %msc : !red -> !reddm
-    tcp.dma %mdd into %max_hbm : !reddm -> !ng
+    %ms = tcp.fetch sub %md : !redgdm -> !m8
+    %msc = tcp.collect %ms : !m8
+    %mdd = tcp.commit %msc : !m8 -> !m8dm
+    tcp.dma %mdd into %max_hbm : !m8dm -> !ng
     tcp.dma %ld into %sum_hbm : !lreddm -> !ng
     tcp.dma %od into %out_hbm : !odm -> !q
     return
