@@ -25,8 +25,9 @@
 !mask = !tcp.hbm<f32, "T">
 !ng = !tcp.hbm<f32, "[N, G]">
 
-!qdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, R32]", elem = "[G, D]">
-!qs = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, R32]", time = "[G, D / 16]", packet = "D % 16">
+!qdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, G, D / 16]", elem = "D % 16">
+!qf = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, G, D / 16]", time = "1", packet = "D % 16">
+!qs = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, X16]", time = "[G, D / 16]", packet = "D % 16">
 !kvdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", elem = "[T % 16, D]">
 !kload = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", time = "[T % 8, T / 8 % 2, D / 16]", packet = "D % 16">
 !ktrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", lane = "T % 8", elem = "[T / 8 % 2, D]">
@@ -73,7 +74,7 @@
 !oload = !tcp.stream<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", time = "[G, D / 4]", packet = "D % 4">
 !ovrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", elem = "[G, D]">
 
-module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R32 = 32, X2 = 2, Y2 = 2, X16 = 16, X32 = 32, RN4 = 4, C2 = 2}} {
+module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R2 = 2, X2 = 2, Y2 = 2, X16 = 16, X32 = 32, RN4 = 4, C2 = 2}} {
   func.func @attention_forward(%q: !q {tcp.arg = "in", tcp.name = "q"},
                                %k: !kv {tcp.arg = "in", tcp.name = "k"},
                                %v: !kv {tcp.arg = "in", tcp.name = "v"},
@@ -97,8 +98,9 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R32 = 32, X2 = 2,
     %klc = tcp.collect %kl : !kload
     %kt = tcp.to_trf %klc : !kload -> !ktrf
     %qd = tcp.dma %q : !q -> !qdm
-    %qf = tcp.fetch main %qd : !qdm -> !qs
-    %qc = tcp.collect %qf : !qs
+    %qf = tcp.fetch main %qd : !qdm -> !qf
+    %qsw = tcp.switch broadcast1 %qf : !qf -> !qs
+    %qc = tcp.collect %qsw : !qs
     %sa = tcp.contract %qc, %kt pack 2 : !qs, !ktrf -> !sacc
     %ss = tcp.vector %sa [div_f 11.313708] : !sacc
     %sb = tcp.cast %ss : !sacc -> !sres

@@ -9,7 +9,9 @@
 // Placement: 256 slices [N, T / 16], kv heads 0..3 on 128 slices of cluster 0 and 4..7 on 128
 // of cluster 1, so K and V stream into both clusters' DM. Each slice holds 16 keys of one kv
 // head (both q heads of its group stream against them), so V's transposition and TRF load are
-// short. V goes first: it is transposed by the Transpose Engine and loaded into the TRF on
+// short. q comes from HBM once per 16-slice ring (slice s of a ring holds packet s of its kv
+// head's [G, D / 16]) and reaches every slice through the Switch Engine as the scores
+// contraction streams it. V goes first: it is transposed by the Transpose Engine and loaded into the TRF on
 // main while K streams in. Once K lands main runs the softmax chain; the passes that only move
 // data (m into the VRF, m's copy for its store, the mask into the VRF) run on sub. Reductions over T run within a slice, then across the 32 slices
 // of a head with the inter-slice reducer (fresh axis X32), in the order the oracle sums:
@@ -23,8 +25,9 @@
 !mask = !tcp.hbm<f32, "T">
 !ng = !tcp.hbm<f32, "[N, G]">
 
-!qdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, R32]", elem = "[G, D]">
-!qs = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, R32]", time = "[G, D / 16]", packet = "D % 16">
+!qdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, G, D / 16]", elem = "D % 16">
+!qf = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, G, D / 16]", time = "1", packet = "D % 16">
+!qs = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, R2, X16]", time = "[G, D / 16]", packet = "D % 16">
 !kvdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", elem = "[T % 16, D]">
 !kload = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", time = "[T % 8, T / 8 % 2, D / 16]", packet = "D % 16">
 !ktrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, T / 16]", lane = "T % 8", elem = "[T / 8 % 2, D]">
@@ -68,7 +71,7 @@
 !ores = !tcp.stream<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", time = "[G, D / 8]", packet = "D % 8">
 !odm = !tcp.dm<bf16, cluster = "N / 4", slice = "[1 # 2, N % 4, X32]", elem = "[G, D]">
 
-module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R32 = 32, X2 = 2, Y2 = 2, X16 = 16, X32 = 32, RN4 = 4, C2 = 2}} {
+module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R2 = 2, X2 = 2, Y2 = 2, X16 = 16, X32 = 32, RN4 = 4, C2 = 2}} {
   func.func @attention_forward_first(%q: !q {tcp.arg = "in", tcp.name = "q"},
                                      %k: !kv {tcp.arg = "in", tcp.name = "k"},
                                      %v: !kv {tcp.arg = "in", tcp.name = "v"},
@@ -92,8 +95,9 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, T = 512, R32 = 32, X2 = 2,
     %klc = tcp.collect %kl : !kload
     %kt = tcp.to_trf %klc : !kload -> !ktrf
     %qd = tcp.dma %q : !q -> !qdm
-    %qf = tcp.fetch main %qd : !qdm -> !qs
-    %qc = tcp.collect %qf : !qs
+    %qf = tcp.fetch main %qd : !qdm -> !qf
+    %qsw = tcp.switch broadcast1 %qf : !qf -> !qs
+    %qc = tcp.collect %qsw : !qs
     %sa = tcp.contract %qc, %kt pack 2 : !qs, !ktrf -> !sacc
     %ss = tcp.vector %sa [div_f 11.313708] : !sacc
     %sb = tcp.cast %ss : !sacc -> !sres
