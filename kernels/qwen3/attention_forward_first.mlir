@@ -11,15 +11,16 @@
 // head (both q heads of its group stream against them), so V's transposition and TRF load are
 // short. q comes from HBM once per 16-slice ring (slice s of a ring holds packet s of its kv
 // head's [G, D / 16]) and reaches every slice through the Switch Engine as the scores
-// contraction streams it. V goes first: it is transposed by the Transpose Engine and loaded into the TRF on
-// main while K streams in. Once K lands main runs the softmax chain; the passes that only move
-// data (m into the VRF, m's copy for its store, the mask into the VRF) run on sub. Reductions over T run within a slice, then across the 32 slices
-// of a head with the inter-slice reducer (fresh axis X32), in the order the oracle sums:
-// P . V's tree over a slice's 16 keys and then over adjacent slices is the tree over each
-// 32-key block and then over the blocks. The sum l runs in key order over each 32-key block:
-// the block's two slices exchange their keys (Broadcast01), each sums the 32 in order, and
-// the inter-slice tree over the head's 32 slices adds every block's sum twice, exactly 2 l
-// (halved by the fma with 0.5 that adds the 6.25e-8).
+// contraction streams it. V goes first: it is transposed by the Transpose Engine and loaded
+// into the TRF on main while K streams in. Once K lands main runs the softmax chain; the
+// passes that only move data (m into the VRF, m's copy for its store, the mask into the VRF)
+// run on sub. Reductions over T run within a slice, then across the 32 slices of a head with
+// the inter-slice reducer (fresh axis X32), in the order the oracle sums: P . V's tree over a
+// slice's 16 keys and then over adjacent slices is the tree over each 32-key block and then
+// over the blocks. The sum l runs in key order over each 32-key block: the block's two slices
+// exchange their keys (Broadcast01), each sums the 32 in order, and the inter-slice tree over
+// the head's 32 slices adds every block's sum twice, exactly 2 l (halved by the fma with 0.5
+// that adds the 6.25e-8).
 !q = !tcp.hbm<bf16, "[N, G, D]">
 !kv = !tcp.hbm<bf16, "[T, N, D]">
 !mask = !tcp.hbm<f32, "T">
