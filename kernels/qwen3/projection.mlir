@@ -11,9 +11,9 @@
 // head's slices are broadcast around the ring of those slices (32 for a q head, 64 for a k
 // head) and committed on one slice per q head and two per k head, so the k heads sit on the q
 // heads' slices (slice 32 x head) and share their cos and sin tables (replicated on both
-// clusters, C2). v's pairs of slices are gathered the same way onto one slice each (the
-// scatter into the cache needs 8 bytes of bf16 per slice), and v goes into the cache from
-// there (one scatter descriptor per cluster).
+// clusters, C2). v's slices are gathered the same way, four onto one (the scatter into the
+// cache moves packets of a multiple of 8 bytes: 16 bytes of bf16 per slice, 64 packets per
+// cluster), and v goes into the cache from there (one scatter descriptor per cluster).
 // Rounding points: x^, the normalised q/k, the RoPE results and v are bf16.
 !vec = !tcp.hbm<bf16, "H">
 !qw = !tcp.hbm<bf16, "[Q, H]">
@@ -56,14 +56,14 @@
 !kvacc = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, D / 2]", time = "1", packet = "D % 2 # 8">
 !kvpart = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, D / 2]", elem = "D % 2">
 
-// v's partial rows broadcast around each pair of slices (fresh axis X2) and committed on the
-// first of the two (f32: 8 bytes a time step; on sub, whose configuration then loads while
+// v's partial rows broadcast around each group of four slices (fresh axis X4) and committed on
+// the first of them (f32: 8 bytes a time step; on sub, whose configuration then loads while
 // main contracts), then cast to bf16 on that slice.
-!vpf = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, D / 4, D / 2 % 2]", time = "1", packet = "D % 2">
-!vpb = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, D / 4, X2]", time = "D / 2 % 2", packet = "D % 2">
-!vpair = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, D / 4, 1 # 2]", elem = "D % 4">
-!vps = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, D / 4, 1 # 2]", time = "1", packet = "D % 4">
-!vpart = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, D / 4, 1 # 2]", elem = "D % 4">
+!vpf = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, D / 8, D / 2 % 4]", time = "1", packet = "D % 2">
+!vpb = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, D / 8, X4]", time = "D / 2 % 4", packet = "D % 2">
+!vpair = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, D / 8, 1 # 4]", elem = "D % 8">
+!vps = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, D / 8, 1 # 4]", time = "1", packet = "D % 8">
+!vpart = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, D / 8, 1 # 4]", elem = "D % 8">
 
 // q's partial rows broadcast around each head's 32-slice ring (fresh axis X32), then one head
 // per slice (slice 32 x head), heads 0..7 in cluster 0 (NH), and the tables on the same slices
@@ -102,7 +102,7 @@
 
 module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G = 2, D = 128,
                                T = 512, K = 1, RQ = 8, C2 = 2, K2 = 2,
-                               R2 = 2, R4 = 4, X2 = 2, X32 = 32, X64 = 64}} {
+                               R2 = 2, R4 = 4, X4 = 4, X32 = 32, X64 = 64}} {
   func.func @projection(%x: !vec {tcp.arg = "in", tcp.name = "x"},
                         %q_weight: !qw {tcp.arg = "in", tcp.name = "q_weight"},
                         %k_weight: !kvw {tcp.arg = "in", tcp.name = "k_weight"},
@@ -278,7 +278,7 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     tcp.dma %qrope into %qov : !qhb -> !qoutv
     tcp.dma_scatter %krope into %k_cache at %kv_offset : !khb, !off -> !cache
 
-    // v = x^ Wv^T, each pair of slices gathered onto one, to bf16, into the cache row.
+    // v = x^ Wv^T, each four slices gathered onto one, to bf16, into the cache row.
     %vwv = tcp.view %v_weight offset 0 : !kvw -> !kvwv
     %vwd = tcp.dma %vwv : !kvwv -> !kvwdm
     %vl = tcp.fetch main %vwd : !kvwdm -> !kvwload
