@@ -1,4 +1,4 @@
-// RUN: rngd-opt %s --tcp-allocate-memory --tcp-schedule | FileCheck %s
+// RUN: rngd-opt %s --tcp-allocate-memory --tcp-schedule=leave-engine=never | FileCheck %s
 // A cluster's fourth (spare) engine carries the small DMAs; tcp-schedule lends it to a weight
 // stream while no small DMA could need it. When it takes part and another stream into the
 // cluster follows, the parts end one start-up (500 cycles) apart, engine by engine, so that the

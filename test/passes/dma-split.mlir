@@ -1,4 +1,4 @@
-// RUN: rngd-opt %s --tcp-allocate-memory --tcp-schedule | FileCheck %s
+// RUN: rngd-opt %s --tcp-allocate-memory --tcp-schedule=leave-engine=never | FileCheck %s
 // DMAs of at least 64 KB (tcp::kDmaSplitBytes) stream over the first three DMA engines of each
 // cluster their DM side spans; smaller ones run on the cluster's fourth (spare) engine, which
 // tcp-schedule also lends a stream when no small DMA could need it (test/passes/dma-spare.mlir).

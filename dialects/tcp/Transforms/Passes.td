@@ -43,13 +43,18 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     unit `after`, "start"), part_after (DMAs: per part, the DMA whose part on the same engine
     it started behind, or -1)}`, the function
     `tcp.final_waits` and the module `tcp.makespan`, timed with the simulator's clock.
-    The scheduler runs twice, with and without ending a weight stream's parts one start-up
-    apart when its cluster's spare engine is busy but frees three start-ups before they end,
-    and keeps the shorter schedule (`stagger-busy-spare` forces one of the two).
+    The scheduler tries two choices, each both ways, and keeps the shortest schedule (ties:
+    the earlier of plain, staggered, leaving, both): ending a weight stream's parts one
+    start-up apart when its cluster's spare engine is busy but frees three start-ups before
+    they end (`stagger-busy-spare` forces it on or off), and the kernel's first weight stream
+    leaving each cluster's third stream engine to the streams after it, whose first part then
+    starts at once (`leave-engine` forces it on or off).
   }];
   let options = [
     Option<"staggerBusySpare", "stagger-busy-spare", "std::string", /*default=*/"\"best\"",
-           "stagger the streams whose spare is busy: best (the shorter of both), always, never">
+           "stagger the streams whose spare is busy: best (the shorter of both), always, never">,
+    Option<"leaveEngine", "leave-engine", "std::string", /*default=*/"\"best\"",
+           "the first weight stream leaves an engine per cluster to the next: best, always, never">
   ];
 }
 

@@ -12,8 +12,9 @@
 // are taken, for the oldest DMA. A weight stream's parts are sized so that they end together;
 // the cluster's spare engine (the fourth, which carries the small DMAs) takes a part too while
 // no small DMA could need it, and then, when another stream follows, the four parts end one
-// start-up apart so that the engines start their next parts one at a time. A second run also
-// staggers the streams whose spare is busy but frees early, and the shorter schedule is kept.
+// start-up apart so that the engines start their next parts one at a time. Further runs also
+// stagger the streams whose spare is busy but frees early, and let the kernel's first stream
+// leave an engine per cluster to the next stream; the shortest schedule is kept.
 // Times come from rngd::QueueClock, the clock the simulator runs, so the predicted makespan is
 // what the simulator measures for the same command stream.
 #include "dialects/tcp/IR/TcpPass.h"
@@ -26,6 +27,8 @@
 #include "mlir/IR/Builders.h"
 
 #include <bitset>
+#include <deque>
+#include <memory>
 
 namespace rngd::tcp {
 #define GEN_PASS_DEF_TCPSCHEDULE
@@ -318,10 +321,16 @@ void linkUnits(std::vector<Unit> &units) {
 
 class ListScheduler {
 public:
-  /// `staggerBusySpare`: see balanceStreams.
+  /// `staggerBusySpare`: see balanceStreams. `leaveEngine`: the kernel's first weight stream
+  /// leaves each cluster's last stream engine to the streams after it (see leaves).
   /// `units` carry their predecessors (linkUnits).
-  ListScheduler(std::vector<Unit> &units, bool staggerBusySpare)
-      : units_(units), clock_(defaultTarget()), staggerBusySpare_(staggerBusySpare) {}
+  ListScheduler(std::vector<Unit> &units, bool staggerBusySpare, bool leaveEngine)
+      : units_(units), clock_(defaultTarget()), staggerBusySpare_(staggerBusySpare) {
+    if (leaveEngine)
+      for (size_t u = 0; u < units_.size() && leftBy_ < 0; ++u)
+        if (isStream(units_[u]))
+          leftBy_ = static_cast<int64_t>(u);
+  }
 
   void run() {
     computeCriticalPaths();
@@ -472,6 +481,8 @@ private:
       bool stream = isStream(unit);
       int64_t engines = stream ? INT64_MAX : 0;
       for (const DmaPart &part : unit.parts) {
+        if (leaves(u, part.engine))
+          continue;
         int64_t free = clock_.engineFree(stream ? part.engine : pickEngine(part.engine));
         engines = stream ? std::min(engines, free) : std::max(engines, free);
       }
@@ -489,6 +500,16 @@ private:
       ready = std::max(ready, engines);
     }
     return ready;
+  }
+
+  /// Whether unit `u`, the kernel's first weight stream, leaves `engine` to the streams after
+  /// it: the last of its cluster's stream engines, whose part of the next stream then starts
+  /// at once, so that stream's start-up overlaps this one and the change between the two
+  /// leaves one engine streaming instead of none.
+  bool leaves(size_t u, int64_t engine) const {
+    const TargetModel &t = defaultTarget();
+    int64_t perCluster = t.dmaEngines / t.clusters;
+    return static_cast<int64_t>(u) == leftBy_ && engine % perCluster == perCluster - 2;
   }
 
   static int64_t spareOf(int64_t engine) {
@@ -723,7 +744,8 @@ private:
         bool spare = e == spareEngine;
         ready.push_back(double(std::max(clock_.engineFree(e), clock_.now()) +
                                t.dmaStartupCycles));
-        bool usable = spare ? spareStreams : e - base < static_cast<int64_t>(last - first);
+        bool usable = spare ? spareStreams
+                            : e - base < static_cast<int64_t>(last - first) && !leaves(u, e);
         after.push_back(followed && spareStreams ? double((e - base) * t.dmaStartupCycles)
                                                  : 0.0);
         cap.push_back(!usable ? ready.back() : spare ? double(spareNeed(e, tail)) : never);
@@ -834,6 +856,7 @@ private:
   std::vector<size_t> issueOrder_;
   std::vector<int64_t> estimates_; // spareNeed's earliest starts, as of estimatesAt_ issues
   bool staggerBusySpare_;
+  int64_t leftBy_ = -1; // the first weight stream when it leaves an engine (leaves)
   size_t estimatesAt_ = 0;
 };
 
@@ -852,7 +875,7 @@ SmallVector<int64_t> engines(const Unit &unit) {
 }
 
 LogicalResult scheduleFunction(func::FuncOp func, StringRef staggerBusySpare,
-                               int64_t &makespan) {
+                               StringRef leaveEngine, int64_t &makespan) {
   std::vector<Unit> units;
   for (Operation &op : func.getBody().front()) {
     if (isDmaUnit(&op)) {
@@ -865,20 +888,30 @@ LogicalResult scheduleFunction(func::FuncOp func, StringRef staggerBusySpare,
         return failure();
     }
   }
-  // Two runs, with and without staggering the streams whose spare is busy (which helps or
-  // hurts by kernel: the next stream may then find its spare taken by a small DMA); the
-  // shorter schedule is kept, the plain one on ties.
+  // Up to four runs: with and without staggering the streams whose spare is busy (the next
+  // stream may then find its spare taken by a small DMA), each with and without the first
+  // weight stream leaving an engine to the next; which helps depends on the kernel, so the
+  // shortest schedule is kept (ties: the earlier run, the plain one first).
   linkUnits(units);
-  std::vector<Unit> staggered = units;
-  ListScheduler plain(units, false), other(staggered, true);
-  if (staggerBusySpare != "always")
-    plain.run();
-  if (staggerBusySpare != "never")
-    other.run();
-  bool useOther = staggerBusySpare == "always" ||
-                  (staggerBusySpare == "best" && other.makespan() < plain.makespan());
-  ListScheduler &scheduler = useOther ? other : plain;
-  const std::vector<Unit> &chosen = useOther ? staggered : units;
+  auto tries = [](StringRef option, bool on) {
+    return option == "best" || (option == "always") == on;
+  };
+  std::deque<std::vector<Unit>> runs; // a deque: each scheduler holds a reference to its run
+  std::vector<std::unique_ptr<ListScheduler>> schedulers;
+  for (bool leave : {false, true})
+    for (bool stagger : {false, true})
+      if (tries(leaveEngine, leave) && tries(staggerBusySpare, stagger)) {
+        runs.push_back(units);
+        schedulers.push_back(std::make_unique<ListScheduler>(runs.back(), stagger, leave));
+      }
+  size_t best = 0;
+  for (size_t r = 0; r < schedulers.size(); ++r) {
+    schedulers[r]->run();
+    if (schedulers[r]->makespan() < schedulers[best]->makespan())
+      best = r;
+  }
+  ListScheduler &scheduler = *schedulers[best];
+  const std::vector<Unit> &chosen = runs[best];
   Builder b(func);
   std::vector<int64_t> orderOf(chosen.size());
   for (size_t i = 0; i < scheduler.issueOrder().size(); ++i)
@@ -922,16 +955,17 @@ LogicalResult scheduleFunction(func::FuncOp func, StringRef staggerBusySpare,
 struct SchedulePass : public rngd::tcp::impl::TcpScheduleBase<SchedulePass> {
   using TcpScheduleBase::TcpScheduleBase;
   void runOnOperation() override {
-    if (staggerBusySpare != "best" && staggerBusySpare != "always" &&
-        staggerBusySpare != "never") {
-      getOperation().emitError("tcp-schedule: stagger-busy-spare must be best, always or never, "
-                               "got '")
-          << staggerBusySpare << "'";
-      return signalPassFailure();
-    }
+    for (auto [name, value] : {std::pair<StringRef, StringRef>{"stagger-busy-spare",
+                                                               staggerBusySpare},
+                               {"leave-engine", leaveEngine}})
+      if (value != "best" && value != "always" && value != "never") {
+        getOperation().emitError("tcp-schedule: ")
+            << name << " must be best, always or never, got '" << value << "'";
+        return signalPassFailure();
+      }
     int64_t makespan = 0;
     for (auto func : getOperation().getOps<func::FuncOp>())
-      if (failed(scheduleFunction(func, staggerBusySpare, makespan)))
+      if (failed(scheduleFunction(func, staggerBusySpare, leaveEngine, makespan)))
         return signalPassFailure();
     getOperation()->setAttr("tcp.makespan", Builder(getOperation()).getI64IntegerAttr(makespan));
   }
