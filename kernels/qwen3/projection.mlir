@@ -5,7 +5,7 @@
 // RMSNorm of x runs on one slice of cluster 0; x^ is spread over the four 64-slice rings of
 // each cluster and reaches every slice through the Switch Engine. Projections run one row per
 // TRF lane, so the weights stream into both clusters' DM and each slice's TRF load is short;
-// the weights go to the TRF on main in 32-byte packets. q and k use all 256 slices of each
+// the weights go to the TRF on main in 32-byte packets. q, k and v use all 256 slices of each
 // cluster (q: 4 lanes, heads 0..7 in cluster 0; k and v: 2 lanes, kv heads 0..3 in cluster 0).
 // Each q and k head is then gathered by the Switch Engine, no DMA: the partial rows of the
 // head's slices are broadcast around the ring of those slices (32 for a q head, 64 for a k
@@ -61,7 +61,7 @@
 // main contracts), then cast to bf16 on that slice.
 !vpf = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, D / 8, D / 2 % 4]", time = "1", packet = "D % 2">
 !vpb = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, D / 8, X4]", time = "D / 2 % 4", packet = "D % 2">
-!vpair = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, D / 8, 1 # 4]", elem = "D % 8">
+!vgath = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, D / 8, 1 # 4]", elem = "D % 8">
 !vps = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, D / 8, 1 # 4]", time = "1", packet = "D % 8">
 !vpart = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, D / 8, 1 # 4]", elem = "D % 8">
 
@@ -292,8 +292,8 @@ module attributes {tcp.axes = {H = 1024, Q = 2048, P = 1024, NH = 16, N = 8, G =
     %vg = tcp.fetch sub %vpp : !kvpart -> !vpf
     %vgs = tcp.switch broadcast1 %vg : !vpf -> !vpb
     %vgc = tcp.collect %vgs : !vpb
-    %vp2 = tcp.commit %vgc : !vpb -> !vpair
-    %vc = tcp.fetch main %vp2 : !vpair -> !vps
+    %vp2 = tcp.commit %vgc : !vpb -> !vgath
+    %vc = tcp.fetch main %vp2 : !vgath -> !vps
     %vcc = tcp.collect %vc : !vps
     %vpd = tcp.commit %vcc {cast} : !vps -> !vpart
     tcp.dma_scatter %vpd into %v_cache at %kv_offset : !vpart, !off -> !cache
