@@ -29,8 +29,9 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     that uses the Vector Engine from the other context, or (DMA vs pass) that could break the
     64-same-bank rule. Among the units whose predecessors are issued, the one that stalls the
     queue least is issued next (a DMA is ready when its engine frees; ties: the longest path
-    of dependent cycles to the end, then
-    program order), after waits for its predecessors not yet waited for, for the previous
+    of dependent cycles to the end, then program order; a pass that would fill the queue waits
+    instead for a pass with a longer path that is ready before its configuration loads end),
+    after waits for its predecessors not yet waited for, for the previous
     pass of its context and, with all 64 tags taken, for the oldest DMA. A DMA part meant for
     a cluster's fourth engine takes the engine of that cluster that frees first; a weight
     stream's parts are re-cut so that they end together (an engine freeing earlier takes more

@@ -7,9 +7,10 @@
 // the units whose predecessors are issued, the one that would stall the queue least (a DMA
 // counts as ready when its engine frees, so a busy engine's queue does not fill up with DMAs
 // that later, more urgent ones would wait behind; ties: the longest path of dependent cycles
-// to the kernel's end, then program order), after waits for each predecessor not yet waited
-// for, for the previous pass of its context (whose registers it reloads) and, when all tags
-// are taken, for the oldest DMA. A weight stream's parts are sized so that they end together;
+// to the kernel's end, then program order; a pass does not fill the queue ahead of a pass with
+// a longer path that is ready before the filler's configuration loads end), after waits for
+// each predecessor not yet waited for, for the previous pass of its context (whose registers
+// it reloads) and, when all tags are taken, for the oldest DMA. A weight stream's parts are sized so that they end together;
 // the cluster's spare engine (the fourth, which carries the small DMAs) takes a part too while
 // no small DMA could need it, and then, when another stream follows, the four parts end one
 // start-up apart so that the engines start their next parts one at a time. Further runs also
@@ -360,6 +361,19 @@ public:
       for (auto [u, ready] : candidates)
         if (ready <= window && isStream(units_[u]) && pathToEnd_[u] > pathToEnd_[best])
           best = u;
+      // A pass that would fill the queue while a pass with a longer path is not ready yet
+      // waits for that one if it is ready before the filler's configuration loads would end:
+      // those loads would only hold it up.
+      if (!units_[best].isDma) {
+        int64_t loadsEnd = bestReady;
+        for (isa::Unit l : units_[best].loads)
+          loadsEnd += configLoadCycles(defaultTarget(), words(l));
+        size_t longer = best;
+        for (auto [u, ready] : candidates)
+          if (!units_[u].isDma && ready <= loadsEnd && pathToEnd_[u] > pathToEnd_[longer])
+            longer = u;
+        best = longer;
+      }
       issue(best);
       issueOrder_.push_back(best);
     }
