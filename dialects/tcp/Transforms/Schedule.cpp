@@ -1,23 +1,23 @@
 // tcp-schedule: list scheduling of the kernel's commands over the in-order queue.
 //
-// Units are the DMAs and the Tensor Unit passes. A unit depends on an earlier one when their
-// memory footprints conflict (RAW, WAR, WAW on overlapping HBM, DM, TRF or VRF ranges), when
-// both use the Vector Engine from different contexts, or when one is a DMA and the other a
-// pass that could break the 64-same-bank rule. The scheduler then repeatedly issues, among
-// the units whose predecessors are issued, the one that would stall the queue least (a DMA
-// counts as ready when its engine frees, so a busy engine's queue does not fill up with DMAs
-// that later, more urgent ones would wait behind; ties: the longest path of dependent cycles
-// to the kernel's end, then program order; a pass does not fill the queue ahead of a pass with
-// a longer path that is ready before the filler's configuration loads end), after waits for
-// each predecessor not yet waited for, for the previous pass of its context (whose registers
-// it reloads) and, when all tags are taken, for the oldest DMA. A weight stream's parts are sized so that they end together;
-// the cluster's spare engine (the fourth, which carries the small DMAs) takes a part too while
-// no small DMA could need it, and then, when another stream follows, the four parts end one
-// start-up apart so that the engines start their next parts one at a time. Further runs also
-// stagger the streams whose spare is busy but frees early, and let the kernel's first stream
-// leave an engine per cluster to the next stream; the shortest schedule is kept.
-// Times come from rngd::QueueClock, the clock the simulator runs, so the predicted makespan is
-// what the simulator measures for the same command stream.
+// Units are the DMAs and the Tensor Unit passes. A unit depends on an earlier one when their memory
+// footprints conflict (RAW, WAR, WAW on overlapping HBM, DM, TRF or VRF ranges), when both use the
+// Vector Engine from different contexts, or when one is a DMA and the other a pass that could break
+// the 64-same-bank rule. The scheduler then repeatedly issues, among the units whose predecessors
+// are issued, the one that would stall the queue least (a DMA counts as ready when its engine
+// frees, so a busy engine's queue does not fill up with DMAs that later, more urgent ones would
+// wait behind; ties: the longest path of dependent cycles to the kernel's end, then program order;
+// a pass does not fill the queue ahead of a pass with a longer path that is ready before the
+// filler's configuration loads end), after waits for each predecessor not yet waited for, for the
+// previous pass of its context (whose registers it reloads) and, when all tags are taken, for the
+// oldest DMA. A weight stream's parts are sized so that they end together; the cluster's spare
+// engine (the fourth, which carries the small DMAs) takes a part too while no small DMA could need
+// it, and then, when another stream follows, the four parts end one start-up apart so that the
+// engines start their next parts one at a time. Further runs also stagger the streams whose spare
+// is busy but frees early, and let the kernel's first stream leave an engine per cluster to the
+// next stream; the shortest schedule is kept. Times come from rngd::QueueClock, the clock the
+// simulator runs, so the predicted makespan is what the simulator measures for the same command
+// stream.
 #include "dialects/tcp/IR/TcpPass.h"
 #include "dialects/tcp/IR/TcpVerify.h"
 #include "dialects/tcp/Transforms/Passes.h"
