@@ -365,9 +365,7 @@ public:
       // waits for that one if it is ready before the filler's configuration loads would end:
       // those loads would only hold it up.
       if (!units_[best].isDma) {
-        int64_t loadsEnd = bestReady;
-        for (isa::Unit l : units_[best].loads)
-          loadsEnd += configLoadCycles(defaultTarget(), words(l));
+        int64_t loadsEnd = bestReady + loadCycles(units_[best]);
         size_t longer = best;
         for (auto [u, ready] : candidates)
           if (!units_[u].isDma && ready <= loadsEnd && pathToEnd_[u] > pathToEnd_[longer])
@@ -428,12 +426,18 @@ public:
 private:
   /// A unit's own cycles: a pass with its configuration loads, a DMA's longest part.
   static int64_t ownCycles(const Unit &unit) {
-    int64_t own = unit.cycles;
-    for (isa::Unit u : unit.loads)
-      own += configLoadCycles(defaultTarget(), words(u));
+    int64_t own = unit.cycles + loadCycles(unit);
     for (const DmaPart &part : unit.parts)
       own = std::max(own, part.cycles);
     return own;
+  }
+
+  /// The queue cycles of a pass's configuration loads.
+  static int64_t loadCycles(const Unit &unit) {
+    int64_t cycles = 0;
+    for (isa::Unit u : unit.loads)
+      cycles += configLoadCycles(defaultTarget(), words(u));
+    return cycles;
   }
 
   static bool isStream(const Unit &unit) {
