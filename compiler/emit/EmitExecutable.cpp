@@ -64,10 +64,12 @@ std::optional<Executable> toExecutable(cmd::ExecutableOp op) {
       if (auto l = dyn_cast<cmd::LoadOp>(inner)) {
         command.opcode = isa::Opcode::Config;
         command.context = context(l.getContext());
+        command.bank = static_cast<uint8_t>(l.getBank());
         command.index = static_cast<uint32_t>(l.getConfig());
       } else if (auto e = dyn_cast<cmd::ExecOp>(inner)) {
         command.opcode = isa::Opcode::Exec;
         command.context = context(e.getContext());
+        command.bank = static_cast<uint8_t>(e.getBank());
         command.units = static_cast<uint16_t>(e.getUnits());
       } else if (auto w = dyn_cast<cmd::WaitOp>(inner)) {
         command.opcode = isa::Opcode::Wait;

@@ -93,6 +93,10 @@ public:
       j_.attribute("loc", location(loc));
       StringRef ctx = sched ? cast<StringAttr>(sched.get("context")).getValue() : "";
       j_.attribute("context", ctx);
+      if (ctx == "main") { // the register bank its blocks load into and it runs on
+        auto bank = sched.getAs<IntegerAttr>("bank");
+        j_.attribute("bank", bank ? bank.getInt() : 0);
+      }
       j_.attributeArray("engines", [&] {
         if (ctx == "tdma")
           for (int64_t e : cast<DenseI64ArrayAttr>(sched.get("engines")).asArrayRef())

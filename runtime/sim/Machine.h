@@ -47,6 +47,7 @@ Status runDma(const Env &env, const std::string &label, const isa::Descriptor &d
 /// The configuration registers one `exec` uses (nullptr = not loaded).
 struct PassConfig {
   isa::Context context = isa::Context::Main;
+  uint8_t bank = 0; // the context's register bank the pass reads
   uint16_t units = 0;
   const isa::FetchConfig *fetch = nullptr;
   const isa::SwitchConfig *switchUnit = nullptr;

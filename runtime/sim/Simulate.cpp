@@ -30,6 +30,14 @@ struct Registers {
   int64_t of(isa::Unit u) const { return unit[static_cast<size_t>(u) & 15]; }
 };
 
+/// A register bank (main has two, sub one) and the last pass that ran on it.
+struct Bank {
+  Registers regs;
+  int64_t passEnd = 0;
+  uint16_t passUnits = 0; // that pass's exec units
+  std::string passLabel;
+};
+
 /// The typed view of the block loaded for `u`; `slot[i]` is block i's position in its unit's
 /// table.
 template <typename T>
@@ -138,21 +146,28 @@ private:
   }
 
   int ctx(isa::Context c) const { return c == isa::Context::Sub ? 1 : 0; }
+  Bank &bankOf(const isa::Command &c) {
+    return banks_[c.context == isa::Context::Sub ? isa::kMainBanks : c.bank];
+  }
+  static std::string bankName(const isa::Command &c) {
+    return std::string(isa::contextName(c.context)) +
+           (c.bank ? " bank " + std::to_string(c.bank) : "");
+  }
 
   Status load(const isa::Command &c) {
     const ConfigBlock &block = env_.exe.configs[c.index];
     const isa::UnitSpec *spec = isa::findUnit(block.unit);
-    int k = ctx(c.context);
+    Bank &bank = bankOf(c);
     op_.name = "rngd.load";
     op_.context = "queue";
     op_.engines = {spec->name};
-    // A context's registers of a unit its running pass does not list may be loaded meanwhile.
-    if (ctxEnd_[k] > clock_.now() && (ctxUnits_[k] & isa::execBit(block.unit)))
+    // A bank's registers of a unit its running pass does not list may be loaded meanwhile.
+    if (bank.passEnd > clock_.now() && (bank.passUnits & isa::execBit(block.unit)))
       return Status::failure(label_ + " loads the " + spec->name + " registers of context " +
-                             isa::contextName(c.context) + " while " + ctxLabel_[k] +
-                             " (running until cycle " + std::to_string(ctxEnd_[k]) +
+                             bankName(c) + " while " + bank.passLabel +
+                             " (running until cycle " + std::to_string(bank.passEnd) +
                              ") uses them");
-    regs_[k].unit[static_cast<size_t>(block.unit) & 15] = static_cast<int64_t>(c.index);
+    bank.regs.unit[static_cast<size_t>(block.unit) & 15] = static_cast<int64_t>(c.index);
     op_.start = clock_.now();
     clock_.load(static_cast<int64_t>(isa::wordCount(*spec)));
     op_.end = clock_.now();
@@ -161,9 +176,11 @@ private:
 
   Status exec(size_t i, const isa::Command &c) {
     int k = ctx(c.context);
-    const Registers &r = regs_[k];
+    Bank &bank = bankOf(c);
+    const Registers &r = bank.regs;
     PassConfig pc;
     pc.context = c.context;
+    pc.bank = c.bank;
     pc.units = c.units;
     pc.fetch = loaded(fetch_, slot_, r, isa::Unit::Fetch);
     pc.switchUnit = loaded(switch_, slot_, r, isa::Unit::Switch);
@@ -197,7 +214,9 @@ private:
     op_.start = span.start;
     op_.end = span.end;
     ctxEnd_[k] = span.end;
-    ctxUnits_[k] = c.units;
+    bank.passEnd = span.end;
+    bank.passUnits = c.units;
+    bank.passLabel = label_;
     ctxLabel_[k] = label_;
     ctxPending_[k] = true;
     vectorUser_[k] = out.usesVectorEngine;
@@ -342,9 +361,8 @@ private:
   std::vector<isa::TransposeConfig> transpose_;
 
   QueueClock clock_;
-  Registers regs_[2];
+  Bank banks_[isa::kMainBanks + 1]; // main's banks, then sub's
   int64_t ctxEnd_[2] = {0, 0};
-  uint16_t ctxUnits_[2] = {0, 0}; // the exec units of the context's last pass
   bool ctxPending_[2] = {false, false};
   bool vectorUser_[2] = {false, false}; // the context's last pass used the Vector Engine
   std::string ctxLabel_[2];

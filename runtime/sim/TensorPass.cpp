@@ -116,7 +116,8 @@ private:
                                                           : nullptr;
     if (missing)
       return fail(std::string("no ") + missing + " configuration is loaded in context " +
-                  isa::contextName(c_.context));
+                  isa::contextName(c_.context) +
+                  (c_.bank ? " bank " + std::to_string(c_.bank) : ""));
     // The commit adapter's cast is not on the Vector Engine: it alone does not occupy it.
     out_.usesVectorEngine = vector_ || cast_;
     return true;

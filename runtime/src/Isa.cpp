@@ -8,6 +8,7 @@ namespace {
 
 constexpr uint32_t kOpcodeShift = 25;
 constexpr uint32_t kContextBit = 1u << 24;
+constexpr uint32_t kBankBit = 1u << 23;
 constexpr uint32_t kWaitTagBit = 1u << 16;
 constexpr uint32_t kTagMask = 0x3f;
 constexpr uint32_t kConfigIndexMask = (1u << 20) - 1;
@@ -34,16 +35,25 @@ bool reservedClear(uint32_t word, uint32_t allowed, const char *what, std::strin
   return false;
 }
 
+// The bank bit names main's second register bank; the sub context has only one.
+bool mainBankOnly(uint32_t word, std::string &why) {
+  if (!(word & kContextBit) || !(word & kBankBit))
+    return true;
+  why = "command word " + hex(word) + ": register bank 1 of the sub context, which has one bank";
+  return false;
+}
+
 } // namespace
 
 uint32_t encode(const Command &c) {
   uint32_t word = static_cast<uint32_t>(c.opcode) << kOpcodeShift;
   uint32_t ctx = c.context == Context::Sub ? kContextBit : 0;
+  uint32_t bank = c.bank ? kBankBit : 0;
   switch (c.opcode) {
   case Opcode::Config:
-    return word | ctx | (c.index & kConfigIndexMask);
+    return word | ctx | bank | (c.index & kConfigIndexMask);
   case Opcode::Exec:
-    return word | ctx | (c.units & kUnitMask);
+    return word | ctx | bank | (c.units & kUnitMask);
   case Opcode::Wait:
     if (c.waitOnTag)
       return word | kWaitTagBit | (c.tag & kTagMask);
@@ -55,6 +65,15 @@ uint32_t encode(const Command &c) {
 }
 
 bool checkCommand(const Command &c, std::string &why) {
+  bool banked = c.opcode == Opcode::Config || c.opcode == Opcode::Exec;
+  unsigned banks = c.context == Context::Main ? kMainBanks : 1;
+  if (c.bank != 0 && (!banked || c.bank >= banks)) {
+    why = std::string(banked ? "register bank " + std::to_string(c.bank) + " of the " +
+                                   contextName(c.context) + " context, which has " +
+                                   std::to_string(banks)
+                             : "a register bank on a command that takes none");
+    return false;
+  }
   switch (c.opcode) {
   case Opcode::Config:
     if (c.index > kMaxConfigIndex) {
@@ -94,15 +113,19 @@ std::optional<Command> decode(uint32_t word, std::string &why) {
   c.context = (word & kContextBit) ? Context::Sub : Context::Main;
   switch (op) {
   case static_cast<uint32_t>(Opcode::Config):
-    if (!reservedClear(word, opBits | kContextBit | kConfigIndexMask, "config", why))
+    if (!reservedClear(word, opBits | kContextBit | kBankBit | kConfigIndexMask, "config", why) ||
+        !mainBankOnly(word, why))
       return std::nullopt;
     c.opcode = Opcode::Config;
+    c.bank = (word & kBankBit) ? 1 : 0;
     c.index = word & kConfigIndexMask;
     return c;
   case static_cast<uint32_t>(Opcode::Exec):
-    if (!reservedClear(word, opBits | kContextBit | kKnownUnits, "exec", why))
+    if (!reservedClear(word, opBits | kContextBit | kBankBit | kKnownUnits, "exec", why) ||
+        !mainBankOnly(word, why))
       return std::nullopt;
     c.opcode = Opcode::Exec;
+    c.bank = (word & kBankBit) ? 1 : 0;
     c.units = static_cast<uint16_t>(word & kKnownUnits);
     return c;
   case static_cast<uint32_t>(Opcode::Wait):
@@ -138,9 +161,11 @@ std::string formatCommand(const Command &c) {
   std::string s;
   switch (c.opcode) {
   case Opcode::Config:
-    return "rngd.load " + std::to_string(c.index) + " " + contextName(c.context);
+    return "rngd.load " + std::to_string(c.index) + " " + contextName(c.context) +
+           (c.bank ? " bank " + std::to_string(c.bank) : "");
   case Opcode::Exec:
-    s = std::string("rngd.exec ") + contextName(c.context) + " [";
+    s = std::string("rngd.exec ") + contextName(c.context) +
+        (c.bank ? " bank " + std::to_string(c.bank) : "") + " [";
     for (unsigned bit = 0, n = 0; bit < kUnitBits; ++bit)
       if (c.units & (1u << bit))
         s += std::string(n++ ? ", " : "") + kUnitBitNames[bit];

@@ -100,6 +100,8 @@ public:
       auto sched = op->getAttrOfType<DictionaryAttr>("tcp.schedule");
       waits_ = sched.getAs<ArrayAttr>("waits");
       early_.clear();
+      auto bank = sched.getAs<IntegerAttr>("bank");
+      bank_ = bank ? bank.getInt() : 0;
       if (auto early = sched.getAs<ArrayAttr>("early_loads"))
         for (Attribute a : early)
           early_.insert(cast<StringAttr>(a).getValue());
@@ -275,12 +277,12 @@ private:
   LogicalResult emitLoadsAndWaits(Operation *end) {
     for (const Load &l : loads_)
       if (l.early)
-        commands_.create<cmd::LoadOp>(l.loc, l.index, l.ctx);
+        commands_.create<cmd::LoadOp>(l.loc, l.index, l.ctx, bank_);
     if (failed(emitWaits(end, waits_)))
       return failure();
     for (const Load &l : loads_)
       if (!l.early)
-        commands_.create<cmd::LoadOp>(l.loc, l.index, l.ctx);
+        commands_.create<cmd::LoadOp>(l.loc, l.index, l.ctx, bank_);
     loads_.clear();
     return success();
   }
@@ -378,7 +380,7 @@ private:
     }
     if (failed(emitLoadsAndWaits(end)))
       return failure();
-    commands_.create<cmd::ExecOp>(end->getLoc(), ctx, units);
+    commands_.create<cmd::ExecOp>(end->getLoc(), ctx, units, bank_);
     return success();
   }
 
@@ -484,6 +486,7 @@ private:
   std::vector<Load> loads_;       // the pass being lowered: its config loads, in unit order
   ArrayAttr waits_;               // the unit being lowered: its waits (tcp.schedule)
   llvm::StringSet<> early_;       // and the blocks it loads before them
+  int64_t bank_ = 0;              // the register bank of its context it loads and runs on
   std::vector<int64_t> tags_;    // the tags of the DMA being lowered, one per descriptor
   std::vector<int64_t> engines_; // and its engines
   std::vector<int64_t> chunks_;  // and its parts' sizes (tcp-schedule's choice)

@@ -61,6 +61,27 @@ ParseResult parseContext(OpAsmParser &parser, OperationState &result) {
   return success();
 }
 
+/// The optional `bank N` after a load's or an exec's context (bank 0 when absent).
+ParseResult parseBank(OpAsmParser &parser, OperationState &result) {
+  int64_t bank = 0;
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword("bank")) && parser.parseInteger(bank))
+    return failure();
+  StringRef ctx = cast<StringAttr>(result.attributes.get("context")).getValue();
+  int64_t banks = ctx == "main" ? rngd::isa::kMainBanks : 1;
+  if (bank < 0 || bank >= banks)
+    return parser.emitError(loc, "register bank ")
+           << bank << " of the " << ctx << " context, which has " << banks;
+  if (bank)
+    result.addAttribute("bank", parser.getBuilder().getI64IntegerAttr(bank));
+  return success();
+}
+
+void printBank(OpAsmPrinter &p, int64_t bank) {
+  if (bank)
+    p << " bank " << bank;
+}
+
 std::string hex(int64_t v) { return "0x" + llvm::utohexstr(static_cast<uint64_t>(v), true); }
 
 void printList(OpAsmPrinter &p, ArrayRef<int64_t> values) {
@@ -358,14 +379,18 @@ LogicalResult ConfigOp::verify() {
 //===----------------------------------------------------------------------===//
 
 ParseResult LoadOp::parse(OpAsmParser &parser, OperationState &result) {
-  return failure(parseI64(parser, result, "config") || parseContext(parser, result));
+  return failure(parseI64(parser, result, "config") || parseContext(parser, result) ||
+                 parseBank(parser, result));
 }
 
-void LoadOp::print(OpAsmPrinter &p) { p << " " << getConfig() << " " << getContext(); }
+void LoadOp::print(OpAsmPrinter &p) {
+  p << " " << getConfig() << " " << getContext();
+  printBank(p, getBank());
+}
 
 ParseResult ExecOp::parse(OpAsmParser &parser, OperationState &result) {
   int64_t units = 0;
-  if (parseContext(parser, result))
+  if (parseContext(parser, result) || parseBank(parser, result))
     return failure();
   if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
         llvm::SMLoc loc = parser.getCurrentLocation();
@@ -385,7 +410,9 @@ ParseResult ExecOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void ExecOp::print(OpAsmPrinter &p) {
-  p << " " << getContext() << " [";
+  p << " " << getContext();
+  printBank(p, getBank());
+  p << " [";
   bool first = true;
   for (auto [bit, unit] : unitNames())
     if (getUnits() & (int64_t(1) << bit)) {

@@ -70,12 +70,27 @@ def Rngd_ConfigOp : Rngd_Op<"config", [HasParent<"ExecutableOp">]> {
 
 def Rngd_LoadOp : Rngd_Op<"load", [HasParent<"ExecutableOp">]> {
   let summary = "command word: load a configuration block into its unit on a context";
-  let arguments = (ins I64Attr:$config, StrAttr:$context);
+  let description = [{
+    ```mlir
+    rngd.load 4 main
+    rngd.load 5 main bank 1
+    ```
+    The main context has two register banks (bank 0 when `bank` is absent), sub one.
+  }];
+  let arguments = (ins I64Attr:$config, StrAttr:$context,
+                       DefaultValuedAttr<I64Attr, "0">:$bank);
 }
 
 def Rngd_ExecOp : Rngd_Op<"exec", [HasParent<"ExecutableOp">]> {
   let summary = "command word: start a Tensor Unit pass on the listed units";
-  let arguments = (ins StrAttr:$context, I64Attr:$units);
+  let description = [{
+    ```mlir
+    rngd.exec main bank 1 [fetch, collect, vector, commit]
+    ```
+    The pass reads the registers of the context's bank (bank 0 when `bank` is absent).
+  }];
+  let arguments = (ins StrAttr:$context, I64Attr:$units,
+                       DefaultValuedAttr<I64Attr, "0">:$bank);
 }
 
 def Rngd_WaitOp : Rngd_Op<"wait", [HasParent<"ExecutableOp">]> {

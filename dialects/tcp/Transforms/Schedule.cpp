@@ -7,10 +7,12 @@
 // are issued, the one that would stall the queue least (a DMA counts as ready when its engine
 // frees, so a busy engine's queue does not fill up with DMAs that later, more urgent ones would
 // wait behind; ties: the longest path of dependent cycles to the kernel's end, then program order;
-// a pass does not fill the queue ahead of a pass with a longer path that is ready before the
-// filler's configuration loads end), after waits for each predecessor not yet waited for, for the
-// previous pass of its context (whose registers it reloads) and, when all tags are taken, for the
-// oldest DMA. A weight stream's parts are sized so that they end together; the cluster's spare
+// a pass does not fill the queue ahead of a pass on the other context with a longer path that is
+// ready before the filler's configuration loads end), after waits for each predecessor not yet
+// waited for, for the previous pass of its context and, when all tags are taken, for the oldest
+// DMA. Main's passes take its two register banks in turn and load all their blocks before those
+// waits, while the main pass before them runs; a sub pass loads the blocks of units its running
+// pass lists after them. A weight stream's parts are sized so that they end together; the cluster's spare
 // engine (the fourth, which carries the small DMAs) takes a part too while no small DMA could need
 // it, and then, when another stream follows, the four parts end one start-up apart so that the
 // engines start their next parts one at a time. Further runs also stagger the streams whose spare
@@ -153,6 +155,7 @@ struct Unit {
   std::optional<IndirectDmaPlan> indirect; // a gather's or scatter's, to split it at issue
   SmallVector<int64_t> chunks;   // the parts' sizes chosen at issue (streams, the last DMA)
   int64_t context = 0;        // pass context (0 main, 1 sub)
+  int64_t bank = 0;           // the register bank of its context it loads and runs on
   int64_t cycles = 0;         // a pass's cycles
   SmallVector<isa::Unit> loads; // config blocks the pass loads, in lowering order
   uint16_t execUnits = 0;       // the engines its exec lists (isa::UnitBit)
@@ -361,14 +364,17 @@ public:
       for (auto [u, ready] : candidates)
         if (ready <= window && isStream(units_[u]) && pathToEnd_[u] > pathToEnd_[best])
           best = u;
-      // A pass that would fill the queue while a pass with a longer path is not ready yet
-      // waits for that one if it is ready before the filler's configuration loads would end:
-      // those loads would only hold it up.
+      // A pass that would fill the queue while a pass on the other context with a longer path
+      // is not ready yet waits for that one if it is ready before the filler's configuration
+      // loads would end: those loads would only hold it up. (On the same context the filler
+      // runs in time the other could not use, and going second it could wait for the other's
+      // whole chain.)
       if (!units_[best].isDma) {
         int64_t loadsEnd = bestReady + loadCycles(units_[best]);
         size_t longer = best;
         for (auto [u, ready] : candidates)
-          if (!units_[u].isDma && ready <= loadsEnd && pathToEnd_[u] > pathToEnd_[longer])
+          if (!units_[u].isDma && units_[u].context != units_[best].context &&
+              ready <= loadsEnd && pathToEnd_[u] > pathToEnd_[longer])
             longer = u;
         best = longer;
       }
@@ -622,11 +628,18 @@ private:
 
   void issue(size_t u) {
     Unit &unit = units_[u];
-    // A pass loads the blocks of units its context's running pass does not use before it
-    // waits (the queue would only idle), the others after.
+    // A pass loads the blocks of units the running pass on its register bank does not use
+    // before it waits (the queue would only idle), the others after. Main's passes take its
+    // two banks in turn, so a main pass loads everything while the one before it runs.
     SmallVector<isa::Unit> late;
     if (!unit.isDma) {
-      int64_t running = context_[unit.context];
+      if (unit.context == 0) {
+        unit.bank = nextMainBank_;
+        nextMainBank_ = (nextMainBank_ + 1) % isa::kMainBanks;
+      }
+      int64_t &lastOnBank = lastOnBank_[unit.context == 0 ? unit.bank : isa::kMainBanks];
+      int64_t running = lastOnBank;
+      lastOnBank = static_cast<int64_t>(u);
       uint16_t inUse = running >= 0 && units_[running].span.end > clock_.now()
                            ? units_[running].execUnits
                            : 0;
@@ -864,6 +877,8 @@ private:
   std::vector<int64_t> pathToEnd_; // critical path from each unit to the kernel's end
   QueueClock clock_;
   int64_t context_[2] = {-1, -1};      // unit running on main / sub, not yet waited for
+  int64_t lastOnBank_[isa::kMainBanks + 1] = {-1, -1, -1}; // last pass per bank: main's, sub's
+  int64_t nextMainBank_ = 0;           // the bank of the next main pass
   int64_t lastOnEngine_[16] = {-1, -1, -1, -1, -1, -1, -1, -1,
                                -1, -1, -1, -1, -1, -1, -1, -1}; // DMA unit last given each engine
   SmallVector<size_t> tagsInFlight_;   // DMA units not yet waited for, in issue order
@@ -959,6 +974,8 @@ LogicalResult scheduleFunction(func::FuncOp func, StringRef staggerBusySpare,
       fields.push_back(b.getNamedAttr("part_starts", b.getDenseI64ArrayAttr(unit.partStarts)));
       fields.push_back(b.getNamedAttr("part_ends", b.getDenseI64ArrayAttr(unit.partEnds)));
     }
+    if (!unit.isDma && unit.bank != 0)
+      fields.push_back(b.getNamedAttr("bank", b.getI64IntegerAttr(unit.bank)));
     if (!unit.earlyLoads.empty())
       fields.push_back(b.getNamedAttr("early_loads", stringArray(b, unit.earlyLoads)));
     if (unit.holdsDma) // a pass that could break the 64-same-bank rule: no DMA overlaps it

@@ -13,8 +13,8 @@ namespace rngd::isa {
 
 // ---- Command words: opcode [31:25], operand [24:0] ---------------------------------------
 enum class Opcode : uint8_t {
-  Config = 0x04, // [24] context, [19:0] config block index: load the block into its unit
-  Exec = 0x10,   // [24] context, [9:0] unit bitmap: start a Tensor Unit pass
+  Config = 0x04, // [24] context, [23] bank, [19:0] config block index: load the block
+  Exec = 0x10,   // [24] context, [23] bank, [9:0] unit bitmap: start a Tensor Unit pass
   Wait = 0x11,   // [24] context, [16] type (0 context, 1 DMA tag), [5:0] tag
   Dma = 0x13,    // [24:6] descriptor index, [5:0] tag: start a DMA command
 };
@@ -36,9 +36,14 @@ enum UnitBit : uint16_t {
 };
 constexpr uint16_t kKnownUnits = 0x3ff;
 
+/// Register banks per context: main has two (a pass runs on one while the next pass's blocks
+/// load into the other), sub one.
+constexpr unsigned kMainBanks = 2;
+
 struct Command {
   Opcode opcode = Opcode::Exec;
   Context context = Context::Main;
+  uint8_t bank = 0;      // Config, Exec: the context's register bank (main 0/1, sub 0)
   uint32_t index = 0;    // Config: block index; Dma: descriptor index
   uint16_t units = 0;    // Exec
   bool waitOnTag = false; // Wait

@@ -98,3 +98,16 @@ rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
   // expected-error @+1 {{context must be `main` or `sub`, got `tdma`}}
   rngd.wait tdma
 }
+
+// -----
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  rngd.config 0 cast {mode = 1}
+  // expected-error @+1 {{register bank 1 of the sub context, which has 1}}
+  rngd.load 0 sub bank 1
+}
+
+// -----
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  // expected-error @+1 {{register bank 2 of the main context, which has 2}}
+  rngd.exec main bank 2 [fetch]
+}

@@ -15,6 +15,12 @@ rngd.executable @k target "rngd-1chip" hash 0xbd3650cd1aa873b9 compiler "rngdc t
   rngd.load 0 sub
   // CHECK-NEXT: rngd.exec main [fetch, collect, commit]
   rngd.exec main [fetch, collect, commit]
+  // CHECK-NEXT: rngd.load 0 main bank 1
+  rngd.load 0 main bank 1
+  // CHECK-NEXT: rngd.exec main bank 1 [fetch, collect, commit]
+  rngd.exec main bank 1 [fetch, collect, commit]
+  // CHECK-NEXT: rngd.load 0 main{{$}}
+  rngd.load 0 main bank 0
   // CHECK-NEXT: rngd.exec sub []
   rngd.exec sub []
   // CHECK-NEXT: rngd.wait main

@@ -34,17 +34,19 @@ inline ArgInfo arg(const std::string &name, ArgKind kind, DType dtype, std::vect
   return a;
 }
 
-inline uint32_t load(uint32_t config, isa::Context ctx = isa::Context::Main) {
+inline uint32_t load(uint32_t config, isa::Context ctx = isa::Context::Main, uint8_t bank = 0) {
   isa::Command c;
   c.opcode = isa::Opcode::Config;
   c.context = ctx;
+  c.bank = bank;
   c.index = config;
   return isa::encode(c);
 }
-inline uint32_t exec(uint16_t units, isa::Context ctx = isa::Context::Main) {
+inline uint32_t exec(uint16_t units, isa::Context ctx = isa::Context::Main, uint8_t bank = 0) {
   isa::Command c;
   c.opcode = isa::Opcode::Exec;
   c.context = ctx;
+  c.bank = bank;
   c.units = units;
   return isa::encode(c);
 }

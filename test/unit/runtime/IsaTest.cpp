@@ -60,6 +60,41 @@ TEST_CASE("command decode rejects unknown opcodes and reserved bits", "[isa]") {
   CHECK_FALSE(checkCommand(bad, why));
 }
 
+TEST_CASE("main's second register bank: bit 23 of loads and execs", "[isa]") {
+  Command load;
+  load.opcode = Opcode::Config, load.bank = 1, load.index = 5;
+  Command exec;
+  exec.opcode = Opcode::Exec, exec.bank = 1, exec.units = UnitFetch | UnitCollect | UnitCommit;
+  std::string why;
+  for (const Command &c : {load, exec}) {
+    REQUIRE(checkCommand(c, why));
+    auto d = decode(encode(c), why);
+    REQUIRE(d);
+    CHECK(d->bank == 1);
+    CHECK(encode(*d) == encode(c));
+  }
+  CHECK(encode(load) == ((0x04u << 25) | (1u << 23) | 5u));
+  CHECK(encode(exec) == ((0x10u << 25) | (1u << 23) | 0x85u));
+  CHECK(formatCommand(load) == "rngd.load 5 main bank 1");
+  CHECK(formatCommand(exec) == "rngd.exec main bank 1 [fetch, collect, commit]");
+  // The sub context has one bank; waits and DMAs take none.
+  CHECK_FALSE(decode((0x04u << 25) | (1u << 24) | (1u << 23) | 5u, why));
+  CHECK(why.find("register bank 1 of the sub context, which has one bank") != std::string::npos);
+  CHECK_FALSE(decode((0x10u << 25) | (1u << 24) | (1u << 23), why));
+  CHECK_FALSE(decode((0x11u << 25) | (1u << 23), why)); // a context wait
+  CHECK(why.find("reserved bits 0x800000") != std::string::npos);
+  Command bad = load;
+  bad.context = Context::Sub;
+  CHECK_FALSE(checkCommand(bad, why));
+  CHECK(why == "register bank 1 of the sub context, which has 1");
+  bad = load;
+  bad.bank = 2;
+  CHECK_FALSE(checkCommand(bad, why));
+  CHECK(why == "register bank 2 of the main context, which has 2");
+  bad.opcode = Opcode::Wait, bad.bank = 1;
+  CHECK_FALSE(checkCommand(bad, why));
+}
+
 TEST_CASE("unit tables have the documented fields and sizes", "[isa]") {
   const UnitSpec *fetch = findUnit("fetch");
   REQUIRE(fetch);

@@ -255,6 +255,47 @@ TEST_CASE("loading registers a running pass uses is an error, others may load", 
     CHECK(y[i] == f32ToBf16(bf16ToF32(x[i]) + 1.0f));
 }
 
+TEST_CASE("main's second bank loads while a pass runs on the first", "[sim][hazard]") {
+  // add_one, then the same pass from bank 1 with a vector block adding 2 instead: its blocks
+  // load while the first pass runs (into bank 0 that is an error, the test above), y = x + 2.
+  auto twoBanks = [](bool loadVector) {
+    Executable e = addOneKernel();
+    isa::VectorConfig v = isa::VectorConfig::fromValues(e.configs[1].values);
+    v.step[0].imm = floatBits(2.0f);
+    e.configs.push_back(block(isa::Unit::Vector, v.values()));
+    auto main = isa::Context::Main;
+    std::vector<uint32_t> bank1 = {load(0, main, 1), load(2, main, 1), load(3, main, 1)};
+    if (loadVector)
+      bank1.insert(bank1.begin() + 1, load(4, main, 1));
+    e.commands.insert(e.commands.begin() + 8, {exec(kPass, main, 1), waitCtx()});
+    e.commands.insert(e.commands.begin() + 7, bank1.begin(), bank1.end());
+    return e;
+  };
+  Executable e = twoBanks(true);
+  auto k = kernelOf(e);
+  std::vector<uint16_t> x = bf16Ramp(512), y(512);
+  REQUIRE(k->upload("x", x.data(), 1024).ok());
+  LaunchResult r;
+  Status st = runKernel(*k, r);
+  INFO(st.message());
+  REQUIRE(st.ok());
+  CHECK(r.trace[7].text == "rngd.load 0 main bank 1");
+  CHECK(r.trace[7].start < r.trace[6].end); // the fetch block loads while the first pass runs
+  CHECK(r.trace[12].text == "rngd.exec main bank 1 [fetch, collect, vector, cast, commit]");
+  REQUIRE(k->download("y", y.data(), 1024).ok());
+  for (size_t i = 0; i < x.size(); ++i)
+    CHECK(y[i] == f32ToBf16(bf16ToF32(x[i]) + 2.0f));
+
+  st = runKernel(*kernelOf(twoBanks(false)), r);
+  CHECK(st.message() == "command #11 `rngd.exec main bank 1 [fetch, collect, vector, cast, "
+                        "commit]`: no vector configuration is loaded in context main bank 1");
+  // Bank 1's registers while its own pass runs: an error naming the bank.
+  e.commands.insert(e.commands.begin() + 13, load(4, isa::Context::Main, 1));
+  st = runKernel(*kernelOf(e), r);
+  CHECK(st.message().find("command #13 `rngd.load 4 main bank 1` loads the vector registers of "
+                          "context main bank 1 while command #12 `rngd.exec main bank 1") == 0);
+}
+
 TEST_CASE("main and sub may not use the Vector Engine at the same time", "[sim][hazard]") {
   Executable e = addOneKernel();
   // The same pass on sub, reading and writing other DM offsets, issued while main runs.
