@@ -34,19 +34,19 @@
 !res = !tcp.stream<bf16, cluster = "R / 4096", slice = "R / 16 % 256", time = "R / 8 % 2", packet = "R % 8">
 !rdm = !tcp.dm<bf16, cluster = "R / 4096", slice = "R / 16 % 256", elem = "R % 16">
 // The last 4480 rows in two tiles, so that little is left to load into the TRF after the last
-// byte arrives: 3456 rows on 108 slices of each cluster (16 rows each, as the other tiles), then
-// 1024 rows on 128 slices of each cluster (4 rows each, one per TRF lane: a quarter of a tile's
-// TRF load), each tile with its own copy of the normalised x on its slices.
+// byte arrives: 3456 rows on 216 slices of each cluster (8 rows each, one per TRF lane: half a
+// tile's TRF load), then 1024 rows on 128 slices of each cluster (4 rows each: a quarter),
+// each tile with its own copy of the normalised x on its slices.
 !ctile = !tcp.hbm<bf16, "[C, H]">
 !crows = !tcp.hbm<bf16, "C">
-!ctdm = !tcp.dm<bf16, cluster = "C / 1728", slice = "C / 16 % 108 # 256", elem = "[C % 16, H]">
-!ctload = !tcp.stream<bf16, cluster = "C / 1728", slice = "C / 16 % 108 # 256", time = "[C % 8, C / 8 % 2, H / 16]", packet = "H % 16">
-!cttrf = !tcp.trf<bf16, cluster = "C / 1728", slice = "C / 16 % 108 # 256", lane = "C % 8", elem = "[C / 8 % 2, H]">
-!cacc = !tcp.stream<f32, cluster = "C / 1728", slice = "C / 16 % 108 # 256", time = "C / 8 % 2", packet = "C % 8">
-!cres = !tcp.stream<bf16, cluster = "C / 1728", slice = "C / 16 % 108 # 256", time = "C / 8 % 2", packet = "C % 8">
-!cxdm = !tcp.dm<bf16, cluster = "C2", slice = "S108 # 256", elem = "H">
-!cxn = !tcp.stream<bf16, cluster = "C2", slice = "S108 # 256", time = "H / 16", packet = "H % 16">
-!crdm = !tcp.dm<bf16, cluster = "C / 1728", slice = "C / 16 % 108 # 256", elem = "C % 16">
+!ctdm = !tcp.dm<bf16, cluster = "C / 1728", slice = "C / 8 % 216 # 256", elem = "[C % 8, H]">
+!ctload = !tcp.stream<bf16, cluster = "C / 1728", slice = "C / 8 % 216 # 256", time = "[C % 8, H / 16]", packet = "H % 16">
+!cttrf = !tcp.trf<bf16, cluster = "C / 1728", slice = "C / 8 % 216 # 256", lane = "C % 8", elem = "H">
+!cacc = !tcp.stream<f32, cluster = "C / 1728", slice = "C / 8 % 216 # 256", time = "1", packet = "C % 8">
+!cres = !tcp.stream<bf16, cluster = "C / 1728", slice = "C / 8 % 216 # 256", time = "1", packet = "C % 8">
+!cxdm = !tcp.dm<bf16, cluster = "C2", slice = "S216 # 256", elem = "H">
+!cxn = !tcp.stream<bf16, cluster = "C2", slice = "S216 # 256", time = "H / 16", packet = "H % 16">
+!crdm = !tcp.dm<bf16, cluster = "C / 1728", slice = "C / 8 % 216 # 256", elem = "C % 8">
 !etile = !tcp.hbm<bf16, "[E, H]">
 !erows = !tcp.hbm<bf16, "E">
 !etdm = !tcp.dm<bf16, cluster = "E / 512", slice = "E / 4 % 128 # 256", elem = "[E % 4, H]">
@@ -59,7 +59,7 @@
 !erdm = !tcp.dm<bf16, cluster = "E / 512", slice = "E / 4 % 128 # 256", elem = "E % 4">
 
 module attributes {tcp.axes = {H = 1024, W = 151936, R = 8192, C = 3456, E = 1024, C2 = 2,
-                               K2 = 2, S256 = 256, S108 = 108, S128 = 128}} {
+                               K2 = 2, S256 = 256, S216 = 216, S128 = 128}} {
   func.func @final_layer(%input: !vec {tcp.arg = "in", tcp.name = "input"},
                          %rms_weight: !vec {tcp.arg = "in", tcp.name = "rms_weight"},
                          %lm_head_weight: !lm {tcp.arg = "in", tcp.name = "lm_head_weight"},
