@@ -58,6 +58,7 @@ std::optional<Executable> toExecutable(cmd::ExecutableOp op) {
       ConfigBlock block;
       block.unit = isa::findUnit(c.getUnit().str())->unit;
       block.values.assign(c.getValues().begin(), c.getValues().end());
+      block.partialMask = static_cast<uint64_t>(c.getWords().value_or(0));
       exe.configs.push_back(block);
     } else {
       isa::Command command;

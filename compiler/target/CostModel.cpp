@@ -69,8 +69,10 @@ int64_t sameBankRun(const TargetModel &t,
   return run;
 }
 
-int64_t configLoadCycles(const TargetModel &t, int64_t words) {
-  return t.commandIssueCycles + words * t.configWordCycles;
+int64_t configLoadCycles(const TargetModel &t, uint64_t wordMask) {
+  int64_t words = __builtin_popcountll(wordMask);
+  int64_t runs = __builtin_popcountll(wordMask & ~(wordMask << 1)); // each run's first word
+  return runs * t.commandIssueCycles + words * t.configWordCycles;
 }
 
 } // namespace rngd

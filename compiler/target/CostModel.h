@@ -57,8 +57,10 @@ int64_t transposeCycles(int64_t inRows, int64_t inCols, int64_t outRows, int64_t
 /// rows (16 banks x 8 bytes) revisit the same bank on every iteration (MACHINE.md section 3).
 int64_t sameBankRun(const TargetModel &t, const std::vector<std::pair<int64_t, int64_t>> &loops);
 
-/// Cycles to write a configuration block of `words` 64-bit registers.
-int64_t configLoadCycles(const TargetModel &t, int64_t words);
+/// Cycles to write the words of a configuration block that `wordMask` names (bit w = 64-bit
+/// register word w): one command issue per contiguous run of words (a register-range write
+/// each) plus configWordCycles per word.
+int64_t configLoadCycles(const TargetModel &t, uint64_t wordMask);
 
 /// The bytes a DMA moves through the shared memories: HBM (read plus written) and each
 /// cluster's DM (written).
@@ -90,7 +92,7 @@ public:
   explicit QueueClock(const TargetModel &t);
   DmaId dma(int64_t engine, int64_t cycles, const DmaTraffic &traffic = {});
   Interval exec(int64_t context, int64_t cycles);
-  void load(int64_t words);
+  void load(uint64_t wordMask); // a configuration load of those words (configLoadCycles)
   /// Holds the queue until `until` (a pass's end).
   void wait(int64_t until);
   /// Holds the queue until DMA `id` ends.

@@ -118,8 +118,8 @@ QueueClock::Interval QueueClock::exec(int64_t context, int64_t cycles) {
   return span;
 }
 
-void QueueClock::load(int64_t words) {
-  queue_ += configLoadCycles(t_, words);
+void QueueClock::load(uint64_t wordMask) {
+  queue_ += configLoadCycles(t_, wordMask);
   makespan_ = std::max(makespan_, queue_);
 }
 

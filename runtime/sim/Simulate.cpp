@@ -6,6 +6,7 @@
 #include "Machine.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <new>
 
 namespace rngd::sim {
@@ -54,6 +55,7 @@ public:
     // Typed views: each block decoded once into its unit's table.
     size_t n = env.exe.configs.size();
     slot_.resize(n);
+    packed_.resize(n);
     for (size_t i = 0; i < n; ++i) {
       const ConfigBlock &c = env.exe.configs[i];
       switch (c.unit) {
@@ -149,6 +151,21 @@ private:
   Bank &bankOf(const isa::Command &c) {
     return banks_[c.context == isa::Context::Sub ? isa::kMainBanks : c.bank];
   }
+  /// Block `i`'s register words (packed once, when a partial load first needs them).
+  const std::vector<uint64_t> &packed(size_t i) {
+    std::vector<uint64_t> &words = packed_[i];
+    if (words.empty()) {
+      const ConfigBlock &b = env_.exe.configs[i];
+      std::string why; // the loader validated every block: packing cannot fail
+      isa::packBlock(*isa::findUnit(b.unit), b.values, words, why);
+    }
+    return words;
+  }
+  static std::string hexWord(uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+  }
   static std::string bankName(const isa::Command &c) {
     return std::string(isa::contextName(c.context)) +
            (c.bank ? " bank " + std::to_string(c.bank) : "");
@@ -167,9 +184,25 @@ private:
                              bankName(c) + " while " + bank.passLabel +
                              " (running until cycle " + std::to_string(bank.passEnd) +
                              ") uses them");
-    bank.regs.unit[static_cast<size_t>(block.unit) & 15] = static_cast<int64_t>(c.index);
+    int64_t &current = bank.regs.unit[static_cast<size_t>(block.unit) & 15];
+    if (block.partialMask) { // the words it does not write must hold the block's values already
+      if (current < 0)
+        return Status::failure(label_ + " loads words " + hexWord(block.partialMask) + " of the " +
+                               spec->name + " registers of context " + bankName(c) +
+                               ", which hold no block yet");
+      const std::vector<uint64_t> &have = packed(static_cast<size_t>(current));
+      const std::vector<uint64_t> &want = packed(c.index);
+      for (size_t w = 0; w < want.size(); ++w)
+        if (!(block.partialMask >> w & 1) && have[w] != want[w])
+          return Status::failure(label_ + " loads words " + hexWord(block.partialMask) +
+                                 " of block " + std::to_string(c.index) + " (" + spec->name +
+                                 "), but register word " + std::to_string(w) + " holds " +
+                                 hexWord(have[w]) + " from block " + std::to_string(current) +
+                                 ", not the block's " + hexWord(want[w]));
+    }
+    current = static_cast<int64_t>(c.index);
     op_.start = clock_.now();
-    clock_.load(static_cast<int64_t>(isa::wordCount(*spec)));
+    clock_.load(block.partialMask ? block.partialMask : isa::wholeBlockMask(*spec));
     op_.end = clock_.now();
     return Status::success();
   }
@@ -362,6 +395,7 @@ private:
 
   QueueClock clock_;
   Bank banks_[isa::kMainBanks + 1]; // main's banks, then sub's
+  std::vector<std::vector<uint64_t>> packed_; // per block: its words, once a load compares them
   int64_t ctxEnd_[2] = {0, 0};
   bool ctxPending_[2] = {false, false};
   bool vectorUser_[2] = {false, false}; // the context's last pass used the Vector Engine

@@ -204,6 +204,10 @@ bool checkConfig(const Executable &exe, size_t i, std::string &why) {
     why = label + inner;
     return false;
   }
+  if (c.partialMask && !(inner = isa::checkPartialMask(*spec, c.partialMask)).empty()) {
+    why = label + inner;
+    return false;
+  }
   return true;
 }
 

@@ -225,7 +225,7 @@ private:
   bool configs() {
     const SectionRef &s = sections_[3];
     uint64_t at = 0;
-    // Each record needs at least its 8-byte header: bound the count before reserving.
+    // Each record needs at least its 16-byte header: bound the count before reserving.
     if (s.count > s.size / kConfigHeaderBytes)
       return fail("section 'configs' has " + std::to_string(s.size) + " bytes, too few for " +
                   std::to_string(s.count) + " blocks");
@@ -236,6 +236,7 @@ private:
         return fail(label + ": record header runs past the configs section");
       uint32_t unit = bytes::load32(s.data + at);
       uint32_t words = bytes::load32(s.data + at + 4);
+      uint64_t mask = bytes::load64(s.data + at + 8);
       at += kConfigHeaderBytes;
       const isa::UnitSpec *spec = isa::findUnit(static_cast<isa::Unit>(unit));
       if (!spec)
@@ -249,8 +250,12 @@ private:
       for (uint32_t w = 0; w < words; ++w)
         raw[w] = bytes::load64(s.data + at + 8 * w);
       at += uint64_t(words) * 8;
+      std::string bad = mask ? isa::checkPartialMask(*spec, mask) : "";
+      if (!bad.empty())
+        return fail(label + " (" + spec->name + "): " + bad);
       ConfigBlock &c = exe_.configs[i];
       c.unit = spec->unit;
+      c.partialMask = mask;
       c.values = isa::unpackBlock(*spec, raw);
       // Bits past the last field must be zero: one encoding per block.
       std::vector<uint64_t> repacked;

@@ -66,6 +66,7 @@ bool configRecords(const Executable &exe, std::vector<uint8_t> &out, std::string
     }
     bytes::append(out, static_cast<uint32_t>(c.unit), 4);
     bytes::append(out, words.size(), 4);
+    bytes::append(out, c.partialMask, 8);
     for (uint64_t w : words)
       bytes::append(out, w, 8);
   }

@@ -39,7 +39,7 @@ constexpr size_t kArgNameAt = 0, kArgMappingAt = 4, kArgKindAt = 8, kArgDTypeAt 
 constexpr size_t kMaxRank = 4;
 
 // Config record: u32 unit, u32 word count, then the 64-bit words.
-constexpr size_t kConfigHeaderBytes = 8;
+constexpr size_t kConfigHeaderBytes = 16; // unit id, word count, partial mask
 
 constexpr size_t alignUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
 

@@ -2,6 +2,8 @@
 // semantic rules of each unit, and typed views (docs/isa.md, "Configuration blocks").
 #include "rngd/Isa.h"
 
+#include <sstream>
+
 namespace rngd::isa {
 namespace {
 
@@ -335,6 +337,28 @@ size_t valueCount(const UnitSpec &spec) {
 }
 
 size_t wordCount(const UnitSpec &spec) { return (totalBits(spec) + 63) / 64; }
+
+uint64_t wholeBlockMask(const UnitSpec &spec) {
+  size_t n = wordCount(spec);
+  return n >= 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
+}
+
+std::string checkPartialMask(const UnitSpec &spec, uint64_t mask) {
+  auto hex = [](uint64_t v) {
+    std::ostringstream os;
+    os << "0x" << std::hex << v;
+    return os.str();
+  };
+  uint64_t whole = wholeBlockMask(spec);
+  if (mask == 0)
+    return "a partial load of no words";
+  if (mask & ~whole)
+    return "load mask " + hex(mask) + " names words past the block's " +
+           std::to_string(wordCount(spec));
+  if (mask == whole)
+    return "load mask " + hex(mask) + " is the whole block (a whole load has mask 0)";
+  return "";
+}
 
 bool packBlock(const UnitSpec &spec, const std::vector<int64_t> &values,
                std::vector<uint64_t> &words, std::string &why) {

@@ -42,7 +42,10 @@ void printConfig(std::ostream &os, size_t index, const ConfigBlock &c) {
     os << "  // config " << index << ": malformed block\n"; // unreachable for loaded files
     return;
   }
-  os << "  rngd.config " << index << " " << spec->name << " {";
+  os << "  rngd.config " << index << " " << spec->name;
+  if (c.partialMask)
+    os << " words " << formatHex(c.partialMask);
+  os << " {";
   size_t at = 0;
   for (size_t f = 0; f < spec->fields.size(); ++f) {
     const isa::FieldSpec &field = spec->fields[f];

@@ -22,7 +22,7 @@ module attributes {tcp.axes = {A = 8192}} {
     %v = tcp.vector %c [add_f 1.0] : !f32s
     %w = tcp.cast %v : !f32s -> !bf16s
     // The pass waits for %x's DMA only (tag 0), not for %z's (its config loads go first).
-    // CHECK: tcp.commit {{.*}}end = 771 : i64, engines = array<i64>, order = 2 : i64, start = 756 : i64, waits = ["tag 0"]
+    // CHECK: tcp.commit {{.*}}end = 771 : i64, engines = array<i64>, {{.*}}order = 2 : i64, start = 756 : i64, waits = ["tag 0"]
     %y = tcp.commit %w : !bf16s -> !dm
     // Storing %z needs %z's DMA (tag 1) but not the pass: it starts while the pass runs
     // (756..771), on a free engine.

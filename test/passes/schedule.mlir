@@ -1,6 +1,7 @@
 // RUN: rngd-opt %s --tcp-allocate-memory --tcp-schedule | FileCheck %s
 // A chain of dependent commands: each waits for the one it reads; cycles come from the target
-// model (DMA: 500 + one cycle per 256-byte request; a pass: its slowest stage + fill).
+// model (DMA: 500 + one cycle per 256-byte request; a pass: its slowest stage + fill). The
+// pass loads all words of its four blocks (the registers hold nothing yet): 14, 11, 1, 14.
 
 !buf = !tcp.hbm<bf16, "A">
 !dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "A / 32", elem = "A % 32">
@@ -22,7 +23,7 @@ module attributes {tcp.axes = {A = 8192}} {
     // 15 + 12 + 2 + 15, queue cycles 1 to 45) go before the wait, which holds the queue until
     // 756. The pass streams 4 flits; the Way4 add takes 8 cycles, plus fill 4, fetch-cast
     // latency 2 and one ALU 1: 15 cycles.
-    // CHECK: tcp.commit {{.*}}tcp.schedule = {after = 0 : i64, context = "main", early_loads = ["fetch", "vector", "cast", "commit"], end = 771 : i64, engines = array<i64>, order = 1 : i64, start = 756 : i64, waits = ["tag 0"], why = "waits"}
+    // CHECK: tcp.commit {{.*}}tcp.schedule = {after = 0 : i64, context = "main", early_loads = ["fetch", "vector", "cast", "commit"], end = 771 : i64, engines = array<i64>, load_masks = array<i64: 16383, 2047, 1, 16383>, order = 1 : i64, start = 756 : i64, waits = ["tag 0"], why = "waits"}
     %y = tcp.commit %b : !bf16s -> !dm
     // The kernel's last DMA spreads over its cluster's four idle engines: 64 packets each,
     // 500 + 64 = 564 cycles, issued one queue cycle apart from 771.

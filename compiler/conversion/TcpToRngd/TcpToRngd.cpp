@@ -3,6 +3,7 @@
 #include "compiler/conversion/TcpToRngd/ArgumentLayout.h"
 
 #include "dialects/rngd/IR/RngdDialect.h"
+#include "dialects/tcp/IR/TcpBlocks.h"
 #include "dialects/tcp/IR/TcpPass.h"
 #include "dialects/tcp/IR/TcpVerify.h"
 
@@ -11,7 +12,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/StringSwitch.h"
 
 namespace rngd::conversion {
 #define GEN_PASS_DEF_CONVERTTCPTORNGD
@@ -29,37 +29,7 @@ using rngd::conversion::ArgumentSlot;
 
 namespace {
 
-constexpr int kLoops = 8;
-constexpr int kSliceWords = 8;
-
-/// Sequencer loops padded to the 8 hardware entries (unused entries: 1 iteration, stride 0).
-void appendLoops(std::vector<int64_t> &values, const std::vector<mapping::Loop> &loops) {
-  for (int i = 0; i < kLoops; ++i)
-    values.push_back(i < static_cast<int>(loops.size()) ? loops[i].size : 1);
-  for (int i = 0; i < kLoops; ++i)
-    values.push_back(i < static_cast<int>(loops.size()) ? loops[i].stride : 0);
-}
-
-/// The 512-bit slice-enable bitmap as eight 64-bit words.
-void appendSlices(std::vector<int64_t> &values, const tcp::SpatialLayout &spatial) {
-  uint64_t words[kSliceWords] = {};
-  for (int64_t s : spatial.activeSlices(defaultTarget()))
-    words[s / 64] |= uint64_t(1) << (s % 64);
-  for (uint64_t w : words)
-    values.push_back(static_cast<int64_t>(w));
-}
-
-int64_t log2Exact(int64_t v) {
-  int64_t l = 0;
-  while ((int64_t(1) << l) < v)
-    ++l;
-  return l;
-}
-
-int64_t dmOffset(Value v) {
-  auto attr = v.getDefiningOp()->getAttrOfType<IntegerAttr>("tcp.dm_offset");
-  return attr ? attr.getInt() : -1;
-}
+using tcp::dmOffset;
 
 class Lowering {
 public:
@@ -99,6 +69,9 @@ public:
     for (auto [order, op] : units) {
       auto sched = op->getAttrOfType<DictionaryAttr>("tcp.schedule");
       waits_ = sched.getAs<ArrayAttr>("waits");
+      auto masks = sched.getAs<DenseI64ArrayAttr>("load_masks");
+      masks_.assign(masks ? masks.asArrayRef().begin() : nullptr,
+                    masks ? masks.asArrayRef().end() : nullptr);
       early_.clear();
       auto bank = sched.getAs<IntegerAttr>("bank");
       bank_ = bank ? bank.getInt() : 0;
@@ -266,10 +239,16 @@ private:
   }
 
   /// A config record; its load command waits in loads_ for lowerPass to place it.
-  void addConfig(Location loc, isa::Unit unit, ArrayRef<int64_t> values, StringRef ctx) {
+  /// `mask`: the words its load writes (tcp-schedule's load_masks); a whole block has none.
+  void addConfig(Location loc, isa::Unit unit, ArrayRef<int64_t> values, uint64_t mask,
+                 StringRef ctx) {
     int64_t index = static_cast<int64_t>(configs_.size());
-    StringRef name = isa::findUnit(unit)->name;
-    configs_.push_back(records_.create<cmd::ConfigOp>(loc, index, name, values));
+    const isa::UnitSpec *spec = isa::findUnit(unit);
+    StringRef name = spec->name;
+    IntegerAttr words;
+    if (mask != isa::wholeBlockMask(*spec))
+      words = b_.getI64IntegerAttr(static_cast<int64_t>(mask));
+    configs_.push_back(records_.create<cmd::ConfigOp>(loc, index, name, values, words));
     loads_.push_back({loc, index, ctx.str(), early_.contains(name)});
   }
 
@@ -288,186 +267,25 @@ private:
   }
 
   LogicalResult lowerPass(Operation *end) {
-    auto plan = tcp::planTensorPass(end);
-    if (!plan)
+    auto blocks = tcp::passBlocks(end);
+    if (!blocks)
       return failure();
-    const tcp::TensorPassOps &ops = plan->ops;
-    tcp::FetchOp fetchOp = ops.fetch;
-    int64_t sourceOffset = dmOffset(fetchOp.getSource());
-    if (sourceOffset < 0)
-      return end->emitOpError("has no DM address; run tcp-allocate-memory first");
-    StringRef ctx = tcp::stringifyContext(fetchOp.getContext());
-    uint16_t units = isa::UnitFetch | isa::UnitCollect;
-
-    const tcp::FetchPlan &fetch = plan->fetch;
-    std::vector<int64_t> f = {sourceOffset, log2Exact(fetch.sequencer.accessBytes),
-                              fetch.sequencer.packetBytes,
-                              static_cast<int64_t>(fetch.cast ? isa::FetchCast::Bf16ToF32
-                                                              : isa::FetchCast::None)};
-    appendLoops(f, fetch.sequencer.loops);
-    appendSlices(f, fetch.stream.spatial);
-    addConfig(fetchOp.getLoc(), isa::Unit::Fetch, f, ctx);
-
-    if (plan->sw) {
-      units |= isa::UnitSwitch;
-      tcp::SwitchOp sw = ops.sw;
-      // tcp and the ISA number the switch modes alike (docs/isa.md).
-      auto mode = static_cast<isa::SwitchMode>(static_cast<int64_t>(sw.getMode()));
-      addConfig(sw.getLoc(), isa::Unit::Switch,
-                {static_cast<int64_t>(mode), plan->sw->slice1, plan->sw->slice0, plan->sw->time0},
-                ctx);
-    }
-
-    if (plan->contract) {
-      units |= isa::UnitContract;
-      tcp::ContractOp contract = ops.contract;
-      int64_t trfBase = registerOffset(contract.getWeights(), "tcp.trf_offset");
-      if (trfBase < 0)
-        return contract.emitOpError("its TRF operand has no address; run tcp-allocate-memory");
-      addConfig(contract.getLoc(), isa::Unit::Contract, contractValues(*plan->contract, trfBase),
-                ctx);
-    }
-    if (plan->vector) {
-      units |= isa::UnitVector;
-      tcp::VectorOp vector = ops.vector;
-      int64_t vrfBase = 0;
-      if (plan->vector->hasVrf) {
-        vrfBase = registerOffset(vector.getVrfOperands()[0], "tcp.vrf_offset");
-        if (vrfBase < 0)
-          return vector.emitOpError("its VRF operand has no address; run tcp-allocate-memory");
-      }
-      addConfig(vector.getLoc(), isa::Unit::Vector, vectorValues(*plan->vector, vrfBase), ctx);
-    }
-    if (ops.cast) {
-      units |= isa::UnitCast;
-      tcp::CastOp cast = ops.cast;
-      bool toI8 = cast.getResult().getType().getElementType().isSignlessInteger(8);
-      addConfig(cast.getLoc(), isa::Unit::Cast,
-                {static_cast<int64_t>(toI8 ? isa::CastMode::I32ToI8 : isa::CastMode::F32ToBf16)},
-                ctx);
-    }
-    if (plan->transpose) {
-      units |= isa::UnitTranspose;
-      tcp::TransposeOp transpose = ops.transpose;
-      const tcp::TransposePlan &t = *plan->transpose;
-      addConfig(transpose.getLoc(), isa::Unit::Transpose,
-                {log2Exact(t.elemBytes), t.inRows, t.inCols, t.outRows}, ctx);
-    }
-    if (plan->commit) {
-      units |= isa::UnitCommit;
-      tcp::CommitOp commit = ops.commit;
-      int64_t offset = dmOffset(commit.getResult());
-      if (offset < 0)
-        return commit.emitOpError("has no DM address; run tcp-allocate-memory first");
-      std::vector<int64_t> c = {offset, plan->commit->writeBytes};
-      appendLoops(c, plan->commit->sequencer.loops);
-      appendSlices(c, plan->commit->result.spatial);
-      c.push_back(plan->commit->cast ? 1 : 0); // f32 -> bf16 in the commit adapter
-      addConfig(commit.getLoc(), isa::Unit::Commit, c, ctx);
-    } else if (plan->trf) {
-      units |= isa::UnitTrf;
-      int64_t offset = registerOffset(end->getResult(0), "tcp.trf_offset");
-      if (offset < 0)
-        return end->emitOpError("has no TRF address; run tcp-allocate-memory first");
-      addConfig(end->getLoc(), isa::Unit::TrfWrite,
-                {offset, log2Exact(plan->trf->lanes()), plan->trf->laneBytes()}, ctx);
-    } else if (plan->vrf) {
-      units |= isa::UnitVrf;
-      int64_t offset = registerOffset(end->getResult(0), "tcp.vrf_offset");
-      if (offset < 0)
-        return end->emitOpError("has no VRF address; run tcp-allocate-memory first");
-      addConfig(end->getLoc(), isa::Unit::VrfWrite, {offset, plan->vrf->bytes()}, ctx);
-    }
+    if (masks_.size() != blocks->blocks.size())
+      return end->emitOpError("has ")
+             << masks_.size() << " load masks for its " << blocks->blocks.size()
+             << " configuration blocks; run tcp-schedule first";
+    StringRef ctx = tcp::stringifyContext(blocks->context);
+    // Only the words the schedule found changed load; a block whose words all match the
+    // registers is not loaded at all.
+    for (auto [block, mask] : llvm::zip(blocks->blocks, masks_))
+      if (mask != 0)
+        addConfig(block.loc, block.unit, block.values, static_cast<uint64_t>(mask), ctx);
     if (failed(emitLoadsAndWaits(end)))
       return failure();
-    commands_.create<cmd::ExecOp>(end->getLoc(), ctx, units, bank_);
+    commands_.create<cmd::ExecOp>(end->getLoc(), ctx, blocks->execUnits, bank_);
     return success();
   }
 
-  static int64_t registerOffset(Value v, StringRef attr) {
-    Operation *def = v.getDefiningOp();
-    auto offset = def ? def->getAttrOfType<IntegerAttr>(attr) : IntegerAttr();
-    return offset ? offset.getInt() : -1;
-  }
-
-  static std::vector<int64_t> contractValues(const tcp::ContractPlan &p, int64_t trfBase) {
-    std::vector<int64_t> v = {p.pack,
-                              log2Exact(p.lanes),
-                              static_cast<int64_t>(p.integer ? isa::MacType::I8 : isa::MacType::Bf16),
-                              p.packetElems,
-                              trfBase,
-                              p.window,
-                              p.slots};
-    auto field = [&](auto get, int64_t unused) {
-      for (int i = 0; i < kLoops; ++i)
-        v.push_back(i < static_cast<int>(p.loops.size()) ? get(p.loops[i]) : unused);
-    };
-    field([](const tcp::ContractPlan::Loop &l) { return l.size; }, 1);
-    field([](const tcp::ContractPlan::Loop &l) { return l.stream; }, 0);
-    field([](const tcp::ContractPlan::Loop &l) { return l.trf; }, 0);
-    field([](const tcp::ContractPlan::Loop &l) { return l.acc; }, 0);
-    v.push_back(static_cast<int64_t>(p.sequential ? isa::LaneMode::Sequential
-                                                  : isa::LaneMode::Interleaved));
-    return v;
-  }
-
-  static std::vector<int64_t> vectorValues(const tcp::VectorPlan &p, int64_t vrfBase) {
-    std::vector<int64_t> alu(isa::kMaxVectorSteps, 0), code(isa::kMaxVectorSteps, 0),
-        mode(isa::kMaxVectorSteps, 0), imm(isa::kMaxVectorSteps, 0),
-        imm2(isa::kMaxVectorSteps, 0);
-    for (auto [i, step] : llvm::enumerate(p.steps)) {
-      alu[i] = static_cast<int64_t>(aluCode(step.alu));
-      code[i] = static_cast<int64_t>(opCode(step.info->op));
-      mode[i] = static_cast<int64_t>(
-          step.operand == tcp::VectorStepPlan::Operand::Vrf     ? isa::OperandMode::Vrf
-          : step.operand == tcp::VectorStepPlan::Operand::Stash ? isa::OperandMode::Stash
-                                                                : isa::OperandMode::Immediate);
-      imm[i] = step.imm;
-      imm2[i] = step.addend;
-    }
-    std::vector<int64_t> values = {static_cast<int64_t>(p.steps.size())};
-    for (auto *part : {&alu, &code, &mode, &imm, &imm2})
-      values.insert(values.end(), part->begin(), part->end());
-    values.insert(values.end(), {p.hasVrf ? vrfBase : 0, p.vrfFlitStride, p.vrfElemStride,
-                                 p.vrfPeriod, p.reduceSlots, p.reduceTree ? 1 : 0,
-                                 p.interGroup ? log2Exact(p.interGroup) : 0});
-    return values;
-  }
-
-  static isa::Alu aluCode(StringRef alu) {
-    return llvm::StringSwitch<isa::Alu>(alu)
-        .Case("FxpAdd", isa::Alu::FxpAdd)
-        .Case("FxpMul", isa::Alu::FxpMul)
-        .Case("FxpToFp", isa::Alu::FxpToFp)
-        .Case("FpFma", isa::Alu::FpFma)
-        .Case("FpFpu", isa::Alu::FpFpu)
-        .Case("FpExp", isa::Alu::FpExp)
-        .Case("FpMul0", isa::Alu::FpMul0)
-        .Case("FpMul1", isa::Alu::FpMul1)
-        .Case("IntraReduce", isa::Alu::IntraReduce)
-        .Case("FpDiv", isa::Alu::FpDiv)
-        .Case("FpToFxp", isa::Alu::FpToFxp)
-        .Case("Clip", isa::Alu::Clip)
-        .Case("InterReduce", isa::Alu::InterReduce)
-        .Default(isa::Alu::Stash);
-  }
-
-  static isa::VectorOp opCode(StringRef op) {
-    return llvm::StringSwitch<isa::VectorOp>(op)
-        .Case("Add", isa::VectorOp::Add)
-        .Case("Mul", isa::VectorOp::Mul)
-        .Case("Sub", isa::VectorOp::Sub)
-        .Case("Div", isa::VectorOp::Div)
-        .Case("Max", isa::VectorOp::Max)
-        .Case("Min", isa::VectorOp::Min)
-        .Case("Exp", isa::VectorOp::Exp)
-        .Case("Sqrt", isa::VectorOp::Sqrt)
-        .Case("Sigmoid", isa::VectorOp::Sigmoid)
-        .Case("Fma", isa::VectorOp::Fma)
-        .Case("ToF32", isa::VectorOp::ToF32)
-        .Case("ToI32", isa::VectorOp::ToI32)
-        .Default(isa::VectorOp::None);
-  }
 
   func::FuncOp func_;
   ArgumentLayout layout_;
@@ -487,6 +305,7 @@ private:
   ArrayAttr waits_;               // the unit being lowered: its waits (tcp.schedule)
   llvm::StringSet<> early_;       // and the blocks it loads before them
   int64_t bank_ = 0;              // the register bank of its context it loads and runs on
+  std::vector<int64_t> masks_;    // a pass's words to load per block (0: none), tcp-schedule's
   std::vector<int64_t> tags_;    // the tags of the DMA being lowered, one per descriptor
   std::vector<int64_t> engines_; // and its engines
   std::vector<int64_t> chunks_;  // and its parts' sizes (tcp-schedule's choice)

@@ -282,6 +282,12 @@ ParseResult ConfigOp::parse(OpAsmParser &parser, OperationState &result) {
   const rngd::isa::UnitSpec *spec = rngd::isa::findUnit(unitName.str());
   if (!spec)
     return parser.emitError(unitLoc, "unknown config unit `") << unitName << "`";
+  if (succeeded(parser.parseOptionalKeyword("words"))) {
+    uint64_t mask = 0;
+    if (parser.parseInteger(mask))
+      return failure();
+    result.addAttribute("words", b.getI64IntegerAttr(static_cast<int64_t>(mask)));
+  }
   SmallVector<int64_t> values;
   size_t field = 0;
   bool wide = false; // 64-bit fields are unsigned bit patterns, others signed decimals
@@ -332,7 +338,10 @@ ParseResult ConfigOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void ConfigOp::print(OpAsmPrinter &p) {
-  p << " " << getIndex() << " " << getUnit() << " {";
+  p << " " << getIndex() << " " << getUnit();
+  if (auto mask = getWords())
+    p << " words " << hex(static_cast<int64_t>(*mask));
+  p << " {";
   const rngd::isa::UnitSpec *spec = rngd::isa::findUnit(getUnit().str());
   ArrayRef<int64_t> values = getValues();
   size_t k = 0;
@@ -371,6 +380,10 @@ LogicalResult ConfigOp::verify() {
   if (!rngd::isa::packBlock(*spec, std::vector<int64_t>(getValues().begin(), getValues().end()),
                             words, why))
     return emitOpError(why);
+  if (auto mask = getWords())
+    if (std::string bad = rngd::isa::checkPartialMask(*spec, static_cast<uint64_t>(*mask));
+        !bad.empty())
+      return emitOpError(bad);
   return success();
 }
 

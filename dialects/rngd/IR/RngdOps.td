@@ -61,10 +61,14 @@ def Rngd_ConfigOp : Rngd_Op<"config", [HasParent<"ExecutableOp">]> {
   let description = [{
     ```mlir
     rngd.config 0 cast {mode = 1}
+    rngd.config 1 fetch words 0x3f {base = 0, ...}
     ```
-    Fields are listed in the unit's table order (docs/isa.md); arrays in brackets.
+    Fields are listed in the unit's table order (docs/isa.md); arrays in brackets. `words`
+    makes a partial block: its load writes only the 64-bit register words the mask names
+    (bit w = word w); the others must already hold the block's values.
   }];
-  let arguments = (ins I64Attr:$index, StrAttr:$unit, DenseI64ArrayAttr:$values);
+  let arguments = (ins I64Attr:$index, StrAttr:$unit, DenseI64ArrayAttr:$values,
+                       OptionalAttr<I64Attr>:$words);
   let hasVerifier = 1;
 }
 

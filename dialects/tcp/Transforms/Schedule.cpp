@@ -7,8 +7,8 @@
 // are issued, the one that would stall the queue least (a DMA counts as ready when its engine
 // frees, so a busy engine's queue does not fill up with DMAs that later, more urgent ones would
 // wait behind; ties: the longest path of dependent cycles to the kernel's end, then program order;
-// a pass does not fill the queue ahead of a pass on the other context with a longer path that is
-// ready before the filler's configuration loads end), after waits for each predecessor not yet
+// a pass does not fill the queue ahead of a pass with a longer path that is ready before the
+// filler's configuration loads end), after waits for each predecessor not yet
 // waited for, for the previous pass of its context and, when all tags are taken, for the oldest
 // DMA. Main's passes take its two register banks in turn and load all their blocks before those
 // waits, while the main pass before them runs; a sub pass loads the blocks of units its running
@@ -20,6 +20,7 @@
 // next stream; the shortest schedule is kept. Times come from rngd::QueueClock, the clock the
 // simulator runs, so the predicted makespan is what the simulator measures for the same command
 // stream.
+#include "dialects/tcp/IR/TcpBlocks.h"
 #include "dialects/tcp/IR/TcpPass.h"
 #include "dialects/tcp/IR/TcpVerify.h"
 #include "dialects/tcp/Transforms/Passes.h"
@@ -157,7 +158,12 @@ struct Unit {
   int64_t context = 0;        // pass context (0 main, 1 sub)
   int64_t bank = 0;           // the register bank of its context it loads and runs on
   int64_t cycles = 0;         // a pass's cycles
-  SmallVector<isa::Unit> loads; // config blocks the pass loads, in lowering order
+  struct Block {
+    isa::Unit unit;
+    std::vector<uint64_t> words; // its register words (passBlocks, packed)
+  };
+  SmallVector<Block> blocks;    // config blocks the pass loads, in lowering order
+  SmallVector<int64_t> loadMasks; // per block: the words its load writes, 0 if none (issue)
   uint16_t execUnits = 0;       // the engines its exec lists (isa::UnitBit)
   SmallVector<std::string> earlyLoads; // blocks loaded before its waits (unused by the pass
                                        // its context runs then)
@@ -184,7 +190,14 @@ struct Unit {
   SmallVector<int64_t> prevOnEngine; // per DMA part: the previous DMA unit on its engine
 };
 
-int64_t words(isa::Unit unit) { return isa::wordCount(*isa::findUnit(unit)); }
+/// The words of `next` that differ from `held` (all of them when nothing is held).
+uint64_t changedWords(const std::vector<uint64_t> &held, const std::vector<uint64_t> &next) {
+  uint64_t mask = 0;
+  for (size_t w = 0; w < next.size(); ++w)
+    if (held.size() != next.size() || held[w] != next[w])
+      mask |= uint64_t(1) << w;
+  return mask;
+}
 
 /// The longest same-bank run of a pass's DM sequencers (fetch and commit).
 int64_t passSameBankRun(const TensorPassPlan &plan) {
@@ -257,23 +270,17 @@ LogicalResult passUnit(Operation *end, Unit &u) {
   u.cycles = tensorPassCycles(defaultTarget(), plan->shape);
   u.usesVector = ops.vector || ops.cast;
   u.holdsDma = passSameBankRun(*plan) >= defaultTarget().sameBankAccessLimit;
-  u.loads.push_back(isa::Unit::Fetch);
-  if (ops.sw)
-    u.loads.push_back(isa::Unit::Switch);
-  if (ops.contract)
-    u.loads.push_back(isa::Unit::Contract);
-  if (ops.vector)
-    u.loads.push_back(isa::Unit::Vector);
-  if (ops.cast)
-    u.loads.push_back(isa::Unit::Cast);
-  if (ops.transpose)
-    u.loads.push_back(isa::Unit::Transpose);
-  u.loads.push_back(ops.commit  ? isa::Unit::Commit
-                    : ops.toTrf ? isa::Unit::TrfWrite
-                                : isa::Unit::VrfWrite);
-  u.execUnits = isa::UnitCollect;
-  for (isa::Unit unit : u.loads)
-    u.execUnits |= isa::execBit(unit);
+  auto blocks = passBlocks(end);
+  if (!blocks)
+    return failure();
+  for (const PassBlock &b : blocks->blocks) {
+    Unit::Block block{b.unit, {}};
+    std::string why;
+    if (!isa::packBlock(*isa::findUnit(b.unit), b.values, block.words, why))
+      return emitError(b.loc) << why;
+    u.blocks.push_back(std::move(block));
+  }
+  u.execUnits = blocks->execUnits;
   u.reads.push_back(
       sequencedRegion(ops.fetch.getSource(), plan->fetch.source, plan->fetch.sequencer));
   if (plan->contract)
@@ -364,17 +371,14 @@ public:
       for (auto [u, ready] : candidates)
         if (ready <= window && isStream(units_[u]) && pathToEnd_[u] > pathToEnd_[best])
           best = u;
-      // A pass that would fill the queue while a pass on the other context with a longer path
-      // is not ready yet waits for that one if it is ready before the filler's configuration
-      // loads would end: those loads would only hold it up. (On the same context the filler
-      // runs in time the other could not use, and going second it could wait for the other's
-      // whole chain.)
+      // A pass that would fill the queue while a pass with a longer path is not ready yet
+      // waits for that one if it is ready before the filler's configuration loads would end:
+      // those loads would only hold it up.
       if (!units_[best].isDma) {
         int64_t loadsEnd = bestReady + loadCycles(units_[best]);
         size_t longer = best;
         for (auto [u, ready] : candidates)
-          if (!units_[u].isDma && units_[u].context != units_[best].context &&
-              ready <= loadsEnd && pathToEnd_[u] > pathToEnd_[longer])
+          if (!units_[u].isDma && ready <= loadsEnd && pathToEnd_[u] > pathToEnd_[longer])
             longer = u;
         best = longer;
       }
@@ -441,8 +445,8 @@ private:
   /// The queue cycles of a pass's configuration loads.
   static int64_t loadCycles(const Unit &unit) {
     int64_t cycles = 0;
-    for (isa::Unit u : unit.loads)
-      cycles += configLoadCycles(defaultTarget(), words(u));
+    for (const Unit::Block &b : unit.blocks)
+      cycles += configLoadCycles(defaultTarget(), isa::wholeBlockMask(*isa::findUnit(b.unit)));
     return cycles;
   }
 
@@ -630,26 +634,33 @@ private:
     Unit &unit = units_[u];
     // A pass loads the blocks of units the running pass on its register bank does not use
     // before it waits (the queue would only idle), the others after. Main's passes take its
-    // two banks in turn, so a main pass loads everything while the one before it runs.
-    SmallVector<isa::Unit> late;
+    // two banks in turn, so a main pass loads everything while the one before it runs. A load
+    // writes only the register words that differ from what the bank holds (none: no load).
+    SmallVector<uint64_t> late;
     if (!unit.isDma) {
       if (unit.context == 0) {
         unit.bank = nextMainBank_;
         nextMainBank_ = (nextMainBank_ + 1) % isa::kMainBanks;
       }
-      int64_t &lastOnBank = lastOnBank_[unit.context == 0 ? unit.bank : isa::kMainBanks];
-      int64_t running = lastOnBank;
-      lastOnBank = static_cast<int64_t>(u);
+      int64_t bank = unit.context == 0 ? unit.bank : isa::kMainBanks;
+      int64_t running = lastOnBank_[bank];
+      lastOnBank_[bank] = static_cast<int64_t>(u);
       uint16_t inUse = running >= 0 && units_[running].span.end > clock_.now()
                            ? units_[running].execUnits
                            : 0;
-      for (isa::Unit load : unit.loads) {
-        if (inUse & isa::execBit(load)) {
-          late.push_back(load);
+      for (const Unit::Block &block : unit.blocks) {
+        uint64_t mask = changedWords(registers_[bank][static_cast<size_t>(block.unit) & 15],
+                                     block.words);
+        unit.loadMasks.push_back(static_cast<int64_t>(mask));
+        registers_[bank][static_cast<size_t>(block.unit) & 15] = block.words;
+        if (mask == 0)
+          continue;
+        if (inUse & isa::execBit(block.unit)) {
+          late.push_back(mask);
           continue;
         }
-        clock_.load(words(load));
-        unit.earlyLoads.push_back(isa::findUnit(load)->name);
+        clock_.load(mask);
+        unit.earlyLoads.push_back(isa::findUnit(block.unit)->name);
       }
     }
     int64_t heldBy = -1;
@@ -678,8 +689,8 @@ private:
       tagsInFlight_.push_back(u);
       return;
     }
-    for (isa::Unit load : late)
-      clock_.load(words(load));
+    for (uint64_t mask : late)
+      clock_.load(mask);
     unit.span = clock_.exec(unit.context, unit.cycles);
     context_[unit.context] = static_cast<int64_t>(u);
   }
@@ -878,6 +889,7 @@ private:
   QueueClock clock_;
   int64_t context_[2] = {-1, -1};      // unit running on main / sub, not yet waited for
   int64_t lastOnBank_[isa::kMainBanks + 1] = {-1, -1, -1}; // last pass per bank: main's, sub's
+  std::vector<uint64_t> registers_[isa::kMainBanks + 1][16]; // per bank and unit: its words
   int64_t nextMainBank_ = 0;           // the bank of the next main pass
   int64_t lastOnEngine_[16] = {-1, -1, -1, -1, -1, -1, -1, -1,
                                -1, -1, -1, -1, -1, -1, -1, -1}; // DMA unit last given each engine
@@ -976,6 +988,8 @@ LogicalResult scheduleFunction(func::FuncOp func, StringRef staggerBusySpare,
     }
     if (!unit.isDma && unit.bank != 0)
       fields.push_back(b.getNamedAttr("bank", b.getI64IntegerAttr(unit.bank)));
+    if (!unit.isDma)
+      fields.push_back(b.getNamedAttr("load_masks", b.getDenseI64ArrayAttr(unit.loadMasks)));
     if (!unit.earlyLoads.empty())
       fields.push_back(b.getNamedAttr("early_loads", stringArray(b, unit.earlyLoads)));
     if (unit.holdsDma) // a pass that could break the 64-same-bank rule: no DMA overlaps it

@@ -32,10 +32,13 @@ struct ArgInfo {
 struct ConfigBlock {
   isa::Unit unit = isa::Unit::Fetch;
   std::vector<int64_t> values;   // table order, arrays expanded (isa::UnitSpec)
+  // 0: a load writes the whole block; else bit w set = its load writes register word w only
+  // (the other words already hold the block's values: the simulator checks that).
+  uint64_t partialMask = 0;
 };
 
 struct Executable {
-  static constexpr uint32_t kFormatVersion = 1;
+  static constexpr uint32_t kFormatVersion = 2;
   std::string kernelName;
   std::string targetName;
   uint64_t targetHash = 0;

@@ -103,6 +103,11 @@ uint16_t execBit(Unit unit);
 /// Number of scalar values (arrays expanded) and of 64-bit words of a block.
 size_t valueCount(const UnitSpec &spec);
 size_t wordCount(const UnitSpec &spec);
+/// The mask of all of a block's words (bit w = word w).
+uint64_t wholeBlockMask(const UnitSpec &spec);
+/// Why `mask` is not a partial load of a block of `spec` (empty when it is: nonzero, within
+/// the block, not the whole block).
+std::string checkPartialMask(const UnitSpec &spec, uint64_t mask);
 
 /// Packs values (table order, arrays expanded) LSB-first into 64-bit words. Fails with a
 /// message naming the field when a value does not fit its width.

@@ -111,3 +111,15 @@ rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
   // expected-error @+1 {{register bank 2 of the main context, which has 2}}
   rngd.exec main bank 2 [fetch]
 }
+
+// -----
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  // expected-error @+1 {{load mask 0x800 names words past the block's 11}}
+  rngd.config 0 vector words 0x800 {steps = 1, alu = [8, 0, 0, 0, 0, 0, 0, 0], op = [2, 0, 0, 0, 0, 0, 0, 0], mode = [1, 0, 0, 0, 0, 0, 0, 0], imm = [0, 0, 0, 0, 0, 0, 0, 0], imm2 = [0, 0, 0, 0, 0, 0, 0, 0], vrf_base = 32, vrf_flit_stride = 0, vrf_elem_stride = 4, vrf_period = 0, reduce_slots = 1, reduce_tree = 0, inter_group_log2 = 0}
+}
+
+// -----
+rngd.executable @k target "t" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  // expected-error @+1 {{load mask 0x7ff is the whole block (a whole load has mask 0)}}
+  rngd.config 0 vector words 0x7ff {steps = 1, alu = [8, 0, 0, 0, 0, 0, 0, 0], op = [2, 0, 0, 0, 0, 0, 0, 0], mode = [1, 0, 0, 0, 0, 0, 0, 0], imm = [0, 0, 0, 0, 0, 0, 0, 0], imm2 = [0, 0, 0, 0, 0, 0, 0, 0], vrf_base = 32, vrf_flit_stride = 0, vrf_elem_stride = 4, vrf_period = 0, reduce_slots = 1, reduce_tree = 0, inter_group_log2 = 0}
+}

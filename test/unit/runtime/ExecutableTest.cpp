@@ -80,6 +80,12 @@ TEST_CASE("writeExecutable and readExecutable round-trip", "[executable]") {
   REQUIRE(writeExecutable(out, again, why));
   CHECK(again == bytes);
   CHECK(std::string(bytes.begin(), bytes.begin() + 8) == std::string("RNGDEXE\0", 8));
+  // A partial block keeps its load mask.
+  in.configs[1].partialMask = 0x21;
+  REQUIRE(writeExecutable(in, again, why));
+  REQUIRE(readExecutable(again, out, why));
+  CHECK(out.configs[1].partialMask == 0x21);
+  CHECK(out.configs[0].partialMask == 0);
 }
 
 TEST_CASE("loader rejects every truncation", "[executable][loader]") {
@@ -115,7 +121,7 @@ TEST_CASE("loader messages for wrong magic, version, target and checksum", "[exe
   bad = bytes;
   put32(bad, 8, 7);
   fixChecksum(bad);
-  CHECK(loadError(bad) == "unsupported format version 7 (this runtime reads 1)");
+  CHECK(loadError(bad) == "unsupported format version 7 (this runtime reads 2)");
 
   bad = bytes;
   put64(bad, 32, 0x1234);
@@ -195,9 +201,18 @@ TEST_CASE("loader rejects records that break the rules", "[executable][loader]")
   fixChecksum(bad);
   CHECK(loadError(bad) == "config block 0: unknown unit 10");
   bad = bytes;
-  put64(bad, configs + 8, 1u << 4); // cast block: a bit past its 4-bit field
+  put64(bad, configs + 16, 1u << 4); // cast block: a bit past its 4-bit field
   fixChecksum(bad);
   CHECK(loadError(bad).find("unused bits") != std::string::npos);
+  bad = bytes;
+  put64(bad, configs + 8, 2); // the cast block has one word: a load of word 1 names none of it
+  fixChecksum(bad);
+  CHECK(loadError(bad) == "config block 0 (cast): load mask 0x2 names words past the block's 1");
+  bad = bytes;
+  put64(bad, configs + 8, 1); // its one word: the whole block, which has mask 0
+  fixChecksum(bad);
+  CHECK(loadError(bad) ==
+        "config block 0 (cast): load mask 0x1 is the whole block (a whole load has mask 0)");
 }
 
 TEST_CASE("writer rejects executables the loader would reject", "[executable]") {
@@ -225,6 +240,13 @@ TEST_CASE("writer rejects executables the loader would reject", "[executable]") 
   e.configs[1].values[4] = 0; // fetch.limits[0]
   CHECK_FALSE(writeExecutable(e, out, why));
   CHECK(why == "config block 1: fetch.limits[0] = 0 is outside 1..65536");
+  e = sample();
+  e.configs[1].partialMask = 0x3fff; // all 14 words of a fetch block
+  CHECK_FALSE(writeExecutable(e, out, why));
+  CHECK(why == "config block 1: load mask 0x3fff is the whole block (a whole load has mask 0)");
+  e.configs[1].partialMask = 0x4000;
+  CHECK_FALSE(writeExecutable(e, out, why));
+  CHECK(why == "config block 1: load mask 0x4000 names words past the block's 14");
 }
 
 TEST_CASE("printExecutable golden", "[executable][printer]") {

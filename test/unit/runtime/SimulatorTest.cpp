@@ -171,9 +171,9 @@ TEST_CASE("simulated cycles follow the cost formulas", "[sim][timing]") {
   now = dma0; // wait tag 0
   CHECK(r.trace[1].end == now);
   for (int i = 0; i < 4; ++i) {
-    int64_t words = static_cast<int64_t>(isa::wordCount(*isa::findUnit(k->executable().configs[i].unit)));
+    const isa::UnitSpec &spec = *isa::findUnit(k->executable().configs[i].unit);
     CHECK(r.trace[2 + i].start == now);
-    now += configLoadCycles(t, words);
+    now += configLoadCycles(t, isa::wholeBlockMask(spec));
     CHECK(r.trace[2 + i].end == now);
   }
   CHECK(now == dma0 + (1 + 14) + (1 + 11) + (1 + 1) + (1 + 14));
@@ -294,6 +294,58 @@ TEST_CASE("main's second bank loads while a pass runs on the first", "[sim][haza
   st = runKernel(*kernelOf(e), r);
   CHECK(st.message().find("command #13 `rngd.load 4 main bank 1` loads the vector registers of "
                           "context main bank 1 while command #12 `rngd.exec main bank 1") == 0);
+}
+
+TEST_CASE("a partial block loads only the words that change", "[sim][timing][hazard]") {
+  // add_one, then the pass again with a vector block adding 2: only the register words that
+  // hold the immediate change, and only those load. y = x + 2.
+  Executable e = addOneKernel();
+  isa::VectorConfig v = isa::VectorConfig::fromValues(e.configs[1].values);
+  v.step[0].imm = floatBits(2.0f);
+  const isa::UnitSpec &spec = *isa::findUnit(isa::Unit::Vector);
+  std::vector<uint64_t> before, after;
+  std::string why;
+  REQUIRE(isa::packBlock(spec, e.configs[1].values, before, why));
+  REQUIRE(isa::packBlock(spec, v.values(), after, why));
+  uint64_t mask = 0;
+  for (size_t w = 0; w < after.size(); ++w)
+    if (before[w] != after[w])
+      mask |= uint64_t(1) << w;
+  REQUIRE(mask != 0);
+  REQUIRE(mask != isa::wholeBlockMask(spec));
+  e.configs.push_back(block(isa::Unit::Vector, v.values()));
+  e.configs.back().partialMask = mask;
+  e.commands.insert(e.commands.begin() + 8, {load(4), exec(kPass), waitCtx()});
+  auto k = kernelOf(e);
+  std::vector<uint16_t> x = bf16Ramp(512), y(512);
+  REQUIRE(k->upload("x", x.data(), 1024).ok());
+  LaunchResult r;
+  Status st = runKernel(*k, r);
+  INFO(st.message());
+  REQUIRE(st.ok());
+  CHECK(r.trace[8].text == "rngd.load 4 main");
+  CHECK(r.trace[8].end - r.trace[8].start == configLoadCycles(defaultTarget(), mask));
+  CHECK(configLoadCycles(defaultTarget(), mask) < 1 + 11);
+  REQUIRE(k->download("y", y.data(), 1024).ok());
+  for (size_t i = 0; i < x.size(); ++i)
+    CHECK(y[i] == f32ToBf16(bf16ToF32(x[i]) + 2.0f));
+
+  // A word it does not load that holds another value: an error naming the word and both
+  // values (the partial block claims words its load leaves as they are).
+  Executable wrong = e;
+  isa::VectorConfig v3 = v;
+  v3.step[0].op = int64_t(isa::VectorOp::Sub); // word 0: the op fields
+  wrong.configs[4] = block(isa::Unit::Vector, v3.values());
+  wrong.configs[4].partialMask = mask;
+  st = runKernel(*kernelOf(wrong), r);
+  CHECK(st.message().find("command #8 `rngd.load 4 main` loads words 0x" ) == 0);
+  CHECK(st.message().find("of block 4 (vector), but register word 0 holds") != std::string::npos);
+  // Into a bank that holds no vector block yet.
+  Executable empty = e;
+  empty.commands[8] = load(4, isa::Context::Main, 1);
+  st = runKernel(*kernelOf(empty), r);
+  CHECK(st.message().find("the vector registers of context main bank 1, which hold no block "
+                          "yet") != std::string::npos);
 }
 
 TEST_CASE("main and sub may not use the Vector Engine at the same time", "[sim][hazard]") {
