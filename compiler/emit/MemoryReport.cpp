@@ -38,6 +38,8 @@ MemoryReport memoryReport(func::FuncOp func) {
     if (isa<tcp::ReinterpretOp, tcp::DmViewOp, tcp::VrfViewOp>(op))
       continue; // aliases of their source's bytes
     for (Value r : op.getResults()) {
+      if (r.hasOneUse() && isa<tcp::TrfJoinOp>(*r.user_begin()))
+        continue; // half of a joined TRF tensor: counted with the whole
       PlacedTensor p;
       p.value = r;
       if (auto type = dyn_cast<tcp::DmType>(r.getType())) {
@@ -60,6 +62,9 @@ MemoryReport memoryReport(func::FuncOp func) {
       p.offset = offset ? offset.getInt() : 0;
       p.loc = location(op.getLoc());
       p.def = starts.lookup(&op); // a tensor loaded from HBM lives from where it may be loaded
+      if (auto join = dyn_cast<tcp::TrfJoinOp>(op)) // from where its first half loads
+        p.def = std::min(starts.lookup(join.getEven().getDefiningOp()),
+                         starts.lookup(join.getOdd().getDefiningOp()));
       p.lastUse = tcp::lastUseOf(r, block, order);
       report.tensors.push_back(p);
     }

@@ -72,12 +72,17 @@
 !uvrf = !tcp.vrf<f32, cluster = "L / 1536", slice = "L / 24 % 64 # 256", elem = "L % 24">
 
 // down and the second residual on slices H / 4: 128 per cluster (4 rows each, one per TRF
-// lane: a short TRF load after the last weight byte). p reaches them through the Switch
+// lane: a short TRF load after the last weight byte). Its weights stream in two halves, the
+// even rows (H = 2 E) and then the odd ones, each loaded into two of the four lanes, so only
+// the odd half's TRF load (388 cycles, not 772) follows the last byte; tcp.trf_join reads the
+// two as the 4-lane tensor the contraction takes. p reaches them through the Switch
 // Engine: gathered so that each 64-slice ring of a cluster holds all of p spread over its
 // slices (slice L / 16 % 64 holds packets L / 16, L / 16 + 64, L / 16 + 128), then broadcast
 // within the ring as the contraction streams it, in the order of L.
-!dwdm = !tcp.dm<bf16, cluster = "H / 512", slice = "H / 4 % 128 # 256", elem = "[H % 4, L]">
-!dwload = !tcp.stream<bf16, cluster = "H / 512", slice = "H / 4 % 128 # 256", time = "[H % 4, L / 16]", packet = "L % 16">
+!dwh = !tcp.hbm<bf16, "[E, 1 # 2, L]">
+!dwdm = !tcp.dm<bf16, cluster = "E / 256", slice = "E / 2 % 128 # 256", elem = "[E % 2, L]">
+!dwload = !tcp.stream<bf16, cluster = "E / 256", slice = "E / 2 % 128 # 256", time = "[E % 2, L / 16]", packet = "L % 16">
+!dwhtrf = !tcp.trf<bf16, cluster = "E / 256", slice = "E / 2 % 128 # 256", lane = "E % 2", elem = "L">
 !dwtrf = !tcp.trf<bf16, cluster = "H / 512", slice = "H / 4 % 128 # 256", lane = "H % 4", elem = "L">
 !pone = !tcp.dm<bf16, cluster = "K2", slice = "1 # 256", elem = "L">
 !pring = !tcp.dm<bf16, cluster = "K2", slice = "[1 # 2, R2, L / 16 % 64]", elem = "[L / 1024, L % 16]">
@@ -90,7 +95,7 @@
 !r4v = !tcp.vrf<f32, cluster = "H / 512", slice = "H / 4 % 128 # 256", elem = "H % 4">
 
 module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 3072,
-                               K2 = 2, R2 = 2, X64 = 64, X128 = 128}} {
+                               K2 = 2, R2 = 2, X64 = 64, X128 = 128, E = 512}} {
   func.func @decoder(%x: !nghbm {tcp.arg = "in", tcp.name = "x"},
                      %sum_hbm: !sumhbm {tcp.arg = "in", tcp.name = "sum_hbm"},
                      %rx_hbm: !vec {tcp.arg = "inout", tcp.name = "rx_hbm"},
@@ -190,11 +195,18 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, Q = 2048, H = 1024, L = 30
     %p1 = tcp.dma %pd : !ldm -> !pone
     %pr = tcp.dma %p1 : !pone -> !pring
 
-    // rx = r + W_down p.
-    %dwd = tcp.dma %down_weight : !dw -> !dwdm
-    %dl = tcp.fetch main %dwd : !dwdm -> !dwload
-    %dc = tcp.collect %dl : !dwload
-    %dt = tcp.to_trf %dc : !dwload -> !dwtrf
+    // rx = r + W_down p, down's even rows, then its odd rows one row in.
+    %dwe = tcp.view %down_weight offset 0 : !dw -> !dwh
+    %dde = tcp.dma %dwe : !dwh -> !dwdm
+    %dle = tcp.fetch main %dde : !dwdm -> !dwload
+    %dce = tcp.collect %dle : !dwload
+    %dte = tcp.to_trf %dce : !dwload -> !dwhtrf
+    %dwo = tcp.view %down_weight offset 3072 : !dw -> !dwh
+    %ddo = tcp.dma %dwo : !dwh -> !dwdm
+    %dlo = tcp.fetch main %ddo : !dwdm -> !dwload
+    %dco = tcp.collect %dlo : !dwload
+    %dto = tcp.to_trf %dco : !dwload -> !dwhtrf
+    %dt = tcp.trf_join %dte, %dto : !dwhtrf, !dwhtrf -> !dwtrf
     %r4l = tcp.fetch sub %rd : !r4 -> !r4s
     %r4c = tcp.collect %r4l : !r4s
     %r4v = tcp.to_vrf %r4c : !r4s -> !r4v

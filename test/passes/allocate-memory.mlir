@@ -164,3 +164,47 @@ module attributes {tcp.axes = {A = 131072}} {
     return
   }
 }
+
+// -----
+// A joined TRF tensor is placed when its first half loads, live until the contraction reads
+// it; the halves take its even lanes (at its offset, 2-lane segments of 32 KB) and its odd
+// lanes (one 4-lane segment, 16 KB, further). A tensor loaded before (%p, 4 lanes at 0) keeps
+// its range: the join goes after it.
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[A, B]">
+!s = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "[A, B / 16]", packet = "B % 16">
+!h = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "A", elem = "B">
+!dm4 = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[C, B]">
+!s4 = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "[C, B / 16]", packet = "B % 16">
+!w = !tcp.trf<bf16, cluster = "1 # 2", slice = "1 # 256", lane = "C", elem = "B">
+!v = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "B">
+!x = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "B / 16", packet = "B % 16">
+!acc = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "1", packet = "C # 8">
+!r = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "C # 8">
+module attributes {tcp.axes = {A = 2, B = 64, C = 4}} {
+  // CHECK-LABEL: func.func @joined
+  func.func @joined(%p4: !dm4, %a: !dm, %b: !dm, %v: !v) {
+    %sp = tcp.fetch main %p4 : !dm4 -> !s4
+    %cp = tcp.collect %sp : !s4
+    // CHECK: tcp.to_trf {{.*}} {tcp.trf_offset = 0 : i64}
+    %p = tcp.to_trf %cp : !s4 -> !w
+    %sa = tcp.fetch main %a : !dm -> !s
+    %ca = tcp.collect %sa : !s
+    // CHECK: tcp.to_trf {{.*}} {tcp.trf_offset = 128 : i64}
+    %ta = tcp.to_trf %ca : !s -> !h
+    %sb = tcp.fetch main %b : !dm -> !s
+    %cb = tcp.collect %sb : !s
+    // CHECK: tcp.to_trf {{.*}} {tcp.trf_offset = 16512 : i64}
+    %tb = tcp.to_trf %cb : !s -> !h
+    // CHECK: tcp.trf_join {{.*}} {tcp.trf_offset = 128 : i64}
+    %w = tcp.trf_join %ta, %tb : !h, !h -> !w
+    %f = tcp.fetch main %v : !v -> !x
+    %fc = tcp.collect %f : !x
+    %o = tcp.contract %fc, %w pack 1 : !x, !w -> !acc
+    %d = tcp.commit %o : !acc -> !r
+    %f2 = tcp.fetch main %v : !v -> !x
+    %fc2 = tcp.collect %f2 : !x
+    %o2 = tcp.contract %fc2, %p pack 1 : !x, !w -> !acc
+    %d2 = tcp.commit %o2 : !acc -> !r
+    return
+  }
+}

@@ -290,6 +290,28 @@ def Tcp_ToTrfOp : Tcp_Op<"to_trf", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tcp_TrfJoinOp : Tcp_Op<"trf_join", [Pure]> {
+  let summary = "two TRF tensors loaded by two passes, read as one with their lanes interleaved";
+  let description = [{
+    Lane l of `even` becomes lane 2l of the result and lane l of `odd` lane 2l + 1, so a
+    tensor can be loaded in two halves: the first half's TRF load runs while the second half's
+    weights still stream in, and a contraction reads the whole. Nothing moves: the two loads
+    write where the result's lanes are (tcp-allocate-memory places `odd` one lane segment of
+    the result after `even`). Both operands come straight from `tcp.to_trf`, are read only
+    here, and have the same slices, element type and lane size; the result has twice their
+    lanes.
+    ```mlir
+    %w = tcp.trf_join %even, %odd : !tcp.trf<bf16, ..., lane = "E % 2", elem = "L">,
+                                    !tcp.trf<bf16, ..., lane = "E % 2", elem = "L">
+                                 -> !tcp.trf<bf16, ..., lane = "H % 4", elem = "L">
+    ```
+  }];
+  let arguments = (ins Tcp_TrfType:$even, Tcp_TrfType:$odd);
+  let results = (outs Tcp_TrfType:$result);
+  let assemblyFormat = "$even `,` $odd attr-dict `:` type($even) `,` type($odd) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tcp_ToVrfOp : Tcp_Op<"to_vrf", [Pure]> {
   let summary = "end a pass by storing the stream in the Vector Register File";
   let description = [{

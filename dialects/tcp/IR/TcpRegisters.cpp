@@ -88,3 +88,35 @@ LogicalResult ToVrfOp::verify() {
     return emitOpError("the VRF holds Vector Engine operands: i32 or f32, got ") << elem;
   return success(planToVrf(*this).has_value());
 }
+
+LogicalResult TrfJoinOp::verify() {
+  auto even = resolveTrf(*this, getEven().getType());
+  auto odd = resolveTrf(*this, getOdd().getType());
+  auto result = resolveTrf(*this, getResult().getType());
+  if (!even || !odd || !result)
+    return failure();
+  for (Value half : {getEven(), getOdd()}) {
+    if (!half.getDefiningOp<ToTrfOp>())
+      return emitOpError("joins two tensors that tcp.to_trf loads (their places are the "
+                         "result's lanes)");
+    if (!half.hasOneUse())
+      return emitOpError("a joined tensor is read only as part of the result");
+    if (half.getDefiningOp<ToTrfOp>().getRegion())
+      return emitOpError("a joined tensor takes the result's place: no region of its own");
+  }
+  if (getEven() == getOdd())
+    return emitOpError("joins two different tensors");
+  Type elem = getResult().getType().getElementType();
+  if (getEven().getType().getElementType() != elem || getOdd().getType().getElementType() != elem)
+    return emitOpError("the two halves and the result have one element type");
+  if (!sameSlices(even->spatial, odd->spatial) || !sameSlices(even->spatial, result->spatial))
+    return emitOpError("the two halves and the result occupy the same slices");
+  if (even->lanes() != odd->lanes() || result->lanes() != 2 * even->lanes())
+    return emitOpError("the result has the lanes of both halves: ")
+           << even->lanes() << " + " << odd->lanes() << " lanes, the result " << result->lanes();
+  if (even->laneBytes() != odd->laneBytes() || result->laneBytes() != even->laneBytes())
+    return emitOpError("every lane holds as many bytes: ")
+           << even->laneBytes() << ", " << odd->laneBytes() << " and the result's "
+           << result->laneBytes();
+  return success();
+}

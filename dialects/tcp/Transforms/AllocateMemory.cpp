@@ -125,7 +125,7 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
   // starts early (a prefetched tile) is placed before the tensors defined in between.
   SmallVector<Operation *> defs;
   for (Operation &op : block)
-    if (!isa<ReinterpretOp, DmViewOp, VrfViewOp>(op) && op.getNumResults() > 0)
+    if (!isa<ReinterpretOp, DmViewOp, VrfViewOp, TrfJoinOp>(op) && op.getNumResults() > 0)
       defs.push_back(&op);
   llvm::stable_sort(defs, [&](Operation *a, Operation *b) {
     return starts.lookup(a) < starts.lookup(b);
@@ -147,6 +147,21 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
         auto layout = resolveVrf(&op, type);
         if (!layout || failed(vrf.place(&op, 1, layout->bytes(), now, lastUse)))
           return failure();
+      } else if (auto join = result.hasOneUse() ? dyn_cast<TrfJoinOp>(*result.user_begin())
+                                                : TrfJoinOp()) {
+        // Half of a joined tensor: the first half to load places the whole, live until its
+        // last use; the halves take its even and odd lanes.
+        if (join->hasAttr("tcp.trf_offset"))
+          continue;
+        auto layout = resolveTrf(join, join.getType());
+        if (!layout || failed(trf.place(join, layout->lanes(), layout->laneBytes(), now,
+                                        lastUseOf(join.getResult(), block, order))))
+          return failure();
+        int64_t base = join->getAttrOfType<IntegerAttr>("tcp.trf_offset").getInt();
+        Builder b(join);
+        join.getEven().getDefiningOp()->setAttr("tcp.trf_offset", b.getI64IntegerAttr(base));
+        join.getOdd().getDefiningOp()->setAttr(
+            "tcp.trf_offset", b.getI64IntegerAttr(base + trf.segment(layout->lanes())));
       } else if (auto type = dyn_cast<TrfType>(result.getType())) {
         auto layout = resolveTrf(&op, type);
         if (!layout)
