@@ -8,14 +8,15 @@
 // frees, so a busy engine's queue does not fill up with DMAs that later, more urgent ones would
 // wait behind; ties: the longest path of dependent cycles to the kernel's end, then program order;
 // a pass does not fill the queue ahead of a pass with a longer path that is ready before the
-// filler's configuration loads end), after waits for each predecessor not yet
-// waited for, for the previous pass of its context and, when all tags are taken, for the oldest
-// DMA. Main's passes take its two register banks in turn and load all their blocks before those
-// waits, while the main pass before them runs; a sub pass loads the blocks of units its running
-// pass lists after them. A weight stream's parts are sized so that they end together; the cluster's spare
-// engine (the fourth, which carries the small DMAs) takes a part too while no small DMA could need
-// it, and then, when another stream follows, the four parts end one start-up apart so that the
-// engines start their next parts one at a time. Further runs also stagger the streams whose spare
+// filler's configuration loads end), after waits for each predecessor not yet waited for, for the
+// previous pass of its context and, when all tags are taken, for the oldest DMA. Main's passes
+// take its two register banks in turn and load their blocks before those waits, while the main
+// pass before them runs (a sub pass loads those of units its running pass lists after them); a
+// load writes only the register words that differ from what the bank holds. A weight stream's
+// parts are sized so that they end together; the cluster's spare engine (the fourth, which
+// carries the small DMAs) takes a part too while no small DMA could need it, and then, when
+// another stream follows, the four parts end one start-up apart so that the engines start their
+// next parts one at a time. Further runs also stagger the streams whose spare
 // is busy but frees early, and let the kernel's first stream leave an engine per cluster to the
 // next stream; the shortest schedule is kept. Times come from rngd::QueueClock, the clock the
 // simulator runs, so the predicted makespan is what the simulator measures for the same command
@@ -166,7 +167,7 @@ struct Unit {
   SmallVector<int64_t> loadMasks; // per block: the words its load writes, 0 if none (issue)
   uint16_t execUnits = 0;       // the engines its exec lists (isa::UnitBit)
   SmallVector<std::string> earlyLoads; // blocks loaded before its waits (unused by the pass
-                                       // its context runs then)
+                                       // running on its bank then)
   bool usesVector = false;
   bool holdsDma = false;
   bool resultStore = false; // a DMA writing HBM that no later unit waits for
@@ -442,7 +443,8 @@ private:
     return own;
   }
 
-  /// The queue cycles of a pass's configuration loads.
+  /// The queue cycles of a pass's configuration loads if every word loaded (an upper bound:
+  /// at issue only the words that change load).
   static int64_t loadCycles(const Unit &unit) {
     int64_t cycles = 0;
     for (const Unit::Block &b : unit.blocks)
