@@ -6,7 +6,6 @@
 #include "Machine.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <new>
 
 namespace rngd::sim {
@@ -161,11 +160,6 @@ private:
     }
     return words;
   }
-  static std::string hexWord(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-  }
   static std::string bankName(const isa::Command &c) {
     return std::string(isa::contextName(c.context)) +
            (c.bank ? " bank " + std::to_string(c.bank) : "");
@@ -187,18 +181,18 @@ private:
     int64_t &current = bank.regs.unit[static_cast<size_t>(block.unit) & 15];
     if (block.partialMask) { // the words it does not write must hold the block's values already
       if (current < 0)
-        return Status::failure(label_ + " loads words " + hexWord(block.partialMask) + " of the " +
+        return Status::failure(label_ + " loads words " + hexString(block.partialMask) + " of the " +
                                spec->name + " registers of context " + bankName(c) +
                                ", which hold no block yet");
       const std::vector<uint64_t> &have = packed(static_cast<size_t>(current));
       const std::vector<uint64_t> &want = packed(c.index);
       for (size_t w = 0; w < want.size(); ++w)
         if (!(block.partialMask >> w & 1) && have[w] != want[w])
-          return Status::failure(label_ + " loads words " + hexWord(block.partialMask) +
+          return Status::failure(label_ + " loads words " + hexString(block.partialMask) +
                                  " of block " + std::to_string(c.index) + " (" + spec->name +
                                  "), but register word " + std::to_string(w) + " holds " +
-                                 hexWord(have[w]) + " from block " + std::to_string(current) +
-                                 ", not the block's " + hexWord(want[w]));
+                                 hexString(have[w]) + " from block " + std::to_string(current) +
+                                 ", not the block's " + hexString(want[w]));
     }
     current = static_cast<int64_t>(c.index);
     op_.start = clock_.now();

@@ -1,8 +1,7 @@
 // Configuration blocks: the unit field tables, LSB-first bit packing across 64-bit words, the
 // semantic rules of each unit, and typed views (docs/isa.md, "Configuration blocks").
+#include "rngd/Executable.h" // formatHex
 #include "rngd/Isa.h"
-
-#include <sstream>
 
 namespace rngd::isa {
 namespace {
@@ -344,19 +343,14 @@ uint64_t wholeBlockMask(const UnitSpec &spec) {
 }
 
 std::string checkPartialMask(const UnitSpec &spec, uint64_t mask) {
-  auto hex = [](uint64_t v) {
-    std::ostringstream os;
-    os << "0x" << std::hex << v;
-    return os.str();
-  };
   uint64_t whole = wholeBlockMask(spec);
   if (mask == 0)
     return "a partial load of no words";
   if (mask & ~whole)
-    return "load mask " + hex(mask) + " names words past the block's " +
+    return "load mask " + formatHex(mask) + " names words past the block's " +
            std::to_string(wordCount(spec));
   if (mask == whole)
-    return "load mask " + hex(mask) + " is the whole block (a whole load has mask 0)";
+    return "load mask " + formatHex(mask) + " is the whole block (a whole load has mask 0)";
   return "";
 }
 

@@ -67,6 +67,21 @@ Status runKernel(Kernel &k, LaunchResult &r) {
   return device.launch(k, r);
 }
 
+/// Runs an add_one-shaped kernel on a ramp and checks y = bf16(x + c) element by element.
+LaunchResult runAdding(const Executable &e, float c) {
+  auto k = kernelOf(e);
+  std::vector<uint16_t> x = bf16Ramp(512), y(512);
+  REQUIRE(k->upload("x", x.data(), 1024).ok());
+  LaunchResult r;
+  Status st = runKernel(*k, r);
+  INFO(st.message());
+  REQUIRE(st.ok());
+  REQUIRE(k->download("y", y.data(), 1024).ok());
+  for (size_t i = 0; i < x.size(); ++i)
+    CHECK(y[i] == f32ToBf16(bf16ToF32(x[i]) + c));
+  return r;
+}
+
 } // namespace
 
 TEST_CASE("HBM to HBM copy", "[sim][dma]") {
@@ -245,14 +260,8 @@ TEST_CASE("loading registers a running pass uses is an error, others may load", 
   Executable ok = addOneKernel();
   ok.configs.push_back(block(isa::Unit::Transpose, {1, 4, 8, 8}));
   ok.commands.insert(ok.commands.begin() + 7, load(static_cast<int64_t>(ok.configs.size() - 1)));
-  auto k = kernelOf(ok);
-  std::vector<uint16_t> x = bf16Ramp(512), y(512);
-  REQUIRE(k->upload("x", x.data(), 1024).ok());
-  REQUIRE(runKernel(*k, r).ok());
+  r = runAdding(ok, 1.0f);
   CHECK(r.trace[7].start < r.trace[6].end); // it loaded while the pass ran
-  REQUIRE(k->download("y", y.data(), 1024).ok());
-  for (size_t i = 0; i < x.size(); ++i)
-    CHECK(y[i] == f32ToBf16(bf16ToF32(x[i]) + 1.0f));
 }
 
 TEST_CASE("main's second bank loads while a pass runs on the first", "[sim][hazard]") {
@@ -272,21 +281,12 @@ TEST_CASE("main's second bank loads while a pass runs on the first", "[sim][haza
     return e;
   };
   Executable e = twoBanks(true);
-  auto k = kernelOf(e);
-  std::vector<uint16_t> x = bf16Ramp(512), y(512);
-  REQUIRE(k->upload("x", x.data(), 1024).ok());
-  LaunchResult r;
-  Status st = runKernel(*k, r);
-  INFO(st.message());
-  REQUIRE(st.ok());
+  LaunchResult r = runAdding(e, 2.0f);
   CHECK(r.trace[7].text == "rngd.load 0 main bank 1");
   CHECK(r.trace[7].start < r.trace[6].end); // the fetch block loads while the first pass runs
   CHECK(r.trace[12].text == "rngd.exec main bank 1 [fetch, collect, vector, cast, commit]");
-  REQUIRE(k->download("y", y.data(), 1024).ok());
-  for (size_t i = 0; i < x.size(); ++i)
-    CHECK(y[i] == f32ToBf16(bf16ToF32(x[i]) + 2.0f));
 
-  st = runKernel(*kernelOf(twoBanks(false)), r);
+  Status st = runKernel(*kernelOf(twoBanks(false)), r);
   CHECK(st.message() == "command #11 `rngd.exec main bank 1 [fetch, collect, vector, cast, "
                         "commit]`: no vector configuration is loaded in context main bank 1");
   // Bank 1's registers while its own pass runs: an error naming the bank.
@@ -316,19 +316,10 @@ TEST_CASE("a partial block loads only the words that change", "[sim][timing][haz
   e.configs.push_back(block(isa::Unit::Vector, v.values()));
   e.configs.back().partialMask = mask;
   e.commands.insert(e.commands.begin() + 8, {load(4), exec(kPass), waitCtx()});
-  auto k = kernelOf(e);
-  std::vector<uint16_t> x = bf16Ramp(512), y(512);
-  REQUIRE(k->upload("x", x.data(), 1024).ok());
-  LaunchResult r;
-  Status st = runKernel(*k, r);
-  INFO(st.message());
-  REQUIRE(st.ok());
+  LaunchResult r = runAdding(e, 2.0f);
   CHECK(r.trace[8].text == "rngd.load 4 main");
   CHECK(r.trace[8].end - r.trace[8].start == configLoadCycles(defaultTarget(), mask));
   CHECK(configLoadCycles(defaultTarget(), mask) < 1 + 11);
-  REQUIRE(k->download("y", y.data(), 1024).ok());
-  for (size_t i = 0; i < x.size(); ++i)
-    CHECK(y[i] == f32ToBf16(bf16ToF32(x[i]) + 2.0f));
 
   // A word it does not load that holds another value: an error naming the word and both
   // values (the partial block claims words its load leaves as they are).
@@ -337,7 +328,7 @@ TEST_CASE("a partial block loads only the words that change", "[sim][timing][haz
   v3.step[0].op = int64_t(isa::VectorOp::Sub); // word 0: the op fields
   wrong.configs[4] = block(isa::Unit::Vector, v3.values());
   wrong.configs[4].partialMask = mask;
-  st = runKernel(*kernelOf(wrong), r);
+  Status st = runKernel(*kernelOf(wrong), r);
   CHECK(st.message().find("command #8 `rngd.load 4 main` loads words 0x" ) == 0);
   CHECK(st.message().find("of block 4 (vector), but register word 0 holds") != std::string::npos);
   // Into a bank that holds no vector block yet.
