@@ -38,7 +38,7 @@ MemoryReport memoryReport(func::FuncOp func) {
     if (isa<tcp::ReinterpretOp, tcp::DmViewOp, tcp::VrfViewOp>(op))
       continue; // aliases of their source's bytes
     for (Value r : op.getResults()) {
-      if (r.hasOneUse() && isa<tcp::TrfJoinOp>(*r.user_begin()))
+      if (tcp::joinOf(r))
         continue; // half of a joined TRF tensor: counted with the whole
       PlacedTensor p;
       p.value = r;

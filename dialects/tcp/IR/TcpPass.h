@@ -165,6 +165,8 @@ std::optional<TransposePlan> planTranspose(TransposeOp op);
 
 /// A pass ending in the Tensor or Vector Register File.
 std::optional<TrfLayout> planToTrf(ToTrfOp op);
+/// The tcp.trf_join that reads TRF tensor `v` as half of a whole, if any (its only reader).
+TrfJoinOp joinOf(mlir::Value v);
 std::optional<VrfLayout> planToVrf(ToVrfOp op);
 
 /// The context of the pass an op belongs to (from its tcp.fetch).

@@ -63,6 +63,10 @@ std::optional<VrfLayout> planToVrf(ToVrfOp op) {
   return vrf;
 }
 
+TrfJoinOp joinOf(Value v) {
+  return v.hasOneUse() ? dyn_cast<TrfJoinOp>(*v.user_begin()) : TrfJoinOp();
+}
+
 } // namespace rngd::tcp
 
 using namespace rngd::tcp;

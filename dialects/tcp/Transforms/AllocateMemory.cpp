@@ -147,8 +147,7 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
         auto layout = resolveVrf(&op, type);
         if (!layout || failed(vrf.place(&op, 1, layout->bytes(), now, lastUse)))
           return failure();
-      } else if (auto join = result.hasOneUse() ? dyn_cast<TrfJoinOp>(*result.user_begin())
-                                                : TrfJoinOp()) {
+      } else if (auto join = joinOf(result)) {
         // Half of a joined tensor: the first half to load places the whole, live until its
         // last use; the halves take its even and odd lanes.
         if (join->hasAttr("tcp.trf_offset"))
