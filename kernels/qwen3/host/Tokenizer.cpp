@@ -1,5 +1,9 @@
 #include "qwen3/host/Tokenizer.h"
 
+#include "qwen3/host/BpeEncoder.h"
+#include "qwen3/host/ByteLevel.h"
+#include "qwen3/host/Utf8.h"
+
 #include <nlohmann/json.hpp>
 
 #include <array>
@@ -11,47 +15,6 @@ namespace rngd::qwen3 {
 namespace {
 
 using json = nlohmann::json;
-
-bool printable(int b) { return (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255); }
-
-const std::array<int, 256> &byteTable() {
-  static const std::array<int, 256> table = [] {
-    std::array<int, 256> t{};
-    int next = 256;
-    for (int b = 0; b < 256; ++b)
-      t[b] = printable(b) ? b : next++;
-    return t;
-  }();
-  return table;
-}
-
-// Code point -> byte, or -1 when the code point is not in the table.
-int codepointToByte(uint32_t cp) {
-  static const std::vector<int> reverse = [] {
-    std::vector<int> r(256 + 256, -1);
-    for (int b = 0; b < 256; ++b)
-      r[byteTable()[b]] = b;
-    return r;
-  }();
-  return cp < reverse.size() ? reverse[cp] : -1;
-}
-
-// Next UTF-8 code point of s at i; false on malformed input.
-bool nextCodepoint(const std::string &s, size_t &i, uint32_t &cp) {
-  unsigned char c = s[i];
-  int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xe ? 2 : (c >> 3) == 0x1e ? 3 : -1;
-  if (extra < 0 || i + extra >= s.size())
-    return false;
-  cp = extra == 0 ? c : c & (0x3f >> extra);
-  for (int k = 1; k <= extra; ++k) {
-    unsigned char cc = s[i + k];
-    if ((cc & 0xc0) != 0x80)
-      return false;
-    cp = (cp << 6) | (cc & 0x3f);
-  }
-  i += extra + 1;
-  return true;
-}
 
 // HF ByteLevel decoding of one token.
 std::string tokenBytes(const std::string &token) {
@@ -71,7 +34,7 @@ std::string tokenBytes(const std::string &token) {
 
 } // namespace
 
-int Tokenizer::byteToCodepoint(unsigned char byte) { return byteTable()[byte]; }
+int Tokenizer::byteToCodepoint(unsigned char byte) { return rngd::qwen3::byteToCodepoint(byte); }
 
 bool Tokenizer::loadFile(const std::string &path, std::string &error) {
   std::ifstream f(path, std::ios::binary);
@@ -146,7 +109,31 @@ bool Tokenizer::loadJson(const std::string &text, std::string &error) {
   tokens_ = std::move(tokens);
   present_ = std::move(present);
   special_ = std::move(special);
+  auto encoder = std::make_shared<BpeEncoder>();
+  encoderError_.clear();
+  encoder_.reset();
+  try {
+    if (encoder->load(j, encoderError_))
+      encoder_ = std::move(encoder);
+  } catch (const json::exception &e) {
+    encoderError_ = std::string("tokenizer: malformed field for encoding: ") + e.what();
+  }
   return true;
+}
+
+bool Tokenizer::encode(const std::string &text, std::vector<int> &ids, std::string &error) const {
+  if (!encoder_) {
+    error = encoderError_.empty() ? "tokenizer: not loaded" : encoderError_;
+    return false;
+  }
+  return encoder_->encode(text, ids, error);
+}
+
+int Tokenizer::idOf(const std::string &token) const {
+  for (int id = 0; id < size(); ++id)
+    if (present_[id] && tokens_[id] == token)
+      return id;
+  return -1;
 }
 
 bool Tokenizer::has(int id) const { return id >= 0 && id < size() && present_[id]; }

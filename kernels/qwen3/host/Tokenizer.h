@@ -1,7 +1,10 @@
-// Byte-level BPE decoding (ids -> text) from a Hugging Face tokenizer.json: model.vocab plus
-// added_tokens, with the GPT-2 byte-to-unicode mapping reversed. Encoding is not provided.
+// Qwen3's byte-level BPE tokenizer from a Hugging Face tokenizer.json. Decoding (ids -> text):
+// model.vocab plus added_tokens, with the GPT-2 byte-to-unicode mapping reversed. Encoding
+// (text -> ids): BpeEncoder, available when the file has merges and a supported normaliser and
+// pre-tokenizer (encoderError() says why not otherwise). docs/tokenizer.md.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +22,14 @@ public:
   bool decode(const std::vector<int> &ids, std::string &out, std::string &error,
               bool skipSpecial = false) const;
 
+  /// Encodes valid UTF-8 text (added tokens in it become their ids). False with `error` on
+  /// invalid UTF-8 or when the file does not allow encoding.
+  bool encode(const std::string &text, std::vector<int> &ids, std::string &error) const;
+  bool canEncode() const { return encoder_ != nullptr; }
+  const std::string &encoderError() const { return encoderError_; }
+  /// The id of a token string (vocab or added token), -1 when absent.
+  int idOf(const std::string &token) const;
+
   int size() const { return int(tokens_.size()); } // largest id + 1
   bool has(int id) const;
   bool isSpecial(int id) const;
@@ -30,6 +41,8 @@ public:
 
 private:
   std::vector<std::string> tokens_;
+  std::shared_ptr<class BpeEncoder> encoder_;
+  std::string encoderError_;
   std::vector<bool> present_, special_;
 };
 
