@@ -20,11 +20,6 @@ struct Scheduled {
   llvm::ArrayRef<int64_t> engines, partStarts, partEnds, partAfter; // DMAs
 };
 
-llvm::ArrayRef<int64_t> array(DictionaryAttr sched, StringRef name) {
-  auto a = sched.getAs<DenseI64ArrayAttr>(name);
-  return a ? a.asArrayRef() : llvm::ArrayRef<int64_t>();
-}
-
 /// The part of `u` that ends last, among those on `engine` when it is not negative; -1 for a
 /// pass.
 int64_t lastPart(const Scheduled &u, int64_t engine = -1) {
@@ -43,30 +38,28 @@ std::vector<PathStep> criticalPath(func::FuncOp func) {
     bool dma = tcp::isDmaUnit(&op);
     if (!dma && !tcp::isPassEnd(&op))
       continue;
-    auto sched = op.getAttrOfType<DictionaryAttr>("tcp.schedule");
+    tcp::ScheduleAttr sched = tcp::getSchedule(&op);
     if (!sched)
       return {};
     Scheduled u;
-    u.context = cast<StringAttr>(sched.get("context")).getValue().str();
-    u.start = cast<IntegerAttr>(sched.get("start")).getInt();
-    u.end = cast<IntegerAttr>(sched.get("end")).getInt();
-    auto why = sched.getAs<StringAttr>("why");
-    u.why = why ? why.getValue().str() : "start";
-    if (auto after = sched.getAs<IntegerAttr>("after"))
-      u.after = after.getInt();
+    u.context = tcp::stringifyQueue(sched.getQueue()).str();
+    u.start = sched.getStart();
+    u.end = sched.getEnd();
+    u.why = tcp::stringifyIssueReason(sched.getWhy()).str();
+    u.after = sched.getAfter();
     if (dma) {
       u.name = op.getName().getStringRef().str();
       u.loc = location(op.getLoc());
-      u.engines = array(sched, "engines");
-      u.partStarts = array(sched, "part_starts");
-      u.partEnds = array(sched, "part_ends");
-      u.partAfter = array(sched, "part_after");
+      u.engines = sched.getEngines();
+      u.partStarts = sched.getPartStarts();
+      u.partEnds = sched.getPartEnds();
+      u.partAfter = sched.getPartAfter();
     } else {
       u.name = "pass " + op.getName().getStringRef().drop_front(4).str(); // "tcp."
       auto plan = tcp::planTensorPass(&op);
       u.loc = location(plan ? plan->ops.fetch.getLoc() : op.getLoc());
     }
-    units[cast<IntegerAttr>(sched.get("order")).getInt()] = u;
+    units[sched.getOrder()] = u;
   }
   if (units.empty())
     return {};

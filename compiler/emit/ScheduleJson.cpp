@@ -81,7 +81,7 @@ public:
           ArrayRef<StringRef> parts,
           llvm::function_ref<void()> reads, llvm::function_ref<void()> writes,
           ArrayRef<Value> inputs) {
-    auto sched = scheduled->getAttrOfType<DictionaryAttr>("tcp.schedule");
+    tcp::ScheduleAttr sched = tcp::getSchedule(scheduled);
     j_.object([&] {
       j_.attribute("id", id);
       j_.attribute("name", name);
@@ -91,44 +91,39 @@ public:
             j_.value(p);
         });
       j_.attribute("loc", location(loc));
-      StringRef ctx = sched ? cast<StringAttr>(sched.get("context")).getValue() : "";
+      StringRef ctx = sched ? tcp::stringifyQueue(sched.getQueue()) : "";
       j_.attribute("context", ctx);
-      if (ctx == "main") { // the register bank its blocks load into and it runs on
-        auto bank = sched.getAs<IntegerAttr>("bank");
-        j_.attribute("bank", bank ? bank.getInt() : 0);
-      }
+      if (ctx == "main") // the register bank its blocks load into and it runs on
+        j_.attribute("bank", sched.getBank());
       j_.attributeArray("engines", [&] {
         if (ctx == "tdma")
-          for (int64_t e : cast<DenseI64ArrayAttr>(sched.get("engines")).asArrayRef())
+          for (int64_t e : sched.getEngines())
             j_.value("dma" + std::to_string(e));
         else
           for (StringRef p : parts)
             j_.value(p.drop_front(4)); // "tcp.fetch" -> "fetch"
       });
-      j_.attribute("start", sched ? cast<IntegerAttr>(sched.get("start")).getInt() : 0);
-      j_.attribute("end", sched ? cast<IntegerAttr>(sched.get("end")).getInt() : 0);
+      j_.attribute("start", sched ? sched.getStart() : 0);
+      j_.attribute("end", sched ? sched.getEnd() : 0);
       // What let the queue issue it (tcp-schedule's why/after, `after` as an op id).
-      auto why = sched ? sched.getAs<StringAttr>("why") : StringAttr();
-      j_.attribute("why", why ? why.getValue() : "start");
-      if (auto after = sched ? sched.getAs<IntegerAttr>("after") : IntegerAttr())
-        j_.attribute("after", idOfOrder_.lookup(after.getInt()));
-      int64_t order = sched ? cast<IntegerAttr>(sched.get("order")).getInt() : -1;
+      j_.attribute("why", sched ? tcp::stringifyIssueReason(sched.getWhy()) : "start");
+      if (sched && sched.getAfter() >= 0)
+        j_.attribute("after", idOfOrder_.lookup(sched.getAfter()));
+      int64_t order = sched ? sched.getOrder() : -1;
       auto onPath = criticalParts_.find(order);
       if (onPath != criticalParts_.end()) // on the chain rngdc --critical-path prints
         j_.attribute("critical", true);
       if (ctx == "tdma") // each descriptor on its engine
         j_.attributeArray("parts", [&] {
-          auto engines = cast<DenseI64ArrayAttr>(sched.get("engines")).asArrayRef();
-          auto starts = cast<DenseI64ArrayAttr>(sched.get("part_starts")).asArrayRef();
-          auto ends = cast<DenseI64ArrayAttr>(sched.get("part_ends")).asArrayRef();
-          auto behind = sched.getAs<DenseI64ArrayAttr>("part_after");
+          ArrayRef<int64_t> engines = sched.getEngines(), starts = sched.getPartStarts(),
+                            ends = sched.getPartEnds(), behind = sched.getPartAfter();
           for (size_t p = 0; p < engines.size(); ++p)
             j_.object([&] {
               j_.attribute("engine", "dma" + std::to_string(engines[p]));
               j_.attribute("start", starts[p]);
               j_.attribute("end", ends[p]);
               // The DMA whose part on this engine it started behind.
-              if (behind && static_cast<int64_t>(p) < behind.size() && behind[p] >= 0)
+              if (behind[p] >= 0)
                 j_.attribute("after", idOfOrder_.lookup(behind[p]));
               if (onPath != criticalParts_.end() && onPath->second == static_cast<int64_t>(p))
                 j_.attribute("critical", true);
@@ -225,8 +220,8 @@ std::string scheduleJson(ModuleOp module) {
   int64_t unit = 0;
   for (Operation &op : func.getBody().front())
     if (tcp::isDmaUnit(&op) || tcp::isPassEnd(&op)) {
-      if (auto sched = op.getAttrOfType<DictionaryAttr>("tcp.schedule"))
-        w.idOfOrder_[cast<IntegerAttr>(sched.get("order")).getInt()] = unit;
+      if (tcp::ScheduleAttr sched = tcp::getSchedule(&op))
+        w.idOfOrder_[sched.getOrder()] = unit;
       ++unit;
     }
 

@@ -78,4 +78,25 @@ const TargetModel &defaultTarget() {
   return model;
 }
 
+namespace {
+TargetModel oneCluster() {
+  TargetModel t;
+  t.name = "rngd-1cluster";
+  t.clusters = 1;
+  t.dmaEngines = 4;
+  t.coreClockGHz = 0.8;
+  return t;
+}
+} // namespace
+
+const TargetModel *findTarget(const std::string &name) {
+  static const TargetModel second = oneCluster();
+  for (const TargetModel *t : {&defaultTarget(), &second})
+    if (t->name == name)
+      return t;
+  return nullptr;
+}
+
+std::vector<std::string> targetNames() { return {defaultTarget().name, "rngd-1cluster"}; }
+
 } // namespace rngd

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace rngd {
 
@@ -83,5 +84,12 @@ struct TargetModel {
 
 /// The default instance, "rngd-1chip".
 const TargetModel &defaultTarget();
+
+/// The targets rngdc compiles for and the runtime runs, by name: "rngd-1chip" (the default)
+/// and "rngd-1cluster" (one cluster, four DMA engines, 800 MHz: a second machine that shows
+/// every consumer follows the target it is given). nullptr for an unknown name.
+const TargetModel *findTarget(const std::string &name);
+/// Their names, the default first.
+std::vector<std::string> targetNames();
 
 } // namespace rngd

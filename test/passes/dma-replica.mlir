@@ -20,16 +20,16 @@ module attributes {tcp.axes = {L = 1024, M = 2, K2 = 2, C2 = 2, R64 = 64}} {
     // Each cluster's part reads the other cluster's copy. Issued last, it also spreads over
     // the engines idle then (0, 1 and 4, 7): 32 slices x 2 KB = 256 requests each, one cycle
     // per request across clusters: 756 cycles (1,012 as one part per cluster; 2 x 256 within).
-    // CHECK: tcp.dma %0 {{.*}}chunks = array<i64: 32, 32, 0, 0, 32, 0, 0, 32>{{.*}}engines = array<i64: 0, 1, 4, 7>{{.*}}part_ends = array<i64: 1272, 1273, 1274, 1275>, part_starts = array<i64: 516, 517, 518, 519>
+    // CHECK: tcp.dma %0 {{.*}}engines = [0, 1, 4, 7]{{.*}}chunks = [32, 32, 0, 0, 32, 0, 0, 32]{{.*}}part_starts = [516, 517, 518, 519]{{.*}}part_ends = [1272, 1273, 1274, 1275]
     %a = tcp.dma %c : !copies -> !all
     // x in cluster 0 only: cluster 0's part stays in the cluster (1,524), cluster 1's crosses.
     %z = tcp.dma %x : !vec -> !zero
-    // CHECK: tcp.dma %2 {{.*}}part_ends = array<i64: 2032, 1521>, part_starts = array<i64: 508, 509>
+    // CHECK: tcp.dma %2 {{.*}}part_starts = [508, 509]{{.*}}part_ends = [2032, 1521]
     %b = tcp.dma %z : !zero -> !all
     // Row m in cluster m: the rows differ, so both parts read row 0 (cluster 0's): 1,524 and
     // 1,012 cycles.
     %r = tcp.dma %m : !mat -> !rows
-    // CHECK: tcp.dma %4 {{.*}}part_ends = array<i64: 2036, 1525>, part_starts = array<i64: 512, 513>
+    // CHECK: tcp.dma %4 {{.*}}part_starts = [512, 513]{{.*}}part_ends = [2036, 1525]
     %d = tcp.dma %r : !rows -> !all
     return
   }

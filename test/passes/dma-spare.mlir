@@ -15,11 +15,11 @@ module attributes {tcp.axes = {A = 524288}} {
   func.func @stagger(%a: !w {tcp.arg = "in", tcp.name = "a"},
                      %b: !w {tcp.arg = "in", tcp.name = "b"}) {
     // Followed by %b: the four parts end ~500 cycles apart (17, 48, 80 and 111 slices).
-    // CHECK: tcp.dma %arg0 {{.*}}chunks = array<i64: 17, 48, 80, 111>{{.*}}engines = array<i64: 0, 1, 2, 3>{{.*}}part_ends = array<i64: 772, 1269, 1782, 2279>
+    // CHECK: tcp.dma %arg0 {{.*}}engines = [0, 1, 2, 3]{{.*}}chunks = [17, 48, 80, 111]{{.*}}part_ends = [772, 1269, 1782, 2279]
     %x = tcp.dma %a : !w -> !wdm
     // The last stream: each engine starts when it frees (the first at 772, the spare at 2,279)
     // and all four end together, the earliest taking the most.
-    // CHECK: tcp.dma %arg1 {{.*}}chunks = array<i64: 111, 80, 48, 17>{{.*}}engines = array<i64: 0, 1, 2, 3>{{.*}}part_ends = array<i64: 3048, 3049, 3050, 3051>
+    // CHECK: tcp.dma %arg1 {{.*}}engines = [0, 1, 2, 3]{{.*}}chunks = [111, 80, 48, 17]{{.*}}part_ends = [3048, 3049, 3050, 3051]
     %y = tcp.dma %b : !w -> !wdm
     return
   }
@@ -29,7 +29,7 @@ module attributes {tcp.axes = {A = 524288}} {
                       %b: !w {tcp.arg = "in", tcp.name = "b"},
                       %out: !w {tcp.arg = "out", tcp.name = "out"}) {
     // Staggered too, but the spare's part ends at 2,039, before the store of %z could start.
-    // CHECK: tcp.dma %arg0 {{.*}}chunks = array<i64: 22, 53, 85, 96>{{.*}}part_ends = array<i64: 852, 1349, 1862, 2039>
+    // CHECK: tcp.dma %arg0 {{.*}}chunks = [22, 53, 85, 96]{{.*}}part_ends = [852, 1349, 1862, 2039]
     %x = tcp.dma %a : !w -> !wdm
     %f = tcp.fetch main %x : !wdm -> !s
     %c = tcp.collect %f : !s
@@ -37,7 +37,7 @@ module attributes {tcp.axes = {A = 524288}} {
     // The store of %z (a small DMA) could start once the pass after %x ends, before the spare
     // (free at 2,039) could start streaming %b's data at 2,539: %b leaves the spare alone, its
     // other parts sized by when their engines free (852, 1,349, 1,862).
-    // CHECK: tcp.dma %arg1 {{.*}}chunks = array<i64: 117, 86, 53, 0>{{.*}}engines = array<i64: 0, 1, 2>,
+    // CHECK: tcp.dma %arg1 {{.*}}engines = [0, 1, 2]{{.*}}chunks = [117, 86, 53, 0]
     %y = tcp.dma %b : !w -> !wdm
     tcp.dma %z into %out : !wdm -> !w
     return

@@ -16,11 +16,11 @@ module attributes {tcp.axes = {T = 512, N = 8, D = 128, K = 1}} {
     %r = tcp.dma %row : !row -> !split
     // Heads 0..3 from a cluster 0 engine, 4..7 from a cluster 1 engine: 4 packets of 256 bytes
     // each, 504 cycles apiece, after the load (505).
-    // CHECK: tcp.dma_scatter {{.*}}engines = array<i64: {{[0-3]}}, {{[4-7]}}>{{.*}}part_ends = array<i64: 1009, 1010>, part_starts = array<i64: 505, 506>
+    // CHECK: tcp.dma_scatter {{.*}}engines = [{{[0-3]}}, {{[4-7]}}]{{.*}}part_starts = [505, 506]{{.*}}part_ends = [1009, 1010]
     tcp.dma_scatter %r into %cache at %offset : !split, !offset -> !cache
     // One cluster: one descriptor.
     %o = tcp.dma %row : !row -> !one
-    // CHECK: tcp.dma_scatter {{.*}}engines = array<i64: {{[0-9]}}>,
+    // CHECK: tcp.dma_scatter {{.*}}engines = [{{[0-9]}}]
     tcp.dma_scatter %o into %cache at %offset : !one, !offset -> !cache
     return
   }

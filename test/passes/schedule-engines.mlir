@@ -10,16 +10,16 @@ module attributes {tcp.axes = {A = 8192}} {
                      %b: !buf {tcp.arg = "in", tcp.name = "b"},
                      %out: !buf {tcp.arg = "out", tcp.name = "out"}) {
     // 256 packets of 64 bytes: 500 + 256 = 756 cycles, on the fourth engine (all are free).
-    // CHECK: tcp.dma %arg0 {{.*}}engines = array<i64: 3>{{.*}}part_ends = array<i64: 756>, part_starts = array<i64: 0>
+    // CHECK: tcp.dma %arg0 {{.*}}engines = [3]{{.*}}part_starts = [0]{{.*}}part_ends = [756]
     %x = tcp.dma %a : !buf -> !dm
     // Engine 3 is busy until 756, engines 0..2 are free: the first of them, from the next queue
     // cycle.
-    // CHECK: tcp.dma %arg1 {{.*}}engines = array<i64: 0>{{.*}}part_ends = array<i64: 757>, part_starts = array<i64: 1>
+    // CHECK: tcp.dma %arg1 {{.*}}engines = [0]{{.*}}part_starts = [1]{{.*}}part_ends = [757]
     %y = tcp.dma %b : !buf -> !dm
     // The last DMA waits for %x (the queue then at 756): engines 1, 2 and 3 are idle, engine 0
     // busy until 757, so it spreads over those three, 85 + 85 + 86 packets issued one queue
     // cycle apart from 756: 756 + 585, 757 + 585, 758 + 586.
-    // CHECK: tcp.dma %0 into %arg2 {{.*}}chunks = array<i64: 0, 85, 85, 86>{{.*}}engines = array<i64: 1, 2, 3>{{.*}}part_ends = array<i64: 1341, 1342, 1344>, part_starts = array<i64: 756, 757, 758>
+    // CHECK: tcp.dma %0 into %arg2 {{.*}}engines = [1, 2, 3]{{.*}}chunks = [0, 85, 85, 86]{{.*}}part_starts = [756, 757, 758]{{.*}}part_ends = [1341, 1342, 1344]
     tcp.dma %x into %out : !dm -> !buf
     return
   }

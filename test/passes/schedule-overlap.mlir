@@ -13,23 +13,23 @@ module attributes {tcp.axes = {A = 8192}} {
                          %out2: !buf {tcp.arg = "out", tcp.name = "out2"}) {
     // Both loads issue at once on two engines of cluster 0 (each is 756 cycles alone; 16 KB at
     // 256 B/cycle fits HBM's 1,500 twice over, so neither is slowed).
-    // CHECK: tcp.dma %arg0 {{.*}}context = "tdma", end = 756 : i64, engines = array<i64: 3>, order = 0 : i64, {{.*}}start = 0 : i64
+    // CHECK: tcp.dma %arg0 {{.*}}order = 0{{[,>]}}{{.*}}queue = tdma{{[,>]}}{{.*}}start = 0{{[,>]}}{{.*}}end = 756{{[,>]}}{{.*}}engines = [3]
     %x = tcp.dma %a : !buf -> !dm
-    // CHECK: tcp.dma %arg1 {{.*}}context = "tdma", end = 757 : i64, engines = array<i64: 0>, order = 1 : i64, {{.*}}start = 1 : i64
+    // CHECK: tcp.dma %arg1 {{.*}}order = 1{{[,>]}}{{.*}}queue = tdma{{[,>]}}{{.*}}start = 1{{[,>]}}{{.*}}end = 757{{[,>]}}{{.*}}engines = [0]
     %z = tcp.dma %b : !buf -> !dm
     %s = tcp.fetch main %x : !dm -> !f32s
     %c = tcp.collect %s : !f32s
     %v = tcp.vector %c [add_f 1.0] : !f32s
     %w = tcp.cast %v : !f32s -> !bf16s
     // The pass waits for %x's DMA only (tag 0), not for %z's (its config loads go first).
-    // CHECK: tcp.commit {{.*}}end = 771 : i64, engines = array<i64>, {{.*}}order = 2 : i64, start = 756 : i64, waits = ["tag 0"]
+    // CHECK: tcp.commit {{.*}}order = 2{{[,>]}}{{.*}}start = 756{{[,>]}}{{.*}}end = 771{{[,>]}}{{.*}}waits = [tag 0]
     %y = tcp.commit %w : !bf16s -> !dm
     // Storing %z needs %z's DMA (tag 1) but not the pass: it starts while the pass runs
     // (756..771), on a free engine.
-    // CHECK: tcp.dma %{{[0-9]+}} into %arg3 {{.*}}order = 3 : i64, {{.*}}start = 758 : i64, tags = array<i64: {{[0-9]+}}>, waits = ["tag 1"]
+    // CHECK: tcp.dma %{{[0-9]+}} into %arg3 {{.*}}order = 3{{[,>]}}{{.*}}start = 758{{[,>]}}{{.*}}waits = [tag 1]{{.*}}tags = [{{[0-9]+}}]
     tcp.dma %z into %out2 : !dm -> !buf
     // Storing %y waits for the pass (main).
-    // CHECK: tcp.dma %{{[0-9]+}} into %arg2 {{.*}}waits = ["main"]
+    // CHECK: tcp.dma %{{[0-9]+}} into %arg2 {{.*}}waits = [main]
     tcp.dma %y into %out : !dm -> !buf
     return
   }
@@ -45,11 +45,11 @@ module attributes {tcp.axes = {A = 8192}} {
   // CHECK-LABEL: func.func @war
   func.func @war(%io: !buf {tcp.arg = "inout", tcp.name = "io"},
                  %b: !buf {tcp.arg = "in", tcp.name = "b"}) {
-    // CHECK: tcp.dma %arg0 {{.*}}order = 0 : i64, {{.*}}start = 0 : i64, tags = array<i64: 0>, waits = []
+    // CHECK: tcp.dma %arg0 {{.*}}order = 0{{[,>]}}{{.*}}start = 0{{[,>]}}{{.*}}waits = []{{.*}}tags = [0]
     %x = tcp.dma %io : !buf -> !dm
-    // CHECK: tcp.dma %arg1 {{.*}}order = 1 : i64, {{.*}}start = 1 : i64, tags = array<i64: 1>, waits = []
+    // CHECK: tcp.dma %arg1 {{.*}}order = 1{{[,>]}}{{.*}}start = 1{{[,>]}}{{.*}}waits = []{{.*}}tags = [1]
     %z = tcp.dma %b : !buf -> !dm
-    // CHECK: tcp.dma %{{[0-9]+}} into %arg0 {{.*}}waits = ["tag 0", "tag 1"]
+    // CHECK: tcp.dma %{{[0-9]+}} into %arg0 {{.*}}waits = [tag 0, tag 1]
     tcp.dma %z into %io : !dm -> !buf
     return
   }
@@ -72,13 +72,13 @@ module attributes {tcp.axes = {R = 16, D = 128, DL = 64}} {
     %lo = tcp.view %out offset 0 : !row -> !half
     %hi = tcp.view %out offset 64 : !row -> !half
     // After its load (tag 0): 516 to 1,032.
-    // CHECK: tcp.dma %{{[0-9]+}} into %{{[0-9]+}} {{.*}}end = 1032 : i64{{.*}}start = 516 : i64, tags = array<i64: 0>, waits = ["tag 0"]
+    // CHECK: tcp.dma %{{[0-9]+}} into %{{[0-9]+}} {{.*}}start = 516{{[,>]}}{{.*}}end = 1032{{[,>]}}{{.*}}waits = [tag 0]{{.*}}tags = [0]
     tcp.dma %x into %lo : !hd -> !half
     // After its load only (tag 1), alongside the first.
-    // CHECK: tcp.dma %{{[0-9]+}} into %{{[0-9]+}} {{.*}}start = 518 : i64, tags = array<i64: 1>, waits = ["tag 1"]
+    // CHECK: tcp.dma %{{[0-9]+}} into %{{[0-9]+}} {{.*}}start = 518{{[,>]}}{{.*}}waits = [tag 1]{{.*}}tags = [1]
     tcp.dma %y into %hi : !hd -> !half
     // The first half again: after the first store (its tag 0), at 1,032.
-    // CHECK: tcp.dma %{{[0-9]+}} into %{{[0-9]+}} {{.*}}start = 1032 : i64, {{.*}}waits = ["tag 0"]
+    // CHECK: tcp.dma %{{[0-9]+}} into %{{[0-9]+}} {{.*}}start = 1032{{[,>]}}{{.*}}waits = [tag 0]
     tcp.dma %y into %lo : !hd -> !half
     return
   }

@@ -26,7 +26,7 @@ module attributes {tcp.axes = {A = 8, B = 1024, C = 4}} {
     %r = tcp.commit %a {tcp.dm_offset = 65536 : i64} : !acc8 -> !r8
     %s4 = tcp.fetch sub %y : !dm4 -> !s4
     %c4 = tcp.collect %s4 : !s4
-    // CHECK: tcp.to_trf {{.*}}context = "sub"{{.*}}waits = ["main"]
+    // CHECK: tcp.to_trf {{.*}}queue = sub{{[,>]}}{{.*}}waits = [main]
     %t4 = tcp.to_trf %c4 {tcp.trf_offset = 12288 : i64} : !s4 -> !t4
     return
   }
@@ -55,7 +55,7 @@ module attributes {tcp.axes = {A = 8, B = 1024, C = 4}} {
     %r = tcp.commit %a {tcp.dm_offset = 65536 : i64} : !acc8 -> !r8
     %s4 = tcp.fetch sub %y : !dm4 -> !s4
     %c4 = tcp.collect %s4 : !s4
-    // CHECK: tcp.to_trf {{.*}}context = "sub"{{.*}}waits = []
+    // CHECK: tcp.to_trf {{.*}}queue = sub{{[,>]}}{{.*}}waits = []
     %t4 = tcp.to_trf %c4 {tcp.trf_offset = 14336 : i64} : !s4 -> !t4
     return
   }

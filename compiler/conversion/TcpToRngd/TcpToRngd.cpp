@@ -11,7 +11,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/StringSet.h"
+#include <set>
 
 namespace rngd::conversion {
 #define GEN_PASS_DEF_CONVERTTCPTORNGD
@@ -59,37 +59,21 @@ public:
     for (Operation &op : func_.getBody().front()) {
       if (!tcp::isDmaUnit(&op) && !tcp::isPassEnd(&op))
         continue;
-      auto sched = op.getAttrOfType<DictionaryAttr>("tcp.schedule");
-      auto order = sched ? sched.getAs<IntegerAttr>("order") : IntegerAttr();
-      if (!order || !sched.getAs<IntegerAttr>("start"))
-        return op.emitOpError("has no issue order; run tcp-schedule first");
-      units.push_back({order.getInt(), &op});
+      tcp::ScheduleAttr sched = tcp::getSchedule(&op);
+      if (!sched)
+        return op.emitOpError("has no schedule; run tcp-schedule first");
+      units.push_back({sched.getOrder(), &op});
     }
     llvm::sort(units, [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (size_t i = 1; i < units.size(); ++i)
+      if (units[i].first == units[i - 1].first)
+        return units[i].second->emitOpError("has schedule order ")
+               << units[i].first << ", as another unit has";
     for (auto [order, op] : units) {
-      auto sched = op->getAttrOfType<DictionaryAttr>("tcp.schedule");
-      waits_ = sched.getAs<ArrayAttr>("waits");
-      auto masks = sched.getAs<DenseI64ArrayAttr>("load_masks");
-      masks_.assign(masks ? masks.asArrayRef().begin() : nullptr,
-                    masks ? masks.asArrayRef().end() : nullptr);
-      early_.clear();
-      auto bank = sched.getAs<IntegerAttr>("bank");
-      bank_ = bank ? bank.getInt() : 0;
-      if (auto early = sched.getAs<ArrayAttr>("early_loads"))
-        for (Attribute a : early)
-          early_.insert(cast<StringAttr>(a).getValue());
+      sched_ = tcp::getSchedule(op);
       // A pass emits its waits between its early and its other loads (lowerPass).
-      if (!tcp::isPassEnd(op) && failed(emitWaits(op, waits_)))
+      if (!tcp::isPassEnd(op) && failed(emitWaits(op, sched_.getWaits())))
         return failure();
-      auto tags = sched.getAs<DenseI64ArrayAttr>("tags");
-      tags_.assign(tags ? tags.asArrayRef().begin() : nullptr,
-                   tags ? tags.asArrayRef().end() : nullptr);
-      auto engines = sched.getAs<DenseI64ArrayAttr>("engines");
-      engines_.assign(engines ? engines.asArrayRef().begin() : nullptr,
-                      engines ? engines.asArrayRef().end() : nullptr);
-      auto chunks = sched.getAs<DenseI64ArrayAttr>("chunks");
-      chunks_.assign(chunks ? chunks.asArrayRef().begin() : nullptr,
-                     chunks ? chunks.asArrayRef().end() : nullptr);
       if (auto dma = dyn_cast<tcp::DmaOp>(op)) {
         if (failed(lowerDma(dma)))
           return failure();
@@ -100,7 +84,10 @@ public:
         return failure();
       }
     }
-    if (failed(emitWaits(func_, func_->getAttrOfType<ArrayAttr>("tcp.final_waits"))))
+    tcp::FinalWaitsAttr finalWaits = tcp::getFinalWaits(func_);
+    if (!finalWaits)
+      return func_.emitOpError("has no final waits; run tcp-schedule first");
+    if (failed(emitWaits(func_, finalWaits.getWaits())))
       return failure();
     // Records go after the args in index order; configs after descriptors.
     for (cmd::DescriptorOp d : descriptors_)
@@ -134,14 +121,13 @@ private:
     Value dst = op.getDest() ? op.getDest() : op.getResult();
     if ((plan->dmSource && dmOffset(op.getSource()) < 0) || (plan->dmDest && dmOffset(dst) < 0))
       return op.emitOpError("has no DM address; run tcp-allocate-memory first");
-    std::vector<tcp::DmaPart> parts = tcp::dmaParts(*plan, chunks_);
+    std::vector<tcp::DmaPart> parts = tcp::dmaParts(*plan, sched_.getChunks());
     if (parts.empty())
       return op.emitOpError("its schedule's chunks (")
-             << chunks_.size() << ") do not cut it into whole parts";
-    if (tags_.size() != parts.size() || engines_.size() != parts.size())
-      return op.emitOpError("has ") << tags_.size() << " DMA tags and " << engines_.size()
-                                    << " engines for " << parts.size()
-                                    << " descriptors; run tcp-schedule first";
+             << sched_.getChunks().size() << ") do not cut it into whole parts";
+    if (failed(checkParts(op, parts.size())))
+      return failure();
+    ArrayRef<int64_t> engines = sched_.getEngines(), tags = sched_.getTags();
     uint64_t src = address(op.getSource(), *plan, true), dest = address(dst, *plan, false);
     for (size_t p = 0; p < parts.size(); ++p) {
       const tcp::DmaPart &part = parts[p];
@@ -153,11 +139,11 @@ private:
       }
       int64_t index = static_cast<int64_t>(descriptors_.size());
       auto d = records_.create<cmd::DescriptorOp>(
-          op.getLoc(), index, engines_[p], src + static_cast<uint64_t>(part.srcOffset),
+          op.getLoc(), index, engines[p], src + static_cast<uint64_t>(part.srcOffset),
           dest + static_cast<uint64_t>(part.dstOffset), plan->plan.packetBytes, limits,
           srcStrides, dstStrides, StringAttr(), IntegerAttr(), IntegerAttr(), IntegerAttr());
       descriptors_.push_back(d);
-      if (failed(startDma(op, index, tags_[p])))
+      if (failed(startDma(op, index, tags[p])))
         return failure();
     }
     return success();
@@ -174,14 +160,13 @@ private:
       return op->emitOpError("has no DM address; run tcp-allocate-memory first");
     uint64_t dm = t.dmAddressBase + static_cast<uint64_t>(dmOffset(dmValue));
     uint64_t hbm = hbmAddress(hbmValue), index = hbmAddress(offsets);
-    std::vector<tcp::DmaPart> parts = tcp::indirectDmaParts(*plan, chunks_);
+    std::vector<tcp::DmaPart> parts = tcp::indirectDmaParts(*plan, sched_.getChunks());
     if (parts.empty())
       return op->emitOpError("its schedule's chunks (")
-             << chunks_.size() << ") do not cut it into whole parts";
-    if (tags_.size() != parts.size() || engines_.size() != parts.size())
-      return op->emitOpError("has ") << tags_.size() << " DMA tags and " << engines_.size()
-                                     << " engines for " << parts.size()
-                                     << " descriptors; run tcp-schedule first";
+             << sched_.getChunks().size() << ") do not cut it into whole parts";
+    if (failed(checkParts(op, parts.size())))
+      return failure();
+    ArrayRef<int64_t> engines = sched_.getEngines(), tags = sched_.getTags();
     for (size_t p = 0; p < parts.size(); ++p) {
       // Loop 0 walks the rows: the DM side steps by its row stride, the HBM side reads offsets.
       SmallVector<int64_t> limits, srcStrides, dstStrides;
@@ -194,12 +179,12 @@ private:
       uint64_t dst = (scatter ? hbm : dm) + static_cast<uint64_t>(parts[p].dstOffset);
       int64_t at = static_cast<int64_t>(descriptors_.size());
       auto d = records_.create<cmd::DescriptorOp>(
-          op->getLoc(), at, engines_[p], src, dst, plan->dma.plan.packetBytes, limits,
+          op->getLoc(), at, engines[p], src, dst, plan->dma.plan.packetBytes, limits,
           srcStrides, dstStrides, b_.getStringAttr(scatter ? "scatter" : "gather"),
           b_.getI64IntegerAttr(static_cast<int64_t>(index)), b_.getI64IntegerAttr(plan->rows),
           b_.getI64IntegerAttr(0));
       descriptors_.push_back(d);
-      if (failed(startDma(op, at, tags_[p])))
+      if (failed(startDma(op, at, tags[p])))
         return failure();
     }
     return success();
@@ -213,27 +198,40 @@ private:
                                  root->byteOffset);
   }
 
-  /// Starts descriptor `index` under the tag the scheduler gave it.
+  /// The schedule gives one engine and tag per descriptor the DMA lowers to.
+  LogicalResult checkParts(Operation *op, size_t parts) {
+    if (sched_.getEngines().size() != parts)
+      return op->emitOpError("its schedule lists ")
+             << sched_.getEngines().size() << " engines for its " << parts << " descriptors";
+    return success();
+  }
+
+  /// Starts descriptor `index` under the tag the scheduler gave it, which must be free.
   LogicalResult startDma(Operation *op, int64_t index, int64_t tag) {
-    if (tag < 0 || tag > int64_t(isa::kMaxTag))
-      return op->emitOpError("has no DMA tag in 0..") << isa::kMaxTag << "; run tcp-schedule first";
+    if (!tagsInFlight_.insert(tag).second)
+      return op->emitOpError("starts a DMA under tag ")
+             << tag << ", which a DMA not yet waited for holds";
     commands_.create<cmd::DmaOp>(op->getLoc(), index, tag);
     return success();
   }
 
-  /// The scheduler's waits: "tag N", "main" or "sub".
-  LogicalResult emitWaits(Operation *op, ArrayAttr waits) {
-    if (!waits)
-      return op->emitOpError("has no waits; run tcp-schedule first");
-    for (Attribute a : waits) {
-      StringRef w = cast<StringAttr>(a).getValue();
-      int64_t tag = 0;
-      if (w == "main" || w == "sub")
-        commands_.create<cmd::WaitOp>(op->getLoc(), b_.getStringAttr(w), IntegerAttr());
-      else if (w.consume_front("tag ") && !w.getAsInteger(10, tag))
-        commands_.create<cmd::WaitOp>(op->getLoc(), StringAttr(), b_.getI64IntegerAttr(tag));
-      else
-        return op->emitOpError("has an unknown wait '") << cast<StringAttr>(a).getValue() << "'";
+  /// The scheduler's waits, each for a tag or a context that has work in flight.
+  LogicalResult emitWaits(Operation *op, ArrayRef<tcp::Wait> waits) {
+    for (const tcp::Wait &w : waits) {
+      if (w.on == tcp::Queue::tdma) {
+        if (!tagsInFlight_.erase(w.tag))
+          return op->emitOpError("waits for tag ")
+                 << w.tag << ", which no DMA in flight holds";
+        commands_.create<cmd::WaitOp>(op->getLoc(), StringAttr(), b_.getI64IntegerAttr(w.tag));
+        continue;
+      }
+      bool &running = contextRunning_[w.on == tcp::Queue::main ? 0 : 1];
+      if (!running)
+        return op->emitOpError("waits for ")
+               << tcp::stringifyQueue(w.on) << ", which runs no pass then";
+      running = false;
+      commands_.create<cmd::WaitOp>(op->getLoc(), b_.getStringAttr(tcp::stringifyQueue(w.on)),
+                                    IntegerAttr());
     }
     return success();
   }
@@ -249,19 +247,19 @@ private:
     if (mask != isa::wholeBlockMask(*spec))
       words = b_.getI64IntegerAttr(static_cast<int64_t>(mask));
     configs_.push_back(records_.create<cmd::ConfigOp>(loc, index, name, values, words));
-    loads_.push_back({loc, index, ctx.str(), early_.contains(name)});
+    loads_.push_back({loc, index, ctx.str(), llvm::is_contained(sched_.getEarlyLoads(), tcp::ConfigUnit{static_cast<uint32_t>(unit)})});
   }
 
   /// The pass's loads the schedule put before its waits, the waits, then the other loads.
   LogicalResult emitLoadsAndWaits(Operation *end) {
     for (const Load &l : loads_)
       if (l.early)
-        commands_.create<cmd::LoadOp>(l.loc, l.index, l.ctx, bank_);
-    if (failed(emitWaits(end, waits_)))
+        commands_.create<cmd::LoadOp>(l.loc, l.index, l.ctx, sched_.getBank());
+    if (failed(emitWaits(end, sched_.getWaits())))
       return failure();
     for (const Load &l : loads_)
       if (!l.early)
-        commands_.create<cmd::LoadOp>(l.loc, l.index, l.ctx, bank_);
+        commands_.create<cmd::LoadOp>(l.loc, l.index, l.ctx, sched_.getBank());
     loads_.clear();
     return success();
   }
@@ -270,19 +268,28 @@ private:
     auto blocks = tcp::passBlocks(end);
     if (!blocks)
       return failure();
-    if (masks_.size() != blocks->blocks.size())
-      return end->emitOpError("has ")
-             << masks_.size() << " load masks for its " << blocks->blocks.size()
-             << " configuration blocks; run tcp-schedule first";
+    ArrayRef<int64_t> masks = sched_.getLoadMasks();
+    if (masks.size() != blocks->blocks.size())
+      return end->emitOpError("its schedule has ")
+             << masks.size() << " load masks for its " << blocks->blocks.size()
+             << " configuration blocks";
     StringRef ctx = tcp::stringifyContext(blocks->context);
+    if (tcp::stringifyQueue(sched_.getQueue()) != ctx)
+      return end->emitOpError("runs on ")
+             << ctx << " but its schedule puts it on " << tcp::stringifyQueue(sched_.getQueue());
+    bool &running = contextRunning_[blocks->context == tcp::Context::main ? 0 : 1];
     // Only the words the schedule found changed load; a block whose words all match the
     // registers is not loaded at all.
-    for (auto [block, mask] : llvm::zip(blocks->blocks, masks_))
+    for (auto [block, mask] : llvm::zip(blocks->blocks, masks))
       if (mask != 0)
         addConfig(block.loc, block.unit, block.values, static_cast<uint64_t>(mask), ctx);
     if (failed(emitLoadsAndWaits(end)))
       return failure();
-    commands_.create<cmd::ExecOp>(end->getLoc(), ctx, blocks->execUnits, bank_);
+    if (running)
+      return end->emitOpError("starts on ") << ctx << " before the pass running there was "
+                                            << "waited for";
+    running = true;
+    commands_.create<cmd::ExecOp>(end->getLoc(), ctx, blocks->execUnits, sched_.getBank());
     return success();
   }
 
@@ -302,13 +309,9 @@ private:
     bool early;
   };
   std::vector<Load> loads_;       // the pass being lowered: its config loads, in unit order
-  ArrayAttr waits_;               // the unit being lowered: its waits (tcp.schedule)
-  llvm::StringSet<> early_;       // and the blocks it loads before them
-  int64_t bank_ = 0;              // the register bank of its context it loads and runs on
-  std::vector<int64_t> masks_;    // a pass's words to load per block (0: none), tcp-schedule's
-  std::vector<int64_t> tags_;    // the tags of the DMA being lowered, one per descriptor
-  std::vector<int64_t> engines_; // and its engines
-  std::vector<int64_t> chunks_;  // and its parts' sizes (tcp-schedule's choice)
+  tcp::ScheduleAttr sched_;       // the unit being lowered: its schedule
+  std::set<int64_t> tagsInFlight_; // tags started and not yet waited for
+  bool contextRunning_[2] = {};    // main, sub: a pass started and not yet waited for
 };
 
 struct ConvertTcpToRngdPass

@@ -25,9 +25,12 @@ def Tcp_Dialect : Dialect {
     Entry-function arguments are HBM buffers with `tcp.arg = "in" | "out" | "inout"`.
   }];
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
   let hasRegionArgAttrVerify = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerTypes();
+    void registerAttributes();
   }];
 }
 
@@ -35,6 +38,11 @@ class Tcp_Op<string mnemonic, list<Trait> traits = []> : Op<Tcp_Dialect, mnemoni
 class Tcp_Type<string name, string typeMnemonic, list<Trait> traits = []>
     : TypeDef<Tcp_Dialect, name, traits> {
   let mnemonic = typeMnemonic;
+}
+
+class Tcp_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Tcp_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
 }
 
 #endif // TCP_BASE_TD

@@ -13,6 +13,7 @@ using namespace rngd::tcp;
 
 void TcpDialect::initialize() {
   registerTypes();
+  registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "dialects/tcp/IR/TcpOps.cpp.inc"

@@ -12,8 +12,34 @@
 #include "dialects/tcp/IR/TcpDialect.h.inc"
 #include "dialects/tcp/IR/TcpEnums.h.inc"
 
+#include "dialects/tcp/IR/TcpAttrSupport.h"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/tcp/IR/TcpAttrs.h.inc"
+
 #define GET_TYPEDEF_CLASSES
 #include "dialects/tcp/IR/TcpTypes.h.inc"
 
 #define GET_OP_CLASSES
 #include "dialects/tcp/IR/TcpOps.h.inc"
+
+namespace rngd {
+struct TargetModel;
+} // namespace rngd
+
+namespace rngd::tcp {
+
+constexpr llvm::StringLiteral kScheduleAttrName = "tcp.schedule";
+constexpr llvm::StringLiteral kFinalWaitsAttrName = "tcp.final_waits";
+constexpr llvm::StringLiteral kTargetAttrName = "tcp.target";
+
+/// The schedule tcp-schedule set on a DMA or on a pass's last op; null when unscheduled.
+ScheduleAttr getSchedule(mlir::Operation *op);
+/// The waits that end the kernel, on its entry function; null when unscheduled.
+FinalWaitsAttr getFinalWaits(mlir::Operation *func);
+
+/// The target the op is compiled for: its module's `tcp.target` (a name findTarget knows),
+/// rngd-1chip when the module names none. Every pass, verifier and emitter reads it here.
+const TargetModel &getTarget(mlir::Operation *op);
+
+} // namespace rngd::tcp

@@ -3,6 +3,7 @@
 
 include "TcpBase.td"
 include "TcpTypes.td"
+include "TcpAttrs.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"

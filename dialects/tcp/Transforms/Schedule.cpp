@@ -166,8 +166,8 @@ struct Unit {
   SmallVector<Block> blocks;    // config blocks the pass loads, in lowering order
   SmallVector<int64_t> loadMasks; // per block: the words its load writes, 0 if none (issue)
   uint16_t execUnits = 0;       // the engines its exec lists (isa::UnitBit)
-  SmallVector<std::string> earlyLoads; // blocks loaded before its waits (unused by the pass
-                                       // running on its bank then)
+  SmallVector<ConfigUnit> earlyLoads; // blocks loaded before its waits (unused by the pass
+                                      // running on its bank then)
   bool usesVector = false;
   bool holdsDma = false;
   bool resultStore = false; // a DMA writing HBM that no later unit waits for
@@ -178,14 +178,14 @@ struct Unit {
   QueueClock::Interval span;          // first start to last end (a DMA's: after finish())
   SmallVector<QueueClock::DmaId> dmas; // per DMA part, in the clock
   SmallVector<int64_t> tags, partStarts, partEnds; // per DMA part
-  SmallVector<std::string> waits; // "tag N" | "main" | "sub", emitted before the unit
+  SmallVector<Wait> waits; // emitted before the unit
   // What set its start: its commands issued once the queue had waited for the end of unit
   // `after` ("waits") or right after unit `after`'s ("queue"); -1 with "start" for the
   // kernel's first command. A DMA part may then wait for its engine: partAfter
   // (ListScheduler::resolveEngineWaits) is the DMA unit whose part there ended when it started
   // (-1: it did not wait).
   int64_t after = -1;
-  StringRef why = "start";
+  IssueReason why = IssueReason::start;
   SmallVector<int64_t> partAfter;
   int64_t issuedAt = 0;     // queue time after the unit's waits
   SmallVector<int64_t> prevOnEngine; // per DMA part: the previous DMA unit on its engine
@@ -431,7 +431,7 @@ public:
         end = std::max(end, unit.partEnds[p]);
     return end;
   }
-  const SmallVector<std::string> &finalWaits() const { return finalWaits_; }
+  const SmallVector<Wait> &finalWaits() const { return finalWaits_; }
   const std::vector<size_t> &issueOrder() const { return issueOrder_; }
 
 private:
@@ -592,13 +592,13 @@ private:
 
   /// Waits for each unit in `which` (each part of a DMA), earliest end first; returns the
   /// wait commands. `heldBy` becomes the last unit whose end held the queue (else unchanged).
-  SmallVector<std::string> retire(const SmallVector<size_t> &which, int64_t &heldBy) {
-    struct Wait {
+  SmallVector<Wait> retire(const SmallVector<size_t> &which, int64_t &heldBy) {
+    struct Pending {
       int64_t end;
       size_t unit;
       int64_t part; // -1: the unit's context
     };
-    SmallVector<Wait> waits;
+    SmallVector<Pending> waits;
     for (size_t w : which) {
       const Unit &unit = units_[w];
       if (unit.isDma)
@@ -608,21 +608,21 @@ private:
         waits.push_back({unit.span.end, w, -1});
     }
     // No DMA is issued among these waits, so the projected ends are the real ones.
-    llvm::stable_sort(waits, [](const Wait &a, const Wait &b) { return a.end < b.end; });
-    SmallVector<std::string> out;
-    for (const Wait &w : waits) {
+    llvm::stable_sort(waits, [](const Pending &a, const Pending &b) { return a.end < b.end; });
+    SmallVector<tcp::Wait> out;
+    for (const Pending &w : waits) {
       Unit &unit = units_[w.unit];
       if (w.end > clock_.now() + defaultTarget().commandIssueCycles)
         heldBy = static_cast<int64_t>(w.unit);
       if (w.part >= 0) {
         clock_.waitDma(unit.dmas[w.part]);
         int64_t tag = unit.tags[w.part];
-        out.push_back("tag " + std::to_string(tag));
+        out.push_back(tcp::Wait::forTag(tag));
         freeTags_.push_back(tag);
         --tagsTaken_;
       } else {
         clock_.wait(w.end);
-        out.push_back(unit.context == 0 ? "main" : "sub");
+        out.push_back(tcp::Wait::forContext(unit.context == 0 ? Queue::main : Queue::sub));
         context_[unit.context] = -1;
       }
       unit.retired = true;
@@ -662,7 +662,7 @@ private:
           continue;
         }
         clock_.load(mask);
-        unit.earlyLoads.push_back(isa::findUnit(block.unit)->name);
+        unit.earlyLoads.push_back({static_cast<uint32_t>(block.unit)});
       }
     }
     int64_t heldBy = -1;
@@ -670,10 +670,10 @@ private:
     unit.issuedAt = clock_.now();
     if (heldBy >= 0) {
       unit.after = heldBy;
-      unit.why = "waits";
+      unit.why = IssueReason::waits;
     } else if (!issueOrder_.empty()) {
       unit.after = static_cast<int64_t>(issueOrder_.back());
-      unit.why = "queue";
+      unit.why = IssueReason::queue;
     }
     unit.issued = true;
     if (unit.isDma) {
@@ -899,20 +899,13 @@ private:
   size_t tagsTaken_ = 0;               // their parts' tags
   SmallVector<int64_t> freeTags_;      // retired tags, reused oldest first
   int64_t unusedTag_ = 0;
-  SmallVector<std::string> finalWaits_;
+  SmallVector<Wait> finalWaits_;
   std::vector<size_t> issueOrder_;
   std::vector<int64_t> estimates_; // spareNeed's earliest starts, as of estimatesAt_ issues
   bool staggerBusySpare_;
   int64_t leftBy_ = -1; // the first weight stream when it leaves an engine (leaves)
   size_t estimatesAt_ = 0;
 };
-
-ArrayAttr stringArray(Builder &b, ArrayRef<std::string> items) {
-  SmallVector<Attribute> attrs;
-  for (const std::string &s : items)
-    attrs.push_back(b.getStringAttr(s));
-  return b.getArrayAttr(attrs);
-}
 
 SmallVector<int64_t> engines(const Unit &unit) {
   SmallVector<int64_t> out;
@@ -959,46 +952,25 @@ LogicalResult scheduleFunction(func::FuncOp func, StringRef staggerBusySpare,
   }
   ListScheduler &scheduler = *schedulers[best];
   const std::vector<Unit> &chosen = runs[best];
-  Builder b(func);
+  MLIRContext *ctx = func.getContext();
   std::vector<int64_t> orderOf(chosen.size());
   for (size_t i = 0; i < scheduler.issueOrder().size(); ++i)
     orderOf[scheduler.issueOrder()[i]] = static_cast<int64_t>(i);
   int64_t order = 0;
   for (size_t u : scheduler.issueOrder()) {
     const Unit &unit = chosen[u];
-    SmallVector<NamedAttribute> fields = {
-        b.getNamedAttr("order", b.getI64IntegerAttr(order++)),
-        b.getNamedAttr("context",
-                       b.getStringAttr(unit.isDma ? "tdma" : unit.context == 0 ? "main" : "sub")),
-        b.getNamedAttr("engines", b.getDenseI64ArrayAttr(engines(unit))),
-        b.getNamedAttr("start", b.getI64IntegerAttr(unit.span.start)),
-        b.getNamedAttr("end", b.getI64IntegerAttr(unit.span.end)),
-        b.getNamedAttr("waits", stringArray(b, unit.waits)),
-        b.getNamedAttr("why", b.getStringAttr(unit.why))};
-    if (unit.after >= 0)
-      fields.push_back(b.getNamedAttr("after", b.getI64IntegerAttr(orderOf[unit.after])));
-    if (unit.isDma) {
-      SmallVector<int64_t> partAfter;
-      for (int64_t a : unit.partAfter)
-        partAfter.push_back(a < 0 ? -1 : orderOf[a]);
-      fields.push_back(b.getNamedAttr("part_after", b.getDenseI64ArrayAttr(partAfter)));
-      fields.push_back(b.getNamedAttr("tags", b.getDenseI64ArrayAttr(unit.tags)));
-      if (!unit.chunks.empty())
-        fields.push_back(b.getNamedAttr("chunks", b.getDenseI64ArrayAttr(unit.chunks)));
-      fields.push_back(b.getNamedAttr("part_starts", b.getDenseI64ArrayAttr(unit.partStarts)));
-      fields.push_back(b.getNamedAttr("part_ends", b.getDenseI64ArrayAttr(unit.partEnds)));
-    }
-    if (!unit.isDma && unit.bank != 0)
-      fields.push_back(b.getNamedAttr("bank", b.getI64IntegerAttr(unit.bank)));
-    if (!unit.isDma)
-      fields.push_back(b.getNamedAttr("load_masks", b.getDenseI64ArrayAttr(unit.loadMasks)));
-    if (!unit.earlyLoads.empty())
-      fields.push_back(b.getNamedAttr("early_loads", stringArray(b, unit.earlyLoads)));
-    if (unit.holdsDma) // a pass that could break the 64-same-bank rule: no DMA overlaps it
-      fields.push_back(b.getNamedAttr("holds_dma", b.getUnitAttr()));
-    unit.op->setAttr("tcp.schedule", b.getDictionaryAttr(fields));
+    SmallVector<int64_t> partAfter;
+    for (int64_t a : unit.partAfter)
+      partAfter.push_back(a < 0 ? -1 : orderOf[a]);
+    Queue context = unit.isDma ? Queue::tdma : unit.context == 0 ? Queue::main : Queue::sub;
+    auto schedule = ScheduleAttr::get(
+        ctx, order++, context, unit.span.start, unit.span.end, unit.waits, unit.why,
+        unit.after >= 0 ? orderOf[unit.after] : -1, engines(unit), unit.tags, unit.chunks,
+        unit.partStarts, unit.partEnds, partAfter, unit.isDma ? 0 : unit.bank,
+        unit.loadMasks, unit.earlyLoads, unit.holdsDma);
+    unit.op->setAttr(kScheduleAttrName, schedule);
   }
-  func->setAttr("tcp.final_waits", stringArray(b, scheduler.finalWaits()));
+  func->setAttr(kFinalWaitsAttrName, FinalWaitsAttr::get(ctx, scheduler.finalWaits()));
   makespan = scheduler.makespan();
   return success();
 }

@@ -155,13 +155,22 @@ bool checkSupported(const Qwen3Config &got, const Qwen3Config &sup, std::string 
   return true;
 }
 
-bool loadHfModel(const std::string &dir, const LoadOptions &options, std::unique_ptr<Weights> &out,
-                 std::string &error) {
+bool readHfConfig(const std::string &dir, const Qwen3Config &supported, Qwen3Config &out,
+                  std::string &error) {
   std::string text;
   if (!readText(dir + "/config.json", text, error))
     return false;
   Qwen3Config config;
-  if (!parseHfConfig(text, config, error) || !checkSupported(config, options.supported, error))
+  if (!parseHfConfig(text, config, error) || !checkSupported(config, supported, error))
+    return false;
+  out = config;
+  return true;
+}
+
+bool loadHfModel(const std::string &dir, const LoadOptions &options, std::unique_ptr<Weights> &out,
+                 std::string &error, LoadNotes *notes) {
+  Qwen3Config config;
+  if (!readHfConfig(dir, options.supported, config, error))
     return false;
   if (options.maxLayers > 0 && options.maxLayers < config.numLayers)
     config.numLayers = options.maxLayers;
@@ -169,18 +178,27 @@ bool loadHfModel(const std::string &dir, const LoadOptions &options, std::unique
   SafetensorsFile file;
   if (!file.open(dir + "/model.safetensors", error))
     return false;
+  // Hugging Face ties the head to the embedding whenever the config says so (tie_weights), a
+  // separate lm_head.weight in the file notwithstanding.
+  auto tiedHead = [&](const std::string &name) {
+    return name == "lm_head.weight" && config.tieWordEmbeddings;
+  };
+  const std::vector<TensorSpec> specs = expectedTensors(config);
+  for (const TensorSpec &spec : specs)
+    if (!tiedHead(spec.name) && !file.find(spec.name)) {
+      error = "model.safetensors: missing tensor '" + spec.name + "'" +
+              (spec.name == "lm_head.weight" ? " (tie_word_embeddings is false)" : "");
+      return false;
+    }
+  if (notes)
+    notes->ignoredLmHead = config.tieWordEmbeddings && file.find("lm_head.weight") != nullptr;
   auto weights = std::make_unique<Weights>(config);
-  for (const TensorSpec &spec : expectedTensors(config)) {
-    std::string name = spec.name;
-    if (name == "lm_head.weight" && !file.find(name) && config.tieWordEmbeddings) {
+  for (const TensorSpec &spec : specs) {
+    const std::string &name = spec.name;
+    if (tiedHead(name)) {
       if (!weights->set(name, weights->shared("model.embed_tokens.weight"), error))
         return false;
       continue;
-    }
-    if (!file.find(name)) {
-      error = "model.safetensors: missing tensor '" + name + "'" +
-              (name == "lm_head.weight" ? " (tie_word_embeddings is false)" : "");
-      return false;
     }
     Bf16Tensor t;
     if (!file.readBf16(name, t, error))

@@ -20,14 +20,28 @@ std::string hfConfigJson(const Qwen3Config &config);
 /// rms_norm_eps; the number of layers is free).
 bool checkSupported(const Qwen3Config &got, const Qwen3Config &supported, std::string &error);
 
+/// Reads, parses and checks dir/config.json against `supported` without touching the weights
+/// (milliseconds), so a driver can report config problems and learn num_hidden_layers first.
+bool readHfConfig(const std::string &dir, const Qwen3Config &supported, Qwen3Config &out,
+                  std::string &error);
+
 struct LoadOptions {
   Qwen3Config supported;  // the shapes the kernels are built for (default Qwen3-0.6B)
   int maxLayers = 0;      // > 0: load only the first maxLayers layers
 };
 
-/// Loads dir/config.json and dir/model.safetensors (bf16). lm_head.weight falls back to
-/// model.embed_tokens.weight when tie_word_embeddings is true and the file has no lm_head.
+/// What loadHfModel decided beyond the tensors themselves.
+struct LoadNotes {
+  /// tie_word_embeddings is true and the file also holds lm_head.weight: as in Hugging Face
+  /// (tie_weights), the head is model.embed_tokens.weight and the file's lm_head is not used.
+  bool ignoredLmHead = false;
+};
+
+/// Loads dir/config.json and dir/model.safetensors (bf16). Every tensor the first maxLayers
+/// layers need is looked up in the file's header before any data is read, so a missing tensor
+/// is reported at once. With tie_word_embeddings true, lm_head.weight is
+/// model.embed_tokens.weight (a separate lm_head.weight in the file is ignored: `notes`).
 bool loadHfModel(const std::string &dir, const LoadOptions &options, std::unique_ptr<Weights> &out,
-                 std::string &error);
+                 std::string &error, LoadNotes *notes = nullptr);
 
 } // namespace rngd::qwen3

@@ -329,3 +329,75 @@ TEST_CASE("hf model: config errors surface from loadHfModel", "[qwen3][safetenso
     CHECK_THAT(loadError(dir), Catch::Contains("cannot open") && Catch::Contains("model.safetensors"));
   }
 }
+
+TEST_CASE("hf model: tie_word_embeddings true ties the head even when lm_head.weight is present",
+          "[qwen3][safetensors]") {
+  // Hugging Face's tie_weights makes the head the embedding whenever the config says so; a
+  // separate lm_head.weight in the file is not used, and the loader says so.
+  Weights untied = seededWeights(tinyConfig(false), 5); // has its own lm_head.weight
+  REQUIRE(untied.get("lm_head.weight").data != untied.get("model.embed_tokens.weight").data);
+  for (bool tied : {false, true}) {
+    ScratchDir dir;
+    std::string error;
+    REQUIRE(writeSafetensors(dir.file("model.safetensors"), rawTensors(untied), error));
+    writeText(dir.file("config.json"), hfConfigJson(tinyConfig(tied)));
+    LoadOptions options;
+    options.supported = tinyConfig();
+    std::unique_ptr<Weights> w;
+    LoadNotes notes;
+    REQUIRE(loadHfModel(dir.str(), options, w, error, &notes));
+    CHECK(notes.ignoredLmHead == tied);
+    const auto &expected = untied.get(tied ? "model.embed_tokens.weight" : "lm_head.weight");
+    CHECK(w->get("lm_head.weight").data == expected.data);
+    if (tied)
+      CHECK(w->shared("lm_head.weight") == w->shared("model.embed_tokens.weight"));
+  }
+  // Tied and no lm_head in the file (as HF saves a tied model): nothing to note.
+  ScratchDir dir;
+  Weights tiedWeights = seededWeights(tinyConfig(true), 5);
+  writeCheckpoint(dir, tiedWeights);
+  LoadOptions options;
+  options.supported = tinyConfig();
+  std::unique_ptr<Weights> w;
+  LoadNotes notes;
+  std::string error;
+  REQUIRE(loadHfModel(dir.str(), options, w, error, &notes));
+  CHECK_FALSE(notes.ignoredLmHead);
+}
+
+TEST_CASE("hf model: readHfConfig reads only config.json", "[qwen3][safetensors]") {
+  ScratchDir dir;
+  Qwen3Config c = tinyConfig();
+  c.numLayers = 5;
+  writeText(dir.file("config.json"), hfConfigJson(c)); // no model.safetensors at all
+  Qwen3Config got;
+  std::string error;
+  REQUIRE(readHfConfig(dir.str(), tinyConfig(), got, error));
+  CHECK(got.numLayers == 5);
+  CHECK(got.intermediateSize == 96);
+  c.intermediateSize = 128;
+  writeText(dir.file("config.json"), hfConfigJson(c));
+  CHECK_FALSE(readHfConfig(dir.str(), tinyConfig(), got, error));
+  CHECK_THAT(error, Catch::Contains("intermediate_size is 128"));
+}
+
+TEST_CASE("hf model: a missing tensor is reported before any tensor is read",
+          "[qwen3][safetensors]") {
+  // The embedding is stored as F32 (reading it would fail on the dtype) and a layer-1 tensor is
+  // missing: the missing tensor, found in the header, is the error.
+  Weights w = seededWeights(tinyConfig(), 5);
+  auto raw = rawTensors(w);
+  RawTensor &e = raw["model.embed_tokens.weight"];
+  e.dtype = "F32";
+  e.bytes.resize(e.bytes.size() * 2);
+  raw.erase("model.layers.1.mlp.down_proj.weight");
+  ScratchDir dir;
+  std::string error;
+  REQUIRE(writeSafetensors(dir.file("model.safetensors"), raw, error));
+  writeText(dir.file("config.json"), hfConfigJson(w.config()));
+  CHECK_THAT(loadError(dir), Catch::Contains("missing tensor 'model.layers.1.mlp.down_proj.weight'"));
+  // With only the first layer wanted, the missing layer-1 tensor does not matter; the
+  // embedding's dtype does.
+  CHECK_THAT(loadError(dir, nullptr, 1), Catch::Contains("'model.embed_tokens.weight'") &&
+                                             Catch::Contains("dtype F32"));
+}

@@ -1,0 +1,244 @@
+// The tcp attributes: the schedule tcp-schedule writes and everything downstream reads, and
+// the kernel's final waits. Their verifiers hold every rule that needs no context; the
+// dialect's operation-attribute hook adds the ones that need the op and its target.
+#include "dialects/tcp/IR/TcpDialect.h"
+#include "dialects/tcp/IR/TcpPass.h"
+
+#include "compiler/target/TargetModel.h"
+#include "rngd/Isa.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace rngd;
+using namespace rngd::tcp;
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/tcp/IR/TcpAttrs.cpp.inc"
+
+void TcpDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/tcp/IR/TcpAttrs.cpp.inc"
+      >();
+}
+
+namespace rngd::tcp {
+
+//===----------------------------------------------------------------------===//
+// List elements
+//===----------------------------------------------------------------------===//
+
+ParseResult parseListElement(AsmParser &parser, int64_t &value) {
+  return parser.parseInteger(value);
+}
+
+ParseResult parseListElement(AsmParser &parser, Wait &value) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef word;
+  if (parser.parseOptionalKeyword(&word))
+    return parser.emitError(loc, "expected a wait: `tag N`, `main` or `sub`");
+  if (word == "tag") {
+    value.on = Queue::tdma;
+    return parser.parseInteger(value.tag);
+  }
+  if (word == "main" || word == "sub") {
+    value = Wait::forContext(word == "main" ? Queue::main : Queue::sub);
+    return success();
+  }
+  return parser.emitError(loc, "a wait is `tag N`, `main` or `sub`; there is no unit '")
+         << word << "' to wait for";
+}
+
+ParseResult parseListElement(AsmParser &parser, ConfigUnit &value) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef word;
+  if (parser.parseOptionalKeyword(&word))
+    return parser.emitError(loc, "expected a configuration unit's name");
+  const isa::UnitSpec *spec = isa::findUnit(word.str());
+  if (!spec)
+    return parser.emitError(loc, "unknown configuration unit '") << word << "'";
+  value.id = static_cast<uint32_t>(spec->unit);
+  return success();
+}
+
+void printListElement(AsmPrinter &printer, int64_t value) { printer << value; }
+
+void printListElement(AsmPrinter &printer, const Wait &value) {
+  if (value.on == Queue::tdma)
+    printer << "tag " << value.tag;
+  else
+    printer << stringifyQueue(value.on);
+}
+
+void printListElement(AsmPrinter &printer, ConfigUnit value) {
+  const isa::UnitSpec *spec = isa::findUnit(static_cast<isa::Unit>(value.id));
+  if (spec)
+    printer << spec->name;
+  else // only a builder can make one; print it so that parsing it back names the problem
+    printer << "unit" << value.id;
+}
+
+FailureOr<bool> parseFlag(AsmParser &parser) {
+  if (succeeded(parser.parseOptionalKeyword("true")))
+    return true;
+  if (succeeded(parser.parseOptionalKeyword("false")))
+    return false;
+  return parser.emitError(parser.getCurrentLocation(), "expected `true` or `false`");
+}
+
+ScheduleAttr getSchedule(Operation *op) {
+  return op->getAttrOfType<ScheduleAttr>(kScheduleAttrName);
+}
+
+FinalWaitsAttr getFinalWaits(Operation *func) {
+  return func->getAttrOfType<FinalWaitsAttr>(kFinalWaitsAttrName);
+}
+
+const TargetModel &getTarget(Operation *op) {
+  auto module = llvm::isa<ModuleOp>(op) ? llvm::cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
+  auto name = module ? module->getAttrOfType<StringAttr>(kTargetAttrName) : StringAttr();
+  const TargetModel *target = name ? findTarget(name.str()) : nullptr;
+  return target ? *target : defaultTarget(); // an unknown name fails the module's verifier
+}
+
+} // namespace rngd::tcp
+
+//===----------------------------------------------------------------------===//
+// Verifiers
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+LogicalResult verifyWaits(function_ref<InFlightDiagnostic()> emitError, ArrayRef<Wait> waits) {
+  for (const Wait &w : waits)
+    if (w.on == Queue::tdma && (w.tag < 0 || w.tag > int64_t(isa::kMaxTag)))
+      return emitError() << "wait on tag " << w.tag << ": DMA tags are 0.." << isa::kMaxTag;
+  return success();
+}
+
+} // namespace
+
+LogicalResult FinalWaitsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                     ArrayRef<Wait> waits) {
+  return verifyWaits(emitError, waits);
+}
+
+LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t order,
+                                   Queue queue, int64_t start, int64_t end,
+                                   ArrayRef<Wait> waits, IssueReason why, int64_t after,
+                                   ArrayRef<int64_t> engines, ArrayRef<int64_t> tags,
+                                   ArrayRef<int64_t> chunks, ArrayRef<int64_t> partStarts,
+                                   ArrayRef<int64_t> partEnds, ArrayRef<int64_t> partAfter,
+                                   int64_t bank, ArrayRef<int64_t> loadMasks,
+                                   ArrayRef<ConfigUnit> earlyLoads, bool holdsDma) {
+  if (order < 0)
+    return emitError() << "schedule order " << order << " is negative";
+  if (start < 0 || end < start)
+    return emitError() << "schedule interval [" << start << ", " << end
+                       << "] must have 0 <= start <= end";
+  if (failed(verifyWaits(emitError, waits)))
+    return failure();
+  if ((why == IssueReason::start) != (after < 0))
+    return emitError() << "why = " << stringifyIssueReason(why) << " with after = " << after
+                       << ": only the kernel's first unit (why = start) has no `after`";
+  if (after >= order)
+    return emitError() << "after = " << after << " names a unit issued at or after this one ("
+                       << order << ")";
+  if (queue != Queue::tdma) {
+    if (!engines.empty() || !tags.empty() || !chunks.empty() || !partStarts.empty() ||
+        !partEnds.empty() || !partAfter.empty())
+      return emitError() << "a pass on " << stringifyQueue(queue)
+                         << " has no DMA parts (engines, tags, chunks, part_*)";
+    int64_t banks = queue == Queue::main ? isa::kMainBanks : 1;
+    if (bank < 0 || bank >= banks)
+      return emitError() << "bank " << bank << " on " << stringifyQueue(queue) << ": it has "
+                         << banks << " register bank" << (banks == 1 ? "" : "s");
+    for (int64_t mask : loadMasks)
+      if (mask < 0)
+        return emitError() << "load mask " << mask << " is negative";
+    for (ConfigUnit u : earlyLoads)
+      if (!isa::findUnit(static_cast<isa::Unit>(u.id)))
+        return emitError() << "early_loads names configuration unit " << u.id
+                           << ", which the ISA does not have";
+    for (size_t i = 0; i < earlyLoads.size(); ++i)
+      if (llvm::is_contained(earlyLoads.drop_front(i + 1), earlyLoads[i]))
+        return emitError() << "early_loads names a unit twice";
+    return success();
+  }
+  if (bank != 0 || !loadMasks.empty() || !earlyLoads.empty() || holdsDma)
+    return emitError() << "a DMA (queue = tdma) has no bank, load_masks, early_loads or "
+                          "holds_dma";
+  if (engines.empty())
+    return emitError() << "a DMA lists at least one engine";
+  for (auto [name, list] : {std::pair<StringRef, ArrayRef<int64_t>>{"tags", tags},
+                            {"part_starts", partStarts},
+                            {"part_ends", partEnds},
+                            {"part_after", partAfter}})
+    if (list.size() != engines.size())
+      return emitError() << name << " has " << list.size() << " entries for "
+                         << engines.size() << " engines (one per descriptor)";
+  for (size_t p = 0; p < engines.size(); ++p) {
+    if (engines[p] < 0)
+      return emitError() << "engine " << engines[p] << " is negative";
+    if (tags[p] < 0 || tags[p] > int64_t(isa::kMaxTag))
+      return emitError() << "tag " << tags[p] << ": DMA tags are 0.." << isa::kMaxTag;
+    if (partStarts[p] < 0 || partEnds[p] < partStarts[p])
+      return emitError() << "part " << p << " runs [" << partStarts[p] << ", " << partEnds[p]
+                         << "]: it must have 0 <= start <= end";
+    if (partAfter[p] < -1 || partAfter[p] >= order)
+      return emitError() << "part_after " << partAfter[p] << " of part " << p
+                         << " names no earlier unit (-1 or 0.." << order - 1 << ")";
+  }
+  for (int64_t c : chunks)
+    if (c < 0)
+      return emitError() << "chunk " << c << " is negative";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Schedule attributes on ops: the rules that need the op or the target
+//===----------------------------------------------------------------------===//
+
+LogicalResult TcpDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
+  if (attr.getName() == kTargetAttrName) {
+    auto name = dyn_cast<StringAttr>(attr.getValue());
+    if (!llvm::isa<ModuleOp>(op) || !name || !findTarget(name.str())) {
+      auto diag = op->emitError(kTargetAttrName.str() + " is a module attribute naming a " +
+                                "target (");
+      llvm::interleaveComma(targetNames(), diag);
+      return diag << "), got " << attr.getValue();
+    }
+    return success();
+  }
+  if (attr.getName() == kFinalWaitsAttrName) {
+    if (!llvm::isa<FinalWaitsAttr>(attr.getValue()))
+      return op->emitError(kFinalWaitsAttrName.str() + " must be a #tcp.final_waits<[...]>, got ")
+             << attr.getValue();
+    return success();
+  }
+  if (attr.getName() != kScheduleAttrName)
+    return success();
+  auto sched = dyn_cast<ScheduleAttr>(attr.getValue());
+  if (!sched)
+    return op->emitError(kScheduleAttrName.str() + " must be a #tcp.schedule<...>, got ")
+           << attr.getValue();
+  bool dma = isDmaUnit(op);
+  if (!dma && !isPassEnd(op))
+    return op->emitError("only DMAs and the last op of a Tensor Unit pass are scheduled");
+  if (dma != sched.isDma())
+    return op->emitError(dma ? "a DMA" : "a Tensor Unit pass")
+           << " scheduled on " << stringifyQueue(sched.getQueue()) << "; "
+           << (dma ? "DMAs run on tdma" : "passes run on main or sub");
+  const TargetModel &target = getTarget(op);
+  for (int64_t e : sched.getEngines())
+    if (e >= target.dmaEngines)
+      return op->emitError("scheduled on DMA engine ")
+             << e << ", but target " << target.name << " has " << target.dmaEngines
+             << " (0.." << target.dmaEngines - 1 << ")";
+  return success();
+}
