@@ -496,6 +496,9 @@ std::unique_ptr<Tokenizer> loadTokenizer(const Options &opt) {
   std::string err;
   if (!tokenizer->loadFile(path, err))
     fatal(path + ": " + err);
+  if (opt.havePrompt && !tokenizer->canEncode())
+    fatal(path + " cannot encode a text prompt (" + tokenizer->encoderError() +
+          "): give --tokenizer FILE with Qwen3's full tokenizer.json");
   return tokenizer;
 }
 
