@@ -1,4 +1,4 @@
-// The six stage kernels on one simulated device, with weights, KV cache and activations in
+// The stage kernels on one simulated device, with weights, KV cache and activations in
 // device buffers bound to the kernels' arguments (Pipeline.h).
 #include "qwen3/host/Pipeline.h"
 
@@ -18,7 +18,13 @@ namespace rngd::qwen3 {
 
 const char *const kStages[NumStages] = {"embedding",         "projection",
                                         "attention_forward_first", "attention_forward",
-                                        "decoder",           "final_layer"};
+                                        "decoder",           "final_layer",
+                                        "token_lookup"};
+
+std::vector<int> Pipeline::stagesUsed(bool deviceLookup) {
+  return {deviceLookup ? TokenLookup : Embedding, Projection, AttentionFirst, AttentionNext,
+          Decoder, FinalLayer};
+}
 
 namespace {
 
@@ -73,9 +79,9 @@ ScheduleInfo readSchedule(const std::string &path, const char *stage) {
   return info;
 }
 
-Pipeline::Pipeline(const std::string &dir, const Weights &weights)
-    : w_(weights), cfg_(weights.config()) {
-  for (int s = 0; s < NumStages; ++s) {
+Pipeline::Pipeline(const std::string &dir, const Weights &weights, bool deviceLookup)
+    : w_(weights), cfg_(weights.config()), deviceLookup_(deviceLookup) {
+  for (int s : stagesUsed(deviceLookup)) {
     std::string path = dir + "/" + kStages[s] + ".rngd";
     if (!fileExists(path))
       throw std::runtime_error("kernel file " + path + " not found (compile kernels/qwen3/" +
@@ -105,8 +111,22 @@ Pipeline::Pipeline(const std::string &dir, const Weights &weights)
   rngd::Buffer &x = buffer("x", H * 2), &q = buffer("q", Q * 2);
   rngd::Buffer &max = buffer("attention.max", heads * 4), &sum = buffer("attention.sum", heads * 4);
   rngd::Buffer &out = buffer("attention.out", Q * 2), &mask = buffer("mask", kChunk * 4);
-  bind(Embedding, "input", buffer("embedding.row", H * 2));
-  bind(Embedding, "out", x);
+  if (deviceLookup_) {
+    // The table the gather reads: the LM head's padded buffer when tied, else the embedding
+    // padded to Wp rows (the padding zero; token ids are checked against W before any step).
+    rngd::Buffer *table = &lm;
+    if (w_.shared("lm_head.weight") != w_.shared("model.embed_tokens.weight")) {
+      const Bf16Tensor &emb = w_.get("model.embed_tokens.weight");
+      table = &buffer("embedding.table", uint64_t(kPaddedVocab) * H * 2);
+      check(table->write(emb.data.data(), emb.data.size() * 2), "uploading the embedding table");
+    }
+    bind(TokenLookup, "table", *table);
+    bind(TokenLookup, "offset", buffer("token.offset", 4));
+    bind(TokenLookup, "out", x);
+  } else {
+    bind(Embedding, "input", buffer("embedding.row", H * 2));
+    bind(Embedding, "out", x);
+  }
   bind(Projection, "x", x);
   bind(Projection, "kv_offset", buffer("kv_offset", 4));
   bind(Projection, "cos", buffer("rope.cos", D * 2));
@@ -178,15 +198,23 @@ void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &log
   rngd::Buffer &max = *buffers_.at("attention.max"), &sum = *buffers_.at("attention.sum");
   rngd::Buffer &out = *buffers_.at("attention.out"), &mask = *buffers_.at("mask");
 
-  // 1. embedding: the host selects the row.
+  // 1. embedding: the host selects the row; or token_lookup: the host writes the row's byte
+  // offset and the kernel gathers it. Either way the host's row is the reference.
   const Bf16Tensor &emb = w_.get("model.embed_tokens.weight");
-  check(buffers_.at("embedding.row")->write(emb.data.data() + size_t(token) * H, H * 2),
-        "writing the embedding row");
-  launch(Embedding);
+  if (token < 0 || token >= cfg_.vocabSize)
+    throw std::runtime_error("token id " + std::to_string(token) + " out of range 0.." +
+                             std::to_string(cfg_.vocabSize - 1));
+  const Stage first = deviceLookup_ ? TokenLookup : Embedding;
+  if (deviceLookup_)
+    write(*buffers_.at("token.offset"), std::vector<int32_t>{int32_t(size_t(token) * H * 2)});
+  else
+    check(buffers_.at("embedding.row")->write(emb.data.data() + size_t(token) * H, H * 2),
+          "writing the embedding row");
+  launch(first);
   if (checking_)
-    record(Embedding, oracle::checkRule(oracle::Bits(emb.data.begin() + size_t(token) * H,
-                                                     emb.data.begin() + size_t(token + 1) * H),
-                                        read<uint16_t>(x)));
+    record(first, oracle::checkRule(oracle::Bits(emb.data.begin() + size_t(token) * H,
+                                                 emb.data.begin() + size_t(token + 1) * H),
+                                    read<uint16_t>(x)));
 
   // RoPE tables of this position: duplicated halves, sin's first half negated.
   const int half = cfg_.headDim / 2;

@@ -1,7 +1,9 @@
-// The device side of rngd-qwen3: the six stage kernels on one simulated device, with every
+// The device side of rngd-qwen3: the stage kernels on one simulated device, with every
 // tensor that outlives a launch in a device buffer (docs/qwen3.md, "Device memory"):
 //
-//   weights     one buffer per tensor, uploaded once (the LM head padded to Wp rows)
+//   weights     one buffer per tensor, uploaded once (the LM head padded to Wp rows; with the
+//               device-side token lookup also the embedding table, padded the same way, which
+//               is the LM head's buffer itself when the model ties them)
 //   KV cache    one [T, N, D] key and value buffer per layer per chunk of 512 positions
 //   activations x (the residual stream), q, the attention state (max, sum, out) and the
 //               per-step inputs (embedding row, RoPE tables, kv_offset, mask, logits)
@@ -29,7 +31,18 @@ namespace rngd::qwen3 {
 constexpr int kChunk = 512;          // T: keys per KV chunk
 constexpr int kPaddedVocab = 155648; // Wp = 19 x 8192
 
-enum Stage { Embedding, Projection, AttentionFirst, AttentionNext, Decoder, FinalLayer, NumStages };
+/// A step runs Embedding (the host uploads the token's row) or TokenLookup (the host writes the
+/// row's byte offset; a DMA gather reads the row from the resident table), then the others.
+enum Stage {
+  Embedding,
+  Projection,
+  AttentionFirst,
+  AttentionNext,
+  Decoder,
+  FinalLayer,
+  TokenLookup,
+  NumStages
+};
 extern const char *const kStages[NumStages];
 
 struct StageStats {
@@ -51,8 +64,13 @@ ScheduleInfo readSchedule(const std::string &path, const char *stage);
 
 class Pipeline {
 public:
-  /// Loads DIR/<stage>.rngd for the six stages, allocates the buffers and uploads the weights.
-  Pipeline(const std::string &dir, const Weights &weights);
+  /// Loads DIR/<stage>.rngd for the six stages of a step (with deviceLookup, token_lookup
+  /// instead of embedding), allocates the buffers and uploads the weights.
+  Pipeline(const std::string &dir, const Weights &weights, bool deviceLookup = false);
+  /// The stage files a run loads.
+  static std::vector<int> stagesUsed(bool deviceLookup);
+  /// Whether this pipeline runs stage s.
+  bool uses(int s) const { return k_[s] != nullptr; }
 
   /// One token at `pos`; when wantLogits, runs final_layer and fills logits [W] (float).
   void step(int token, int pos, bool wantLogits, std::vector<float> &logits);
@@ -86,6 +104,7 @@ private:
 
   const Weights &w_;
   const Qwen3Config &cfg_;
+  const bool deviceLookup_;
   rngd::Device device_; // declared before the kernels: bound buffers outlive them
   std::unique_ptr<rngd::Kernel> k_[NumStages];
   ScheduleInfo sched_[NumStages];

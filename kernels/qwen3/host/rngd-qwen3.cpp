@@ -71,6 +71,7 @@ struct Options {
   std::string dumpLogits;
   std::string report;
   bool keepKernels = false;
+  bool deviceLookup = false; // token_lookup (DMA gather on the device) instead of embedding
   // Text in: the prompt as text, through the chat template unless --raw.
   std::string prompt, promptFile, system, tokenizerPath;
   bool havePrompt = false, noThink = false, raw = false;
@@ -116,6 +117,9 @@ void printHelp() {
       "                         default: compile kernels/qwen3/*.mlir with the rngdc next to\n"
       "                         this executable into a temporary directory\n"
       "  --keep-kernels         keep that temporary directory (its path goes to stderr)\n"
+      "  --device-lookup        gather the token's embedding row on the device (token_lookup:\n"
+      "                         a DMA gather from the resident table at an offset the host\n"
+      "                         writes) instead of uploading the row (embedding)\n"
       "checks and figures:\n"
       "  --check                compare every launch with the per-boundary host oracle and\n"
       "                         the last step's logits with the whole-model reference\n"
@@ -247,6 +251,9 @@ Options parseArgs(int argc, char **argv) {
     } else if (a == "--keep-kernels") {
       flag();
       o.keepKernels = true;
+    } else if (a == "--device-lookup") {
+      flag();
+      o.deviceLookup = true;
     } else if (a == "--prompt" || a == "--prompt-file") {
       std::string v = next();
       if (o.havePrompt)
@@ -341,8 +348,8 @@ std::string shellQuote(const std::string &s) {
   return r + "'";
 }
 
-/// Compiles the six stages with the rngdc next to this executable into a fresh temp dir.
-bool compileKernels(std::string &dir, std::string &error) {
+/// Compiles the stages a run uses with the rngdc next to this executable into a fresh temp dir.
+bool compileKernels(const std::vector<int> &stages, std::string &dir, std::string &error) {
   std::string binDir = executableDir();
   std::string rngdc = binDir + "/rngdc";
   if (access(rngdc.c_str(), X_OK) != 0) {
@@ -362,7 +369,8 @@ bool compileKernels(std::string &dir, std::string &error) {
     return false;
   }
   dir = tmpl;
-  for (const char *stage : kStages) {
+  for (int s : stages) {
+    const char *stage = kStages[s];
     std::string mlir = src + "/" + stage + ".mlir";
     if (!fileExists(mlir)) {
       error = "kernel source " + mlir + " not found (pass --kernels DIR with compiled .rngd files)";
@@ -598,8 +606,10 @@ int run(int argc, char **argv) {
       if (t < 0 || t >= Qwen3Config().vocabSize)
         usageError("token id " + std::to_string(t) + " out of range 0.." +
                    std::to_string(Qwen3Config().vocabSize - 1));
+  const std::vector<int> stages = Pipeline::stagesUsed(opt.deviceLookup);
   if (!opt.kernelsDir.empty())
-    for (const char *stage : kStages) {
+    for (int s : stages) {
+      const char *stage = kStages[s];
       std::string path = opt.kernelsDir + "/" + stage + ".rngd";
       if (!fileExists(path))
         fatal("kernel file " + path + " not found (compile kernels/qwen3/" + stage +
@@ -638,12 +648,12 @@ int run(int argc, char **argv) {
   bool tempKernels = false;
   if (kdir.empty()) {
     std::string err;
-    if (!compileKernels(kdir, err))
+    if (!compileKernels(stages, kdir, err))
       fatal(err);
     tempKernels = true;
   }
   std::unique_ptr<Pipeline> pipe;
-  pipe = std::make_unique<Pipeline>(kdir, *weights);
+  pipe = std::make_unique<Pipeline>(kdir, *weights, opt.deviceLookup);
   if (opt.check)
     pipe->checkBoundaries();
   if (tempKernels && !opt.keepKernels)
@@ -810,7 +820,7 @@ int run(int argc, char **argv) {
   if (plain)
     std::printf("\n%-24s %9s %16s %12s %10s %12s %9s %13s\n", "stage", "launches", "cycles",
                 "ms/token", "sim wall s", "HBM MB/tok", "roofline", "+launch ms/t");
-  for (int s = 0; s < NumStages; ++s) {
+  for (int s : stages) {
     const StageStats &st = pipe->stats(s);
     const ScheduleInfo &si = pipe->schedule(s);
     int64_t hbm = si.hbmBytes * st.launches, roof = si.rooflineCycles * st.launches;
@@ -960,7 +970,7 @@ int run(int argc, char **argv) {
                   "failed", "worst |diff| (expected, actual)");
     }
     nlohmann::json jboundary = nlohmann::json::array();
-    for (int s = 0; s < NumStages; ++s) {
+    for (int s : stages) {
       const oracle::RuleCount &c = pipe->boundaryCheck(s);
       if (plain)
         std::printf("%-24s %9lld %12lld %8.3f%% %8d  %.4g (%.4g, %.4g)\n", kStages[s],
