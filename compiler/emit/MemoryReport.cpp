@@ -35,7 +35,7 @@ MemoryReport memoryReport(func::FuncOp func) {
   MemoryReport report;
   int64_t trfLanes = 0;
   for (Operation &op : block) {
-    if (isa<tcp::ReinterpretOp, tcp::DmViewOp, tcp::VrfViewOp>(op))
+    if (llvm::isa<tcp::ReinterpretOp, tcp::DmViewOp, tcp::VrfViewOp>(op))
       continue; // aliases of their source's bytes
     for (Value r : op.getResults()) {
       if (tcp::joinOf(r))

@@ -135,29 +135,30 @@ bool planVector(const isa::VectorConfig &c, ElemType input, std::vector<uint8_t>
   ElemType cur = input;
   bool afterIntra = false;
   for (int64_t s = 0; s < c.steps; ++s) {
-    const isa::VectorStep &st = c.step[s];
+    const isa::VectorStep st = isa::vectorStep(c, static_cast<int>(s));
     VectorStepPlan sp{st.alu, st.op, st.mode, st.imm, st.imm2, cur, s};
+    isa::AluWay way = isa::aluWay(st.alu); // the ALU counts the cost model takes
+    if (way == isa::AluWay::Int)
+      ++p.intAlus;
+    else if (way == isa::AluWay::Float || way == isa::AluWay::Reduce)
+      ++p.floatAlus;
     switch (static_cast<Alu>(st.alu)) {
     case Alu::Stash:
       break;
     case Alu::FxpAdd:
     case Alu::FxpMul:
       sp.type = cur = ElemType::I32;
-      ++p.intAlus;
       break;
     case Alu::FxpToFp:
       sp.type = ElemType::I32;
       cur = ElemType::F32;
-      ++p.intAlus;
       break;
     case Alu::FpToFxp:
       sp.type = ElemType::F32;
       cur = ElemType::I32;
-      ++p.intAlus;
       break;
     case Alu::Clip:
       sp.type = cur;
-      ++p.intAlus;
       break;
     case Alu::FpFma:
     case Alu::FpFpu:
@@ -166,7 +167,6 @@ bool planVector(const isa::VectorConfig &c, ElemType input, std::vector<uint8_t>
     case Alu::FpMul1:
     case Alu::FpDiv:
       sp.type = cur = ElemType::F32;
-      ++p.floatAlus;
       break;
     case Alu::IntraReduce:
       p.intra = true;
@@ -175,14 +175,12 @@ bool planVector(const isa::VectorConfig &c, ElemType input, std::vector<uint8_t>
       p.intraTree = c.reduceTree != 0;
       p.slots = c.reduceSlots;
       afterIntra = true;
-      ++p.floatAlus;
       continue;
     case Alu::InterReduce:
       p.inter = true;
       p.interOp = st.op;
       p.interType = cur;
       p.group = int64_t(1) << c.interGroupLog2;
-      ++p.floatAlus;
       continue;
     default: // unreachable after validateBlock
       return fail(why, "vector step " + std::to_string(s) + ": unsupported ALU " +

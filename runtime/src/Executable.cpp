@@ -215,17 +215,17 @@ bool checkCommandWord(const Executable &exe, size_t i, std::string &why) {
   std::string inner;
   auto cmd = isa::decode(exe.commands[i], inner);
   std::string label = "command #" + std::to_string(i) + ": ";
-  if (!cmd) {
+  if (!cmd || !isa::checkCommand(*cmd, inner)) {
     why = label + inner;
     return false;
   }
-  if (cmd->opcode == isa::Opcode::Config && cmd->index >= exe.configs.size()) {
+  if (cmd->opcode == isa::Opcode::Config && cmd->index >= int64_t(exe.configs.size())) {
     why = label + "`" + isa::formatCommand(*cmd) + "` references config block " +
           std::to_string(cmd->index) + " but the file has " +
           std::to_string(exe.configs.size());
     return false;
   }
-  if (cmd->opcode == isa::Opcode::Dma && cmd->index >= exe.descriptors.size()) {
+  if (cmd->opcode == isa::Opcode::Dma && cmd->index >= int64_t(exe.descriptors.size())) {
     why = label + "`" + isa::formatCommand(*cmd) + "` references descriptor " +
           std::to_string(cmd->index) + " but the file has " +
           std::to_string(exe.descriptors.size());

@@ -51,23 +51,34 @@ uint32_t encode(const Command &c) {
   uint32_t bank = c.bank ? kBankBit : 0;
   switch (c.opcode) {
   case Opcode::Config:
-    return word | ctx | bank | (c.index & kConfigIndexMask);
+    return word | ctx | bank | (static_cast<uint32_t>(c.index) & kConfigIndexMask);
   case Opcode::Exec:
-    return word | ctx | bank | (c.units & kUnitMask);
+    return word | ctx | bank | (static_cast<uint32_t>(c.units) & kUnitMask);
   case Opcode::Wait:
     if (c.waitOnTag)
-      return word | kWaitTagBit | (c.tag & kTagMask);
+      return word | kWaitTagBit | (static_cast<uint32_t>(c.tag) & kTagMask);
     return word | ctx;
   case Opcode::Dma:
-    return word | ((c.index & kMaxDescriptorIndex) << kDmaIndexShift) | (c.tag & kTagMask);
+    return word | ((static_cast<uint32_t>(c.index) & kMaxDescriptorIndex) << kDmaIndexShift) |
+           (static_cast<uint32_t>(c.tag) & kTagMask);
   }
   return word;
 }
 
+namespace {
+/// Whether 0 <= v <= max; else `why` names the field, its value and the range.
+bool inRange(const char *what, int64_t v, int64_t max, std::string &why) {
+  if (v >= 0 && v <= max)
+    return true;
+  why = std::string(what) + " " + std::to_string(v) + " is outside 0.." + std::to_string(max);
+  return false;
+}
+} // namespace
+
 bool checkCommand(const Command &c, std::string &why) {
   bool banked = c.opcode == Opcode::Config || c.opcode == Opcode::Exec;
-  unsigned banks = c.context == Context::Main ? kMainBanks : 1;
-  if (c.bank != 0 && (!banked || c.bank >= banks)) {
+  int64_t banks = c.context == Context::Main ? kMainBanks : 1;
+  if (c.bank != 0 && (!banked || c.bank < 0 || c.bank >= banks)) {
     why = std::string(banked ? "register bank " + std::to_string(c.bank) + " of the " +
                                    contextName(c.context) + " context, which has " +
                                    std::to_string(banks)
@@ -76,31 +87,19 @@ bool checkCommand(const Command &c, std::string &why) {
   }
   switch (c.opcode) {
   case Opcode::Config:
-    if (c.index > kMaxConfigIndex) {
-      why = "config index " + std::to_string(c.index) + " exceeds " +
-            std::to_string(kMaxConfigIndex);
-      return false;
-    }
-    return true;
+    return inRange("config index", c.index, kMaxConfigIndex, why);
   case Opcode::Exec:
-    if (c.units & ~kKnownUnits) {
-      why = "exec unit bitmap " + hex(c.units) + " has unknown units";
+    if (c.units < 0 || (c.units & ~int64_t(kKnownUnits))) {
+      why = "exec unit bitmap " + std::to_string(c.units) + " has units outside the " +
+            std::to_string(kUnitBits) + " known ones (bitmap " + hex(kKnownUnits) + ")";
       return false;
     }
     return true;
   case Opcode::Wait:
-    if (c.waitOnTag && c.tag > kMaxTag) {
-      why = "wait tag " + std::to_string(c.tag) + " exceeds " + std::to_string(kMaxTag);
-      return false;
-    }
-    return true;
+    return !c.waitOnTag || inRange("DMA tag", c.tag, kMaxTag, why);
   case Opcode::Dma:
-    if (c.index > kMaxDescriptorIndex || c.tag > kMaxTag) {
-      why = "dma descriptor index " + std::to_string(c.index) + " or tag " +
-            std::to_string(c.tag) + " out of range";
-      return false;
-    }
-    return true;
+    return inRange("DMA descriptor index", c.index, kMaxDescriptorIndex, why) &&
+           inRange("DMA tag", c.tag, kMaxTag, why);
   }
   why = "unknown opcode " + std::to_string(static_cast<unsigned>(c.opcode));
   return false;

@@ -8,69 +8,13 @@ namespace {
 
 std::vector<UnitSpec> buildSpecs() {
   std::vector<UnitSpec> specs;
-  specs.push_back({Unit::Fetch,
-                   "fetch",
-                   {{"base", 22, 1, false},
-                    {"access_log2", 3, 1, false},
-                    {"packet_bytes", 16, 1, false},
-                    {"cast", 4, 1, false},
-                    {"limits", 17, 8, false},
-                    {"strides", 24, 8, true},
-                    {"slices", 64, 8, false}}});
-  specs.push_back({Unit::Vector,
-                   "vector",
-                   {{"steps", 4, 1, false},
-                    {"alu", 5, 8, false},
-                    {"op", 6, 8, false},
-                    {"mode", 2, 8, false},
-                    {"imm", 32, 8, false},
-                    {"imm2", 32, 8, false},
-                    {"vrf_base", 13, 1, false},
-                    {"vrf_flit_stride", 16, 1, true},
-                    {"vrf_elem_stride", 3, 1, false},
-                    {"vrf_period", 16, 1, false},
-                    {"reduce_slots", 4, 1, false},
-                    {"reduce_tree", 1, 1, false},
-                    {"inter_group_log2", 4, 1, false}}});
-  specs.push_back({Unit::Cast, "cast", {{"mode", 4, 1, false}}});
-  specs.push_back({Unit::Commit,
-                   "commit",
-                   {{"base", 22, 1, false},
-                    {"write_bytes", 6, 1, false},
-                    {"limits", 17, 8, false},
-                    {"strides", 24, 8, true},
-                    {"slices", 64, 8, false},
-                    {"cast", 2, 1, false}}});
-  specs.push_back({Unit::Contract,
-                   "contract",
-                   {{"pack", 2, 1, false},
-                    {"lanes_log2", 2, 1, false},
-                    {"mac", 2, 1, false},
-                    {"packet_elems", 7, 1, false},
-                    {"trf_base", 17, 1, false},
-                    {"window", 4, 1, false},
-                    {"slots", 8, 1, false},
-                    {"limits", 17, 8, false},
-                    {"stream_strides", 16, 8, true},
-                    {"trf_strides", 24, 8, true},
-                    {"acc_strides", 9, 8, false},
-                    {"lane_mode", 1, 1, false}}});
-  specs.push_back({Unit::TrfWrite,
-                   "trf_write",
-                   {{"base", 17, 1, false}, {"lanes_log2", 2, 1, false}, {"lane_bytes", 17, 1, false}}});
-  specs.push_back({Unit::VrfWrite, "vrf_write", {{"base", 13, 1, false}, {"bytes", 14, 1, false}}});
-  specs.push_back({Unit::Switch,
-                   "switch",
-                   {{"mode", 3, 1, false},
-                    {"slice1", 9, 1, false},
-                    {"slice0", 9, 1, false},
-                    {"time0", 17, 1, false}}});
-  specs.push_back({Unit::Transpose,
-                   "transpose",
-                   {{"elem_log2", 2, 1, false},
-                    {"in_rows", 5, 1, false},
-                    {"in_cols", 6, 1, false},
-                    {"out_rows", 6, 1, false}}});
+#define RNGD_UNIT(Name, id, mnemonic, bit) specs.push_back({Unit::Name, mnemonic, {
+#define RNGD_FIELD(member, name, bits, isSigned, Type, init) {name, bits, 1, isSigned},
+#define RNGD_ARRAY(member, name, bits, count, isSigned, Type, init) {name, bits, count, isSigned},
+#define RNGD_UNIT_END(Name)                                                                      \
+  }                                                                                              \
+  });
+#include "rngd/IsaUnits.def"
   return specs;
 }
 
@@ -118,10 +62,10 @@ size_t totalBits(const UnitSpec &spec) {
   return bits;
 }
 
-bool checkLimits(const char *unit, const std::vector<int64_t> &v, size_t first,
+bool checkLimits(const char *unit, const std::array<int64_t, kSequencerLoops> &limits,
                  std::string &why) {
   for (int i = 0; i < kSequencerLoops; ++i) {
-    int64_t l = v[first + i];
+    int64_t l = limits[i];
     if (l < 1 || l > kMaxLoopLimit) {
       why = std::string(unit) + ".limits[" + std::to_string(i) + "] = " + std::to_string(l) +
             " is outside 1.." + std::to_string(kMaxLoopLimit);
@@ -131,50 +75,42 @@ bool checkLimits(const char *unit, const std::vector<int64_t> &v, size_t first,
   return true;
 }
 
-template <typename Array> void copyOut(const std::vector<int64_t> &v, size_t &at, Array &a) {
-  for (auto &x : a)
-    x = static_cast<typename Array::value_type>(v[at++]);
-}
-template <typename Array> void copyIn(std::vector<int64_t> &v, const Array &a) {
-  for (auto x : a)
-    v.push_back(static_cast<int64_t>(x));
-}
-
-
-// Vector block value positions (table order, arrays expanded).
-constexpr size_t kVSteps = 0, kVAlu = 1, kVOp = 9, kVMode = 17, kVImm = 25, kVImm2 = 33,
-                 kVVrfBase = 41, kVVrfFlitStride = 42, kVVrfElemStride = 43, kVVrfPeriod = 44,
-                 kVReduceSlots = 45, kVReduceTree = 46, kVInterGroupLog2 = 47;
-// Contract block value positions.
-constexpr size_t kCPack = 0, kCLanesLog2 = 1, kCMac = 2, kCPacketElems = 3, kCTrfBase = 4,
-                 kCWindow = 5, kCSlots = 6, kCLimits = 7, kCStreamStrides = 15,
-                 kCTrfStrides = 23, kCAccStrides = 31,
-                 kCLaneMode = kCAccStrides + kSequencerLoops; // the last field
-// Commit block: base, write_bytes, limits[8], strides[8], slices[8], then cast.
-constexpr size_t kMCast = 2 + 3 * kSequencerLoops;
-
 bool failWith(std::string &why, std::string m) {
   why = std::move(m);
   return false;
 }
 
-bool validateVector(const std::vector<int64_t> &v, std::string &why) {
-  int64_t steps = v[kVSteps];
+bool validateFetch(const FetchConfig &c, std::string &why) {
+  if (c.accessLog2 > 5)
+    return failWith(why, "fetch.access_log2 = " + std::to_string(c.accessLog2) +
+                             " is outside 0..5 (1..32 bytes)");
+  if (c.packetBytes < 1)
+    return failWith(why, "fetch.packet_bytes = " + std::to_string(c.packetBytes) +
+                             " must be at least 1");
+  if (c.cast != FetchCast::None && c.cast != FetchCast::Bf16ToF32)
+    return failWith(why, "fetch.cast = " + std::to_string(int64_t(c.cast)) +
+                             " is not a known fetch cast (0 none, 1 bf16->f32)");
+  return checkLimits("fetch", c.limits, why);
+}
+
+bool validateVector(const VectorConfig &c, std::string &why) {
+  int64_t steps = c.steps;
   if (steps > kMaxVectorSteps)
     return failWith(why, "vector.steps = " + std::to_string(steps) + " exceeds " +
                              std::to_string(kMaxVectorSteps));
   // Unused steps must be zero so that a block has exactly one encoding.
-  const char *stepFields[] = {"alu", "op", "mode", "imm", "imm2"};
-  for (int s = static_cast<int>(steps); s < kMaxVectorSteps; ++s)
-    for (int f = 0; f < 5; ++f)
-      if (v[kVAlu + f * kMaxVectorSteps + s] != 0)
-        return failWith(why, "vector step " + std::to_string(s) + " is unused (steps = " +
-                                 std::to_string(steps) + ") but its " + stepFields[f] +
-                                 " is nonzero");
+  for (int s = static_cast<int>(steps); s < kMaxVectorSteps; ++s) {
+    VectorStep st = vectorStep(c, s);
+    const char *nonzero = st.alu ? "alu" : st.op ? "op" : st.mode ? "mode" : st.imm ? "imm"
+                                                               : st.imm2 ? "imm2" : nullptr;
+    if (nonzero)
+      return failWith(why, "vector step " + std::to_string(s) + " is unused (steps = " +
+                               std::to_string(steps) + ") but its " + nonzero + " is nonzero");
+  }
   int64_t lastAlu = 0;
   bool stash = false, intra = false, inter = false;
   for (int s = 0; s < steps; ++s) {
-    int64_t alu = v[kVAlu + s], op = v[kVOp + s], mode = v[kVMode + s];
+    int64_t alu = c.alu[s], op = c.op[s], mode = c.mode[s];
     std::string at = "vector step " + std::to_string(s);
     const char *name = aluName(alu);
     if (!name)
@@ -206,89 +142,112 @@ bool validateVector(const std::vector<int64_t> &v, std::string &why) {
     }
     inter |= alu == int64_t(Alu::InterReduce);
   }
-  int64_t elem = v[kVVrfElemStride];
-  if (elem != 0 && elem != 4)
-    return failWith(why, "vector.vrf_elem_stride = " + std::to_string(elem) +
+  if (c.vrfElemStride != 0 && c.vrfElemStride != 4)
+    return failWith(why, "vector.vrf_elem_stride = " + std::to_string(c.vrfElemStride) +
                              " is not 0 (broadcast) or 4 (consecutive 32-bit values)");
-  int64_t slots = v[kVReduceSlots];
-  if (slots > 8 || (intra && slots < 1))
-    return failWith(why, "vector.reduce_slots = " + std::to_string(slots) + " is outside 1..8");
-  if (v[kVInterGroupLog2] > 8)
-    return failWith(why, "vector.inter_group_log2 = " + std::to_string(v[kVInterGroupLog2]) +
+  if (c.reduceSlots > 8 || (intra && c.reduceSlots < 1))
+    return failWith(why, "vector.reduce_slots = " + std::to_string(c.reduceSlots) +
+                             " is outside 1..8");
+  if (c.interGroupLog2 > 8)
+    return failWith(why, "vector.inter_group_log2 = " + std::to_string(c.interGroupLog2) +
                              " is outside 0..8 (groups of 1..256 slices)");
   return true;
 }
 
-bool validateContract(const std::vector<int64_t> &v, std::string &why) {
-  int64_t pack = v[kCPack], mac = v[kCMac];
-  if (pack != 1 && pack != 2)
-    return failWith(why, "contract.pack = " + std::to_string(pack) + " is not 1 or 2 flits");
-  if (mac != int64_t(MacType::Bf16) && mac != int64_t(MacType::I8))
-    return failWith(why, "contract.mac = " + std::to_string(mac) +
-                             " is not a known MAC type (0 bf16 x bf16 -> f32, 1 i8 x i8 -> i32)");
-  int64_t elems = pack * 32 / (mac == int64_t(MacType::Bf16) ? 2 : 1);
-  if (v[kCPacketElems] != elems)
-    return failWith(why, "contract.packet_elems = " + std::to_string(v[kCPacketElems]) +
-                             " but a packet of " + std::to_string(pack) + " flits holds " +
-                             std::to_string(elems) +
-                             (mac == int64_t(MacType::Bf16) ? " bf16" : " i8") + " elements");
-  if (v[kCWindow] > kSequencerLoops)
-    return failWith(why, "contract.window = " + std::to_string(v[kCWindow]) +
-                             " is outside 0..8");
-  int64_t slots = v[kCSlots];
-  if (slots < 1)
-    return failWith(why, "contract.slots = 0; a window emits 1..255 slots");
-  int64_t laneMode = v[kCLaneMode];
-  if (laneMode != int64_t(LaneMode::Interleaved) && laneMode != int64_t(LaneMode::Sequential))
-    return failWith(why, "contract.lane_mode = " + std::to_string(laneMode) +
-                             " is not 0 (interleaved) or 1 (sequential)");
-  if (!checkLimits("contract", v, kCLimits, why))
-    return false;
-  int64_t maxSlot = 0;
-  for (int k = 0; k < kSequencerLoops; ++k)
-    maxSlot += (v[kCLimits + k] - 1) * v[kCAccStrides + k];
-  if (maxSlot >= slots)
-    return failWith(why, "contract accumulator slot index reaches " + std::to_string(maxSlot) +
-                             " (sum of (limits[k] - 1) x acc_strides[k]), not below slots = " +
-                             std::to_string(slots));
+bool validateCast(const CastConfig &c, std::string &why) {
+  if (int64_t(c.mode) < 0 || c.mode > CastMode::I32ToI8)
+    return failWith(why, "cast.mode = " + std::to_string(int64_t(c.mode)) +
+                             " is not a known cast (0 none, 1 f32->bf16, 2 i32->i8)");
   return true;
 }
 
-bool validateSwitch(const std::vector<int64_t> &v, std::string &why) {
-  int64_t mode = v[0], s1 = v[1], s0 = v[2], t0 = v[3];
-  if (mode < int64_t(SwitchMode::Broadcast01) || mode > int64_t(SwitchMode::TransposedBroadcast1))
-    return failWith(why, "switch.mode = " + std::to_string(mode) +
+bool validateCommit(const CommitConfig &c, std::string &why) {
+  if (c.writeBytes != 8 && c.writeBytes != 16 && c.writeBytes != 24 && c.writeBytes != 32)
+    return failWith(why, "commit.write_bytes = " + std::to_string(c.writeBytes) +
+                             " is not 8, 16, 24 or 32");
+  if (c.cast != CommitCast::None && c.cast != CommitCast::F32ToBf16)
+    return failWith(why, "commit.cast = " + std::to_string(int64_t(c.cast)) +
+                             " is not a known commit cast (0 none, 1 f32->bf16)");
+  return checkLimits("commit", c.limits, why);
+}
+
+bool validateContract(const ContractConfig &c, std::string &why) {
+  if (c.pack != 1 && c.pack != 2)
+    return failWith(why, "contract.pack = " + std::to_string(c.pack) + " is not 1 or 2 flits");
+  if (c.mac != MacType::Bf16 && c.mac != MacType::I8)
+    return failWith(why, "contract.mac = " + std::to_string(int64_t(c.mac)) +
+                             " is not a known MAC type (0 bf16 x bf16 -> f32, 1 i8 x i8 -> i32)");
+  int64_t elems = c.pack * 32 / (c.mac == MacType::Bf16 ? 2 : 1);
+  if (c.packetElems != elems)
+    return failWith(why, "contract.packet_elems = " + std::to_string(c.packetElems) +
+                             " but a packet of " + std::to_string(c.pack) + " flits holds " +
+                             std::to_string(elems) + (c.mac == MacType::Bf16 ? " bf16" : " i8") +
+                             " elements");
+  if (c.window > kSequencerLoops)
+    return failWith(why, "contract.window = " + std::to_string(c.window) + " is outside 0..8");
+  if (c.slots < 1)
+    return failWith(why, "contract.slots = 0; a window emits 1..255 slots");
+  if (c.laneMode != LaneMode::Interleaved && c.laneMode != LaneMode::Sequential)
+    return failWith(why, "contract.lane_mode = " + std::to_string(int64_t(c.laneMode)) +
+                             " is not 0 (interleaved) or 1 (sequential)");
+  if (!checkLimits("contract", c.limits, why))
+    return false;
+  int64_t maxSlot = 0;
+  for (int k = 0; k < kSequencerLoops; ++k)
+    maxSlot += (c.limits[k] - 1) * c.accStrides[k];
+  if (maxSlot >= c.slots)
+    return failWith(why, "contract accumulator slot index reaches " + std::to_string(maxSlot) +
+                             " (sum of (limits[k] - 1) x acc_strides[k]), not below slots = " +
+                             std::to_string(c.slots));
+  return true;
+}
+
+bool validateTrfWrite(const TrfWriteConfig &c, std::string &why) {
+  if (c.laneBytes < 1)
+    return failWith(why, "trf_write.lane_bytes = " + std::to_string(c.laneBytes) +
+                             " must be at least 1");
+  return true;
+}
+
+bool validateVrfWrite(const VrfWriteConfig &c, std::string &why) {
+  if (c.bytes < 1)
+    return failWith(why, "vrf_write.bytes = " + std::to_string(c.bytes) + " must be at least 1");
+  return true;
+}
+
+bool validateSwitch(const SwitchConfig &c, std::string &why) {
+  if (c.mode < SwitchMode::Broadcast01 || c.mode > SwitchMode::TransposedBroadcast1)
+    return failWith(why, "switch.mode = " + std::to_string(int64_t(c.mode)) +
                              " is not a known switch mode (1 Broadcast01, 2 Broadcast1, 3 "
                              "Transpose, 4 InterTranspose, 5 TransposedBroadcast1)");
-  if (s1 < 1 || s0 < 1)
-    return failWith(why, "switch.slice1 = " + std::to_string(s1) + " and slice0 = " +
-                             std::to_string(s0) + " must both be at least 1");
-  int64_t ring = s1 * s0;
-  if (ring > 256 || (ring & (ring - 1)) != 0)
+  if (c.slice1 < 1 || c.slice0 < 1)
+    return failWith(why, "switch.slice1 = " + std::to_string(c.slice1) + " and slice0 = " +
+                             std::to_string(c.slice0) + " must both be at least 1");
+  int64_t ring = c.slice1 * c.slice0;
+  if (ring > kMaxSwitchRing || (ring & (ring - 1)) != 0)
     return failWith(why, "switch ring size slice1 x slice0 = " + std::to_string(ring) +
-                             " is not a power of two up to 256");
-  bool usesTime0 = mode == int64_t(SwitchMode::Broadcast01) ||
-                   mode == int64_t(SwitchMode::InterTranspose);
-  if (usesTime0 && t0 < 1)
+                             " is not a power of two up to " + std::to_string(kMaxSwitchRing));
+  bool usesTime0 = c.mode == SwitchMode::Broadcast01 || c.mode == SwitchMode::InterTranspose;
+  if (usesTime0 && c.time0 < 1)
     return failWith(why, "switch.time0 = 0; Broadcast01 and InterTranspose need time0 >= 1");
   return true;
 }
 
-bool validateTranspose(const std::vector<int64_t> &v, std::string &why) {
-  int64_t elemLog2 = v[0], rows = v[1], cols = v[2], outRows = v[3];
-  if (elemLog2 > 2)
-    return failWith(why, "transpose.elem_log2 = " + std::to_string(elemLog2) +
+bool validateTranspose(const TransposeConfig &c, std::string &why) {
+  if (c.elemLog2 > 2)
+    return failWith(why, "transpose.elem_log2 = " + std::to_string(c.elemLog2) +
                              " is not 0 (8-bit), 1 (16-bit) or 2 (32-bit)");
-  if (cols != 8 && cols != 16 && cols != 32)
-    return failWith(why, "transpose.in_cols = " + std::to_string(cols) + " is not 8, 16 or 32");
-  int64_t maxRows = 8 >> elemLog2;
-  if (rows < 1 || rows > maxRows)
-    return failWith(why, "transpose.in_rows = " + std::to_string(rows) + " is outside 1.." +
+  if (c.inCols != 8 && c.inCols != 16 && c.inCols != 32)
+    return failWith(why, "transpose.in_cols = " + std::to_string(c.inCols) +
+                             " is not 8, 16 or 32");
+  int64_t maxRows = kTransposeRowBytes >> c.elemLog2;
+  if (c.inRows < 1 || c.inRows > maxRows)
+    return failWith(why, "transpose.in_rows = " + std::to_string(c.inRows) + " is outside 1.." +
                              std::to_string(maxRows) + " for " +
-                             std::to_string(8 << elemLog2) + "-bit elements");
-  if (outRows < 1 || outRows > cols)
-    return failWith(why, "transpose.out_rows = " + std::to_string(outRows) +
-                             " is outside 1..in_cols (" + std::to_string(cols) + ")");
+                             std::to_string(8 << c.elemLog2) + "-bit elements");
+  if (c.outRows < 1 || c.outRows > c.inCols)
+    return failWith(why, "transpose.out_rows = " + std::to_string(c.outRows) +
+                             " is outside 1..in_cols (" + std::to_string(c.inCols) + ")");
   return true;
 }
 
@@ -315,15 +274,13 @@ const UnitSpec *findUnit(const std::string &name) {
 
 uint16_t execBit(Unit unit) {
   switch (unit) {
-  case Unit::Fetch: return UnitFetch;
-  case Unit::Vector: return UnitVector;
-  case Unit::Cast: return UnitCast;
-  case Unit::Commit: return UnitCommit;
-  case Unit::Contract: return UnitContract;
-  case Unit::TrfWrite: return UnitTrf;
-  case Unit::VrfWrite: return UnitVrf;
-  case Unit::Switch: return UnitSwitch;
-  case Unit::Transpose: return UnitTranspose;
+#define RNGD_UNIT(Name, id, mnemonic, bit)                                                       \
+  case Unit::Name:                                                                               \
+    return bit;
+#define RNGD_FIELD(...)
+#define RNGD_ARRAY(...)
+#define RNGD_UNIT_END(Name)
+#include "rngd/IsaUnits.def"
   }
   return 0;
 }
@@ -401,299 +358,125 @@ bool validateBlock(const UnitSpec &spec, const std::vector<int64_t> &v, std::str
     return false;
   }
   switch (spec.unit) {
-  case Unit::Fetch:
-    if (v[1] > 5) {
-      why = "fetch.access_log2 = " + std::to_string(v[1]) + " is outside 0..5 (1..32 bytes)";
-      return false;
-    }
-    if (v[2] < 1) {
-      why = "fetch.packet_bytes = " + std::to_string(v[2]) + " must be at least 1";
-      return false;
-    }
-    if (v[3] != int64_t(FetchCast::None) && v[3] != int64_t(FetchCast::Bf16ToF32)) {
-      why = "fetch.cast = " + std::to_string(v[3]) + " is not a known fetch cast (0 none, 1 "
-            "bf16->f32)";
-      return false;
-    }
-    return checkLimits("fetch", v, 4, why);
-  case Unit::Vector:
-    return validateVector(v, why);
-  case Unit::Cast:
-    if (v[0] < 0 || v[0] > int64_t(CastMode::I32ToI8)) {
-      why = "cast.mode = " + std::to_string(v[0]) + " is not a known cast (0 none, 1 "
-            "f32->bf16, 2 i32->i8)";
-      return false;
-    }
-    return true;
-  case Unit::Commit:
-    if (v[1] != 8 && v[1] != 16 && v[1] != 24 && v[1] != 32) {
-      why = "commit.write_bytes = " + std::to_string(v[1]) + " is not 8, 16, 24 or 32";
-      return false;
-    }
-    if (v[kMCast] != int64_t(CommitCast::None) && v[kMCast] != int64_t(CommitCast::F32ToBf16)) {
-      why = "commit.cast = " + std::to_string(v[kMCast]) + " is not a known commit cast (0 "
-            "none, 1 f32->bf16)";
-      return false;
-    }
-    return checkLimits("commit", v, 2, why);
-  case Unit::Contract:
-    return validateContract(v, why);
-  case Unit::TrfWrite:
-    if (v[2] < 1) {
-      why = "trf_write.lane_bytes = " + std::to_string(v[2]) + " must be at least 1";
-      return false;
-    }
-    return true;
-  case Unit::VrfWrite:
-    if (v[1] < 1) {
-      why = "vrf_write.bytes = " + std::to_string(v[1]) + " must be at least 1";
-      return false;
-    }
-    return true;
-  case Unit::Switch:
-    return validateSwitch(v, why);
-  case Unit::Transpose:
-    return validateTranspose(v, why);
+#define RNGD_UNIT(Name, id, mnemonic, bit)                                                       \
+  case Unit::Name:                                                                               \
+    return validate##Name(Name##Config::fromValues(v), why);
+#define RNGD_FIELD(...)
+#define RNGD_ARRAY(...)
+#define RNGD_UNIT_END(Name)
+#include "rngd/IsaUnits.def"
   }
   why = "unknown unit";
   return false;
 }
 
-FetchConfig FetchConfig::fromValues(const std::vector<int64_t> &v) {
-  FetchConfig c;
-  if (v.size() != valueCount(*findUnit(Unit::Fetch)))
-    return c;
-  c.base = v[0];
-  c.accessLog2 = v[1];
-  c.packetBytes = v[2];
-  c.cast = static_cast<FetchCast>(v[3]);
-  size_t at = 4;
-  copyOut(v, at, c.limits);
-  copyOut(v, at, c.strides);
-  copyOut(v, at, c.slices);
-  return c;
-}
-
-std::vector<int64_t> FetchConfig::values() const {
-  std::vector<int64_t> v{base, accessLog2, packetBytes, static_cast<int64_t>(cast)};
-  copyIn(v, limits);
-  copyIn(v, strides);
-  copyIn(v, slices);
-  return v;
-}
-
-VectorConfig VectorConfig::fromValues(const std::vector<int64_t> &v) {
-  VectorConfig c;
-  if (v.size() != valueCount(*findUnit(Unit::Vector)))
-    return c;
-  c.steps = v[kVSteps];
-  for (int s = 0; s < kMaxVectorSteps; ++s) {
-    c.step[s].alu = v[kVAlu + s];
-    c.step[s].op = v[kVOp + s];
-    c.step[s].mode = v[kVMode + s];
-    c.step[s].imm = static_cast<uint32_t>(v[kVImm + s]);
-    c.step[s].imm2 = static_cast<uint32_t>(v[kVImm2 + s]);
+// fromValues / values: the table order, arrays expanded.
+#define RNGD_UNIT(Name, id, mnemonic, bit)                                                       \
+  Name##Config Name##Config::fromValues(const std::vector<int64_t> &v) {                         \
+    Name##Config c;                                                                              \
+    if (v.size() != valueCount(*findUnit(Unit::Name)))                                           \
+      return c;                                                                                  \
+    size_t at = 0;
+#define RNGD_FIELD(member, name, bits, isSigned, Type, init) c.member = static_cast<Type>(v[at++]);
+#define RNGD_ARRAY(member, name, bits, count, isSigned, Type, init)                             \
+  for (Type & x : c.member)                                                                      \
+    x = static_cast<Type>(v[at++]);
+#define RNGD_UNIT_END(Name)                                                                      \
+  return c;                                                                                      \
   }
-  c.vrfBase = v[kVVrfBase];
-  c.vrfFlitStride = v[kVVrfFlitStride];
-  c.vrfElemStride = v[kVVrfElemStride];
-  c.vrfPeriod = v[kVVrfPeriod];
-  c.reduceSlots = v[kVReduceSlots];
-  c.reduceTree = v[kVReduceTree];
-  c.interGroupLog2 = v[kVInterGroupLog2];
-  return c;
+#include "rngd/IsaUnits.def"
+
+#define RNGD_UNIT(Name, id, mnemonic, bit)                                                       \
+  std::vector<int64_t> Name##Config::values() const {                                            \
+    std::vector<int64_t> v;
+#define RNGD_FIELD(member, name, bits, isSigned, Type, init) v.push_back(static_cast<int64_t>(member));
+#define RNGD_ARRAY(member, name, bits, count, isSigned, Type, init)                             \
+  for (Type x : member)                                                                          \
+    v.push_back(static_cast<int64_t>(x));
+#define RNGD_UNIT_END(Name)                                                                      \
+  return v;                                                                                      \
+  }
+#include "rngd/IsaUnits.def"
+
+VectorStep vectorStep(const VectorConfig &c, int s) {
+  return {c.alu[s], c.op[s], c.mode[s], c.imm[s], c.imm2[s]};
 }
 
-std::vector<int64_t> VectorConfig::values() const {
-  std::vector<int64_t> v{steps};
-  for (int s = 0; s < kMaxVectorSteps; ++s)
-    v.push_back(step[s].alu);
-  for (int s = 0; s < kMaxVectorSteps; ++s)
-    v.push_back(step[s].op);
-  for (int s = 0; s < kMaxVectorSteps; ++s)
-    v.push_back(step[s].mode);
-  for (int s = 0; s < kMaxVectorSteps; ++s)
-    v.push_back(static_cast<int64_t>(step[s].imm));
-  for (int s = 0; s < kMaxVectorSteps; ++s)
-    v.push_back(static_cast<int64_t>(step[s].imm2));
-  for (int64_t x : {vrfBase, vrfFlitStride, vrfElemStride, vrfPeriod, reduceSlots, reduceTree,
-                    interGroupLog2})
-    v.push_back(x);
-  return v;
+void setVectorStep(VectorConfig &c, int s, const VectorStep &step) {
+  c.alu[s] = step.alu;
+  c.op[s] = step.op;
+  c.mode[s] = step.mode;
+  c.imm[s] = step.imm;
+  c.imm2[s] = step.imm2;
 }
 
-CastConfig CastConfig::fromValues(const std::vector<int64_t> &v) {
-  CastConfig c;
-  if (v.size() == 1)
-    c.mode = static_cast<CastMode>(v[0]);
-  return c;
-}
-
-std::vector<int64_t> CastConfig::values() const { return {static_cast<int64_t>(mode)}; }
-
-CommitConfig CommitConfig::fromValues(const std::vector<int64_t> &v) {
-  CommitConfig c;
-  if (v.size() != valueCount(*findUnit(Unit::Commit)))
-    return c;
-  c.base = v[0];
-  c.writeBytes = v[1];
-  size_t at = 2;
-  copyOut(v, at, c.limits);
-  copyOut(v, at, c.strides);
-  copyOut(v, at, c.slices);
-  c.cast = static_cast<CommitCast>(v[at]);
-  return c;
-}
-
-std::vector<int64_t> CommitConfig::values() const {
-  std::vector<int64_t> v{base, writeBytes};
-  copyIn(v, limits);
-  copyIn(v, strides);
-  copyIn(v, slices);
-  v.push_back(static_cast<int64_t>(cast));
-  return v;
-}
-
-} // namespace rngd::isa
-
-namespace rngd::isa {
-
-ContractConfig ContractConfig::fromValues(const std::vector<int64_t> &v) {
-  ContractConfig c;
-  if (v.size() != valueCount(*findUnit(Unit::Contract)))
-    return c;
-  c.pack = v[kCPack];
-  c.lanesLog2 = v[kCLanesLog2];
-  c.mac = static_cast<MacType>(v[kCMac]);
-  c.packetElems = v[kCPacketElems];
-  c.trfBase = v[kCTrfBase];
-  c.window = v[kCWindow];
-  c.slots = v[kCSlots];
-  size_t at = kCLimits;
-  copyOut(v, at, c.limits);
-  copyOut(v, at, c.streamStrides);
-  copyOut(v, at, c.trfStrides);
-  copyOut(v, at, c.accStrides);
-  c.laneMode = static_cast<LaneMode>(v[at]);
-  return c;
-}
-
-std::vector<int64_t> ContractConfig::values() const {
-  std::vector<int64_t> v{pack, lanesLog2, static_cast<int64_t>(mac), packetElems, trfBase, window,
-                         slots};
-  copyIn(v, limits);
-  copyIn(v, streamStrides);
-  copyIn(v, trfStrides);
-  copyIn(v, accStrides);
-  v.push_back(static_cast<int64_t>(laneMode));
-  return v;
-}
-
-TrfWriteConfig TrfWriteConfig::fromValues(const std::vector<int64_t> &v) {
-  TrfWriteConfig c;
-  if (v.size() == 3)
-    c.base = v[0], c.lanesLog2 = v[1], c.laneBytes = v[2];
-  return c;
-}
-std::vector<int64_t> TrfWriteConfig::values() const { return {base, lanesLog2, laneBytes}; }
-
-VrfWriteConfig VrfWriteConfig::fromValues(const std::vector<int64_t> &v) {
-  VrfWriteConfig c;
-  if (v.size() == 2)
-    c.base = v[0], c.bytes = v[1];
-  return c;
-}
-std::vector<int64_t> VrfWriteConfig::values() const { return {base, bytes}; }
-
-SwitchConfig SwitchConfig::fromValues(const std::vector<int64_t> &v) {
-  SwitchConfig c;
-  if (v.size() == 4)
-    c.mode = static_cast<SwitchMode>(v[0]), c.slice1 = v[1], c.slice0 = v[2], c.time0 = v[3];
-  return c;
-}
-std::vector<int64_t> SwitchConfig::values() const {
-  return {static_cast<int64_t>(mode), slice1, slice0, time0};
-}
-
-TransposeConfig TransposeConfig::fromValues(const std::vector<int64_t> &v) {
-  TransposeConfig c;
-  if (v.size() == 4)
-    c.elemLog2 = v[0], c.inRows = v[1], c.inCols = v[2], c.outRows = v[3];
-  return c;
-}
-std::vector<int64_t> TransposeConfig::values() const { return {elemLog2, inRows, inCols, outRows}; }
-
-// ---- Vector Engine ALU / op table ------------------------------------------------------------
+// ---- Vector Engine ALU / op table (rngd/IsaAlus.def) -----------------------------------------
 const char *aluName(int64_t alu) {
-  static const char *const names[] = {nullptr,  "Logic", "FxpAdd",      "FxpMul", "FxpToFp",
-                                      "FpFma",  "FpFpu", "FpExp",       "FpMul0", "FpMul1",
-                                      "IntraReduce", "FpDiv", "FpToFxp", "Clip", "InterReduce",
-                                      "Stash"};
-  return alu >= 1 && alu <= 15 ? names[alu] : nullptr;
+  switch (alu) {
+#define RNGD_ALU(Name, id, way, ops)                                                             \
+  case id:                                                                                       \
+    return #Name;
+#define RNGD_OP(Name) 0
+#include "rngd/IsaAlus.def"
+  }
+  return nullptr;
+}
+
+std::optional<Alu> aluFromName(const std::string &name) {
+#define RNGD_ALU(Name, id, way, ops)                                                             \
+  if (name == #Name)                                                                             \
+    return Alu::Name;
+#define RNGD_OP(Name) 0
+#include "rngd/IsaAlus.def"
+  return std::nullopt;
+}
+
+AluWay aluWay(int64_t alu) {
+  switch (alu) {
+#define RNGD_ALU(Name, id, way, ops)                                                             \
+  case id:                                                                                       \
+    return AluWay::way;
+#define RNGD_OP(Name) 0
+#include "rngd/IsaAlus.def"
+  }
+  return AluWay::None;
 }
 
 const char *vectorOpName(int64_t op) {
-  static const char *const names[] = {"None", "Add", "Mul",     "Sub", "Div",   "Max", "Min",
-                                      "Exp",  "Sqrt", "Sigmoid", "Fma", "ToF32", "ToI32"};
-  return op >= 0 && op <= 12 ? names[op] : nullptr;
+  switch (op) {
+#define RNGD_VECTOR_OP(Name, id, takesOperand)                                                   \
+  case id:                                                                                       \
+    return #Name;
+#include "rngd/IsaAlus.def"
+  }
+  return nullptr;
 }
 
 bool aluAllows(int64_t alu, int64_t op) {
-  using O = VectorOp;
-  auto is = [&](std::initializer_list<O> ops) {
-    for (O o : ops)
-      if (op == int64_t(o))
-        return true;
+  if (op < 0 || op >= 64)
     return false;
-  };
-  switch (static_cast<Alu>(alu)) {
-  case Alu::Logic:
-    return false;
-  case Alu::FxpAdd:
-    return is({O::Add, O::Sub});
-  case Alu::FxpMul:
-  case Alu::FpMul0:
-  case Alu::FpMul1:
-    return is({O::Mul});
-  case Alu::FxpToFp:
-    return is({O::ToF32});
-  case Alu::FpFma:
-    return is({O::Add, O::Sub, O::Fma});
-  case Alu::FpFpu:
-    return is({O::Sqrt, O::Sigmoid, O::Div});
-  case Alu::FpExp:
-    return is({O::Exp});
-  case Alu::IntraReduce:
-  case Alu::InterReduce:
-    return is({O::Add, O::Max});
-  case Alu::FpDiv:
-    return is({O::Div});
-  case Alu::FpToFxp:
-    return is({O::ToI32});
-  case Alu::Clip:
-    return is({O::Max, O::Min, O::Add});
-  case Alu::Stash:
-    return is({O::None});
+  uint64_t bit = uint64_t(1) << op;
+  switch (alu) {
+#define RNGD_ALU(Name, id, way, ops)                                                             \
+  case id:                                                                                       \
+    return (bit & (ops)) != 0;
+#define RNGD_OP(Name) (uint64_t(1) << int64_t(VectorOp::Name))
+#include "rngd/IsaAlus.def"
   }
   return false;
 }
 
 bool stepReadsOperand(int64_t alu, int64_t op) {
-  if (alu == int64_t(Alu::IntraReduce) || alu == int64_t(Alu::InterReduce) ||
-      alu == int64_t(Alu::Stash))
+  // Reducers combine flits or slices; Stash copies: none reads an operand.
+  if (aluWay(alu) == AluWay::Reduce || alu == int64_t(Alu::Stash))
     return false;
-  switch (static_cast<VectorOp>(op)) {
-  case VectorOp::Add:
-  case VectorOp::Mul:
-  case VectorOp::Sub:
-  case VectorOp::Div:
-  case VectorOp::Max:
-  case VectorOp::Min:
-  case VectorOp::Fma:
-    return true;
-  default:
-    return false;
+  switch (op) {
+#define RNGD_VECTOR_OP(Name, id, takesOperand)                                                   \
+  case id:                                                                                       \
+    return takesOperand;
+#include "rngd/IsaAlus.def"
   }
+  return false;
 }
 
 } // namespace rngd::isa

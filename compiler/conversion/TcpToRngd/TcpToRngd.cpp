@@ -222,7 +222,8 @@ private:
         if (!tagsInFlight_.erase(w.tag))
           return op->emitOpError("waits for tag ")
                  << w.tag << ", which no DMA in flight holds";
-        commands_.create<cmd::WaitOp>(op->getLoc(), StringAttr(), b_.getI64IntegerAttr(w.tag));
+        commands_.create<cmd::WaitOp>(op->getLoc(), cmd::ContextAttr(),
+                                      b_.getI64IntegerAttr(w.tag));
         continue;
       }
       bool &running = contextRunning_[w.on == tcp::Queue::main ? 0 : 1];
@@ -230,7 +231,11 @@ private:
         return op->emitOpError("waits for ")
                << tcp::stringifyQueue(w.on) << ", which runs no pass then";
       running = false;
-      commands_.create<cmd::WaitOp>(op->getLoc(), b_.getStringAttr(tcp::stringifyQueue(w.on)),
+      commands_.create<cmd::WaitOp>(op->getLoc(),
+                                    cmd::ContextAttr::get(b_.getContext(),
+                                                          w.on == tcp::Queue::main
+                                                              ? cmd::Context::main
+                                                              : cmd::Context::sub),
                                     IntegerAttr());
     }
     return success();
@@ -239,7 +244,7 @@ private:
   /// A config record; its load command waits in loads_ for lowerPass to place it.
   /// `mask`: the words its load writes (tcp-schedule's load_masks); a whole block has none.
   void addConfig(Location loc, isa::Unit unit, ArrayRef<int64_t> values, uint64_t mask,
-                 StringRef ctx) {
+                 cmd::Context ctx) {
     int64_t index = static_cast<int64_t>(configs_.size());
     const isa::UnitSpec *spec = isa::findUnit(unit);
     StringRef name = spec->name;
@@ -247,7 +252,7 @@ private:
     if (mask != isa::wholeBlockMask(*spec))
       words = b_.getI64IntegerAttr(static_cast<int64_t>(mask));
     configs_.push_back(records_.create<cmd::ConfigOp>(loc, index, name, values, words));
-    loads_.push_back({loc, index, ctx.str(), llvm::is_contained(sched_.getEarlyLoads(), tcp::ConfigUnit{static_cast<uint32_t>(unit)})});
+    loads_.push_back({loc, index, ctx, llvm::is_contained(sched_.getEarlyLoads(), tcp::ConfigUnit{static_cast<uint32_t>(unit)})});
   }
 
   /// The pass's loads the schedule put before its waits, the waits, then the other loads.
@@ -273,10 +278,12 @@ private:
       return end->emitOpError("its schedule has ")
              << masks.size() << " load masks for its " << blocks->blocks.size()
              << " configuration blocks";
-    StringRef ctx = tcp::stringifyContext(blocks->context);
-    if (tcp::stringifyQueue(sched_.getQueue()) != ctx)
+    StringRef ctxName = tcp::stringifyContext(blocks->context);
+    cmd::Context ctx =
+        blocks->context == tcp::Context::main ? cmd::Context::main : cmd::Context::sub;
+    if (tcp::stringifyQueue(sched_.getQueue()) != ctxName)
       return end->emitOpError("runs on ")
-             << ctx << " but its schedule puts it on " << tcp::stringifyQueue(sched_.getQueue());
+             << ctxName << " but its schedule puts it on " << tcp::stringifyQueue(sched_.getQueue());
     bool &running = contextRunning_[blocks->context == tcp::Context::main ? 0 : 1];
     // Only the words the schedule found changed load; a block whose words all match the
     // registers is not loaded at all.
@@ -286,7 +293,7 @@ private:
     if (failed(emitLoadsAndWaits(end)))
       return failure();
     if (running)
-      return end->emitOpError("starts on ") << ctx << " before the pass running there was "
+      return end->emitOpError("starts on ") << ctxName << " before the pass running there was "
                                             << "waited for";
     running = true;
     commands_.create<cmd::ExecOp>(end->getLoc(), ctx, blocks->execUnits, sched_.getBank());
@@ -305,7 +312,7 @@ private:
   struct Load {
     Location loc;
     int64_t index;
-    std::string ctx;
+    cmd::Context ctx;
     bool early;
   };
   std::vector<Load> loads_;       // the pass being lowered: its config loads, in unit order

@@ -95,7 +95,7 @@ bool writeFile(StringRef path, StringRef bytes) {
 void printOpCounts(Operation *op, StringRef title) {
   std::map<std::string, int64_t> counts;
   op->walk([&](Operation *inner) {
-    if (!isa<ModuleOp>(inner))
+    if (!llvm::isa<ModuleOp>(inner))
       ++counts[inner->getName().getStringRef().str()];
   });
   llvm::errs() << "op counts (" << title << "):\n";
@@ -113,7 +113,7 @@ std::string listing(rngd::cmd::ExecutableOp op, const rngd::Executable &exe) {
   size_t word = 0;
   OpPrintingFlags flags;
   for (Operation &inner : op.getBody().front()) {
-    if (isa<rngd::cmd::ArgOp, rngd::cmd::DescriptorOp, rngd::cmd::ConfigOp>(inner))
+    if (llvm::isa<rngd::cmd::ArgOp, rngd::cmd::DescriptorOp, rngd::cmd::ConfigOp>(inner))
       continue;
     os << llvm::format("%04zu  0x%08x  ", word, exe.commands[word]);
     inner.print(os, flags);

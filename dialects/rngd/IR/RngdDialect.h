@@ -10,7 +10,10 @@
 #include "mlir/IR/RegionKindInterface.h"
 #include "mlir/IR/SymbolTable.h"
 
+#include "rngd/Isa.h"
+
 #include "dialects/rngd/IR/RngdDialect.h.inc"
+#include "dialects/rngd/IR/RngdEnums.h.inc"
 
 #define GET_OP_CLASSES
 #include "dialects/rngd/IR/RngdOps.h.inc"

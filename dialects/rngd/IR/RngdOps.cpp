@@ -10,6 +10,8 @@
 using namespace mlir;
 using namespace rngd::cmd;
 
+#include "dialects/rngd/IR/RngdEnums.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "dialects/rngd/IR/RngdOps.cpp.inc"
 
@@ -55,9 +57,10 @@ ParseResult parseContext(OpAsmParser &parser, OperationState &result) {
   StringRef ctx;
   if (parser.parseKeyword(&ctx))
     return failure();
-  if (ctx != "main" && ctx != "sub")
+  std::optional<Context> context = symbolizeContext(ctx);
+  if (!context)
     return parser.emitError(loc, "context must be `main` or `sub`, got `") << ctx << "`";
-  result.addAttribute("context", parser.getBuilder().getStringAttr(ctx));
+  result.addAttribute("context", ContextAttr::get(parser.getContext(), *context));
   return success();
 }
 
@@ -67,11 +70,11 @@ ParseResult parseBank(OpAsmParser &parser, OperationState &result) {
   llvm::SMLoc loc = parser.getCurrentLocation();
   if (succeeded(parser.parseOptionalKeyword("bank")) && parser.parseInteger(bank))
     return failure();
-  StringRef ctx = cast<StringAttr>(result.attributes.get("context")).getValue();
-  int64_t banks = ctx == "main" ? rngd::isa::kMainBanks : 1;
+  auto ctx = cast<ContextAttr>(result.attributes.get("context")).getValue();
+  int64_t banks = ctx == Context::main ? rngd::isa::kMainBanks : 1;
   if (bank < 0 || bank >= banks)
     return parser.emitError(loc, "register bank ")
-           << bank << " of the " << ctx << " context, which has " << banks;
+           << bank << " of the " << stringifyContext(ctx) << " context, which has " << banks;
   if (bank)
     result.addAttribute("bank", parser.getBuilder().getI64IntegerAttr(bank));
   return success();
@@ -167,9 +170,6 @@ LogicalResult ExecutableOp::verify() {
       auto descriptor = static_cast<int64_t>(m.getDescriptor());
       if (descriptor < 0 || descriptor >= nextDescriptor)
         return m.emitOpError("starts descriptor ") << descriptor << ", which does not exist";
-      auto tag = static_cast<int64_t>(m.getTag());
-      if (tag < 0 || tag > rngd::isa::kMaxTag)
-        return m.emitOpError("tag ") << tag << " out of range [0, " << rngd::isa::kMaxTag << "]";
     }
   }
   return success();
@@ -248,11 +248,35 @@ void DescriptorOp::print(OpAsmPrinter &p) {
       << getIndexCount().value_or(0) << " loop " << getIndirectLoop().value_or(0);
 }
 
+rngd::isa::Descriptor DescriptorOp::getIsaDescriptor() {
+  rngd::isa::Descriptor d;
+  d.engine = static_cast<uint32_t>(getEngine());
+  d.src = static_cast<uint64_t>(getSrc());
+  d.dst = static_cast<uint64_t>(getDst());
+  d.packetBytes = static_cast<uint32_t>(getPacket());
+  for (int64_t v : getLimits())
+    d.limits.push_back(static_cast<uint32_t>(v));
+  for (int64_t v : getSrcStrides())
+    d.srcStrides.push_back(static_cast<int32_t>(v));
+  for (int64_t v : getDstStrides())
+    d.dstStrides.push_back(static_cast<int32_t>(v));
+  if (getIndirect()) {
+    d.kind = static_cast<uint32_t>(*getIndirect() == "gather" ? rngd::isa::DmaKind::Gather
+                                                               : rngd::isa::DmaKind::Scatter);
+    d.indexAddress = static_cast<uint64_t>(getIndexAddress().value_or(0));
+    d.indexCount = static_cast<uint32_t>(getIndexCount().value_or(0));
+    d.indirectLoop = static_cast<uint32_t>(getIndirectLoop().value_or(0));
+  }
+  return d;
+}
+
 LogicalResult DescriptorOp::verify() {
   size_t n = getLimits().size();
   if (n > static_cast<size_t>(rngd::isa::kMaxDmaLoops))
     return emitOpError("has ") << n << " loops; a descriptor holds at most "
                                << rngd::isa::kMaxDmaLoops;
+  if (getIndirect() && *getIndirect() != "gather" && *getIndirect() != "scatter")
+    return emitOpError("indirect kind `") << *getIndirect() << "` is not gather or scatter";
   if (getIndirect() && (!getIndexAddress() || !getIndexCount() || !getIndirectLoop()))
     return emitOpError("a ") << *getIndirect() << " descriptor needs index, count and loop";
   if (getIndirect()) {
@@ -264,6 +288,28 @@ LogicalResult DescriptorOp::verify() {
     return emitOpError("needs one source and one destination stride per loop (")
            << n << " loops, " << getSrcStrides().size() << " and " << getDstStrides().size()
            << " strides)";
+  // The fields the text form holds wider than the descriptor: each must fit its bytes.
+  auto fits = [&](StringRef what, int64_t v, int64_t lo, int64_t hi) -> LogicalResult {
+    if (v >= lo && v <= hi)
+      return success();
+    return emitOpError() << what << " " << v << " is outside " << lo << ".." << hi;
+  };
+  constexpr int64_t u32 = std::numeric_limits<uint32_t>::max();
+  constexpr int64_t i32lo = std::numeric_limits<int32_t>::min(),
+                    i32hi = std::numeric_limits<int32_t>::max();
+  if (failed(fits("engine", getEngine(), 0, u32)) || failed(fits("packet", getPacket(), 0, u32)))
+    return failure();
+  for (int64_t v : getLimits())
+    if (failed(fits("loop limit", v, 0, u32)))
+      return failure();
+  for (int64_t v : llvm::concat<const int64_t>(getSrcStrides(), getDstStrides()))
+    if (failed(fits("stride", v, i32lo, i32hi)))
+      return failure();
+  if (getIndexCount() && failed(fits("index count", *getIndexCount(), 0, u32)))
+    return failure();
+  std::string why;
+  if (!rngd::isa::checkDescriptor(getIsaDescriptor(), why))
+    return emitOpError(why);
   return success();
 }
 
@@ -377,8 +423,9 @@ LogicalResult ConfigOp::verify() {
                                  << " values, got " << getValues().size();
   std::vector<uint64_t> words;
   std::string why;
-  if (!rngd::isa::packBlock(*spec, std::vector<int64_t>(getValues().begin(), getValues().end()),
-                            words, why))
+  std::vector<int64_t> values(getValues().begin(), getValues().end());
+  if (!rngd::isa::packBlock(*spec, values, words, why) ||
+      !rngd::isa::validateBlock(*spec, values, why))
     return emitOpError(why);
   if (auto mask = getWords())
     if (std::string bad = rngd::isa::checkPartialMask(*spec, static_cast<uint64_t>(*mask));
@@ -397,7 +444,7 @@ ParseResult LoadOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void LoadOp::print(OpAsmPrinter &p) {
-  p << " " << getConfig() << " " << getContext();
+  p << " " << getConfig() << " " << stringifyContext(getContext());
   printBank(p, getBank());
 }
 
@@ -423,7 +470,7 @@ ParseResult ExecOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void ExecOp::print(OpAsmPrinter &p) {
-  p << " " << getContext();
+  p << " " << stringifyContext(getContext());
   printBank(p, getBank());
   p << " [";
   bool first = true;
@@ -445,13 +492,7 @@ void WaitOp::print(OpAsmPrinter &p) {
   if (getTag())
     p << " tag " << *getTag();
   else
-    p << " " << *getContext();
-}
-
-LogicalResult WaitOp::verify() {
-  if (!getTag() == !getContext())
-    return emitOpError("waits on either a context or a DMA tag");
-  return success();
+    p << " " << stringifyContext(*getContext());
 }
 
 ParseResult DmaOp::parse(OpAsmParser &parser, OperationState &result) {
@@ -460,3 +501,69 @@ ParseResult DmaOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void DmaOp::print(OpAsmPrinter &p) { p << " " << getDescriptor() << " tag " << getTag(); }
+
+//===----------------------------------------------------------------------===//
+// Command words in their ISA form, checked against the ISA's field limits
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+rngd::isa::Context isaContext(Context c) {
+  return c == Context::sub ? rngd::isa::Context::Sub : rngd::isa::Context::Main;
+}
+
+LogicalResult verifyCommand(Operation *op, const rngd::isa::Command &command) {
+  std::string why;
+  if (!rngd::isa::checkCommand(command, why))
+    return op->emitOpError(why);
+  return success();
+}
+
+} // namespace
+
+rngd::isa::Command LoadOp::getCommand() {
+  rngd::isa::Command c;
+  c.opcode = rngd::isa::Opcode::Config;
+  c.context = isaContext(getContext());
+  c.bank = static_cast<int64_t>(getBank());
+  c.index = static_cast<int64_t>(getConfig());
+  return c;
+}
+
+rngd::isa::Command ExecOp::getCommand() {
+  rngd::isa::Command c;
+  c.opcode = rngd::isa::Opcode::Exec;
+  c.context = isaContext(getContext());
+  c.bank = static_cast<int64_t>(getBank());
+  c.units = static_cast<int64_t>(getUnits());
+  return c;
+}
+
+rngd::isa::Command WaitOp::getCommand() {
+  rngd::isa::Command c;
+  c.opcode = rngd::isa::Opcode::Wait;
+  c.waitOnTag = getTag().has_value();
+  if (getTag())
+    c.tag = static_cast<int64_t>(*getTag());
+  else if (getContext())
+    c.context = isaContext(*getContext());
+  return c;
+}
+
+rngd::isa::Command DmaOp::getCommand() {
+  rngd::isa::Command c;
+  c.opcode = rngd::isa::Opcode::Dma;
+  c.index = static_cast<int64_t>(getDescriptor());
+  c.tag = static_cast<int64_t>(getTag());
+  return c;
+}
+
+LogicalResult LoadOp::verify() { return verifyCommand(*this, getCommand()); }
+LogicalResult ExecOp::verify() { return verifyCommand(*this, getCommand()); }
+LogicalResult DmaOp::verify() { return verifyCommand(*this, getCommand()); }
+
+LogicalResult WaitOp::verify() {
+  if (!getTag() == !getContext())
+    return emitOpError("waits on either a context or a DMA tag");
+  return verifyCommand(*this, getCommand());
+}

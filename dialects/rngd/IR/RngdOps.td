@@ -4,6 +4,22 @@
 include "RngdBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/RegionKindInterface.td"
+include "mlir/IR/EnumAttr.td"
+
+// The command queue contexts (rngd::isa::Context numbers them alike).
+def Rngd_Context : I32EnumAttr<"Context", "a command queue context", [
+    I32EnumAttrCase<"main", 0>, I32EnumAttrCase<"sub", 1>]> {
+  let cppNamespace = "::rngd::cmd";
+}
+
+// A command word: its ISA form (`getCommand`), which its verifier checks field by field against
+// the ISA's limits (rngd::isa::checkCommand), so that every command that verifies encodes.
+class Rngd_CommandOp<string mnemonic> : Rngd_Op<mnemonic, [HasParent<"ExecutableOp">]> {
+  let extraClassDeclaration = [{
+    ::rngd::isa::Command getCommand();
+  }];
+  let hasVerifier = 1;
+}
 
 def Rngd_ExecutableOp : Rngd_Op<"executable", [Symbol, SymbolTable, NoTerminator,
     SingleBlock, IsolatedFromAbove, NoRegionArguments,
@@ -53,6 +69,10 @@ def Rngd_DescriptorOp : Rngd_Op<"descriptor", [HasParent<"ExecutableOp">]> {
                        DenseI64ArrayAttr:$src_strides, DenseI64ArrayAttr:$dst_strides,
                        OptionalAttr<StrAttr>:$indirect, OptionalAttr<I64Attr>:$index_address,
                        OptionalAttr<I64Attr>:$index_count, OptionalAttr<I64Attr>:$indirect_loop);
+  let extraClassDeclaration = [{
+    /// The descriptor as the ISA encodes it (fields checked by the verifier).
+    ::rngd::isa::Descriptor getIsaDescriptor();
+  }];
   let hasVerifier = 1;
 }
 
@@ -72,7 +92,7 @@ def Rngd_ConfigOp : Rngd_Op<"config", [HasParent<"ExecutableOp">]> {
   let hasVerifier = 1;
 }
 
-def Rngd_LoadOp : Rngd_Op<"load", [HasParent<"ExecutableOp">]> {
+def Rngd_LoadOp : Rngd_CommandOp<"load"> {
   let summary = "command word: load a configuration block into its unit on a context";
   let description = [{
     ```mlir
@@ -81,11 +101,11 @@ def Rngd_LoadOp : Rngd_Op<"load", [HasParent<"ExecutableOp">]> {
     ```
     The main context has two register banks (bank 0 when `bank` is absent), sub one.
   }];
-  let arguments = (ins I64Attr:$config, StrAttr:$context,
+  let arguments = (ins I64Attr:$config, Rngd_Context:$context,
                        DefaultValuedAttr<I64Attr, "0">:$bank);
 }
 
-def Rngd_ExecOp : Rngd_Op<"exec", [HasParent<"ExecutableOp">]> {
+def Rngd_ExecOp : Rngd_CommandOp<"exec"> {
   let summary = "command word: start a Tensor Unit pass on the listed units";
   let description = [{
     ```mlir
@@ -93,11 +113,11 @@ def Rngd_ExecOp : Rngd_Op<"exec", [HasParent<"ExecutableOp">]> {
     ```
     The pass reads the registers of the context's bank (bank 0 when `bank` is absent).
   }];
-  let arguments = (ins StrAttr:$context, I64Attr:$units,
+  let arguments = (ins Rngd_Context:$context, I64Attr:$units,
                        DefaultValuedAttr<I64Attr, "0">:$bank);
 }
 
-def Rngd_WaitOp : Rngd_Op<"wait", [HasParent<"ExecutableOp">]> {
+def Rngd_WaitOp : Rngd_CommandOp<"wait"> {
   let summary = "command word: block the queue until a context's pass or a DMA tag completes";
   let description = [{
     ```mlir
@@ -105,11 +125,10 @@ def Rngd_WaitOp : Rngd_Op<"wait", [HasParent<"ExecutableOp">]> {
     rngd.wait tag 3
     ```
   }];
-  let arguments = (ins OptionalAttr<StrAttr>:$context, OptionalAttr<I64Attr>:$tag);
-  let hasVerifier = 1;
+  let arguments = (ins OptionalAttr<Rngd_Context>:$context, OptionalAttr<I64Attr>:$tag);
 }
 
-def Rngd_DmaOp : Rngd_Op<"dma", [HasParent<"ExecutableOp">]> {
+def Rngd_DmaOp : Rngd_CommandOp<"dma"> {
   let summary = "command word: start the DMA of a descriptor under a tag";
   let arguments = (ins I64Attr:$descriptor, I64Attr:$tag);
 }

@@ -47,7 +47,7 @@ LogicalResult TcpDialect::verifyRegionArgAttribute(Operation *op, unsigned regio
   if (region.empty() || region.front().getNumArguments() <= argIndex)
     return success();
   Type type = region.front().getArgument(argIndex).getType();
-  if (!isa<HbmType>(type))
+  if (!llvm::isa<HbmType>(type))
     return op->emitError("argument #") << argIndex << ": kernel arguments are HBM tensors, got "
                                        << type;
   return success();

@@ -39,7 +39,7 @@ int64_t axisStride(const std::vector<mapping::Level> &levels, const std::string 
 std::optional<IndirectDmaPlan> planIndirectDma(Operation *op) {
   const TargetModel &t = defaultTarget();
   IndirectDmaPlan plan;
-  plan.scatter = isa<DmaScatterOp>(op);
+  plan.scatter = llvm::isa<DmaScatterOp>(op);
   Value offsets = plan.scatter ? cast<DmaScatterOp>(op).getOffsets()
                                : cast<DmaGatherOp>(op).getOffsets();
   plan.offsetsValue = offsets;

@@ -140,15 +140,15 @@ LogicalResult DmaOp::verify() {
   if (!getDest() == !getResult())
     return emitOpError("needs exactly one destination: `into` an HBM buffer or a DM result");
   Type destType = getDest() ? getDest().getType() : getResult().getType();
-  Type srcElem = isa<HbmType>(getSource().getType())
+  Type srcElem = llvm::isa<HbmType>(getSource().getType())
                      ? cast<HbmType>(getSource().getType()).getElementType()
                      : cast<DmType>(getSource().getType()).getElementType();
-  Type dstElem = isa<HbmType>(destType) ? cast<HbmType>(destType).getElementType()
+  Type dstElem = llvm::isa<HbmType>(destType) ? cast<HbmType>(destType).getElementType()
                                         : cast<DmType>(destType).getElementType();
   if (srcElem != dstElem)
     return emitOpError("DMA moves bytes unchanged: element types differ (")
            << srcElem << " -> " << dstElem << ")";
-  if (isa<HbmType>(getSource().getType()) &&
+  if (llvm::isa<HbmType>(getSource().getType()) &&
       failed(verifyReadsArgument(*this, getSource(), "HBM source")))
     return failure();
   if (getDest() && failed(verifyWritesArgument(*this, getDest(), "HBM destination")))
@@ -293,7 +293,7 @@ LogicalResult DmViewOp::verify() {
   if (failed(verifyWindow(*this, resolve, /*held=*/true)))
     return failure();
   for (Operation *user : getResult().getUsers())
-    if (!isa<FetchOp, DmaOp, DmaScatterOp>(user) || user->getOperand(0) != getResult())
+    if (!llvm::isa<FetchOp, DmaOp, DmaScatterOp>(user) || user->getOperand(0) != getResult())
       return user->emitOpError("takes a DM view other than as the tensor it reads (a view is "
                                "fetched, copied or scattered, never written)");
   return success();

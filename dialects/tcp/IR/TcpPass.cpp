@@ -4,7 +4,7 @@ using namespace mlir;
 
 namespace rngd::tcp {
 
-static bool isDm(Type t) { return isa<DmType>(t); }
+static bool isDm(Type t) { return llvm::isa<DmType>(t); }
 
 /// Whether DM to DM copy `op` may read its source from any cluster: the source's cluster
 /// level is one axis that the destination does not hold (so the copy reads one position of
@@ -99,27 +99,27 @@ std::optional<DmaOpPlan> planDma(DmaOp op) {
 }
 
 static const VectorStepInfo kVectorSteps[] = {
-    {"add_i", "FxpAdd", 2, StepKind::BinaryI, "Add"},
-    {"sub_i", "FxpAdd", 2, StepKind::BinaryI, "Sub"},
-    {"mul_i", "FxpMul", 3, StepKind::BinaryI, "Mul"},
-    {"to_f32", "FxpToFp", 4, StepKind::ToF32, "ToF32"},
-    {"add_f", "FpFma", 5, StepKind::BinaryF, "Add"},
-    {"sub_f", "FpFma", 5, StepKind::BinaryF, "Sub"},
-    {"fma_f", "FpFma", 5, StepKind::FmaF, "Fma"},
-    {"sqrt_f", "FpFpu", 6, StepKind::UnaryF, "Sqrt"},
-    {"sigmoid_f", "FpFpu", 6, StepKind::UnaryF, "Sigmoid"},
-    {"exp_f", "FpExp", 7, StepKind::UnaryF, "Exp"},
-    {"mul_f", "FpMul0", 8, StepKind::BinaryF, "Mul"},
-    {"reduce_add_f", "IntraReduce", 10, StepKind::ReduceF, "Add"},
-    {"reduce_max_f", "IntraReduce", 10, StepKind::ReduceF, "Max"},
-    {"div_f", "FpDiv", 11, StepKind::BinaryF, "Div"},
-    {"to_i32", "FpToFxp", 12, StepKind::ToI32, "ToI32"},
-    {"max_f", "Clip", 13, StepKind::BinaryF, "Max"},
-    {"min_f", "Clip", 13, StepKind::BinaryF, "Min"},
-    {"clip_add_f", "Clip", 13, StepKind::BinaryF, "Add"},
-    {"inter_add_f", "InterReduce", 14, StepKind::InterF, "Add"},
-    {"inter_max_f", "InterReduce", 14, StepKind::InterF, "Max"},
-    {"stash", "Stash", 0, StepKind::Stash, "None"},
+    {"add_i", isa::Alu::FxpAdd, StepKind::BinaryI, isa::VectorOp::Add},
+    {"sub_i", isa::Alu::FxpAdd, StepKind::BinaryI, isa::VectorOp::Sub},
+    {"mul_i", isa::Alu::FxpMul, StepKind::BinaryI, isa::VectorOp::Mul},
+    {"to_f32", isa::Alu::FxpToFp, StepKind::ToF32, isa::VectorOp::ToF32},
+    {"add_f", isa::Alu::FpFma, StepKind::BinaryF, isa::VectorOp::Add},
+    {"sub_f", isa::Alu::FpFma, StepKind::BinaryF, isa::VectorOp::Sub},
+    {"fma_f", isa::Alu::FpFma, StepKind::FmaF, isa::VectorOp::Fma},
+    {"sqrt_f", isa::Alu::FpFpu, StepKind::UnaryF, isa::VectorOp::Sqrt},
+    {"sigmoid_f", isa::Alu::FpFpu, StepKind::UnaryF, isa::VectorOp::Sigmoid},
+    {"exp_f", isa::Alu::FpExp, StepKind::UnaryF, isa::VectorOp::Exp},
+    {"mul_f", isa::Alu::FpMul0, StepKind::BinaryF, isa::VectorOp::Mul},
+    {"reduce_add_f", isa::Alu::IntraReduce, StepKind::ReduceF, isa::VectorOp::Add},
+    {"reduce_max_f", isa::Alu::IntraReduce, StepKind::ReduceF, isa::VectorOp::Max},
+    {"div_f", isa::Alu::FpDiv, StepKind::BinaryF, isa::VectorOp::Div},
+    {"to_i32", isa::Alu::FpToFxp, StepKind::ToI32, isa::VectorOp::ToI32},
+    {"max_f", isa::Alu::Clip, StepKind::BinaryF, isa::VectorOp::Max},
+    {"min_f", isa::Alu::Clip, StepKind::BinaryF, isa::VectorOp::Min},
+    {"clip_add_f", isa::Alu::Clip, StepKind::BinaryF, isa::VectorOp::Add},
+    {"inter_add_f", isa::Alu::InterReduce, StepKind::InterF, isa::VectorOp::Add},
+    {"inter_max_f", isa::Alu::InterReduce, StepKind::InterF, isa::VectorOp::Max},
+    {"stash", isa::Alu::Stash, StepKind::Stash, isa::VectorOp::None},
 };
 
 const VectorStepInfo *findVectorStep(StringRef name) {
@@ -127,15 +127,6 @@ const VectorStepInfo *findVectorStep(StringRef name) {
     if (s.name == name)
       return &s;
   return nullptr;
-}
-
-int aluStage(StringRef alu) {
-  if (alu == "FpMul1")
-    return 9;
-  for (const VectorStepInfo &s : kVectorSteps)
-    if (s.alu == alu)
-      return s.stage;
-  return 0;
 }
 
 DmaTraffic dmaTraffic(const DmaOpPlan &plan, int64_t bytes) {
@@ -416,12 +407,12 @@ Context passContext(Operation *op) {
   return Context::main;
 }
 
-bool isPassEnd(Operation *op) { return isa<CommitOp, ToTrfOp, ToVrfOp>(op); }
+bool isPassEnd(Operation *op) { return llvm::isa<CommitOp, ToTrfOp, ToVrfOp>(op); }
 
-bool isDmaUnit(Operation *op) { return isa<DmaOp, DmaScatterOp, DmaGatherOp>(op); }
+bool isDmaUnit(Operation *op) { return llvm::isa<DmaOp, DmaScatterOp, DmaGatherOp>(op); }
 
 Operation *passEnd(Operation *op) {
-  while (op->getNumResults() == 1 && isa<StreamType>(op->getResult(0).getType()) &&
+  while (op->getNumResults() == 1 && llvm::isa<StreamType>(op->getResult(0).getType()) &&
          op->getResult(0).hasOneUse())
     op = *op->getResult(0).getUsers().begin();
   return op;
@@ -443,7 +434,7 @@ liveStarts(Block &block, const llvm::DenseMap<Operation *, int64_t> &order, Pref
     int64_t at = order.lookup(&op);
     starts[&op] = at;
     auto dma = dyn_cast<DmaOp>(op);
-    if (!dma || !dma.getResult() || !isa<HbmType>(dma.getSource().getType()))
+    if (!dma || !dma.getResult() || !llvm::isa<HbmType>(dma.getSource().getType()))
       continue;
     if (prefetch == Prefetch::All)
       starts[&op] = 0;
@@ -464,7 +455,7 @@ int64_t lastUseOf(Value v, Block &block, const llvm::DenseMap<Operation *, int64
   for (Operation *user : v.getUsers()) {
     Operation *inBlock = block.findAncestorOpInBlock(*user);
     last = std::max(last, order.lookup(passEnd(inBlock)));
-    if (isa<ReinterpretOp, DmViewOp, VrfViewOp>(inBlock))
+    if (llvm::isa<ReinterpretOp, DmViewOp, VrfViewOp>(inBlock))
       last = std::max(last, lastUseOf(inBlock->getResult(0), block, order));
   }
   return last;
@@ -494,7 +485,7 @@ std::optional<FetchPlan> planFetch(FetchOp op) {
 /// writes are slices the stream is on.
 static bool commitsCopies(CommitOp op, const DmLayout &result, const StreamLayout &stream) {
   Operation *def = op.getInput().getDefiningOp();
-  while (def && !isa<FetchOp>(def))
+  while (def && !llvm::isa<FetchOp>(def))
     def = def->getNumOperands() ? def->getOperand(0).getDefiningOp() : nullptr;
   auto fetch = dyn_cast_or_null<FetchOp>(def);
   auto fetched = fetch ? resolveStream(fetch, fetch.getResult().getType()) : std::nullopt;

@@ -7,6 +7,7 @@
 #include "dialects/tcp/IR/TcpLayout.h"
 
 #include "CostModel.h"
+#include "rngd/Isa.h"
 
 #include <optional>
 
@@ -101,21 +102,20 @@ std::optional<CommitPlan> planCommit(CommitOp op);
 
 /// What a Vector Engine step needs and does.
 enum class StepKind { BinaryF, BinaryI, FmaF, UnaryF, ToF32, ToI32, ReduceF, InterF, Stash };
+/// A tcp.vector step: the ALU and op that run it (rngd/IsaAlus.def). ALUs are numbered in
+/// pipeline stage order, so steps run in increasing ALU id (Stash, not an ALU, anywhere).
 struct VectorStepInfo {
   llvm::StringRef name;
-  llvm::StringRef alu; // ALU name (FpMul0 for mul_f; a second mul_f runs on FpMul1)
-  int stage;           // pipeline rank; steps run in increasing rank
+  isa::Alu alu; // FpMul0 for mul_f; a second mul_f runs on FpMul1
   StepKind kind;
-  llvm::StringRef op;  // Add, Sub, Mul, Div, Max, Min, Exp, Sqrt, Sigmoid, Fma, ToF32, ToI32
+  isa::VectorOp op;
 };
 const VectorStepInfo *findVectorStep(llvm::StringRef name);
-/// Stage rank of an ALU name (FpMul1 included); 0 for Stash.
-int aluStage(llvm::StringRef alu);
 
 /// One step as the hardware runs it.
 struct VectorStepPlan {
   const VectorStepInfo *info = nullptr;
-  llvm::StringRef alu;
+  isa::Alu alu = isa::Alu::Stash;
   enum class Operand { None, Immediate, Vrf, Stash } operand = Operand::None;
   uint32_t imm = 0;    // raw bits (f32 or i32)
   uint32_t addend = 0; // raw f32 bits of fma_f's addend

@@ -16,10 +16,13 @@ bool needsOperand(StepKind k) {
   return k == StepKind::BinaryF || k == StepKind::BinaryI || k == StepKind::FmaF;
 }
 
-bool isFloatAlu(StringRef alu) {
-  return alu == "FpFma" || alu == "FpFpu" || alu == "FpExp" || alu == "FpMul0" ||
-         alu == "FpMul1" || alu == "IntraReduce" || alu == "FpDiv" || alu == "InterReduce";
+/// Way4 (f32) ALUs, reducers included; the others (Stash aside) are Way8 fixed point.
+bool isFloatAlu(isa::Alu alu) {
+  isa::AluWay way = isa::aluWay(static_cast<int64_t>(alu));
+  return way == isa::AluWay::Float || way == isa::AluWay::Reduce;
 }
+
+const char *aluName(isa::Alu alu) { return isa::aluName(static_cast<int64_t>(alu)); }
 
 /// Element type a step reads (f32 or i32).
 bool readsFloat(StepKind k) {
@@ -121,8 +124,9 @@ std::optional<VectorPlan> planVector(VectorOp op) {
     return std::nullopt;
   }
   bool isFloat = inElem.isF32();
-  int previousStage = 0;
-  StringRef previousName, previousAlu;
+  int64_t previousStage = 0;
+  StringRef previousName;
+  isa::Alu previousAlu = isa::Alu::Stash;
   bool mul0Used = false, stashed = false, intraSeen = false, interSeen = false;
   int immediates = 0, vrfReads = 0;
   mapping::Mapping time = in->time, packet = in->packet;
@@ -132,21 +136,21 @@ std::optional<VectorPlan> planVector(VectorOp op) {
     VectorStepPlan step;
     step.info = info;
     step.alu = info->alu;
-    if (info->alu == "FpMul0" && mul0Used)
-      step.alu = "FpMul1";
-    if (step.alu == "FpMul0")
+    if (info->alu == isa::Alu::FpMul0 && mul0Used)
+      step.alu = isa::Alu::FpMul1;
+    if (step.alu == isa::Alu::FpMul0)
       mul0Used = true;
-    int stage = aluStage(step.alu);
+    int64_t stage = static_cast<int64_t>(step.alu);
     if (info->kind != StepKind::Stash) {
       if (stage == previousStage) {
-        op.emitOpError("ALU ") << step.alu << " is used twice; each ALU runs at most once per "
+        op.emitOpError("ALU ") << aluName(step.alu) << " is used twice; each ALU runs at most once per "
                                << "vector invocation (split into two passes)";
         return std::nullopt;
       }
       if (stage < previousStage) {
         op.emitOpError("stage order: `")
-            << name << "` (" << step.alu << ") cannot follow `" << previousName << "` ("
-            << previousAlu << ") in one invocation";
+            << name << "` (" << aluName(step.alu) << ") cannot follow `" << previousName
+            << "` (" << aluName(previousAlu) << ") in one invocation";
         return std::nullopt;
       }
       previousStage = stage;
@@ -168,7 +172,9 @@ std::optional<VectorPlan> planVector(VectorOp op) {
       if (auto s = dyn_cast<StringAttr>(operand)) {
         if (s.getValue() == "stash") {
           if (!stashed) {
-            op.emitOpError("step `") << name << "` reads the stash before any `stash` step";
+            op.emitOpError("step `")
+                << name << "` reads the stash before any `stash` step of its flits (a reduce "
+                << "starts new flits)";
             return std::nullopt;
           }
           step.operand = VectorStepPlan::Operand::Stash;
@@ -212,6 +218,7 @@ std::optional<VectorPlan> planVector(VectorOp op) {
 
     if (info->kind == StepKind::ReduceF) {
       intraSeen = true;
+      stashed = false; // the reducer emits new flits: nothing is stashed for them
       plan.reduceSlots = out->time.size();
       auto tail = innermost(in->time, plan.reduceSlots);
       if (plan.reduceSlots > t.vectorReduceSlots || !tail || !sameOrder(*tail, out->time)) {
@@ -401,7 +408,7 @@ LogicalResult VectorOp::verify() {
   if (getOperands().size() != n || getAddends().size() != n)
     return emitOpError("each vector step needs one operand and one addend entry");
   for (Attribute step : getSteps())
-    if (!isa<StringAttr>(step) || !findVectorStep(cast<StringAttr>(step).getValue()))
+    if (!llvm::isa<StringAttr>(step) || !findVectorStep(cast<StringAttr>(step).getValue()))
       return emitOpError("unknown vector step ") << step;
   if (getVrfOperands().size() > 1)
     return emitOpError("operands: ") << getVrfOperands().size()

@@ -125,7 +125,7 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
   // starts early (a prefetched tile) is placed before the tensors defined in between.
   SmallVector<Operation *> defs;
   for (Operation &op : block)
-    if (!isa<ReinterpretOp, DmViewOp, VrfViewOp, TrfJoinOp>(op) && op.getNumResults() > 0)
+    if (!llvm::isa<ReinterpretOp, DmViewOp, VrfViewOp, TrfJoinOp>(op) && op.getNumResults() > 0)
       defs.push_back(&op);
   llvm::stable_sort(defs, [&](Operation *a, Operation *b) {
     return starts.lookup(a) < starts.lookup(b);

@@ -40,20 +40,23 @@ constexpr uint16_t kKnownUnits = 0x3ff;
 /// load into the other), sub one.
 constexpr unsigned kMainBanks = 2;
 
+/// One command, its fields as wide as the text form allows: checkCommand says whether each
+/// fits its bits, so encode() never drops one.
 struct Command {
   Opcode opcode = Opcode::Exec;
   Context context = Context::Main;
-  uint8_t bank = 0;      // Config, Exec: the context's register bank (main 0/1, sub 0)
-  uint32_t index = 0;    // Config: block index; Dma: descriptor index
-  uint16_t units = 0;    // Exec
+  int64_t bank = 0;       // Config, Exec: the context's register bank (main 0/1, sub 0)
+  int64_t index = 0;      // Config: block index; Dma: descriptor index
+  int64_t units = 0;      // Exec
   bool waitOnTag = false; // Wait
-  uint8_t tag = 0;       // Wait, Dma
+  int64_t tag = 0;        // Wait, Dma
 };
 
 constexpr uint32_t kMaxConfigIndex = (1u << 20) - 1;
 constexpr uint32_t kMaxDescriptorIndex = (1u << 19) - 1;
 constexpr uint32_t kMaxTag = 63;
 
+/// The word of a command that passed checkCommand.
 uint32_t encode(const Command &c);
 /// Decodes a word; returns std::nullopt (and a reason) for unknown opcodes or reserved bits.
 std::optional<Command> decode(uint32_t word, std::string &why);
@@ -69,16 +72,14 @@ constexpr unsigned kUnitBits = 10;
 std::string formatCommand(const Command &c);
 
 // ---- Configuration blocks -------------------------------------------------------------------
+// rngd/IsaUnits.def defines every unit's fields once; the enum, the field table and the typed
+// views below expand from it.
 enum class Unit : uint32_t {
-  Fetch = 1,
-  Vector = 2,
-  Cast = 3,
-  Commit = 4,
-  Contract = 5,
-  TrfWrite = 6,
-  VrfWrite = 7,
-  Switch = 8,
-  Transpose = 9,
+#define RNGD_UNIT(Name, id, mnemonic, bit) Name = id,
+#define RNGD_FIELD(...)
+#define RNGD_ARRAY(...)
+#define RNGD_UNIT_END(Name)
+#include "rngd/IsaUnits.def"
 };
 
 struct FieldSpec {
@@ -131,47 +132,30 @@ enum class CastMode : int64_t { None = 0, F32ToBf16 = 1, I32ToI8 = 2 };
 
 /// Vector Engine ALUs, numbered in pipeline stage order (a block lists its steps in increasing
 /// ALU order, each ALU at most once). `Stash` is not an ALU: the step copies the current value
-/// into the single stash slot, which a later step may read as its operand.
-enum class Alu : int64_t {
-  Logic = 1,
-  FxpAdd = 2,
-  FxpMul = 3,
-  FxpToFp = 4,
-  FpFma = 5,
-  FpFpu = 6,
-  FpExp = 7,
-  FpMul0 = 8,
-  FpMul1 = 9,
-  IntraReduce = 10,
-  FpDiv = 11,
-  FpToFxp = 12,
-  Clip = 13,
-  InterReduce = 14,
-  Stash = 15,
-};
-/// Binary ops compute `x op operand`; Fma computes `x * operand + imm2`; unary ops ignore the
-/// operand. Which ALU runs which op is listed in docs/isa.md (and checked by validateBlock).
+/// into the single stash slot, which a later step may read as its operand. Binary ops compute
+/// `x op operand`; Fma computes `x * operand + imm2`; unary ops ignore the operand. Both enums
+/// and which ALU runs which op come from rngd/IsaAlus.def.
 enum class VectorOp : int64_t {
-  None = 0,
-  Add = 1,
-  Mul = 2,
-  Sub = 3,
-  Div = 4,
-  Max = 5,
-  Min = 6,
-  Exp = 7,
-  Sqrt = 8,
-  Sigmoid = 9,
-  Fma = 10,
-  ToF32 = 11,
-  ToI32 = 12,
+#define RNGD_VECTOR_OP(Name, id, takesOperand) Name = id,
+#include "rngd/IsaAlus.def"
 };
+enum class Alu : int64_t {
+#define RNGD_ALU(Name, id, way, ops) Name = id,
+#define RNGD_OP(Name) 0
+#include "rngd/IsaAlus.def"
+};
+/// The lane width class of an ALU: Int (Way8, 32-bit fixed point), Float (Way4, f32), Reduce
+/// (f32, combines flits or slices), None (Logic, Stash).
+enum class AluWay { None, Int, Float, Reduce };
 enum class OperandMode : int64_t { Immediate = 0, Vrf = 1, Stash = 2 };
 /// "FxpAdd", ..., "Stash"; nullptr for an unknown id.
 const char *aluName(int64_t alu);
+/// The ALU named `name` ("FpMul0", ...), if any.
+std::optional<Alu> aluFromName(const std::string &name);
+AluWay aluWay(int64_t alu);
 /// "None", "Add", ..., "ToI32"; nullptr for an unknown id.
 const char *vectorOpName(int64_t op);
-/// Whether `alu` implements `op` (the table in docs/isa.md). Logic implements nothing yet.
+/// Whether `alu` implements `op` (rngd/IsaAlus.def). Logic implements nothing yet.
 bool aluAllows(int64_t alu, int64_t op);
 /// Ops that read an operand: Add, Mul, Sub, Div, Max, Min (binary) and Fma (ternary) on the
 /// ALUs that compute them (not IntraReduce/InterReduce, which combine flits or slices).
@@ -187,96 +171,51 @@ enum class SwitchMode : int64_t {
   TransposedBroadcast1 = 5,
 };
 enum class MacType : int64_t { Bf16 = 0, I8 = 1 };
+/// The Transpose Engine's input rows are 8 bytes: 8 8-bit, 4 16-bit or 2 32-bit elements.
+constexpr int64_t kTransposeRowBytes = 8;
+/// The widest Switch Engine ring, slice1 x slice0 slices: one cluster's slices.
+constexpr int64_t kMaxSwitchRing = 256;
 
 constexpr int kSequencerLoops = 8;        // fetch/commit loop entries; entry 0 is the outermost
 constexpr int64_t kMaxLoopLimit = 65536;  // sequencer and DMA loop limits are 1..65536
 constexpr int kSliceBitmapWords = 8;      // 512-bit slice-enable bitmaps
 using SliceBitmap = std::array<uint64_t, kSliceBitmapWords>;
 
-// Typed views of the blocks, in table order. fromValues expects valueCount(spec) values
-// (validated blocks); values() gives the vector packBlock takes.
-struct FetchConfig {
-  int64_t base = 0, accessLog2 = 0, packetBytes = 0;
-  FetchCast cast = FetchCast::None;
-  std::array<int64_t, kSequencerLoops> limits{1, 1, 1, 1, 1, 1, 1, 1};
-  std::array<int64_t, kSequencerLoops> strides{};
-  SliceBitmap slices{};
-  static FetchConfig fromValues(const std::vector<int64_t> &v);
-  std::vector<int64_t> values() const;
-};
-struct VectorStep {
-  int64_t alu = 0, op = 0, mode = 0;
-  uint32_t imm = 0;  // raw 32-bit pattern: f32 ops read float bits, fxp ops an i32
-  uint32_t imm2 = 0; // raw 32-bit pattern: Fma's addend (f32 bits)
-};
-struct VectorConfig {
-  int64_t steps = 0;
-  std::array<VectorStep, kMaxVectorSteps> step{};
-  int64_t vrfBase = 0;       // VRF byte offset of flit 0's operand
-  int64_t vrfFlitStride = 0; // bytes between consecutive flits' operands (signed)
-  int64_t vrfElemStride = 0; // 0: one value broadcast to the 8 lanes; 4: eight 32-bit values
-  int64_t vrfPeriod = 0;     // operand flit index = flit index % period; 0 = no wrap
-  int64_t reduceSlots = 0;   // IntraReduce: accumulator slots, 1..8 (0 when unused)
-  int64_t reduceTree = 0;    // IntraReduce: 1 = reduce each flit to one value first
-  int64_t interGroupLog2 = 0; // InterReduce: 2^n consecutive slices per group, 0..8
-  static VectorConfig fromValues(const std::vector<int64_t> &v);
-  std::vector<int64_t> values() const;
-};
-struct CastConfig {
-  CastMode mode = CastMode::None;
-  static CastConfig fromValues(const std::vector<int64_t> &v);
-  std::vector<int64_t> values() const;
-};
+template <typename T, size_t N> constexpr std::array<T, N> filledArray(T v) {
+  std::array<T, N> a{};
+  for (T &x : a)
+    x = v;
+  return a;
+}
+
 /// The Contraction Engine's lane folder: how a window's accumulators leave. Interleaved: one
 /// flit per slot holding the 8 lanes. Sequential: per slot (slot order), one flit per lane
 /// (lane order) holding that lane's value in element 0, elements 1..7 zero.
 enum class LaneMode : int64_t { Interleaved = 0, Sequential = 1 };
-/// Contraction Engine: stream adapter, TRF sequencer, multiplier, packet reducer, time reducer,
-/// lane folder.
-struct ContractConfig {
-  int64_t pack = 1, lanesLog2 = 0;
-  MacType mac = MacType::Bf16;
-  int64_t packetElems = 16, trfBase = 0, window = 0, slots = 1;
-  std::array<int64_t, kSequencerLoops> limits{1, 1, 1, 1, 1, 1, 1, 1};
-  std::array<int64_t, kSequencerLoops> streamStrides{}; // packets
-  std::array<int64_t, kSequencerLoops> trfStrides{};    // bytes within each lane segment
-  std::array<int64_t, kSequencerLoops> accStrides{};    // accumulator slots
-  LaneMode laneMode = LaneMode::Interleaved;            // lane folder; last field of the table
-  static ContractConfig fromValues(const std::vector<int64_t> &v);
-  std::vector<int64_t> values() const;
+
+// Typed views of the blocks (FetchConfig, VectorConfig, ...), members in table order.
+// fromValues expects valueCount(spec) values (validated blocks) and gives the defaults
+// otherwise; values() gives the vector packBlock takes.
+#define RNGD_UNIT(Name, id, mnemonic, bit)                                                       \
+  struct Name##Config {                                                                          \
+    static constexpr Unit kUnit = Unit::Name;
+#define RNGD_FIELD(member, name, bits, isSigned, Type, init) Type member = init;
+#define RNGD_ARRAY(member, name, bits, count, isSigned, Type, init)                             \
+  std::array<Type, count> member = filledArray<Type, count>(init);
+#define RNGD_UNIT_END(Name)                                                                      \
+  static Name##Config fromValues(const std::vector<int64_t> &v);                                 \
+  std::vector<int64_t> values() const;                                                           \
+  }                                                                                              \
+  ;
+#include "rngd/IsaUnits.def"
+
+/// One Vector Engine step, gathered from the block's per-step arrays.
+struct VectorStep {
+  int64_t alu = 0, op = 0, mode = 0;
+  uint32_t imm = 0, imm2 = 0;
 };
-/// The `trf` unit of a pass: collected bytes split into 2^lanes_log2 lane chunks.
-struct TrfWriteConfig {
-  int64_t base = 0, lanesLog2 = 0, laneBytes = 0;
-  static TrfWriteConfig fromValues(const std::vector<int64_t> &v);
-  std::vector<int64_t> values() const;
-};
-/// The `vrf` unit of a pass: collected bytes written at base.
-struct VrfWriteConfig {
-  int64_t base = 0, bytes = 0;
-  static VrfWriteConfig fromValues(const std::vector<int64_t> &v);
-  std::vector<int64_t> values() const;
-};
-struct SwitchConfig {
-  SwitchMode mode = SwitchMode::Broadcast1;
-  int64_t slice1 = 1, slice0 = 1, time0 = 0;
-  static SwitchConfig fromValues(const std::vector<int64_t> &v);
-  std::vector<int64_t> values() const;
-};
-struct TransposeConfig {
-  int64_t elemLog2 = 0, inRows = 1, inCols = 8, outRows = 1;
-  static TransposeConfig fromValues(const std::vector<int64_t> &v);
-  std::vector<int64_t> values() const;
-};
-struct CommitConfig {
-  int64_t base = 0, writeBytes = 32;
-  std::array<int64_t, kSequencerLoops> limits{1, 1, 1, 1, 1, 1, 1, 1};
-  std::array<int64_t, kSequencerLoops> strides{};
-  SliceBitmap slices{};
-  CommitCast cast = CommitCast::None; // last field of the table
-  static CommitConfig fromValues(const std::vector<int64_t> &v);
-  std::vector<int64_t> values() const;
-};
+VectorStep vectorStep(const VectorConfig &c, int s);
+void setVectorStep(VectorConfig &c, int s, const VectorStep &step);
 
 // ---- DMA descriptors: 256 bytes each, little-endian ----------------------------------------
 //   0 u32 kind (0 tensor loop, 1 gather, 2 scatter)   4 u32 engine (0..7)

@@ -227,6 +227,21 @@ module attributes {tcp.axes = {B = 8}} {
 }
 
 // -----
+// A reduce emits new flits: a value stashed before it is not there for the steps after it.
+!s = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "[A, C]", packet = "B">
+!r = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "C", packet = "1 # 2">
+module attributes {tcp.axes = {A = 4, B = 8, C = 8}} {
+  func.func @stash_across_reduce(%x: !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[A, C, B]">) {
+    %s = tcp.fetch main %x : !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[A, C, B]"> -> !s
+    %c = tcp.collect %s : !s
+    // expected-error @+1 {{step `div_f` reads the stash before any `stash` step of its flits (a reduce starts new flits)}}
+    %v = tcp.vector %c [stash, reduce_add_f, div_f stash] : !s -> !r
+    %z = tcp.commit %v : !r -> !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[C, 1 # 2]">
+    return
+  }
+}
+
+// -----
 // Intra-slice reduce: at most 8 slots (the innermost time factors). At the limit: 8.
 !s = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "[A, C]", packet = "B">
 !r = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "C", packet = "1 # 2">

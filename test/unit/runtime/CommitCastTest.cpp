@@ -21,7 +21,7 @@ isa::CommitConfig withCast(isa::CommitConfig c) {
 isa::VectorConfig addOne() {
   isa::VectorConfig v;
   v.steps = 1;
-  v.step[0] = {int64_t(isa::Alu::FpFma), int64_t(isa::VectorOp::Add), 0, floatBits(1.0f)};
+  isa::setVectorStep(v, 0, isa::VectorStep{int64_t(isa::Alu::FpFma), int64_t(isa::VectorOp::Add), 0, floatBits(1.0f)});
   return v;
 }
 

@@ -273,7 +273,7 @@ TEST_CASE("printExecutable golden", "[executable][printer]") {
   e.configs.push_back(block(isa::Unit::Cast, cast.values()));
   isa::VectorConfig v;
   v.steps = 1;
-  v.step[0] = {int64_t(isa::Alu::FxpAdd), int64_t(isa::VectorOp::Add), 0, 1};
+  isa::setVectorStep(v, 0, isa::VectorStep{int64_t(isa::Alu::FxpAdd), int64_t(isa::VectorOp::Add), 0, 1});
   e.configs.push_back(block(isa::Unit::Vector, v.values()));
   isa::CommitConfig c;
   c.base = 64;

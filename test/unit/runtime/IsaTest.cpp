@@ -143,12 +143,12 @@ TEST_CASE("config blocks pack LSB-first across words and unpack", "[isa]") {
 
   VectorConfig v;
   v.steps = 2;
-  v.step[0] = {int64_t(Alu::FxpAdd), int64_t(VectorOp::Add), 0, 0xffffffffu};
-  v.step[1] = {int64_t(Alu::FpMul0), int64_t(VectorOp::Mul), 0, 0x3f800000u};
+  isa::setVectorStep(v, 0, isa::VectorStep{int64_t(Alu::FxpAdd), int64_t(VectorOp::Add), 0, 0xffffffffu});
+  isa::setVectorStep(v, 1, isa::VectorStep{int64_t(Alu::FpMul0), int64_t(VectorOp::Mul), 0, 0x3f800000u});
   REQUIRE(packBlock(*findUnit(Unit::Vector), v.values(), words, why));
   auto vb = VectorConfig::fromValues(unpackBlock(*findUnit(Unit::Vector), words));
-  CHECK(vb.step[0].imm == 0xffffffffu);
-  CHECK(vb.step[1].alu == int64_t(Alu::FpMul0));
+  CHECK(vb.imm[0] == 0xffffffffu);
+  CHECK(vb.alu[1] == int64_t(Alu::FpMul0));
   CHECK(vb.values() == v.values());
 }
 
@@ -188,7 +188,7 @@ TEST_CASE("config semantic rules", "[isa]") {
   CHECK_FALSE(validateBlock(*findUnit(Unit::Commit), c.values(), why));
   VectorConfig v;
   v.steps = 1;
-  v.step[3].imm = 5;
+  v.imm[3] = 5;
   CHECK_FALSE(validateBlock(*findUnit(Unit::Vector), v.values(), why));
   CHECK(why.find("vector step 3 is unused") != std::string::npos);
   CHECK_FALSE(validateBlock(*findUnit(Unit::Cast), {7}, why));
@@ -441,7 +441,7 @@ TEST_CASE("vector blocks: the ALU/op table, step order, stash and fields", "[isa
     for (int64_t op = 0; op <= 12; ++op) {
       VectorConfig v;
       v.steps = 1;
-      v.step[0] = step(p.alu, VectorOp(op));
+      isa::setVectorStep(v, 0, step(p.alu, VectorOp(op)));
       v.reduceSlots = 1;
       bool allowed =
           std::find(p.ops.begin(), p.ops.end(), VectorOp(op)) != p.ops.end();
@@ -455,24 +455,24 @@ TEST_CASE("vector blocks: the ALU/op table, step order, stash and fields", "[isa
   CHECK(accepted == 23);
   VectorConfig logic;
   logic.steps = 1;
-  logic.step[0] = step(Alu::Logic, VectorOp::Add);
+  isa::setVectorStep(logic, 0, step(Alu::Logic, VectorOp::Add));
   CHECK_FALSE(roundTrip(Unit::Vector, logic.values(), why));
   CHECK(why == "vector step 0: the Logic ALU has no implemented ops yet");
-  logic.step[0] = step(Alu(0), VectorOp::Add);
+  isa::setVectorStep(logic, 0, step(Alu(0), VectorOp::Add));
   CHECK_FALSE(roundTrip(Unit::Vector, logic.values(), why));
   CHECK(why == "vector step 0: unknown ALU 0");
 
   // A full chain at the field limits: eight steps, stash anywhere, ALUs in stage order.
   VectorConfig v;
   v.steps = 8;
-  v.step[0] = step(Alu::FxpToFp, VectorOp::ToF32);
-  v.step[1] = step(Alu::Stash, VectorOp::None);
-  v.step[2] = step(Alu::FpFma, VectorOp::Fma, OperandMode::Vrf, 0, 0xbf800000u);
-  v.step[3] = step(Alu::FpExp, VectorOp::Exp);
-  v.step[4] = step(Alu::FpMul0, VectorOp::Mul, OperandMode::Stash);
-  v.step[5] = step(Alu::IntraReduce, VectorOp::Max);
-  v.step[6] = step(Alu::FpDiv, VectorOp::Div, OperandMode::Immediate, 0xffffffffu);
-  v.step[7] = step(Alu::InterReduce, VectorOp::Add);
+  isa::setVectorStep(v, 0, step(Alu::FxpToFp, VectorOp::ToF32));
+  isa::setVectorStep(v, 1, step(Alu::Stash, VectorOp::None));
+  isa::setVectorStep(v, 2, step(Alu::FpFma, VectorOp::Fma, OperandMode::Vrf, 0, 0xbf800000u));
+  isa::setVectorStep(v, 3, step(Alu::FpExp, VectorOp::Exp));
+  isa::setVectorStep(v, 4, step(Alu::FpMul0, VectorOp::Mul, OperandMode::Stash));
+  isa::setVectorStep(v, 5, step(Alu::IntraReduce, VectorOp::Max));
+  isa::setVectorStep(v, 6, step(Alu::FpDiv, VectorOp::Div, OperandMode::Immediate, 0xffffffffu));
+  isa::setVectorStep(v, 7, step(Alu::InterReduce, VectorOp::Add));
   v.vrfBase = 8191;
   v.vrfFlitStride = -32768;
   v.vrfElemStride = 4;
@@ -483,7 +483,7 @@ TEST_CASE("vector blocks: the ALU/op table, step order, stash and fields", "[isa
   CHECK(roundTrip(Unit::Vector, v.values(), why));
   auto back = VectorConfig::fromValues(v.values());
   CHECK(back.values() == v.values());
-  CHECK(back.step[2].imm2 == 0xbf800000u);
+  CHECK(back.imm2[2] == 0xbf800000u);
   CHECK(back.vrfFlitStride == -32768);
   CHECK(back.interGroupLog2 == 8);
 
@@ -495,20 +495,24 @@ TEST_CASE("vector blocks: the ALU/op table, step order, stash and fields", "[isa
     INFO(w);
     CHECK(w.find(needle) != std::string::npos);
   };
-  rejects([](VectorConfig &d) { std::swap(d.step[2], d.step[3]); },
+  rejects([](VectorConfig &d) {
+            isa::VectorStep two = isa::vectorStep(d, 2);
+            isa::setVectorStep(d, 2, isa::vectorStep(d, 3));
+            isa::setVectorStep(d, 3, two);
+          },
           "vector step 3 uses FpFma after FpExp; ALUs run in stage order");
-  rejects([&](VectorConfig &d) { d.step[3] = d.step[2]; }, "uses FpFma after FpFma");
-  rejects([&](VectorConfig &d) { d.step[1] = step(Alu::FpMul1, VectorOp::Mul); },
+  rejects([&](VectorConfig &d) { isa::setVectorStep(d, 3, isa::vectorStep(d, 2)); }, "uses FpFma after FpFma");
+  rejects([&](VectorConfig &d) { isa::setVectorStep(d, 1, step(Alu::FpMul1, VectorOp::Mul)); },
           "vector step 2 uses FpFma after FpMul1");
-  rejects([&](VectorConfig &d) { d.step[0] = step(Alu::FxpAdd, VectorOp::Add);
-                                 d.step[1] = step(Alu::FxpToFp, VectorOp::ToF32); },
+  rejects([&](VectorConfig &d) { isa::setVectorStep(d, 0, step(Alu::FxpAdd, VectorOp::Add));
+                                 isa::setVectorStep(d, 1, step(Alu::FxpToFp, VectorOp::ToF32)); },
           "vector step 4 reads the stash, but no earlier Stash step");
-  rejects([&](VectorConfig &d) { d.step[6] = step(Alu::FpDiv, VectorOp::Div, OperandMode::Stash); },
+  rejects([&](VectorConfig &d) { isa::setVectorStep(d, 6, step(Alu::FpDiv, VectorOp::Div, OperandMode::Stash)); },
           "vector step 6 reads the stash"); // the stash was saved before the reducer
-  rejects([&](VectorConfig &d) { d.steps = 8, d.step[7] = step(Alu::InterReduce, VectorOp::Add);
-                                d.step[6] = step(Alu::InterReduce, VectorOp::Max); },
+  rejects([&](VectorConfig &d) { d.steps = 8, isa::setVectorStep(d, 7, step(Alu::InterReduce, VectorOp::Add));
+                                isa::setVectorStep(d, 6, step(Alu::InterReduce, VectorOp::Max)); },
           "vector step 7 follows InterReduce, which must be the last step");
-  rejects([&](VectorConfig &d) { d.step[4].mode = 3; }, "operand mode 3 is not 0");
+  rejects([&](VectorConfig &d) { d.mode[4] = 3; }, "operand mode 3 is not 0");
   rejects([](VectorConfig &d) { d.vrfElemStride = 2; },
           "vector.vrf_elem_stride = 2 is not 0 (broadcast) or 4");
   rejects([](VectorConfig &d) { d.reduceSlots = 9; }, "vector.reduce_slots = 9 is outside 1..8");
@@ -518,18 +522,18 @@ TEST_CASE("vector blocks: the ALU/op table, step order, stash and fields", "[isa
   rejects([](VectorConfig &d) { d.vrfBase = 8192; }, "vector.vrf_base = 8192 does not fit 13");
   rejects([](VectorConfig &d) { d.reduceTree = 2; }, "vector.reduce_tree = 2 does not fit 1");
   rejects([](VectorConfig &d) { d.steps = 7; }, "vector step 7 is unused (steps = 7) but its alu");
-  rejects([](VectorConfig &d) { d.steps = 6, d.step[6] = {}, d.step[7] = {}, d.step[7].imm2 = 1; },
+  rejects([](VectorConfig &d) { d.steps = 6, isa::setVectorStep(d, 6, {}), isa::setVectorStep(d, 7, {}), d.imm2[7] = 1; },
           "vector step 7 is unused (steps = 6) but its imm2 is nonzero");
   // InterReduce must be the last step; a Stash may not follow it either.
   VectorConfig last;
   last.steps = 2;
-  last.step[0] = step(Alu::InterReduce, VectorOp::Max);
-  last.step[1] = step(Alu::Stash, VectorOp::None);
+  isa::setVectorStep(last, 0, step(Alu::InterReduce, VectorOp::Max));
+  isa::setVectorStep(last, 1, step(Alu::Stash, VectorOp::None));
   CHECK_FALSE(roundTrip(Unit::Vector, last.values(), why));
   CHECK(why == "vector step 1 follows InterReduce, which must be the last step");
   // Without an IntraReduce step reduce_slots is not used: 0 and 1..8 both pass.
   last.steps = 1;
-  last.step[1] = {};
+  isa::setVectorStep(last, 1, isa::VectorStep{});
   for (int64_t slots : {0, 1, 8}) {
     last.reduceSlots = slots;
     CHECK(roundTrip(Unit::Vector, last.values(), why));

@@ -48,7 +48,7 @@ Executable addOneKernel() {
   f.slices = slices(0, 64);
   isa::VectorConfig v;
   v.steps = 1;
-  v.step[0] = {int64_t(isa::Alu::FpFma), int64_t(isa::VectorOp::Add), 0, floatBits(1.0f)};
+  isa::setVectorStep(v, 0, isa::VectorStep{int64_t(isa::Alu::FpFma), int64_t(isa::VectorOp::Add), 0, floatBits(1.0f)});
   isa::CastConfig c;
   c.mode = isa::CastMode::F32ToBf16;
   isa::CommitConfig w;
@@ -270,7 +270,7 @@ TEST_CASE("main's second bank loads while a pass runs on the first", "[sim][haza
   auto twoBanks = [](bool loadVector) {
     Executable e = addOneKernel();
     isa::VectorConfig v = isa::VectorConfig::fromValues(e.configs[1].values);
-    v.step[0].imm = floatBits(2.0f);
+    v.imm[0] = floatBits(2.0f);
     e.configs.push_back(block(isa::Unit::Vector, v.values()));
     auto main = isa::Context::Main;
     std::vector<uint32_t> bank1 = {load(0, main, 1), load(2, main, 1), load(3, main, 1)};
@@ -301,7 +301,7 @@ TEST_CASE("a partial block loads only the words that change", "[sim][timing][haz
   // hold the immediate change, and only those load. y = x + 2.
   Executable e = addOneKernel();
   isa::VectorConfig v = isa::VectorConfig::fromValues(e.configs[1].values);
-  v.step[0].imm = floatBits(2.0f);
+  v.imm[0] = floatBits(2.0f);
   const isa::UnitSpec &spec = *isa::findUnit(isa::Unit::Vector);
   std::vector<uint64_t> before, after;
   std::string why;
@@ -325,7 +325,7 @@ TEST_CASE("a partial block loads only the words that change", "[sim][timing][haz
   // values (the partial block claims words its load leaves as they are).
   Executable wrong = e;
   isa::VectorConfig v3 = v;
-  v3.step[0].op = int64_t(isa::VectorOp::Sub); // word 0: the op fields
+  v3.op[0] = int64_t(isa::VectorOp::Sub); // word 0: the op fields
   wrong.configs[4] = block(isa::Unit::Vector, v3.values());
   wrong.configs[4].partialMask = mask;
   Status st = runKernel(*kernelOf(wrong), r);
@@ -506,7 +506,7 @@ TEST_CASE("integer vector add wraps and float multiply is exact f32", "[sim][num
   f.slices[4] |= uint64_t(1) << (300 - 256);
   isa::VectorConfig v;
   v.steps = 1;
-  v.step[0] = {int64_t(isa::Alu::FxpAdd), int64_t(isa::VectorOp::Add), 0, 1};
+  isa::setVectorStep(v, 0, isa::VectorStep{int64_t(isa::Alu::FxpAdd), int64_t(isa::VectorOp::Add), 0, 1});
   isa::CommitConfig w;
   w.base = 32;
   w.writeBytes = 32;
@@ -591,7 +591,7 @@ TEST_CASE("unsupported units and bad pass shapes are errors, not crashes", "[sim
                                                   "outside [0, 524288)") != std::string::npos);
   e = base;
   isa::VectorConfig v = isa::VectorConfig::fromValues(e.configs[1].values);
-  v.step[0].alu = 9; // FpMul1 has no Add: the writer (and loader) reject the block
+  v.alu[0] = 9; // FpMul1 has no Add: the writer (and loader) reject the block
   e.configs[1].values = v.values();
   std::vector<uint8_t> bytes;
   std::string why;

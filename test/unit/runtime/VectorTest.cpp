@@ -85,11 +85,11 @@ TEST_CASE("VRF operands (vector mode, period), stash, Fma, Exp and Div", "[sim][
   loadVrf(rig, s, 2, 64, v);
   isa::VectorConfig c;
   c.steps = 5;
-  c.step[0] = step(Alu::Stash, VectorOp::None);
-  c.step[1] = step(Alu::FpFma, VectorOp::Fma, OperandMode::Vrf, 0, floatBits(0.5f));
-  c.step[2] = step(Alu::FpExp, VectorOp::Exp);
-  c.step[3] = step(Alu::FpMul0, VectorOp::Mul, OperandMode::Stash);
-  c.step[4] = step(Alu::FpDiv, VectorOp::Div, OperandMode::Immediate, floatBits(3.0f));
+  isa::setVectorStep(c, 0, step(Alu::Stash, VectorOp::None));
+  isa::setVectorStep(c, 1, step(Alu::FpFma, VectorOp::Fma, OperandMode::Vrf, 0, floatBits(0.5f)));
+  isa::setVectorStep(c, 2, step(Alu::FpExp, VectorOp::Exp));
+  isa::setVectorStep(c, 3, step(Alu::FpMul0, VectorOp::Mul, OperandMode::Stash));
+  isa::setVectorStep(c, 4, step(Alu::FpDiv, VectorOp::Div, OperandMode::Immediate, floatBits(3.0f)));
   c.vrfBase = 64, c.vrfFlitStride = 32, c.vrfElemStride = 4, c.vrfPeriod = 2;
   vectorPass(rig, s, 128, 32, c, 4, 32);
   LaunchResult res;
@@ -128,9 +128,9 @@ TEST_CASE("VRF broadcast operand, Sub, Sqrt, FpMul1; Sigmoid and Clip Min", "[si
   loadVrf(rig, s, 0, 4000, b);
   isa::VectorConfig c; // operand of flit f: the one f32 at 4000 + 4f, on all eight lanes
   c.steps = 3;
-  c.step[0] = step(Alu::FpFma, VectorOp::Sub, OperandMode::Vrf);
-  c.step[1] = step(Alu::FpFpu, VectorOp::Sqrt);
-  c.step[2] = step(Alu::FpMul1, VectorOp::Mul, OperandMode::Immediate, floatBits(2.0f));
+  isa::setVectorStep(c, 0, step(Alu::FpFma, VectorOp::Sub, OperandMode::Vrf));
+  isa::setVectorStep(c, 1, step(Alu::FpFpu, VectorOp::Sqrt));
+  isa::setVectorStep(c, 2, step(Alu::FpMul1, VectorOp::Mul, OperandMode::Immediate, floatBits(2.0f)));
   c.vrfBase = 4000, c.vrfFlitStride = 4, c.vrfElemStride = 0, c.vrfPeriod = 0;
   vectorPass(rig, s, 128, 32, c, 4, 32);
 
@@ -141,8 +141,8 @@ TEST_CASE("VRF broadcast operand, Sub, Sqrt, FpMul1; Sigmoid and Clip Min", "[si
   rig2.put(0, 0, z);
   isa::VectorConfig d;
   d.steps = 2;
-  d.step[0] = step(Alu::FpFpu, VectorOp::Sigmoid);
-  d.step[1] = step(Alu::Clip, VectorOp::Min, OperandMode::Immediate, floatBits(0.75f));
+  isa::setVectorStep(d, 0, step(Alu::FpFpu, VectorOp::Sigmoid));
+  isa::setVectorStep(d, 1, step(Alu::Clip, VectorOp::Min, OperandMode::Immediate, floatBits(0.75f)));
   vectorPass(rig2, s, 64, 32, d, 2, 32);
   REQUIRE(rig.run().ok());
   REQUIRE(rig2.run().ok());
@@ -175,12 +175,12 @@ TEST_CASE("integer chain: Fxp ALUs wrap, ToF32, ToI32 rounds half to even, Clip 
   loadVrf(rig, s, 1, 0, v);
   isa::VectorConfig c;
   c.steps = 6;
-  c.step[0] = step(Alu::FxpAdd, VectorOp::Sub, OperandMode::Vrf);
-  c.step[1] = step(Alu::FxpMul, VectorOp::Mul, OperandMode::Immediate, ibits(-3));
-  c.step[2] = step(Alu::FxpToFp, VectorOp::ToF32);
-  c.step[3] = step(Alu::FpMul0, VectorOp::Mul, OperandMode::Immediate, floatBits(0.5f));
-  c.step[4] = step(Alu::FpToFxp, VectorOp::ToI32);
-  c.step[5] = step(Alu::Clip, VectorOp::Max, OperandMode::Immediate, ibits(-10));
+  isa::setVectorStep(c, 0, step(Alu::FxpAdd, VectorOp::Sub, OperandMode::Vrf));
+  isa::setVectorStep(c, 1, step(Alu::FxpMul, VectorOp::Mul, OperandMode::Immediate, ibits(-3)));
+  isa::setVectorStep(c, 2, step(Alu::FxpToFp, VectorOp::ToF32));
+  isa::setVectorStep(c, 3, step(Alu::FpMul0, VectorOp::Mul, OperandMode::Immediate, floatBits(0.5f)));
+  isa::setVectorStep(c, 4, step(Alu::FpToFxp, VectorOp::ToI32));
+  isa::setVectorStep(c, 5, step(Alu::Clip, VectorOp::Max, OperandMode::Immediate, ibits(-10)));
   c.vrfFlitStride = 32, c.vrfElemStride = 4;
   vectorPass(rig, s, 64, 32, c, 2, 32);
   LaunchResult res;
@@ -214,7 +214,7 @@ TEST_CASE("ToI32 saturates and maps NaN to 0; the i32->i8 cast saturates", "[sim
   rig.put(0, 0, x);
   isa::VectorConfig c;
   c.steps = 1;
-  c.step[0] = step(Alu::FpToFxp, VectorOp::ToI32);
+  isa::setVectorStep(c, 0, step(Alu::FpToFxp, VectorOp::ToI32));
   // i32 -> i8 quarters the valid bytes: 8 per flit, one 8-byte commit write each.
   vectorPass(rig, s, 64, 32, c, 2, 8, isa::CastMode::I32ToI8);
   // The ToI32 results alone, through a second pass without the cast.
@@ -244,9 +244,9 @@ TEST_CASE("intra-slice reduce, tree mode: odd trees, three slots, steps before a
   rig.put(4, 0, x);
   isa::VectorConfig c;
   c.steps = 3;
-  c.step[0] = step(Alu::FpMul0, VectorOp::Mul, OperandMode::Immediate, floatBits(2.0f));
-  c.step[1] = step(Alu::IntraReduce, VectorOp::Add);
-  c.step[2] = step(Alu::FpDiv, VectorOp::Div, OperandMode::Immediate, floatBits(4.0f));
+  isa::setVectorStep(c, 0, step(Alu::FpMul0, VectorOp::Mul, OperandMode::Immediate, floatBits(2.0f)));
+  isa::setVectorStep(c, 1, step(Alu::IntraReduce, VectorOp::Add));
+  isa::setVectorStep(c, 2, step(Alu::FpDiv, VectorOp::Div, OperandMode::Immediate, floatBits(4.0f)));
   c.reduceSlots = 3, c.reduceTree = 1;
   vectorPass(rig, s, 240, 20, c, 3, 8);
   LaunchResult res;
@@ -281,7 +281,7 @@ TEST_CASE("intra-slice reduce, elementwise Max over slots; too few flits is an e
   rig.put(0, 0, x);
   isa::VectorConfig c;
   c.steps = 1;
-  c.step[0] = step(Alu::IntraReduce, VectorOp::Max);
+  isa::setVectorStep(c, 0, step(Alu::IntraReduce, VectorOp::Max));
   c.reduceSlots = 2;
   vectorPass(rig, s, 192, 32, c, 2, 32);
   REQUIRE(rig.run().ok());
@@ -316,11 +316,11 @@ TEST_CASE("inter-slice reduce: Add over 64 slices, a pairwise tree in slice orde
   }
   isa::VectorConfig c;
   c.steps = 1;
-  c.step[0] = step(Alu::InterReduce, VectorOp::Add);
+  isa::setVectorStep(c, 0, step(Alu::InterReduce, VectorOp::Add));
   c.interGroupLog2 = 6;
   vectorPass(rig, s, 64, 32, c, 2, 32);
   isa::VectorConfig mx = c; // the same over Max, committed at 16384
-  mx.step[0] = step(Alu::InterReduce, VectorOp::Max);
+  isa::setVectorStep(mx, 0, step(Alu::InterReduce, VectorOp::Max));
   int64_t f = rig.config(isa::Unit::Fetch, fetchLinear(s, 0, 64, 32, 2).values());
   int64_t k = rig.config(isa::Unit::Vector, mx.values());
   int64_t w = rig.config(isa::Unit::Commit, commitLinear(s, 16384, 2, 32).values());
@@ -375,8 +375,8 @@ TEST_CASE("inter-slice reduce: Max in groups of 8 after an intra tree; partial c
   }
   isa::VectorConfig c;
   c.steps = 2;
-  c.step[0] = step(Alu::IntraReduce, VectorOp::Max);
-  c.step[1] = step(Alu::InterReduce, VectorOp::Max);
+  isa::setVectorStep(c, 0, step(Alu::IntraReduce, VectorOp::Max));
+  isa::setVectorStep(c, 1, step(Alu::InterReduce, VectorOp::Max));
   c.reduceSlots = 1, c.reduceTree = 1, c.interGroupLog2 = 3;
   vectorPass(rig, s, 96, 32, c, 1, 8);
   // Only slice 13 commits: its whole group [8, 16) still computes.
@@ -398,7 +398,7 @@ TEST_CASE("inter-slice reduce: Max in groups of 8 after an intra tree; partial c
   Rig hole;
   isa::VectorConfig all;
   all.steps = 1;
-  all.step[0] = step(Alu::InterReduce, VectorOp::Add);
+  isa::setVectorStep(all, 0, step(Alu::InterReduce, VectorOp::Add));
   all.interGroupLog2 = 6;
   vectorPass(hole, slices(64, 63), 64, 32, all, 2, 32);
   CHECK(hole.run().message() ==
@@ -411,7 +411,7 @@ TEST_CASE("VRF hazards and bounds; vector input must be whole words", "[sim][vec
   std::vector<float> v(1024, 1.0f), x(32, 2.0f); // a 4 KB VRF write: 1024 accesses on sub
   isa::VectorConfig c;
   c.steps = 1;
-  c.step[0] = step(Alu::FpMul0, VectorOp::Mul, OperandMode::Vrf);
+  isa::setVectorStep(c, 0, step(Alu::FpMul0, VectorOp::Mul, OperandMode::Vrf));
   c.vrfBase = 64, c.vrfFlitStride = 32, c.vrfElemStride = 4, c.vrfPeriod = 2;
 
   Rig rig; // the VRF write on sub is not waited for
@@ -435,7 +435,7 @@ TEST_CASE("VRF hazards and bounds; vector input must be whole words", "[sim][vec
   odd.put(0, 0, x);
   isa::VectorConfig one;
   one.steps = 1;
-  one.step[0] = step(Alu::FpFma, VectorOp::Add, OperandMode::Immediate, floatBits(1.0f));
+  isa::setVectorStep(one, 0, step(Alu::FpFma, VectorOp::Add, OperandMode::Immediate, floatBits(1.0f)));
   int64_t f = odd.config(isa::Unit::Fetch, fetchLinear(s, 0, 48, 6, 1).values());
   int64_t k = odd.config(isa::Unit::Vector, one.values());
   int64_t w = odd.config(isa::Unit::Commit, commitLinear(s, 8192, 8, 8).values());
@@ -454,7 +454,7 @@ TEST_CASE("FpFpu Div by a VRF operand, and Fxp Sub by an immediate", "[sim][vect
   loadVrf(rig, s, 6, 128, b);
   isa::VectorConfig c;
   c.steps = 1;
-  c.step[0] = step(Alu::FpFpu, VectorOp::Div, OperandMode::Vrf);
+  isa::setVectorStep(c, 0, step(Alu::FpFpu, VectorOp::Div, OperandMode::Vrf));
   c.vrfBase = 128, c.vrfFlitStride = 32, c.vrfElemStride = 4;
   vectorPass(rig, s, 64, 32, c, 2, 32);
   REQUIRE(rig.run().ok());
@@ -468,7 +468,7 @@ TEST_CASE("FpFpu Div by a VRF operand, and Fxp Sub by an immediate", "[sim][vect
   fx.put(0, 0, n);
   isa::VectorConfig d;
   d.steps = 1;
-  d.step[0] = step(Alu::FxpAdd, VectorOp::Sub, OperandMode::Immediate, ibits(7));
+  isa::setVectorStep(d, 0, step(Alu::FxpAdd, VectorOp::Sub, OperandMode::Immediate, ibits(7)));
   vectorPass(fx, slices(0, 1), 32, 32, d, 1, 32);
   REQUIRE(fx.run().ok());
   CHECK(fx.get<int32_t>(0, 8192, 8) ==
