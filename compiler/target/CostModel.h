@@ -62,11 +62,29 @@ int64_t sameBankRun(const TargetModel &t, const std::vector<std::pair<int64_t, i
 /// each) plus configWordCycles per word.
 int64_t configLoadCycles(const TargetModel &t, uint64_t wordMask);
 
+/// Bytes per cluster, as many entries as the clusters written to: reading a cluster past the
+/// last entry gives 0, writing one adds the entries up to it.
+class ClusterBytes {
+public:
+  int64_t operator[](size_t cluster) const {
+    return cluster < bytes_.size() ? bytes_[cluster] : 0;
+  }
+  int64_t &operator[](size_t cluster) {
+    if (cluster >= bytes_.size())
+      bytes_.resize(cluster + 1, 0);
+    return bytes_[cluster];
+  }
+  size_t size() const { return bytes_.size(); }
+
+private:
+  std::vector<int64_t> bytes_;
+};
+
 /// The bytes a DMA moves through the shared memories: HBM (read plus written) and each
 /// cluster's DM (written).
 struct DmaTraffic {
   int64_t hbmBytes = 0;
-  int64_t dmWriteBytes[2] = {0, 0}; // per cluster
+  ClusterBytes dmWriteBytes; // per cluster
 };
 
 /// Timing of the in-order command queue. The scheduler predicts with it and the simulator
@@ -101,7 +119,8 @@ public:
   void finish();
   /// DMA `id`'s start and end if nothing more were issued (final after waitDma or finish).
   Interval dmaSpan(DmaId id) const;
-  /// When DMA engine `engine` would finish the work given to it so far.
+  /// When DMA engine `engine` would finish the work given to it so far (0 for an engine past
+  /// the target's count, which has none).
   int64_t engineFree(int64_t engine) const;
   int64_t now() const { return queue_; }
   /// The last end known so far (of every command after finish()).
@@ -110,7 +129,7 @@ public:
   /// The DMAs in flight, advanced in time together (QueueClock.cpp).
   struct Transfer {
     int64_t engine = 0, cycles = 0, issued = 0;
-    MemoryRates rates{};   // bytes per cycle through each shared memory at full speed
+    MemoryRates rates;     // bytes per cycle through each shared memory at full speed
     double work = 0;       // full-speed data cycles still to move
     int64_t start = -1;    // -1 until the engine's previous DMA has ended
     int64_t end = -1;      // -1 until known
@@ -126,8 +145,8 @@ private:
   const TargetModel &t_;
   int64_t queue_ = 0;
   int64_t makespan_ = 0;
-  int64_t lastOnEngine_[16];
-  int64_t contextFree_[2] = {};
+  std::vector<int64_t> lastOnEngine_; // per engine: its last DMA (-1: none yet)
+  int64_t contextFree_[2] = {};       // main, sub: when the pass running there ends
   Flow flow_;
   mutable Flow projected_; // flow_ run to its end; valid while projectedValid_
   mutable bool projectedValid_ = false;

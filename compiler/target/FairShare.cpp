@@ -12,20 +12,21 @@ constexpr double kEpsilon = 1e-12;
 std::vector<double> fairSpeeds(const std::vector<MemoryRates> &demands,
                                const MemoryRates &capacity) {
   const size_t n = demands.size();
+  const size_t memories = capacity.size();
   std::vector<double> speed(n, 0.0);
   std::vector<bool> frozen(n, false);
   double level = 0.0; // the common speed of the DMAs not frozen yet
   for (size_t left = n; left > 0;) {
     // The largest raise of every unfrozen speed that fills no memory and passes no full speed.
     double raise = 1.0 - level;
-    MemoryRates used{}, growing{};
+    MemoryRates used(memories, 0.0), growing(memories, 0.0);
     for (size_t i = 0; i < n; ++i)
-      for (int m = 0; m < kSharedMemories; ++m) {
+      for (size_t m = 0; m < memories; ++m) {
         used[m] += speed[i] * demands[i][m];
         if (!frozen[i])
           growing[m] += demands[i][m];
       }
-    for (int m = 0; m < kSharedMemories; ++m)
+    for (size_t m = 0; m < memories; ++m)
       if (growing[m] > 0)
         raise = std::min(raise, std::max(0.0, capacity[m] - used[m]) / growing[m]);
     level += raise;
@@ -33,8 +34,8 @@ std::vector<double> fairSpeeds(const std::vector<MemoryRates> &demands,
       if (!frozen[i])
         speed[i] = level;
     // Freeze the DMAs at full speed and those using a memory that is now full.
-    MemoryRates full{};
-    for (int m = 0; m < kSharedMemories; ++m) {
+    std::vector<bool> full(memories, false);
+    for (size_t m = 0; m < memories; ++m) {
       double total = 0;
       for (size_t i = 0; i < n; ++i)
         total += speed[i] * demands[i][m];
@@ -45,7 +46,7 @@ std::vector<double> fairSpeeds(const std::vector<MemoryRates> &demands,
       if (frozen[i])
         continue;
       bool stop = level >= 1.0 - kEpsilon;
-      for (int m = 0; m < kSharedMemories; ++m)
+      for (size_t m = 0; m < memories; ++m)
         stop = stop || (full[m] && demands[i][m] > 0);
       if (stop) {
         frozen[i] = true;

@@ -3,16 +3,21 @@
 // "Concurrent DMAs").
 #pragma once
 
-#include <array>
+#include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace rngd {
 
-/// The memories concurrent DMAs share: HBM, and the DM intake of each cluster.
-enum SharedMemory { kHbm = 0, kDmCluster0 = 1, kDmCluster1 = 2, kSharedMemories = 3 };
+/// The memories concurrent DMAs share: HBM (index kHbm), and the DM intake of each cluster
+/// (dmIntake(c)); a target with C clusters has 1 + C.
+constexpr size_t kHbm = 0;
+constexpr size_t dmIntake(int64_t cluster) { return 1 + static_cast<size_t>(cluster); }
+inline size_t sharedMemories(int64_t clusters) { return dmIntake(clusters); }
 
-/// Bytes per cycle a DMA moves through each shared memory when its engine runs at full speed.
-using MemoryRates = std::array<double, kSharedMemories>;
+/// Bytes per cycle a DMA moves through each shared memory when its engine runs at full speed
+/// (one entry per shared memory; all of a flow's rates have the same length).
+using MemoryRates = std::vector<double>;
 
 /// The speed (fraction of full speed, in (0, 1]) of each DMA in `demands` when they share
 /// memories of `capacity` bytes per cycle max-min fairly: every DMA speeds up alike until it

@@ -76,25 +76,34 @@ void advance(Flow &f, int64_t until, int64_t startup, const MemoryRates &capacit
 
 } // namespace
 
-QueueClock::QueueClock(const TargetModel &t) : t_(t) { std::fill_n(lastOnEngine_, 16, -1); }
+QueueClock::QueueClock(const TargetModel &t)
+    : t_(t), lastOnEngine_(static_cast<size_t>(t.dmaEngines), -1) {}
 
 QueueClock::DmaId QueueClock::dma(int64_t engine, int64_t cycles, const DmaTraffic &traffic) {
   DmaId id = flow_.dmas.size();
   Transfer d;
-  d.engine = engine & 15;
+  d.engine = engine;
   d.cycles = cycles;
   d.issued = queue_;
+  d.rates.assign(sharedMemories(t_.clusters), 0.0);
   int64_t dataCycles = cycles - t_.dmaStartupCycles;
   if (dataCycles > 0) {
     d.work = static_cast<double>(dataCycles);
-    const int64_t bytes[kSharedMemories] = {traffic.hbmBytes, traffic.dmWriteBytes[0],
-                                            traffic.dmWriteBytes[1]};
-    for (int m = 0; m < kSharedMemories; ++m)
-      d.rates[m] = static_cast<double>(bytes[m]) / static_cast<double>(dataCycles);
+    auto rate = [&](int64_t bytes) {
+      return static_cast<double>(bytes) / static_cast<double>(dataCycles);
+    };
+    d.rates[kHbm] = rate(traffic.hbmBytes);
+    for (int64_t c = 0; c < t_.clusters; ++c)
+      d.rates[dmIntake(c)] = rate(traffic.dmWriteBytes[static_cast<size_t>(c)]);
   }
   flow_.dmas.push_back(d);
   flow_.open.push_back(id);
-  int64_t &last = lastOnEngine_[d.engine];
+  // Engines come checked against the target (checkDescriptor, the schedule's verifier); one
+  // past its count still gets a queue of its own rather than another engine's.
+  size_t e = static_cast<size_t>(std::max<int64_t>(engine, 0));
+  if (e >= lastOnEngine_.size())
+    lastOnEngine_.resize(e + 1, -1);
+  int64_t &last = lastOnEngine_[e];
   if (last < 0)
     begin(flow_, id, 0);
   else if (flow_.dmas[static_cast<size_t>(last)].end >= 0)
@@ -129,8 +138,10 @@ void QueueClock::wait(int64_t until) {
 }
 
 static MemoryRates capacities(const TargetModel &t) {
-  double dm = static_cast<double>(t.dmBytesPerCyclePerCluster);
-  return {static_cast<double>(t.hbmBytesPerCycle), dm, dm};
+  MemoryRates capacity(sharedMemories(t.clusters),
+                       static_cast<double>(t.dmBytesPerCyclePerCluster));
+  capacity[kHbm] = static_cast<double>(t.hbmBytesPerCycle);
+  return capacity;
 }
 
 void QueueClock::waitDma(DmaId id) {
@@ -160,7 +171,9 @@ QueueClock::Interval QueueClock::dmaSpan(DmaId id) const {
 }
 
 int64_t QueueClock::engineFree(int64_t engine) const {
-  int64_t last = lastOnEngine_[engine & 15];
+  if (engine < 0 || static_cast<size_t>(engine) >= lastOnEngine_.size())
+    return 0;
+  int64_t last = lastOnEngine_[static_cast<size_t>(engine)];
   return last < 0 ? 0 : dmaSpan(static_cast<size_t>(last)).end;
 }
 

@@ -8,6 +8,9 @@
 
 namespace rngd::tcp {
 
+/// A tcp-schedule choice tried both ways (`best`: the shorter schedule) or forced.
+enum class ScheduleChoice { best, always, never };
+
 #define GEN_PASS_DECL
 #include "dialects/tcp/Transforms/Passes.h.inc"
 

@@ -52,10 +52,20 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     starts at once (`leave-engine` forces it on or off).
   }];
   let options = [
-    Option<"staggerBusySpare", "stagger-busy-spare", "std::string", /*default=*/"\"best\"",
-           "stagger the streams whose spare is busy: best (the shorter of both), always, never">,
-    Option<"leaveEngine", "leave-engine", "std::string", /*default=*/"\"best\"",
-           "the first weight stream leaves an engine per cluster to the next: best, always, never">
+    Option<"staggerBusySpare", "stagger-busy-spare", "rngd::tcp::ScheduleChoice",
+           /*default=*/"rngd::tcp::ScheduleChoice::best",
+           "stagger the streams whose spare is busy",
+           [{::llvm::cl::values(
+             clEnumValN(rngd::tcp::ScheduleChoice::best, "best", "the shorter of both"),
+             clEnumValN(rngd::tcp::ScheduleChoice::always, "always", "always stagger them"),
+             clEnumValN(rngd::tcp::ScheduleChoice::never, "never", "never stagger them"))}]>,
+    Option<"leaveEngine", "leave-engine", "rngd::tcp::ScheduleChoice",
+           /*default=*/"rngd::tcp::ScheduleChoice::best",
+           "the first weight stream leaves an engine per cluster to the next",
+           [{::llvm::cl::values(
+             clEnumValN(rngd::tcp::ScheduleChoice::best, "best", "the shorter of both"),
+             clEnumValN(rngd::tcp::ScheduleChoice::always, "always", "always leave it"),
+             clEnumValN(rngd::tcp::ScheduleChoice::never, "never", "never leave it"))}]>
   ];
 }
 

@@ -1,0 +1,29 @@
+#include "Choice.h"
+
+namespace rngd::tcp::sched {
+
+size_t chooseNext(llvm::ArrayRef<Candidate> candidates, int64_t dmaStartupCycles) {
+  size_t best = 0;
+  for (size_t c = 1; c < candidates.size(); ++c) {
+    const Candidate &x = candidates[c], &b = candidates[best];
+    if (x.ready < b.ready || (x.ready == b.ready && x.path > b.path))
+      best = c;
+  }
+  const int64_t window = candidates[best].ready + dmaStartupCycles;
+  for (size_t c = 0; c < candidates.size(); ++c)
+    if (candidates[c].ready <= window && candidates[c].isStream &&
+        candidates[c].path > candidates[best].path)
+      best = c;
+  if (!candidates[best].isDma) {
+    int64_t loadsEnd = candidates[best].ready + candidates[best].loadCycles;
+    size_t longer = best;
+    for (size_t c = 0; c < candidates.size(); ++c)
+      if (!candidates[c].isDma && candidates[c].ready <= loadsEnd &&
+          candidates[c].path > candidates[longer].path)
+        longer = c;
+    best = longer;
+  }
+  return best;
+}
+
+} // namespace rngd::tcp::sched

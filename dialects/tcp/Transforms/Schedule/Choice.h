@@ -1,0 +1,30 @@
+// Which ready unit the list scheduler issues next.
+#pragma once
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <cstdint>
+
+namespace rngd::tcp::sched {
+
+/// A unit whose predecessors are all issued.
+struct Candidate {
+  size_t unit;           // its index, in program order
+  int64_t ready;         // when it could issue without stalling the queue (>= now)
+  int64_t path;          // its longest path of dependent cycles to the kernel's end
+  bool isDma = false;
+  bool isStream = false; // a weight stream
+  int64_t loadCycles = 0; // a pass: its configuration loads if every word loaded
+};
+
+/// The candidate to issue next (an index into `candidates`, which are in program order):
+/// - the one ready first; ties: the longest path, then program order;
+/// - but a weight stream ready within one DMA start-up of that goes first when its path is
+///   longer (its command takes the queue a cycle per part, and every cycle it waits leaves HBM
+///   idle at the end);
+/// - the filler rule: a pass that would fill the queue while a pass with a longer path is not
+///   ready yet waits for that one if it is ready before the filler's configuration loads would
+///   end (those loads would only hold it up).
+size_t chooseNext(llvm::ArrayRef<Candidate> candidates, int64_t dmaStartupCycles);
+
+} // namespace rngd::tcp::sched

@@ -1,0 +1,156 @@
+// The scheduler's policies alone: tags, register banks, engine choice, which unit goes next,
+// and how a stream's iterations are shared.
+#include "Helpers.h"
+
+#include "dialects/tcp/Transforms/Schedule/Choice.h"
+#include "dialects/tcp/Transforms/Schedule/Engines.h"
+
+#include <catch2/catch.hpp>
+
+using namespace rngd;
+using namespace rngd::tcp::sched;
+using namespace rngd::tcp::sched::test;
+
+TEST_CASE("tags: 64 in flight, then the oldest DMA is waited for and its tag reused") {
+  TagPool tags;
+  CHECK(tags.free() == 64);
+  for (size_t unit = 0; unit < 32; ++unit) { // 32 DMAs of two parts each
+    CHECK(tags.take() == static_cast<int64_t>(2 * unit));
+    CHECK(tags.take() == static_cast<int64_t>(2 * unit + 1));
+    tags.inFlight(unit, 2);
+  }
+  CHECK(tags.free() == 0);
+  CHECK(tags.toFree(1) == llvm::SmallVector<size_t>{0});
+  CHECK(tags.toFree(3) == llvm::SmallVector<size_t>{0, 1});
+  // Unit 1 retires first (it ended first): its tags come back, oldest released first.
+  tags.release(3);
+  tags.release(2);
+  tags.retired(1);
+  CHECK(tags.free() == 2);
+  CHECK(tags.toFree(2).empty());
+  CHECK(tags.toFree(3) == llvm::SmallVector<size_t>{0});
+  CHECK(tags.take() == 3);
+  CHECK(tags.take() == 2);
+}
+
+TEST_CASE("register banks: main's passes alternate its two banks, sub has one") {
+  RegisterBanks banks;
+  CHECK(banks.take(0) == 0);
+  CHECK(banks.take(1) == 0);
+  CHECK(banks.take(0) == 1);
+  CHECK(banks.take(0) == 0);
+  CHECK(RegisterBanks::slot(0, 1) == 1);
+  CHECK(RegisterBanks::slot(1, 0) == static_cast<int64_t>(isa::kMainBanks));
+  CHECK(banks.exchangeLast(1, 7) == -1);
+  CHECK(banks.exchangeLast(1, 9) == 7);
+  // Loads write only the words that differ from what the bank holds.
+  std::vector<uint64_t> words = {5, 6, 7};
+  CHECK(banks.load(0, isa::Unit::Fetch, words) == 0b111);
+  CHECK(banks.load(0, isa::Unit::Fetch, words) == 0);
+  CHECK(banks.load(1, isa::Unit::Fetch, words) == 0b111); // another bank holds nothing yet
+  words[1] = 60;
+  CHECK(banks.load(0, isa::Unit::Fetch, words) == 0b010);
+  CHECK(banks.load(0, isa::Unit::Commit, words) == 0b111); // another unit's registers
+}
+
+TEST_CASE("engine choice: a small DMA takes its cluster's engine that frees first") {
+  const TargetModel &t = defaultTarget();
+  EngineGeometry g(t);
+  CHECK(g.perCluster == 4);
+  CHECK(g.spareOf(1) == 3);
+  CHECK(g.spareOf(6) == 7);
+  CHECK(g.leftByFirstStream(2));
+  CHECK(g.leftByFirstStream(6));
+  CHECK_FALSE(g.leftByFirstStream(3));
+  QueueClock clock(t);
+  CHECK(pickEngine(t, clock, 3) == 3); // all idle: the spare
+  clock.dma(3, 756);
+  clock.dma(0, 1000);
+  CHECK(pickEngine(t, clock, 3) == 1); // engine 1 is idle, the first such
+  CHECK(pickEngine(t, clock, 7) == 7); // the other cluster's spare is idle
+  CHECK(pickEngine(t, clock, 1) == 1); // a stream part keeps its engine
+  clock.dma(1, 2000);
+  clock.dma(2, 2000);
+  CHECK(pickEngine(t, clock, 3) == 3); // the spare frees first (756)
+  SECTION("the second target: one cluster of four engines") {
+    const TargetModel &one = *findTarget("rngd-1cluster");
+    CHECK(EngineGeometry(one).perCluster == 4);
+    QueueClock c(one);
+    c.dma(3, 900);
+    CHECK(pickEngine(one, c, 3) == 0);
+  }
+}
+
+TEST_CASE("engine choice in the scheduler: two DMAs for the spare take different engines") {
+  std::vector<Unit> units = {
+      dma({Region::hbm(0, 0, 16384)}, {dm(0, 64)}, 3, 756),
+      dma({Region::hbm(1, 0, 16384)}, {dm(128, 192)}, 3, 756),
+      pass({dm(0, 64)}, {dm(256, 320)}, 0, 100),
+  };
+  int64_t makespan = schedule(units);
+  CHECK(units[0].engines() == llvm::SmallVector<int64_t>{3});
+  CHECK(units[1].engines() == llvm::SmallVector<int64_t>{0});
+  // Both DMAs start at once, the second one queue cycle later; tags 0 and 1.
+  CHECK(units[0].span.start == 0);
+  CHECK(units[1].span.start == 1);
+  CHECK(units[0].tags == llvm::SmallVector<int64_t>{0});
+  CHECK(units[1].tags == llvm::SmallVector<int64_t>{1});
+  // The pass waits for A only, loading its block before that wait: it starts when A ends.
+  REQUIRE(units[2].waits.size() == 1);
+  CHECK(units[2].waits[0] == tcp::Wait::forTag(0));
+  CHECK(units[2].span.start == 756);
+  CHECK(units[2].why == tcp::IssueReason::waits);
+  CHECK(units[2].earlyLoads.size() == 1);
+  CHECK(makespan == 856);
+}
+
+TEST_CASE("the next unit: earliest ready, then the longest path; streams and the filler rule") {
+  const int64_t startup = 500;
+  SECTION("earliest ready wins, ties by the longest path, then program order") {
+    std::vector<Candidate> c = {{0, 100, 10}, {1, 50, 5}, {2, 50, 7}, {3, 50, 7}};
+    CHECK(chooseNext(c, startup) == 2);
+  }
+  SECTION("a stream ready within one start-up goes first when its path is longer") {
+    std::vector<Candidate> c = {{0, 0, 100, true}, {1, 400, 900, true, true}};
+    CHECK(chooseNext(c, startup) == 1);
+    c[1].ready = 501; // past the window
+    CHECK(chooseNext(c, startup) == 0);
+  }
+  SECTION("the filler rule: a pass waits for a longer-path pass ready before its loads end") {
+    std::vector<Candidate> c = {{0, 100, 10, false, false, 40}, {1, 130, 50, false, false, 40}};
+    CHECK(chooseNext(c, startup) == 1); // ready at 130 <= 100 + 40
+    c[1].ready = 141;
+    CHECK(chooseNext(c, startup) == 0); // would idle the queue past the filler's loads
+    c[1].ready = 130;
+    c[1].isDma = true; // only passes wait for passes
+    CHECK(chooseNext(c, startup) == 0);
+  }
+}
+
+TEST_CASE("stream shares: the engines' iterations end together") {
+  SECTION("three engines ready at once share evenly") {
+    std::vector<StreamWindow> w(3, StreamWindow{500, 0, 1e18});
+    double end = commonEnd(w, 90, 10);
+    CHECK(end == Approx(800));
+    CHECK(wholeIterations(w, end, 90, 10) == llvm::SmallVector<int64_t>{30, 30, 30});
+  }
+  SECTION("an engine freeing later takes fewer iterations") {
+    std::vector<StreamWindow> w = {{500, 0, 1e18}, {500, 0, 1e18}, {800, 0, 1e18}};
+    double end = commonEnd(w, 90, 10);
+    CHECK(end == Approx(900));
+    CHECK(wholeIterations(w, end, 90, 10) == llvm::SmallVector<int64_t>{40, 40, 10});
+  }
+  SECTION("an unusable engine (cap at its ready time) takes none; a capped one stops early") {
+    std::vector<StreamWindow> w = {{500, 0, 1e18}, {500, 0, 600}, {500, 0, 500}};
+    CHECK_FALSE(w[2].usable());
+    double end = commonEnd(w, 60, 10);
+    CHECK(end == Approx(1000));
+    CHECK(wholeIterations(w, end, 60, 10) == llvm::SmallVector<int64_t>{50, 10, 0});
+  }
+  SECTION("staggered: each engine streams `after` cycles past the common end") {
+    std::vector<StreamWindow> w = {{500, 0, 1e18}, {500, 500, 1e18}};
+    double end = commonEnd(w, 200, 10);
+    CHECK(end == Approx(1250));
+    CHECK(wholeIterations(w, end, 200, 10) == llvm::SmallVector<int64_t>{75, 125});
+  }
+}
