@@ -25,7 +25,7 @@ std::string location(Location loc) {
 }
 
 MemoryReport memoryReport(func::FuncOp func) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = tcp::getTarget(func);
   Block &block = func.getBody().front();
   llvm::DenseMap<Operation *, int64_t> order = tcp::programOrder(block);
   llvm::DenseMap<Operation *, int64_t> starts =

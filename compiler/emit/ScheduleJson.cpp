@@ -41,7 +41,7 @@ public:
   }
 
   void dm(Value v, const tcp::DmLayout &layout) {
-    auto slices = layout.spatial.activeSlices(defaultTarget());
+    auto slices = layout.spatial.activeSlices(tcp::getTarget(func_));
     int64_t offset = v.getDefiningOp()->getAttrOfType<IntegerAttr>("tcp.dm_offset").getInt();
     j_.object([&] {
       j_.attribute("memory", "dm");
@@ -60,7 +60,7 @@ public:
   /// One scheduled unit: `scheduled` carries tcp.schedule, `loc` is where it starts.
   /// A TRF or VRF tensor: per-slice byte range (per lane for the TRF).
   void registers(Value v, StringRef memory, const tcp::SpatialLayout &spatial, int64_t bytes) {
-    auto slices = spatial.activeSlices(defaultTarget());
+    auto slices = spatial.activeSlices(tcp::getTarget(func_));
     auto attr = v.getDefiningOp()->getAttrOfType<IntegerAttr>(
         memory == "trf" ? "tcp.trf_offset" : "tcp.vrf_offset");
     int64_t offset = attr ? attr.getInt() : 0;
@@ -159,18 +159,20 @@ namespace {
 /// the roofline of DESIGN.md section 12.
 struct Traffic {
   int64_t hbmBytes = 0;
-  int64_t dmBytesPerCluster[2] = {0, 0};
+  std::vector<int64_t> dmBytesPerCluster; // one per cluster of the target
 };
 
 void addDma(Traffic &traffic, const tcp::DmaOpPlan &plan, int64_t bytes) {
   DmaTraffic moved = tcp::dmaTraffic(plan, bytes);
   traffic.hbmBytes += moved.hbmBytes;
-  for (int c = 0; c < 2; ++c)
+  for (size_t c = 0; c < traffic.dmBytesPerCluster.size() && c < std::size(moved.dmWriteBytes);
+       ++c)
     traffic.dmBytesPerCluster[c] += moved.dmWriteBytes[c];
 }
 
 Traffic traffic(func::FuncOp func) {
   Traffic traffic;
+  traffic.dmBytesPerCluster.assign(static_cast<size_t>(tcp::getTarget(func).clusters), 0);
   for (Operation &op : func.getBody().front()) {
     if (auto dma = dyn_cast<tcp::DmaOp>(op)) {
       if (auto plan = tcp::planDma(dma))
@@ -184,8 +186,7 @@ Traffic traffic(func::FuncOp func) {
   return traffic;
 }
 
-int64_t rooflineCycles(const Traffic &traffic) {
-  const TargetModel &t = defaultTarget();
+int64_t rooflineCycles(const TargetModel &t, const Traffic &traffic) {
   int64_t hbm = (traffic.hbmBytes + t.hbmBytesPerCycle - 1) / t.hbmBytesPerCycle;
   int64_t dm = 0;
   for (int64_t bytes : traffic.dmBytesPerCluster)
@@ -204,7 +205,7 @@ std::string scheduleJson(ModuleOp module) {
   auto args = conversion::layoutArguments(func);
   if (!args)
     return "";
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = tcp::getTarget(func);
   llvm::json::OStream j(os, 2);
   Writer w(j, func, *args);
 
@@ -237,7 +238,7 @@ std::string scheduleJson(ModuleOp module) {
     j.attribute("makespan", makespan ? makespan.getInt() : 0);
     Traffic moved = traffic(func);
     j.attribute("hbm_bytes", moved.hbmBytes);
-    j.attribute("roofline", rooflineCycles(moved));
+    j.attribute("roofline", rooflineCycles(t, moved));
     j.attributeArray("args", [&] {
       for (const auto &slot : args->slots)
         j.object([&] {

@@ -311,7 +311,8 @@ private:
         return fail(why);
       const isa::TransposeConfig &tc = *c_.transpose;
       out_.shape.transposeCycles =
-          transposeCycles(tc.inRows, tc.inCols, tc.outRows, 8, transposePlan_.groups);
+          transposeCycles(tc.inRows, tc.inCols, tc.outRows, t_.transposeValidElements,
+                          transposePlan_.groups);
       valid.assign(static_cast<size_t>(transposePlan_.outFlits),
                    static_cast<uint8_t>(tc.inRows * transposePlan_.elemBytes));
     }

@@ -121,7 +121,7 @@ bool isPlainText(const std::string &s) {
                      [](char c) { return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\'; });
 }
 
-bool checkArg(const Executable &exe, size_t i, std::string &why) {
+bool checkArg(const TargetModel &t, const Executable &exe, size_t i, std::string &why) {
   const ArgInfo &a = exe.args[i];
   std::string label = "argument #" + std::to_string(i) + " '" + a.name + "'";
   if (!isIdentifier(a.name)) {
@@ -163,7 +163,7 @@ bool checkArg(const Executable &exe, size_t i, std::string &why) {
           std::to_string(bytes) + ")";
     return false;
   }
-  uint64_t align = static_cast<uint64_t>(defaultTarget().hbmArgumentAlignment);
+  uint64_t align = static_cast<uint64_t>(t.hbmArgumentAlignment);
   if (a.hbmOffset % align != 0) {
     why = label + ": HBM offset " + std::to_string(a.hbmOffset) + " is not " +
           std::to_string(align) + "-byte aligned";
@@ -189,7 +189,7 @@ bool checkArg(const Executable &exe, size_t i, std::string &why) {
   return true;
 }
 
-bool checkConfig(const Executable &exe, size_t i, std::string &why) {
+bool checkConfig(const TargetModel &t, const Executable &exe, size_t i, std::string &why) {
   const ConfigBlock &c = exe.configs[i];
   const isa::UnitSpec *spec = isa::findUnit(c.unit);
   std::string label = "config block " + std::to_string(i) + ": ";
@@ -200,7 +200,7 @@ bool checkConfig(const Executable &exe, size_t i, std::string &why) {
   std::vector<uint64_t> words;
   std::string inner;
   if (!isa::packBlock(*spec, c.values, words, inner) ||
-      !isa::validateBlock(*spec, c.values, inner)) {
+      !isa::validateBlock(t, *spec, c.values, inner)) {
     why = label + inner;
     return false;
   }
@@ -236,7 +236,28 @@ bool checkCommandWord(const Executable &exe, size_t i, std::string &why) {
 
 } // namespace
 
+const TargetModel *findExecutableTarget(const Executable &exe, std::string &why) {
+  const TargetModel *t = findTarget(exe.targetName);
+  if (!t) {
+    why = "target '" + exe.targetName + "' is not one this runtime knows (";
+    for (const std::string &name : targetNames())
+      why += (why.back() == '(' ? "" : ", ") + name;
+    why += ")";
+    return nullptr;
+  }
+  if (exe.targetHash != t->hash()) {
+    why = "target hash mismatch: the executable was compiled for '" + exe.targetName +
+          "' with hash " + formatHex(exe.targetHash) + ", this runtime's '" + t->name +
+          "' is " + formatHex(t->hash());
+    return nullptr;
+  }
+  return t;
+}
+
 bool validateExecutable(const Executable &exe, std::string &why) {
+  const TargetModel *target = findExecutableTarget(exe, why);
+  if (!target)
+    return false;
   if (!isIdentifier(exe.kernelName)) {
     why = "kernel name '" + exe.kernelName + "' is not an identifier ([A-Za-z_][A-Za-z0-9_$.]*)";
     return false;
@@ -246,14 +267,19 @@ bool validateExecutable(const Executable &exe, std::string &why) {
     return false;
   }
   for (size_t i = 0; i < exe.args.size(); ++i)
-    if (!checkArg(exe, i, why))
+    if (!checkArg(*target, exe, i, why))
       return false;
   for (size_t i = 0; i < exe.configs.size(); ++i)
-    if (!checkConfig(exe, i, why))
+    if (!checkConfig(*target, exe, i, why))
       return false;
   for (size_t i = 0; i < exe.descriptors.size(); ++i) {
     std::string inner;
-    if (!isa::checkDescriptor(exe.descriptors[i], inner)) {
+    const isa::Descriptor &d = exe.descriptors[i];
+    if (d.engine >= uint64_t(target->dmaEngines))
+      inner = "DMA engine " + std::to_string(d.engine) + " is outside 0.." +
+              std::to_string(target->dmaEngines - 1) + " (target " + target->name + " has " +
+              std::to_string(target->dmaEngines) + ")";
+    if (!inner.empty() || !isa::checkDescriptor(d, inner)) {
       why = "descriptor " + std::to_string(i) + ": " + inner;
       return false;
     }

@@ -78,10 +78,6 @@ private:
       if (b_[i] != 0)
         return fail("header reserved byte " + std::to_string(i) + " is not zero");
     exe_.targetHash = bytes::load64(&b_[kTargetHashAt]);
-    uint64_t ours = defaultTarget().hash();
-    if (exe_.targetHash != ours)
-      return fail("target hash mismatch: file was compiled for " + formatHex(exe_.targetHash) +
-                  ", this runtime's target '" + defaultTarget().name + "' is " + formatHex(ours));
     exe_.predictedMakespan = bytes::load64(&b_[kMakespanAt]);
     exe_.hbmBytes = bytes::load64(&b_[kHbmBytesAt]);
     exe_.flags = bytes::load32(&b_[kFlagsAt]);
@@ -170,9 +166,13 @@ private:
            string(bytes::load32(&b_[kCompilerVersionAt]), "compiler version",
                   exe_.compilerVersion) &&
            string(bytes::load32(&b_[kKernelNameAt]), "kernel name", exe_.kernelName) &&
-           (exe_.targetName == defaultTarget().name ||
-            fail("target '" + exe_.targetName + "' is not this runtime's '" +
-                 defaultTarget().name + "'"));
+           knownTarget();
+  }
+
+  /// The file names a target this runtime knows, with that target's hash.
+  bool knownTarget() {
+    std::string why;
+    return findExecutableTarget(exe_, why) || fail(why);
   }
 
   bool args() {

@@ -3,6 +3,8 @@
 #include "rngd/Executable.h" // formatHex
 #include "rngd/Isa.h"
 
+#include <algorithm>
+
 namespace rngd::isa {
 namespace {
 
@@ -80,7 +82,18 @@ bool failWith(std::string &why, std::string m) {
   return false;
 }
 
-bool validateFetch(const FetchConfig &c, std::string &why) {
+/// The slice-enable bitmap names only slices the target has.
+bool checkSlices(const TargetModel &t, const char *unit, const SliceBitmap &slices,
+                 std::string &why) {
+  for (int64_t s = t.totalSlices(); s < int64_t(slices.size()) * 64; ++s)
+    if ((slices[size_t(s / 64)] >> (s % 64)) & 1)
+      return failWith(why, std::string(unit) + ".slices enables slice " + std::to_string(s) +
+                               ", but target " + t.name + " has " +
+                               std::to_string(t.totalSlices()) + " slices");
+  return true;
+}
+
+bool validateFetch(const TargetModel &t, const FetchConfig &c, std::string &why) {
   if (c.accessLog2 > 5)
     return failWith(why, "fetch.access_log2 = " + std::to_string(c.accessLog2) +
                              " is outside 0..5 (1..32 bytes)");
@@ -90,10 +103,10 @@ bool validateFetch(const FetchConfig &c, std::string &why) {
   if (c.cast != FetchCast::None && c.cast != FetchCast::Bf16ToF32)
     return failWith(why, "fetch.cast = " + std::to_string(int64_t(c.cast)) +
                              " is not a known fetch cast (0 none, 1 bf16->f32)");
-  return checkLimits("fetch", c.limits, why);
+  return checkLimits("fetch", c.limits, why) && checkSlices(t, "fetch", c.slices, why);
 }
 
-bool validateVector(const VectorConfig &c, std::string &why) {
+bool validateVector(const TargetModel &t, const VectorConfig &c, std::string &why) {
   int64_t steps = c.steps;
   if (steps > kMaxVectorSteps)
     return failWith(why, "vector.steps = " + std::to_string(steps) + " exceeds " +
@@ -145,33 +158,36 @@ bool validateVector(const VectorConfig &c, std::string &why) {
   if (c.vrfElemStride != 0 && c.vrfElemStride != 4)
     return failWith(why, "vector.vrf_elem_stride = " + std::to_string(c.vrfElemStride) +
                              " is not 0 (broadcast) or 4 (consecutive 32-bit values)");
-  if (c.reduceSlots > 8 || (intra && c.reduceSlots < 1))
+  if (c.reduceSlots > t.vectorReduceSlots || (intra && c.reduceSlots < 1))
     return failWith(why, "vector.reduce_slots = " + std::to_string(c.reduceSlots) +
-                             " is outside 1..8");
-  if (c.interGroupLog2 > 8)
+                             " is outside 1.." + std::to_string(t.vectorReduceSlots));
+  if (c.interGroupLog2 < 0 || (int64_t(1) << std::min<int64_t>(c.interGroupLog2, 62)) >
+                                  t.slicesPerCluster)
     return failWith(why, "vector.inter_group_log2 = " + std::to_string(c.interGroupLog2) +
-                             " is outside 0..8 (groups of 1..256 slices)");
+                             ": groups of 2^" + std::to_string(c.interGroupLog2) +
+                             " slices exceed a cluster's " +
+                             std::to_string(t.slicesPerCluster));
   return true;
 }
 
-bool validateCast(const CastConfig &c, std::string &why) {
+bool validateCast(const TargetModel &, const CastConfig &c, std::string &why) {
   if (int64_t(c.mode) < 0 || c.mode > CastMode::I32ToI8)
     return failWith(why, "cast.mode = " + std::to_string(int64_t(c.mode)) +
                              " is not a known cast (0 none, 1 f32->bf16, 2 i32->i8)");
   return true;
 }
 
-bool validateCommit(const CommitConfig &c, std::string &why) {
+bool validateCommit(const TargetModel &t, const CommitConfig &c, std::string &why) {
   if (c.writeBytes != 8 && c.writeBytes != 16 && c.writeBytes != 24 && c.writeBytes != 32)
     return failWith(why, "commit.write_bytes = " + std::to_string(c.writeBytes) +
                              " is not 8, 16, 24 or 32");
   if (c.cast != CommitCast::None && c.cast != CommitCast::F32ToBf16)
     return failWith(why, "commit.cast = " + std::to_string(int64_t(c.cast)) +
                              " is not a known commit cast (0 none, 1 f32->bf16)");
-  return checkLimits("commit", c.limits, why);
+  return checkLimits("commit", c.limits, why) && checkSlices(t, "commit", c.slices, why);
 }
 
-bool validateContract(const ContractConfig &c, std::string &why) {
+bool validateContract(const TargetModel &, const ContractConfig &c, std::string &why) {
   if (c.pack != 1 && c.pack != 2)
     return failWith(why, "contract.pack = " + std::to_string(c.pack) + " is not 1 or 2 flits");
   if (c.mac != MacType::Bf16 && c.mac != MacType::I8)
@@ -202,20 +218,20 @@ bool validateContract(const ContractConfig &c, std::string &why) {
   return true;
 }
 
-bool validateTrfWrite(const TrfWriteConfig &c, std::string &why) {
+bool validateTrfWrite(const TargetModel &, const TrfWriteConfig &c, std::string &why) {
   if (c.laneBytes < 1)
     return failWith(why, "trf_write.lane_bytes = " + std::to_string(c.laneBytes) +
                              " must be at least 1");
   return true;
 }
 
-bool validateVrfWrite(const VrfWriteConfig &c, std::string &why) {
+bool validateVrfWrite(const TargetModel &, const VrfWriteConfig &c, std::string &why) {
   if (c.bytes < 1)
     return failWith(why, "vrf_write.bytes = " + std::to_string(c.bytes) + " must be at least 1");
   return true;
 }
 
-bool validateSwitch(const SwitchConfig &c, std::string &why) {
+bool validateSwitch(const TargetModel &t, const SwitchConfig &c, std::string &why) {
   if (c.mode < SwitchMode::Broadcast01 || c.mode > SwitchMode::TransposedBroadcast1)
     return failWith(why, "switch.mode = " + std::to_string(int64_t(c.mode)) +
                              " is not a known switch mode (1 Broadcast01, 2 Broadcast1, 3 "
@@ -224,23 +240,24 @@ bool validateSwitch(const SwitchConfig &c, std::string &why) {
     return failWith(why, "switch.slice1 = " + std::to_string(c.slice1) + " and slice0 = " +
                              std::to_string(c.slice0) + " must both be at least 1");
   int64_t ring = c.slice1 * c.slice0;
-  if (ring > kMaxSwitchRing || (ring & (ring - 1)) != 0)
+  if (ring > t.slicesPerCluster || (ring & (ring - 1)) != 0)
     return failWith(why, "switch ring size slice1 x slice0 = " + std::to_string(ring) +
-                             " is not a power of two up to " + std::to_string(kMaxSwitchRing));
+                             " is not a power of two up to a cluster's " +
+                             std::to_string(t.slicesPerCluster) + " slices");
   bool usesTime0 = c.mode == SwitchMode::Broadcast01 || c.mode == SwitchMode::InterTranspose;
   if (usesTime0 && c.time0 < 1)
     return failWith(why, "switch.time0 = 0; Broadcast01 and InterTranspose need time0 >= 1");
   return true;
 }
 
-bool validateTranspose(const TransposeConfig &c, std::string &why) {
+bool validateTranspose(const TargetModel &t, const TransposeConfig &c, std::string &why) {
   if (c.elemLog2 > 2)
     return failWith(why, "transpose.elem_log2 = " + std::to_string(c.elemLog2) +
                              " is not 0 (8-bit), 1 (16-bit) or 2 (32-bit)");
   if (c.inCols != 8 && c.inCols != 16 && c.inCols != 32)
     return failWith(why, "transpose.in_cols = " + std::to_string(c.inCols) +
                              " is not 8, 16 or 32");
-  int64_t maxRows = kTransposeRowBytes >> c.elemLog2;
+  int64_t maxRows = t.transposeColumnBytes >> c.elemLog2;
   if (c.inRows < 1 || c.inRows > maxRows)
     return failWith(why, "transpose.in_rows = " + std::to_string(c.inRows) + " is outside 1.." +
                              std::to_string(maxRows) + " for " +
@@ -351,7 +368,8 @@ std::vector<int64_t> unpackBlock(const UnitSpec &spec, const std::vector<uint64_
   return values;
 }
 
-bool validateBlock(const UnitSpec &spec, const std::vector<int64_t> &v, std::string &why) {
+bool validateBlock(const TargetModel &t, const UnitSpec &spec, const std::vector<int64_t> &v,
+                   std::string &why) {
   if (v.size() != valueCount(spec)) {
     why = std::string(spec.name) + " block has " + std::to_string(v.size()) +
           " values, expected " + std::to_string(valueCount(spec));
@@ -360,7 +378,7 @@ bool validateBlock(const UnitSpec &spec, const std::vector<int64_t> &v, std::str
   switch (spec.unit) {
 #define RNGD_UNIT(Name, id, mnemonic, bit)                                                       \
   case Unit::Name:                                                                               \
-    return validate##Name(Name##Config::fromValues(v), why);
+    return validate##Name(t, Name##Config::fromValues(v), why);
 #define RNGD_FIELD(...)
 #define RNGD_ARRAY(...)
 #define RNGD_UNIT_END(Name)

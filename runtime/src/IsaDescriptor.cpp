@@ -27,11 +27,6 @@ bool checkDescriptor(const Descriptor &d, std::string &why) {
           " is not 0 (tensor loop), 1 (gather) or 2 (scatter)";
     return false;
   }
-  if (d.engine > kMaxDmaEngine) {
-    why = "descriptor engine " + std::to_string(d.engine) + " is outside 0.." +
-          std::to_string(kMaxDmaEngine);
-    return false;
-  }
   if (d.packetBytes < 1) {
     why = "descriptor packet size is 0";
     return false;

@@ -46,16 +46,13 @@ Status Kernel::fromExecutable(Executable exe, std::unique_ptr<Kernel> &out) {
   std::string why;
   if (!validateExecutable(exe, why))
     return Status::failure(why);
-  if (exe.targetHash != defaultTarget().hash())
-    return Status::failure("target hash mismatch: the executable was compiled for hash " +
-                           formatHex(exe.targetHash) + ", this runtime's target '" +
-                           defaultTarget().name + "' is " + formatHex(defaultTarget().hash()));
-  uint64_t capacity = defaultTarget().hbmCapacityBytes;
+  const TargetModel &target = *findExecutableTarget(exe, why);
+  uint64_t capacity = target.hbmCapacityBytes;
   if (exe.hbmBytes > capacity)
     return Status::failure("kernel '" + exe.kernelName + "' needs " +
                            std::to_string(exe.hbmBytes) + " bytes of HBM, the device has " +
                            std::to_string(capacity));
-  std::unique_ptr<Kernel> k(new Kernel());
+  std::unique_ptr<Kernel> k(new Kernel(target));
   // calloc: the OS hands out zero pages lazily, so a large HBM space costs only what is touched.
   uint8_t *p = static_cast<uint8_t *>(std::calloc(exe.hbmBytes ? exe.hbmBytes : 1, 1));
   if (!p)
@@ -219,6 +216,9 @@ Status Device::allocate(const std::string &name, uint64_t bytes, Buffer *&out) {
 
 Status Device::launch(Kernel &kernel, LaunchResult &result, const LaunchOptions &options) {
   const Executable &exe = kernel.executable();
+  if (&kernel.target() != &target_)
+    return Status::failure("kernel '" + exe.kernelName + "' is compiled for " +
+                           kernel.target().name + ", this device is " + target_.name);
   sim::HbmSpace hbm{kernel.hbm(), kernel.hbmBytes(), {}};
   for (size_t i = 0; i < exe.args.size(); ++i) {
     Buffer *b = kernel.binding(i);

@@ -8,7 +8,7 @@ using namespace mlir;
 namespace rngd::conversion {
 
 std::optional<ArgumentLayout> layoutArguments(func::FuncOp func) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = tcp::getTarget(func);
   ArgumentLayout layout;
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     auto type = dyn_cast<tcp::HbmType>(func.getArgument(i).getType());

@@ -37,7 +37,7 @@ public:
       : func_(func), layout_(std::move(layout)), b_(func.getContext()) {}
 
   LogicalResult run(ModuleOp module) {
-    const TargetModel &t = defaultTarget();
+    const TargetModel &t = target();
     auto makespan = module->getAttrOfType<IntegerAttr>("tcp.makespan");
     b_.setInsertionPointAfter(func_);
     exe_ = b_.create<cmd::ExecutableOp>(
@@ -107,7 +107,7 @@ private:
   }
 
   uint64_t address(Value v, const tcp::DmaOpPlan &plan, bool source) {
-    const TargetModel &t = defaultTarget();
+    const TargetModel &t = target();
     bool dm = source ? plan.dmSource.has_value() : plan.dmDest.has_value();
     if (dm)
       return t.dmAddressBase + static_cast<uint64_t>(dmOffset(v));
@@ -150,7 +150,7 @@ private:
   }
 
   LogicalResult lowerIndirectDma(Operation *op) {
-    const TargetModel &t = defaultTarget();
+    const TargetModel &t = target();
     auto plan = tcp::planIndirectDma(op);
     if (!plan)
       return failure();
@@ -193,7 +193,7 @@ private:
   /// The descriptor address of an HBM argument or a view of one.
   uint64_t hbmAddress(Value v) {
     auto root = tcp::hbmRoot(v); // verified: always an argument or a view of one
-    return defaultTarget().hbmAddressBase +
+    return target().hbmAddressBase +
            static_cast<uint64_t>(layout_.slots[root->arg.getArgNumber()].offset +
                                  root->byteOffset);
   }
@@ -300,6 +300,8 @@ private:
     return success();
   }
 
+
+  const TargetModel &target() const { return tcp::getTarget(func_); }
 
   func::FuncOp func_;
   ArgumentLayout layout_;

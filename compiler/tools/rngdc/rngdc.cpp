@@ -8,6 +8,7 @@
 #include "compiler/pipelines/Pipelines.h"
 
 #include "dialects/rngd/IR/RngdDialect.h"
+#include "dialects/tcp/IR/TcpDialect.h"
 #include "rngd/Timeline.h"
 
 #include "mlir/IR/AsmState.h"
@@ -59,6 +60,11 @@ llvm::cl::opt<std::string> traceFormat(
     "trace-format", llvm::cl::desc("format of --dump-schedule: schedule (default) or chrome"),
     llvm::cl::init("schedule"), llvm::cl::value_desc("schedule|chrome"),
     llvm::cl::cat(rngdcOptions));
+llvm::cl::opt<std::string> targetName(
+    "target",
+    llvm::cl::desc("the machine to compile for: rngd-1chip (default) or rngd-1cluster; a module "
+                   "may name it itself with `tcp.target`"),
+    llvm::cl::value_desc("name"), llvm::cl::cat(rngdcOptions));
 llvm::cl::opt<bool> criticalPathFlag(
     "critical-path",
     llvm::cl::desc("print the chain of DMAs and passes that sets the makespan, and why each waits"),
@@ -77,6 +83,31 @@ llvm::cl::opt<Emit> emit(
 int fail(const llvm::Twine &message) {
   llvm::errs() << "rngdc: " << message << "\n";
   return 1;
+}
+
+/// Puts the target on the module (`tcp.target`): --target's, else the one the module names,
+/// else the default. A module that names another target than --target is an error.
+LogicalResult setTarget(ModuleOp module) {
+  if (module->hasAttr(rngd::tcp::kTargetAttrName) &&
+      !module->getAttrOfType<StringAttr>(rngd::tcp::kTargetAttrName))
+    return success(); // not a name: the verifier reports it
+  auto named = module->getAttrOfType<StringAttr>(rngd::tcp::kTargetAttrName);
+  if (!targetName.empty() && !rngd::findTarget(targetName)) {
+    std::string known;
+    for (const std::string &name : rngd::targetNames())
+      known += (known.empty() ? "" : ", ") + name;
+    return module.emitError("--target ") << targetName << " is not a target rngdc knows ("
+                                         << known << ")";
+  }
+  if (named && !targetName.empty() && named.getValue() != targetName)
+    return module.emitError("the module is for target ")
+           << named.getValue() << " but --target says " << targetName;
+  if (!named)
+    module->setAttr(rngd::tcp::kTargetAttrName,
+                    StringAttr::get(module.getContext(), targetName.empty()
+                                                             ? rngd::defaultTarget().name
+                                                             : std::string(targetName)));
+  return success();
 }
 
 bool writeFile(StringRef path, StringRef bytes) {
@@ -172,7 +203,9 @@ int main(int argc, char **argv) {
   timing.setEnabled(stats);
   TimingScope root = timing.getRootScope();
   TimingScope parseTimer = root.nest("parse");
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  // Verified after the target is on the module (setTarget): the checks follow the target.
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context, /*verifyAfterParse=*/false));
   parseTimer.stop();
   if (!module)
     return 1;
@@ -180,6 +213,9 @@ int main(int argc, char **argv) {
     printOpCounts(*module, "input");
 
   bool alreadyLowered = !module->getOps<rngd::cmd::ExecutableOp>().empty();
+  // The module's ops are checked against the target it now names before any pass runs.
+  if ((!alreadyLowered && failed(setTarget(*module))) || failed(verify(*module)))
+    return 1;
   if (!alreadyLowered) {
     PassManager schedule(&context);
     if (failed(applyPassManagerCLOptions(schedule)))

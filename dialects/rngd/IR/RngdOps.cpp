@@ -3,6 +3,7 @@
 #include "dialects/rngd/IR/RngdDialect.h"
 
 #include "rngd/Isa.h"
+#include "TargetModel.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
@@ -141,7 +142,23 @@ void ExecutableOp::print(OpAsmPrinter &p) {
 
 RegionKind ExecutableOp::getRegionKind(unsigned) { return RegionKind::Graph; }
 
+/// The machine the executable enclosing `op` is compiled for; nullptr (after an error at `op`)
+/// when its target is not one this build knows.
+static const rngd::TargetModel *targetOf(Operation *op) {
+  auto exe = op->getParentOfType<ExecutableOp>();
+  const rngd::TargetModel *t = exe ? rngd::findTarget(exe.getTarget().str()) : nullptr;
+  if (!t)
+    op->emitOpError("is not inside an executable for a known target");
+  return t;
+}
+
 LogicalResult ExecutableOp::verify() {
+  const rngd::TargetModel *target = rngd::findTarget(getTarget().str());
+  if (!target) {
+    auto diag = emitOpError("target '") << getTarget() << "' is not one rngdc knows (";
+    llvm::interleaveComma(rngd::targetNames(), diag);
+    return diag << ")";
+  }
   // Records precede commands, each kind in index order, as in the file.
   int stage = 0;
   int64_t nextDescriptor = 0, nextConfig = 0;
@@ -307,6 +324,13 @@ LogicalResult DescriptorOp::verify() {
       return failure();
   if (getIndexCount() && failed(fits("index count", *getIndexCount(), 0, u32)))
     return failure();
+  const rngd::TargetModel *target = targetOf(*this);
+  if (!target)
+    return failure();
+  if (getEngine() >= target->dmaEngines)
+    return emitOpError("DMA engine ")
+           << getEngine() << " is outside 0.." << target->dmaEngines - 1 << " (target "
+           << target->name << " has " << target->dmaEngines << ")";
   std::string why;
   if (!rngd::isa::checkDescriptor(getIsaDescriptor(), why))
     return emitOpError(why);
@@ -423,9 +447,12 @@ LogicalResult ConfigOp::verify() {
                                  << " values, got " << getValues().size();
   std::vector<uint64_t> words;
   std::string why;
+  const rngd::TargetModel *target = targetOf(*this);
+  if (!target)
+    return failure();
   std::vector<int64_t> values(getValues().begin(), getValues().end());
   if (!rngd::isa::packBlock(*spec, values, words, why) ||
-      !rngd::isa::validateBlock(*spec, values, why))
+      !rngd::isa::validateBlock(*target, *spec, values, why))
     return emitOpError(why);
   if (auto mask = getWords())
     if (std::string bad = rngd::isa::checkPartialMask(*spec, static_cast<uint64_t>(*mask));

@@ -22,9 +22,10 @@ bool setLoops(std::array<int64_t, isa::kSequencerLoops> &limits,
 }
 
 /// The slice-enable bitmap: bit s of word s / 64 for each active global slice s.
-isa::SliceBitmap sliceBitmap(const SpatialLayout &spatial) {
+/// (A target has at most the bitmap's 512 slices: TargetModel's verifier.)
+isa::SliceBitmap sliceBitmap(const TargetModel &t, const SpatialLayout &spatial) {
   isa::SliceBitmap words{};
-  for (int64_t s : spatial.activeSlices(defaultTarget()))
+  for (int64_t s : spatial.activeSlices(t))
     words[s / 64] |= uint64_t(1) << (s % 64);
   return words;
 }
@@ -104,6 +105,7 @@ std::optional<PassBlocks> passBlocks(Operation *end) {
   if (!plan)
     return std::nullopt;
   TensorPassOps ops = plan->ops;
+  const TargetModel &t = getTarget(end);
   PassBlocks out;
   out.context = ops.fetch.getContext();
   out.execUnits = isa::UnitFetch | isa::UnitCollect;
@@ -128,7 +130,7 @@ std::optional<PassBlocks> passBlocks(Operation *end) {
   f.cast = fetch.cast ? isa::FetchCast::Bf16ToF32 : isa::FetchCast::None;
   if (!setLoops(f.limits, f.strides, fetch.sequencer.loops))
     return missing(ops.fetch, "needs more sequencer loops than the fetch unit has");
-  f.slices = sliceBitmap(fetch.stream.spatial);
+  f.slices = sliceBitmap(t, fetch.stream.spatial);
   add(ops.fetch.getLoc(), f);
 
   if (plan->sw) {
@@ -180,7 +182,7 @@ std::optional<PassBlocks> passBlocks(Operation *end) {
     c.writeBytes = plan->commit->writeBytes;
     if (!setLoops(c.limits, c.strides, plan->commit->sequencer.loops))
       return missing(ops.commit, "needs more sequencer loops than the commit unit has");
-    c.slices = sliceBitmap(plan->commit->result.spatial);
+    c.slices = sliceBitmap(t, plan->commit->result.spatial);
     c.cast = plan->commit->cast ? isa::CommitCast::F32ToBf16 : isa::CommitCast::None;
     add(ops.commit.getLoc(), c);
   } else if (plan->trf) {

@@ -41,7 +41,7 @@ std::string factorList(const std::vector<mapping::Factor> &factors) {
 } // namespace
 
 std::optional<ContractPlan> planContract(ContractOp op) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(op);
   auto in = resolveStream(op, op.getInput().getType());
   auto w = resolveTrf(op, op.getWeights().getType());
   auto out = resolveStream(op, op.getResult().getType());
@@ -67,7 +67,7 @@ std::optional<ContractPlan> planContract(ContractOp op) {
     op.emitOpError("context: the Contraction Engine runs on the main context only");
     return std::nullopt;
   }
-  if (!sameSlices(in->spatial, w->spatial) || !sameSlices(out->spatial, w->spatial)) {
+  if (!sameSlices(getTarget(op), in->spatial, w->spatial) || !sameSlices(getTarget(op), out->spatial, w->spatial)) {
     op.emitOpError("each slice contracts its own stream with its own TRF: the stream, the TRF "
                    "tensor and the result must occupy the same slices");
     return std::nullopt;

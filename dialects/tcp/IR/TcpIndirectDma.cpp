@@ -37,7 +37,7 @@ int64_t axisStride(const std::vector<mapping::Level> &levels, const std::string 
 } // namespace
 
 std::optional<IndirectDmaPlan> planIndirectDma(Operation *op) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(op);
   IndirectDmaPlan plan;
   plan.scatter = llvm::isa<DmaScatterOp>(op);
   Value offsets = plan.scatter ? cast<DmaScatterOp>(op).getOffsets()
@@ -103,6 +103,7 @@ std::optional<IndirectDmaPlan> planIndirectDma(Operation *op) {
     return std::nullopt;
   }
   plan.dmRowStride = axisStride(dmLevels, rowAxis, plan.rows);
+  plan.dma.target = &t;
   plan.dma.plan = *loops;
   plan.dma.route = plan.scatter ? DmaRoute::DmToHbm : DmaRoute::HbmToDm;
   (plan.scatter ? plan.dma.dmSource : plan.dma.dmDest) = *dm;

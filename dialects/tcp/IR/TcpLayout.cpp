@@ -72,7 +72,7 @@ std::vector<mapping::Level> DmLayout::levels(const TargetModel &t) const {
 static std::optional<SpatialLayout> resolveSpatial(Operation *op, StringRef cluster,
                                                    StringRef slice,
                                                    const mapping::AxisEnv &env) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(op);
   auto c = resolveMapping(op, "cluster", cluster, env);
   auto s = resolveMapping(op, "slice", slice, env);
   if (!c || !s)
@@ -80,14 +80,16 @@ static std::optional<SpatialLayout> resolveSpatial(Operation *op, StringRef clus
   // Every spatial level spans the whole machine level (MACHINE.md section 5).
   if (c->size() != t.clusters) {
     op->emitOpError("cluster mapping \"")
-        << cluster << "\" has " << c->size() << " cells; the chip has " << t.clusters
-        << " clusters (pad with `# " << t.clusters << "`)";
+        << cluster << "\" has " << c->size() << " cells; target " << t.name << " has "
+        << t.clusters << (t.clusters == 1 ? " cluster" : " clusters") << " (pad with `# "
+        << t.clusters << "`)";
     return std::nullopt;
   }
   if (s->size() != t.slicesPerCluster) {
     op->emitOpError("slice mapping \"")
-        << slice << "\" has " << s->size() << " cells; a cluster has " << t.slicesPerCluster
-        << " slices (pad with `# " << t.slicesPerCluster << "`)";
+        << slice << "\" has " << s->size() << " cells; a cluster of target " << t.name
+        << " has " << t.slicesPerCluster << " slices (pad with `# " << t.slicesPerCluster
+        << "`)";
     return std::nullopt;
   }
   return SpatialLayout{*c, *s};
@@ -124,7 +126,7 @@ std::optional<HbmLayout> resolveHbm(Operation *op, HbmType type) {
 }
 
 std::optional<DmLayout> resolveDm(Operation *op, DmType type) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(op);
   auto env = axisEnv(op);
   if (!env)
     return std::nullopt;
@@ -154,7 +156,7 @@ std::optional<DmLayout> resolveDm(Operation *op, DmType type) {
 }
 
 std::optional<StreamLayout> resolveStream(Operation *op, StreamType type) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(op);
   auto env = axisEnv(op);
   if (!env)
     return std::nullopt;
@@ -174,7 +176,7 @@ std::optional<StreamLayout> resolveStream(Operation *op, StreamType type) {
 }
 
 std::optional<TrfLayout> resolveTrf(Operation *op, TrfType type) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(op);
   auto env = axisEnv(op);
   if (!env)
     return std::nullopt;
@@ -202,7 +204,7 @@ std::optional<TrfLayout> resolveTrf(Operation *op, TrfType type) {
 }
 
 std::optional<VrfLayout> resolveVrf(Operation *op, VrfType type) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(op);
   auto env = axisEnv(op);
   if (!env)
     return std::nullopt;
@@ -226,8 +228,7 @@ mapping::Mapping concat(const mapping::Mapping &a, const mapping::Mapping &b) {
   return mapping::Mapping::fromFactors(factors);
 }
 
-bool sameSlices(const SpatialLayout &a, const SpatialLayout &b) {
-  const TargetModel &t = defaultTarget();
+bool sameSlices(const TargetModel &t, const SpatialLayout &a, const SpatialLayout &b) {
   return a.activeSlices(t) == b.activeSlices(t);
 }
 
@@ -235,7 +236,7 @@ std::optional<mapping::Sequencer> deriveTensorSequencer(Operation *op, StringRef
                                                         const DmLayout &buffer,
                                                         const StreamLayout &stream,
                                                         int64_t maxAccessBytes) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(op);
   mapping::Error err;
   auto seq = mapping::deriveSequencer(buffer.elem, stream.time, stream.packet, buffer.elemBytes,
                                       maxAccessBytes, t.maxSequencerEntries,
@@ -250,7 +251,7 @@ std::optional<mapping::DmaPlan> deriveTensorDma(Operation *op,
                                                 const std::vector<mapping::Level> &dst,
                                                 const std::vector<std::string> &axes,
                                                 int64_t elemBytes) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(op);
   auto env = axisEnv(op);
   if (!env)
     return std::nullopt;

@@ -93,7 +93,7 @@ using mapping::sameOrder; // same logical values at every position (Mapping.h)
 /// `[a..., b...]` as one mapping.
 mapping::Mapping concat(const mapping::Mapping &a, const mapping::Mapping &b);
 /// Whether two placements put data on the same global slices.
-bool sameSlices(const SpatialLayout &a, const SpatialLayout &b);
+bool sameSlices(const TargetModel &t, const SpatialLayout &a, const SpatialLayout &b);
 
 /// Fetch or commit sequencer of a pass reading/writing `buffer` in the stream's order.
 /// `maxAccessBytes` is the context's access size (32 B main, 8 B sub).

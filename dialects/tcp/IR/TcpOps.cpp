@@ -162,7 +162,7 @@ LogicalResult DmaOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult FetchOp::verify() {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(*this);
   Type from = getSource().getType().getElementType();
   Type to = getResult().getType().getElementType();
   if (from != to && !(from.isBF16() && to.isF32()))
@@ -259,7 +259,7 @@ LogicalResult ReinterpretOp::verify() {
     return failure();
   if (getSource().getType().getElementType() != getResult().getType().getElementType())
     return emitOpError("a reinterpretation keeps the element type");
-  if (!sameSlices(source->spatial, result->spatial))
+  if (!sameSlices(getTarget(*this), source->spatial, result->spatial))
     return emitOpError("a reinterpretation keeps the tensor on the same slices");
   if (source->bytesPerSlice() != result->bytesPerSlice())
     return emitOpError("a reinterpretation keeps the bytes per slice: ")
@@ -278,7 +278,7 @@ static LogicalResult verifyWindow(Op op, Resolve resolve, bool held) {
     return failure();
   if (op.getSource().getType().getElementType() != op.getResult().getType().getElementType())
     return op.emitOpError("a view keeps the element type");
-  if (!sameSlices(source->spatial, result->spatial))
+  if (!sameSlices(getTarget(op), source->spatial, result->spatial))
     return op.emitOpError("a view keeps the tensor on the same slices");
   int64_t offset = op.getOffset();
   int64_t end = offset + (held ? heldEnd(result->elem) : result->elem.size());

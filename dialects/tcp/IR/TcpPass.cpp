@@ -11,7 +11,7 @@ static bool isDm(Type t) { return llvm::isa<DmType>(t); }
 /// it, deriveDma) and that the DMA producing the source broadcast (its own source lacks the
 /// axis), so every cluster holds the same bytes.
 static bool clusterCopies(DmaOp op, const DmLayout &source, const DmLayout &dest) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(op);
   const auto &factors = source.spatial.cluster.factors();
   if (factors.size() != 1 || factors[0].isConstant() || factors[0].visible() != t.clusters)
     return false;
@@ -32,8 +32,9 @@ static bool clusterCopies(DmaOp op, const DmLayout &source, const DmLayout &dest
 }
 
 std::optional<DmaOpPlan> planDma(DmaOp op) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(op);
   DmaOpPlan out;
+  out.target = &t;
   Type srcType = op.getSource().getType();
   Type dstType = op.getDest() ? op.getDest().getType() : op.getResult().getType();
   std::vector<mapping::Level> src, dst;
@@ -130,7 +131,7 @@ const VectorStepInfo *findVectorStep(StringRef name) {
 }
 
 DmaTraffic dmaTraffic(const DmaOpPlan &plan, int64_t bytes) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = *plan.target;
   DmaTraffic traffic;
   traffic.hbmBytes = (plan.hbmSource ? bytes : 0) + (plan.hbmDest ? bytes : 0);
   if (!plan.dmDest)
@@ -159,8 +160,8 @@ std::pair<int64_t, int64_t> reach(const std::vector<mapping::DmaPlan::PairLoop> 
 
 /// The cluster whose DM a nest's side (the destination's when `dst`) stays in, its offsets
 /// counted from `base`; -1 when it spans two.
-int64_t clusterOf(const std::vector<mapping::DmaPlan::PairLoop> &loops, int64_t base, bool dst) {
-  const TargetModel &t = defaultTarget();
+int64_t clusterOf(const TargetModel &t, const std::vector<mapping::DmaPlan::PairLoop> &loops,
+                  int64_t base, bool dst) {
   const int64_t clusterBytes = t.slicesPerCluster * t.dmSliceWindowBytes;
   auto [lo, hi] = reach(loops, dst);
   int64_t first = (base + lo) / clusterBytes, last = (base + hi) / clusterBytes;
@@ -185,9 +186,10 @@ Piece slicePiece(const Piece &p, size_t i, int64_t from, int64_t to) {
 /// One piece per cluster the DM side of `loops` (the destination's when `dmDst`) reaches: the
 /// outermost loop from `firstCut` on whose iterations each stay in one cluster is cut where the
 /// cluster changes. Empty when no such loop separates the clusters (no engine could run it).
-std::vector<Piece> clusterPieces(const Nest &loops, bool dmDst, size_t firstCut) {
+std::vector<Piece> clusterPieces(const TargetModel &t, const Nest &loops, bool dmDst,
+                                 size_t firstCut) {
   Piece whole{loops, 0, 0, 0};
-  whole.cluster = clusterOf(whole.loops, 0, dmDst);
+  whole.cluster = clusterOf(t, whole.loops, 0, dmDst);
   if (whole.cluster >= 0)
     return {whole};
   for (size_t i = firstCut; i < whole.loops.size(); ++i) {
@@ -197,7 +199,7 @@ std::vector<Piece> clusterPieces(const Nest &loops, bool dmDst, size_t firstCut)
       int64_t c = -2;
       if (j < whole.loops[i].size) {
         Piece one = slicePiece(whole, i, j, j + 1);
-        c = clusterOf(one.loops, dmDst ? one.dst : one.src, dmDst);
+        c = clusterOf(t, one.loops, dmDst ? one.dst : one.src, dmDst);
         if (c < 0)
           break; // an iteration spans both clusters: try an inner loop
       }
@@ -258,7 +260,7 @@ bool appendCut(std::vector<DmaPart> &parts, const Piece &p, size_t pi, size_t i,
 } // namespace
 
 std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chunks) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = *plan.target;
   const int64_t packetBytes = plan.plan.packetBytes;
   bool dmDst = plan.dmDest.has_value();
   const int64_t clusterBytes = t.slicesPerCluster * t.dmSliceWindowBytes;
@@ -287,14 +289,14 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chu
   if (!plan.dmSource && !plan.dmDest)
     return {makePart(whole, streamEngines)};
   // 1. One piece per cluster.
-  std::vector<Piece> pieces = clusterPieces(whole.loops, dmDst, 0);
+  std::vector<Piece> pieces = clusterPieces(t, whole.loops, dmDst, 0);
   if (pieces.empty()) // no loop separates the clusters: no engine can run it
     return {};
   // A source held alike by every cluster is read from another cluster than the piece writes:
   // DM to DM across clusters pipelines its reads and writes (half the cycles).
   if (plan.sourceOnEveryCluster)
     for (Piece &p : pieces)
-      if (clusterOf(p.loops, p.src, false) == p.cluster)
+      if (clusterOf(t, p.loops, p.src, false) == p.cluster)
         p.src += ((p.cluster + 1) % t.clusters - p.cluster) * clusterBytes;
   // 2. A stream: each cluster's piece over the cluster's first three engines, its cutLoop
   //    cut into near-equal chunks (or the scheduler's, one per engine of the cluster). A small
@@ -349,7 +351,7 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chu
 
 std::vector<DmaPart> indirectDmaParts(const IndirectDmaPlan &plan,
                                       llvm::ArrayRef<int64_t> chunks) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = *plan.dma.target;
   const DmaOpPlan &dma = plan.dma;
   const int64_t packetBytes = dma.plan.packetBytes;
   const int64_t enginesPerCluster = t.dmaEngines / t.clusters;
@@ -370,7 +372,7 @@ std::vector<DmaPart> indirectDmaParts(const IndirectDmaPlan &plan,
   };
   std::vector<DmaPart> parts;
   size_t nextChunk = 0;
-  std::vector<Piece> pieces = clusterPieces(loops, !plan.scatter, 1);
+  std::vector<Piece> pieces = clusterPieces(t, loops, !plan.scatter, 1);
   for (size_t pi = 0; pi < pieces.size(); ++pi) {
     const Piece &p = pieces[pi];
     int64_t base = p.cluster * enginesPerCluster;
@@ -466,7 +468,7 @@ static int64_t accessLimit(const TargetModel &t, Context ctx) {
 }
 
 std::optional<FetchPlan> planFetch(FetchOp op) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(op);
   auto source = resolveDm(op, op.getSource().getType());
   auto stream = resolveStream(op, op.getResult().getType());
   if (!source || !stream)
@@ -514,7 +516,7 @@ static bool commitsCopies(CommitOp op, const DmLayout &result, const StreamLayou
   for (size_t i = front; i < r.size() - back; ++i)
     if (!r[i].isConstant() && llvm::is_contained(streamAxes, r[i].axis))
       return false;
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(op);
   std::vector<int64_t> from = stream.spatial.activeSlices(t);
   return front + back < s.size() &&
          llvm::all_of(result.spatial.activeSlices(t),
@@ -522,7 +524,7 @@ static bool commitsCopies(CommitOp op, const DmLayout &result, const StreamLayou
 }
 
 std::optional<CommitPlan> planCommit(CommitOp op) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(op);
   auto result = resolveDm(op, op.getResult().getType());
   auto stream = resolveStream(op, op.getInput().getType());
   if (!result || !stream)

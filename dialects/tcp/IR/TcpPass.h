@@ -14,6 +14,7 @@
 namespace rngd::tcp {
 
 struct DmaOpPlan {
+  const TargetModel *target = nullptr; // the module's (getTarget)
   mapping::DmaPlan plan;
   DmaRoute route = DmaRoute::HbmToHbm;
   std::optional<DmLayout> dmSource, dmDest;   // set for the DM sides

@@ -23,7 +23,7 @@ std::optional<TrfLayout> planToTrf(ToTrfOp op) {
   auto trf = resolveTrf(op, op.getResult().getType());
   if (!stream || !trf)
     return std::nullopt;
-  if (!sameSlices(stream->spatial, trf->spatial)) {
+  if (!sameSlices(getTarget(op), stream->spatial, trf->spatial)) {
     op.emitOpError("each slice writes its own TRF: the stream and the TRF tensor must occupy "
                    "the same slices");
     return std::nullopt;
@@ -32,7 +32,7 @@ std::optional<TrfLayout> planToTrf(ToTrfOp op) {
   if (!checkOrder(op, *stream, order, "TRF [lane, elem]", order.str()))
     return std::nullopt;
   if (auto region = op.getRegion()) {
-    const TargetModel &t = defaultTarget();
+    const TargetModel &t = getTarget(op);
     int64_t half = t.trfBytesPerSlice / trf->lanes() / 2;
     if (*region != "first" && *region != "second") {
       op.emitOpError("TRF region must be \"first\" or \"second\", got \"") << *region << "\"";
@@ -53,7 +53,7 @@ std::optional<VrfLayout> planToVrf(ToVrfOp op) {
   auto vrf = resolveVrf(op, op.getResult().getType());
   if (!stream || !vrf)
     return std::nullopt;
-  if (!sameSlices(stream->spatial, vrf->spatial)) {
+  if (!sameSlices(getTarget(op), stream->spatial, vrf->spatial)) {
     op.emitOpError("each slice writes its own VRF: the stream and the VRF tensor must occupy "
                    "the same slices");
     return std::nullopt;
@@ -113,7 +113,8 @@ LogicalResult TrfJoinOp::verify() {
   Type elem = getResult().getType().getElementType();
   if (getEven().getType().getElementType() != elem || getOdd().getType().getElementType() != elem)
     return emitOpError("the two halves and the result have one element type");
-  if (!sameSlices(even->spatial, odd->spatial) || !sameSlices(even->spatial, result->spatial))
+  const TargetModel &t = getTarget(*this);
+  if (!sameSlices(t, even->spatial, odd->spatial) || !sameSlices(t, even->spatial, result->spatial))
     return emitOpError("the two halves and the result occupy the same slices");
   if (even->lanes() != odd->lanes() || result->lanes() != 2 * even->lanes())
     return emitOpError("the result has the lanes of both halves: ")

@@ -44,7 +44,7 @@ bool fresh(const Factors &f, const std::vector<std::string> &used) {
 } // namespace
 
 std::optional<SwitchPlan> planSwitch(SwitchOp op) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(op);
   auto in = resolveStream(op, op.getInput().getType());
   auto out = resolveStream(op, op.getResult().getType());
   if (!in || !out)
@@ -134,7 +134,7 @@ std::optional<SwitchPlan> planSwitch(SwitchOp op) {
 }
 
 std::optional<TransposePlan> planTranspose(TransposeOp op) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(op);
   auto in = resolveStream(op, op.getInput().getType());
   auto out = resolveStream(op, op.getResult().getType());
   if (!in || !out)
@@ -148,7 +148,7 @@ std::optional<TransposePlan> planTranspose(TransposeOp op) {
     return std::nullopt;
   };
   if (op.getInput().getType().getElementType() != op.getResult().getType().getElementType() ||
-      !sameSlices(in->spatial, out->spatial))
+      !sameSlices(getTarget(op), in->spatial, out->spatial))
     return fail("the element type and the slices are unchanged");
   const int64_t valid = t.transposeValidElements;
   if (in->packet.size() != valid)

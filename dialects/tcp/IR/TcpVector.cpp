@@ -105,7 +105,7 @@ std::optional<mapping::Mapping> innermost(const mapping::Mapping &time, int64_t 
 } // namespace
 
 std::optional<VectorPlan> planVector(VectorOp op) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(op);
   auto in = resolveStream(op, op.getInput().getType());
   auto out = resolveStream(op, op.getResult().getType());
   if (!in || !out)
@@ -184,7 +184,7 @@ std::optional<VectorPlan> planVector(VectorOp op) {
           auto vrf = resolveVrf(op, cast<VrfType>(op.getVrfOperands()[0].getType()));
           if (!vrf)
             return std::nullopt;
-          if (!sameSlices(vrf->spatial, in->spatial)) {
+          if (!sameSlices(getTarget(op), vrf->spatial, in->spatial)) {
             op.emitOpError("each slice reads its own VRF: the VRF operand must occupy the "
                            "stream's slices");
             return std::nullopt;

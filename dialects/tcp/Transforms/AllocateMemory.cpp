@@ -116,7 +116,7 @@ struct Space {
 };
 
 LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
-  const TargetModel &t = defaultTarget();
+  const TargetModel &t = getTarget(func);
   Block &block = func.getBody().front();
   llvm::DenseMap<Operation *, int64_t> order = tcp::programOrder(block);
   llvm::DenseMap<Operation *, int64_t> starts = tcp::liveStarts(block, order, prefetch);

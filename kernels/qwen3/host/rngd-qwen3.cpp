@@ -803,8 +803,9 @@ int run(int argc, char **argv) {
   // Per-stage table. HBM bytes and roofline come from the schedule JSON of each kernel (when
   // present); the launch overhead is TargetModel::kernelLaunchCycles per launch, kept apart from
   // the simulated device time.
-  const double ghz = 1.0;
-  const int64_t launchCycles = rngd::defaultTarget().kernelLaunchCycles;
+  const rngd::TargetModel &target = pipe->device().target();
+  const double ghz = target.coreClockGHz;
+  const int64_t launchCycles = target.kernelLaunchCycles;
   int64_t totalCycles = 0, totalLaunches = 0, totalHbm = 0, totalRoof = 0;
   bool allKnown = true;
   double simWall = 0;
@@ -867,9 +868,10 @@ int run(int argc, char **argv) {
                 simWall, fmtOr(allKnown, "%.3f", double(totalHbm) / 1e6 / totalSteps).c_str(),
                 fmtOr(allKnown && totalRoof > 0, "%.2fx", totalRatio).c_str(),
                 msPerToken(double(totalCycles + totalOverhead)));
-    std::printf("tokens: %d, simulated ms/token at 1 GHz: %.4f (all tokens, final_layer only on "
-                "the %d steps that need logits)\n",
-                totalSteps, msPerToken(double(totalCycles)), int(pipe->stats(FinalLayer).launches));
+    std::printf("tokens: %d, simulated ms/token at %g GHz: %.4f (all tokens, final_layer only "
+                "on the %d steps that need logits)\n",
+                totalSteps, ghz, msPerToken(double(totalCycles)),
+                int(pipe->stats(FinalLayer).launches));
     std::printf("launch overhead: %lld cycles per launch (TargetModel::kernelLaunchCycles), %.1f "
                 "launches/token: %.4f ms/token; device + launch: %.4f ms/token\n",
                 (long long)launchCycles, double(totalLaunches) / totalSteps,

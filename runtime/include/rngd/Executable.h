@@ -3,6 +3,7 @@
 #pragma once
 
 #include "rngd/Isa.h"
+#include "TargetModel.h"
 
 #include <cstdint>
 #include <string>
@@ -52,10 +53,15 @@ struct Executable {
   std::vector<isa::Descriptor> descriptors;
 };
 
-/// The rules every executable obeys, shared by writer and loader: names are MLIR identifiers
+/// The machine the executable names (targetName, one rngd::findTarget knows, whose hash is
+/// targetHash); nullptr with a message naming the known targets or both hashes otherwise.
+const TargetModel *findExecutableTarget(const Executable &exe, std::string &why);
+
+/// The rules every executable obeys, shared by writer and loader: its target is known (and
+/// every machine number below is that target's); names are MLIR identifiers
 /// and quoted strings are printable without escapes; argument records are consistent (dtype,
-/// kind, rank <= 4, bytes, 256-B aligned offsets inside hbmBytes, no overlap); config blocks fit
-/// their unit tables; descriptors are well formed; every command word decodes and references an
+/// kind, rank <= 4, bytes, aligned offsets inside hbmBytes, no overlap); config blocks fit
+/// their unit tables; descriptors are well formed and name one of the target's DMA engines; every command word decodes and references an
 /// existing config block or descriptor.
 bool validateExecutable(const Executable &exe, std::string &why);
 

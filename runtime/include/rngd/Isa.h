@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "TargetModel.h"
+
 namespace rngd::isa {
 
 // ---- Command words: opcode [31:25], operand [24:0] ---------------------------------------
@@ -119,7 +121,10 @@ std::vector<int64_t> unpackBlock(const UnitSpec &spec, const std::vector<uint64_
 /// {8,16,24,32}, known modes and casts, the Vector Engine's ALU/op table and step order,
 /// contraction, switch and transpose parameter ranges; docs/isa.md lists them). Writer and
 /// loader both call it.
-bool validateBlock(const UnitSpec &spec, const std::vector<int64_t> &values, std::string &why);
+/// The machine's numbers (a switch ring within a cluster's slices, the Transpose Engine's row
+/// bytes) come from `target`.
+bool validateBlock(const TargetModel &target, const UnitSpec &spec,
+                   const std::vector<int64_t> &values, std::string &why);
 
 // Fetch block values: base, access_log2, packet_bytes, cast, limits[8], strides[8], slices[8].
 // Commit block values: base, write_bytes, limits[8], strides[8], slices[8], cast.
@@ -171,10 +176,6 @@ enum class SwitchMode : int64_t {
   TransposedBroadcast1 = 5,
 };
 enum class MacType : int64_t { Bf16 = 0, I8 = 1 };
-/// The Transpose Engine's input rows are 8 bytes: 8 8-bit, 4 16-bit or 2 32-bit elements.
-constexpr int64_t kTransposeRowBytes = 8;
-/// The widest Switch Engine ring, slice1 x slice0 slices: one cluster's slices.
-constexpr int64_t kMaxSwitchRing = 256;
 
 constexpr int kSequencerLoops = 8;        // fetch/commit loop entries; entry 0 is the outermost
 constexpr int64_t kMaxLoopLimit = 65536;  // sequencer and DMA loop limits are 1..65536
@@ -245,10 +246,9 @@ constexpr int kMaxDmaLoops = 8;
 
 void encodeDescriptor(const Descriptor &d, uint8_t *out /* kDescriptorBytes */);
 std::optional<Descriptor> decodeDescriptor(const uint8_t *in, std::string &why);
-/// The rules decodeDescriptor enforces, for a Descriptor built in memory: kind 0..2, engine 0..7,
+/// The rules decodeDescriptor enforces, for a Descriptor built in memory: kind 0..2,
 /// packet >= 1, at most 8 loops, equal array lengths, limits 1..65536; kind 0 has zero index
 /// fields; kinds 1/2 have indirect loop < loop count and limits[indirect loop] == index count.
 bool checkDescriptor(const Descriptor &d, std::string &why);
-constexpr uint32_t kMaxDmaEngine = 7;
 
 } // namespace rngd::isa

@@ -75,6 +75,8 @@ public:
   static Status fromExecutable(Executable exe, std::unique_ptr<Kernel> &out);
 
   const Executable &executable() const { return exe_; }
+  /// The machine the executable was compiled for (its target name and hash).
+  const TargetModel &target() const { return target_; }
   const ArgInfo *findArg(const std::string &name) const;
   /// "x (in bf16 [8]), y (out bf16 [8])": for messages that list the arguments.
   std::string describeArgs() const;
@@ -102,9 +104,10 @@ private:
   struct Free {
     void operator()(uint8_t *p) const { std::free(p); }
   };
-  Kernel() = default;
+  explicit Kernel(const TargetModel &target) : target_(target) {}
   /// Where argument `a`'s bytes live now: its binding or its range of hbm_.
   uint8_t *storage(const ArgInfo &a) const;
+  const TargetModel &target_;
   Executable exe_;
   std::unique_ptr<uint8_t, Free> hbm_;
   std::vector<Buffer *> bound_; // per argument; nullptr = the kernel's own range
@@ -123,6 +126,7 @@ struct LaunchResult {
 /// device.
 class Device {
 public:
+  /// A device of `target`; it runs only kernels compiled for that target (Kernel::target()).
   explicit Device(const TargetModel &target = defaultTarget());
   Device(const Device &) = delete;
   Device &operator=(const Device &) = delete;

@@ -194,7 +194,7 @@ rngd::Status run(const Options &o) {
         return st;
     }
   }
-  rngd::Device device;
+  rngd::Device device(k->target()); // the machine the executable was compiled for
   rngd::LaunchOptions lo;
   lo.sim.recordTrace = !o.trace.empty();
   rngd::LaunchResult r;

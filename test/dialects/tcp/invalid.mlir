@@ -33,7 +33,7 @@ module attributes {tcp.axes = {A = 262148}} {
 // Cluster level: exactly 2 cells.
 module attributes {tcp.axes = {A = 512}} {
   func.func @cluster_short(%in: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"}) {
-    // expected-error @+1 {{cluster mapping "1" has 1 cells; the chip has 2 clusters}}
+    // expected-error @+1 {{cluster mapping "1" has 1 cells; target rngd-1chip has 2 clusters}}
     %x = tcp.dma %in : !tcp.hbm<bf16, "A"> -> !tcp.dm<bf16, cluster = "1", slice = "1 # 256", elem = "A">
     return
   }
@@ -42,7 +42,7 @@ module attributes {tcp.axes = {A = 512}} {
 // -----
 module attributes {tcp.axes = {A = 512}} {
   func.func @cluster_long(%in: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"}) {
-    // expected-error @+1 {{cluster mapping "1 # 3" has 3 cells; the chip has 2 clusters}}
+    // expected-error @+1 {{cluster mapping "1 # 3" has 3 cells; target rngd-1chip has 2 clusters}}
     %x = tcp.dma %in : !tcp.hbm<bf16, "A"> -> !tcp.dm<bf16, cluster = "1 # 3", slice = "1 # 256", elem = "A">
     return
   }
@@ -61,7 +61,7 @@ module attributes {tcp.axes = {A = 1024}} {
 // One past: 257 slices.
 module attributes {tcp.axes = {A = 1028}} {
   func.func @slices_one_past(%in: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"}) {
-    // expected-error @+1 {{slice mapping "A / 4" has 257 cells; a cluster has 256 slices (pad with `# 256`)}}
+    // expected-error @+1 {{slice mapping "A / 4" has 257 cells; a cluster of target rngd-1chip has 256 slices (pad with `# 256`)}}
     %x = tcp.dma %in : !tcp.hbm<bf16, "A"> -> !tcp.dm<bf16, cluster = "1 # 2", slice = "A / 4", elem = "A % 4">
     return
   }

@@ -126,7 +126,9 @@ TEST_CASE("loader messages for wrong magic, version, target and checksum", "[exe
   bad = bytes;
   put64(bad, 32, 0x1234);
   fixChecksum(bad);
-  CHECK(loadError(bad).find("target hash mismatch: file was compiled for 0x1234") == 0);
+  CHECK(loadError(bad).find("target hash mismatch: the executable was compiled for "
+                            "'rngd-1chip' with hash 0x1234, this runtime's 'rngd-1chip' is 0x") ==
+        0);
 
   bad = bytes;
   bad[40] ^= 1; // makespan, checksum left stale
@@ -247,6 +249,33 @@ TEST_CASE("writer rejects executables the loader would reject", "[executable]") 
   e.configs[1].partialMask = 0x4000;
   CHECK_FALSE(writeExecutable(e, out, why));
   CHECK(why == "config block 1: load mask 0x4000 names words past the block's 14");
+  e = sample();
+  e.targetName = "rngd-2chip";
+  CHECK_FALSE(writeExecutable(e, out, why));
+  CHECK(why == "target 'rngd-2chip' is not one this runtime knows (rngd-1chip, rngd-1cluster)");
+}
+
+TEST_CASE("the executable's target sets the machine numbers the loader checks",
+          "[executable][target]") {
+  std::vector<uint8_t> out;
+  std::string why;
+  // rngd-1chip: DMA engines 0..7. The last one is fine, one past it is not.
+  Executable e = sample();
+  e.descriptors[1].engine = 7;
+  CHECK(writeExecutable(e, out, why));
+  e.descriptors[1].engine = 8;
+  CHECK_FALSE(writeExecutable(e, out, why));
+  CHECK(why == "descriptor 1: DMA engine 8 is outside 0..7 (target rngd-1chip has 8)");
+  // rngd-1cluster: four engines, so engine 5 is refused and engine 3 taken.
+  const TargetModel &one = *findTarget("rngd-1cluster");
+  e = sample();
+  e.targetName = one.name;
+  e.targetHash = one.hash();
+  e.descriptors[1].engine = 3;
+  CHECK(writeExecutable(e, out, why));
+  e.descriptors[1].engine = 5;
+  CHECK_FALSE(writeExecutable(e, out, why));
+  CHECK(why == "descriptor 1: DMA engine 5 is outside 0..3 (target rngd-1cluster has 4)");
 }
 
 TEST_CASE("printExecutable golden", "[executable][printer]") {

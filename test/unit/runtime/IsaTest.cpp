@@ -176,22 +176,22 @@ TEST_CASE("config semantic rules", "[isa]") {
   std::string why;
   FetchConfig f;
   f.packetBytes = 32;
-  CHECK(validateBlock(*findUnit(Unit::Fetch), f.values(), why));
+  CHECK(validateBlock(defaultTarget(), *findUnit(Unit::Fetch), f.values(), why));
   f.accessLog2 = 6;
-  CHECK_FALSE(validateBlock(*findUnit(Unit::Fetch), f.values(), why));
+  CHECK_FALSE(validateBlock(defaultTarget(), *findUnit(Unit::Fetch), f.values(), why));
   f.accessLog2 = 0;
   f.limits[7] = 0;
-  CHECK_FALSE(validateBlock(*findUnit(Unit::Fetch), f.values(), why));
+  CHECK_FALSE(validateBlock(defaultTarget(), *findUnit(Unit::Fetch), f.values(), why));
   CHECK(why == "fetch.limits[7] = 0 is outside 1..65536");
   CommitConfig c;
   c.writeBytes = 12;
-  CHECK_FALSE(validateBlock(*findUnit(Unit::Commit), c.values(), why));
+  CHECK_FALSE(validateBlock(defaultTarget(), *findUnit(Unit::Commit), c.values(), why));
   VectorConfig v;
   v.steps = 1;
   v.imm[3] = 5;
-  CHECK_FALSE(validateBlock(*findUnit(Unit::Vector), v.values(), why));
+  CHECK_FALSE(validateBlock(defaultTarget(), *findUnit(Unit::Vector), v.values(), why));
   CHECK(why.find("vector step 3 is unused") != std::string::npos);
-  CHECK_FALSE(validateBlock(*findUnit(Unit::Cast), {7}, why));
+  CHECK_FALSE(validateBlock(defaultTarget(), *findUnit(Unit::Cast), {7}, why));
 }
 
 TEST_CASE("descriptors round-trip and reject malformed bytes", "[isa]") {
@@ -226,7 +226,6 @@ TEST_CASE("descriptors round-trip and reject malformed bytes", "[isa]") {
   rejects([](uint8_t *b) { b[0] = 3; }, "kind 3");
   rejects([](uint8_t *b) { b[136] = 1; }, "kind 0 (tensor loop) has nonzero index fields");
   rejects([](uint8_t *b) { b[144] = 1; }, "reserved byte 144");
-  rejects([](uint8_t *b) { b[4] = 8; }, "engine 8");
   rejects([](uint8_t *b) { b[24] = b[25] = 0; }, "packet size is 0");
 
   Descriptor bad = d;
@@ -246,7 +245,7 @@ bool roundTrip(Unit unit, const std::vector<int64_t> &values, std::string &why) 
     return false;
   REQUIRE(words.size() == wordCount(spec));
   CHECK(unpackBlock(spec, words) == values);
-  return validateBlock(spec, values, why);
+  return validateBlock(defaultTarget(), spec, values, why);
 }
 
 std::vector<std::string> fieldNames(const char *unit) {
@@ -378,9 +377,9 @@ TEST_CASE("register-file write, switch and transpose blocks", "[isa]") {
   CHECK(why.find("switch.mode = 0 is not a known switch mode") == 0);
   CHECK_FALSE(roundTrip(Unit::Switch, SwitchConfig{SwitchMode(6), 2, 2, 1}.values(), why));
   CHECK_FALSE(roundTrip(Unit::Switch, SwitchConfig{SwitchMode::Transpose, 256, 2, 0}.values(), why));
-  CHECK(why == "switch ring size slice1 x slice0 = 512 is not a power of two up to 256");
+  CHECK(why == "switch ring size slice1 x slice0 = 512 is not a power of two up to a cluster's 256 slices");
   CHECK_FALSE(roundTrip(Unit::Switch, SwitchConfig{SwitchMode::Transpose, 3, 1, 0}.values(), why));
-  CHECK(why == "switch ring size slice1 x slice0 = 3 is not a power of two up to 256");
+  CHECK(why == "switch ring size slice1 x slice0 = 3 is not a power of two up to a cluster's 256 slices");
   CHECK_FALSE(roundTrip(Unit::Switch, SwitchConfig{SwitchMode::Transpose, 0, 4, 0}.values(), why));
   CHECK_FALSE(roundTrip(Unit::Switch, SwitchConfig{SwitchMode::Broadcast01, 2, 2, 0}.values(), why));
   CHECK(why == "switch.time0 = 0; Broadcast01 and InterTranspose need time0 >= 1");
@@ -600,15 +599,15 @@ TEST_CASE("commit blocks: the commit adapter's cast is the last field", "[isa][c
   CHECK(words[13] == ((~0ull >> 28) | (uint64_t(1) << 36)));
   CHECK(unpackBlock(spec, words) == v);
   CHECK(CommitConfig::fromValues(v).cast == CommitCast::F32ToBf16);
-  CHECK(validateBlock(spec, v, why));
+  CHECK(validateBlock(defaultTarget(), spec, v, why));
   c.cast = CommitCast::None;
-  CHECK(validateBlock(spec, c.values(), why));
+  CHECK(validateBlock(defaultTarget(), spec, c.values(), why));
   v.back() = 2;
-  CHECK_FALSE(validateBlock(spec, v, why));
+  CHECK_FALSE(validateBlock(defaultTarget(), spec, v, why));
   CHECK(why == "commit.cast = 2 is not a known commit cast (0 none, 1 f32->bf16)");
   v.back() = 3;
   CHECK(packBlock(spec, v, words, why)); // fits its 2 bits, but the rules reject it
-  CHECK_FALSE(validateBlock(spec, v, why));
+  CHECK_FALSE(validateBlock(defaultTarget(), spec, v, why));
   v.back() = 4;
   CHECK_FALSE(packBlock(spec, v, words, why));
   CHECK(why == "commit.cast = 4 does not fit 2 unsigned bits");
@@ -624,7 +623,7 @@ TEST_CASE("contract blocks: the lane folder's mode is the last field", "[isa][co
   REQUIRE(v.size() == valueCount(spec));
   CHECK(v.back() == 0);
   std::string why;
-  CHECK(validateBlock(spec, v, why));
+  CHECK(validateBlock(defaultTarget(), spec, v, why));
   c.laneMode = LaneMode::Sequential;
   v = c.values();
   CHECK(v.back() == 1); // table order: lane_mode after acc_strides[7]
@@ -635,15 +634,15 @@ TEST_CASE("contract blocks: the lane folder's mode is the last field", "[isa][co
   CHECK((words[8] >> 58) == 1);
   CHECK(unpackBlock(spec, words) == v);
   CHECK(ContractConfig::fromValues(v).laneMode == LaneMode::Sequential);
-  CHECK(validateBlock(spec, v, why));
+  CHECK(validateBlock(defaultTarget(), spec, v, why));
   // lane_mode 2: a 1-bit field, so packing rejects it; the rules reject it as well.
   v.back() = 2;
   CHECK_FALSE(packBlock(spec, v, words, why));
   CHECK(why == "contract.lane_mode = 2 does not fit 1 unsigned bits");
-  CHECK_FALSE(validateBlock(spec, v, why));
+  CHECK_FALSE(validateBlock(defaultTarget(), spec, v, why));
   CHECK(why == "contract.lane_mode = 2 is not 0 (interleaved) or 1 (sequential)");
   // A block without the field (the 39 values of the previous table) is the wrong size.
   v.pop_back();
-  CHECK_FALSE(validateBlock(spec, v, why));
+  CHECK_FALSE(validateBlock(defaultTarget(), spec, v, why));
   CHECK(why == "contract block has 39 values, expected 40");
 }
