@@ -69,11 +69,16 @@ public:
       if (units[i].first == units[i - 1].first)
         return units[i].second->emitOpError("has schedule order ")
                << units[i].first << ", as another unit has";
+    waitsAt_.assign(units.empty() ? 0 : static_cast<size_t>(units.back().first) + 1,
+                    std::nullopt);
     for (auto [order, op] : units) {
       sched_ = tcp::getSchedule(op);
       // A pass emits its waits between its early and its other loads (lowerPass).
-      if (!tcp::isPassEnd(op) && failed(emitWaits(op, sched_.getWaits())))
-        return failure();
+      if (!tcp::isPassEnd(op)) {
+        markWaits(body);
+        if (failed(emitWaits(op, sched_.getWaits())))
+          return failure();
+      }
       if (auto dma = dyn_cast<tcp::DmaOp>(op)) {
         if (failed(lowerDma(dma)))
           return failure();
@@ -255,11 +260,33 @@ private:
     loads_.push_back({loc, index, ctx, llvm::is_contained(sched_.getEarlyLoads(), tcp::ConfigUnit{static_cast<uint32_t>(unit)})});
   }
 
-  /// The pass's loads the schedule put before its waits, the waits, then the other loads.
+  /// Where the unit being lowered starts its waits: after the block's last op so far.
+  void markWaits(Block *body) {
+    waitsAt_[static_cast<size_t>(sched_.getOrder())] = body->empty() ? nullptr : &body->back();
+  }
+
+  /// The pass's loads the schedule put before its waits (or before an earlier unit's waits:
+  /// loads_before), the waits, then the other loads.
   LogicalResult emitLoadsAndWaits(Operation *end) {
-    for (const Load &l : loads_)
-      if (l.early)
+    int64_t before = sched_.getLoadsBefore();
+    if (before >= 0 && (before >= static_cast<int64_t>(waitsAt_.size()) || !waitsAt_[before]))
+      return end->emitOpError("its schedule loads before the waits of unit ")
+             << before << ", which was not lowered before it";
+    for (const Load &l : loads_) {
+      if (!l.early)
+        continue;
+      if (before < 0) {
         commands_.create<cmd::LoadOp>(l.loc, l.index, l.ctx, sched_.getBank());
+        continue;
+      }
+      OpBuilder at(commands_.getContext());
+      if (Operation *after = *waitsAt_[before])
+        at.setInsertionPointAfter(after);
+      else
+        at.setInsertionPointToStart(commands_.getInsertionBlock());
+      waitsAt_[before] = at.create<cmd::LoadOp>(l.loc, l.index, l.ctx, sched_.getBank());
+    }
+    markWaits(commands_.getInsertionBlock());
     if (failed(emitWaits(end, sched_.getWaits())))
       return failure();
     for (const Load &l : loads_)
@@ -318,6 +345,8 @@ private:
     bool early;
   };
   std::vector<Load> loads_;       // the pass being lowered: its config loads, in unit order
+  // Per unit (issue order) once lowered: the op its waits follow (nullptr: the block's start).
+  std::vector<std::optional<Operation *>> waitsAt_;
   tcp::ScheduleAttr sched_;       // the unit being lowered: its schedule
   std::set<int64_t> tagsInFlight_; // tags started and not yet waited for
   bool contextRunning_[2] = {};    // main, sub: a pass started and not yet waited for

@@ -135,7 +135,8 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    ArrayRef<int64_t> chunks, ArrayRef<int64_t> partStarts,
                                    ArrayRef<int64_t> partEnds, ArrayRef<int64_t> partAfter,
                                    int64_t bank, ArrayRef<int64_t> loadMasks,
-                                   ArrayRef<ConfigUnit> earlyLoads, bool holdsDma) {
+                                   ArrayRef<ConfigUnit> earlyLoads, bool holdsDma,
+                                   int64_t loadsBefore) {
   if (order < 0)
     return emitError() << "schedule order " << order << " is negative";
   if (start < 0 || end < start)
@@ -168,11 +169,14 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     for (size_t i = 0; i < earlyLoads.size(); ++i)
       if (llvm::is_contained(earlyLoads.drop_front(i + 1), earlyLoads[i]))
         return emitError() << "early_loads names a unit twice";
+    if (loadsBefore < -1 || loadsBefore >= order)
+      return emitError() << "loads_before " << loadsBefore
+                         << " names no earlier unit (-1 or 0.." << order - 1 << ")";
     return success();
   }
-  if (bank != 0 || !loadMasks.empty() || !earlyLoads.empty() || holdsDma)
-    return emitError() << "a DMA (queue = tdma) has no bank, load_masks, early_loads or "
-                          "holds_dma";
+  if (bank != 0 || !loadMasks.empty() || !earlyLoads.empty() || holdsDma || loadsBefore != -1)
+    return emitError() << "a DMA (queue = tdma) has no bank, load_masks, early_loads, "
+                          "holds_dma or loads_before";
   if (engines.empty())
     return emitError() << "a DMA lists at least one engine";
   for (auto [name, list] : {std::pair<StringRef, ArrayRef<int64_t>>{"tags", tags},

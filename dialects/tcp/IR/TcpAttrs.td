@@ -63,7 +63,9 @@ def Tcp_ScheduleAttr : Tcp_Attr<"Schedule", "schedule"> {
     `part_starts`, `part_ends` and `part_after` (the DMA whose part on that engine it started
     behind, -1 if none), and the parts' loop sizes in `chunks` when the scheduler re-cut it. A
     pass (`main` or `sub`) names its register `bank`, the words each configuration block loads
-    (`load_masks`, 0: not loaded) and the blocks it loads before its waits (`early_loads`).
+    (`load_masks`, 0: not loaded) and the blocks it loads before its waits (`early_loads`);
+    the first pass on a bank may load them earlier still, before the waits of the unit issued
+    `loads_before` (its registers are free from the kernel's start).
   }];
   let parameters = (ins
     "int64_t":$order,
@@ -83,7 +85,9 @@ def Tcp_ScheduleAttr : Tcp_Attr<"Schedule", "schedule"> {
     DefaultValuedParameter<"int64_t", "0", "pass: its context's register bank">:$bank,
     Tcp_OptionalListParameter<"int64_t", "pass: the words each block loads">:$load_masks,
     Tcp_OptionalListParameter<"::rngd::tcp::ConfigUnit", "pass: blocks loaded before its waits">:$early_loads,
-    Tcp_FlagParameter<"pass: no DMA may overlap it (the same-bank rule)">:$holds_dma
+    Tcp_FlagParameter<"pass: no DMA may overlap it (the same-bank rule)">:$holds_dma,
+    DefaultValuedParameter<"int64_t", "-1",
+        "pass: the unit (issue order) before whose waits its early loads go, -1: its own">:$loads_before
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -37,12 +37,14 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     stream's parts are re-cut so that they end together (an engine freeing earlier takes more
     iterations); the kernel's last DMA is cut over its cluster's engines idle when it issues. A
     pass loads the blocks of units its context's running pass does not list before its waits
-    (`early_loads`), the others after. Post: every unit carries `tcp.schedule = {order, context, engines, start,
+    (`early_loads`), the others after; the first pass on a bank, whose loads would hold the
+    queue past its own waits, loads them before the waits of the latest earlier unit whose
+    waits idle the queue that long (`loads_before`), where they cost nothing. Post: every unit carries `tcp.schedule = {order, context, engines, start,
     end, waits, tags (DMAs), part_starts, part_ends (DMAs), chunks (weight streams: each
     part's iterations), holds_dma (passes that must not overlap a DMA), why and after (what
     let the queue issue it: "waits" for the end of unit `after` (by order), "queue" right after
     unit `after`, "start"), part_after (DMAs: per part, the DMA whose part on the same engine
-    it started behind, or -1)}`, the function
+    it started behind, or -1), loads_before (passes, see above)}`, the function
     `tcp.final_waits` and the module `tcp.makespan`, timed with the simulator's clock.
     The scheduler tries two choices, each both ways, and keeps the shortest schedule (ties:
     the earlier of plain, staggered, leaving, both): ending a weight stream's parts one

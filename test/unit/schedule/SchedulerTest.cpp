@@ -97,3 +97,31 @@ TEST_CASE("the clock shares the DM intake of each of the target's clusters") {
     CHECK(clock.dmaSpan(1).end == clock.dmaSpan(1).start + cycles);
   }
 }
+
+TEST_CASE("the first pass on a bank loads before an earlier unit's waits, where the queue idles") {
+  std::vector<Unit> units = {
+      dma({Region::hbm(0, 0, 16384)}, {dm(0, 64)}, 3, 756), // x
+      pass({dm(0, 64)}, {dm(128, 192)}, 0, 5),              // A: x -> a (bank 0)
+      pass({dm(128, 192)}, {dm(256, 320)}, 0, 5),           // B: a -> b (bank 1)
+  };
+  int64_t makespan = schedule(units);
+  // A's own wait for x hides its loads; B's loads (its bank unused so far) would follow A's
+  // issue and hold B past A's end, so they go before A's wait for x instead.
+  CHECK(units[1].loadsBefore == -1);
+  CHECK(units[2].bank == 1);
+  CHECK(units[2].loadsBefore == 1);
+  CHECK(units[1].span.start == 756);
+  CHECK(units[2].span.start == units[1].span.end);
+  CHECK(makespan == 766);
+  SECTION("a pass on a bank used before loads at its own place") {
+    std::vector<Unit> more = {
+        dma({Region::hbm(0, 0, 16384)}, {dm(0, 64)}, 3, 756),
+        pass({dm(0, 64)}, {dm(128, 192)}, 0, 5),
+        pass({dm(128, 192)}, {dm(256, 320)}, 0, 5),
+        pass({dm(256, 320)}, {dm(384, 448)}, 0, 5, /*fetchBase=*/1), // bank 0 again
+    };
+    schedule(more);
+    CHECK(more[3].bank == 0);
+    CHECK(more[3].loadsBefore == -1);
+  }
+}

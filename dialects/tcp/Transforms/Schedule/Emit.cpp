@@ -21,7 +21,7 @@ void emitSchedule(mlir::func::FuncOp func, const std::vector<Unit> &units,
         ctx, order++, queue, unit.span.start, unit.span.end, unit.waits, unit.why,
         position(unit.after), unit.engines(), unit.tags, unit.chunks, unit.partStarts,
         unit.partEnds, partAfter, unit.isDma ? 0 : unit.bank, unit.loadMasks, unit.earlyLoads,
-        unit.holdsDma);
+        unit.holdsDma, unit.isDma ? -1 : position(unit.loadsBefore));
     unit.op->setAttr(kScheduleAttrName, schedule);
   }
   func->setAttr(kFinalWaitsAttrName, FinalWaitsAttr::get(ctx, scheduler.finalWaits()));

@@ -193,7 +193,7 @@ llvm::SmallVector<uint64_t> ListScheduler::loadBlocks(size_t u) {
   int64_t running = banks_.exchangeLast(slot, static_cast<int64_t>(u));
   uint16_t inUse =
       running >= 0 && units_[running].span.end > clock_.now() ? units_[running].execUnits : 0;
-  llvm::SmallVector<uint64_t> late;
+  llvm::SmallVector<uint64_t> early, late;
   for (const Unit::Block &block : unit.blocks) {
     uint64_t mask = banks_.load(slot, block.unit, block.words);
     unit.loadMasks.push_back(static_cast<int64_t>(mask));
@@ -203,10 +203,43 @@ llvm::SmallVector<uint64_t> ListScheduler::loadBlocks(size_t u) {
       late.push_back(mask);
       continue;
     }
-    clock_.load(mask);
+    early.push_back(mask);
     unit.earlyLoads.push_back({static_cast<uint32_t>(block.unit)});
   }
+  int64_t cycles = 0;
+  for (uint64_t mask : early)
+    cycles += configLoadCycles(t_, mask);
+  if (running < 0 && hoistLoads(u, cycles))
+    return late;
+  for (uint64_t mask : early)
+    clock_.load(mask);
   return late;
+}
+
+/// The first pass on a bank (its registers free since the kernel's start) whose loads would
+/// hold the queue past its own waits moves them before the waits of the latest unit issued
+/// whose waits idle the queue that long: there they cost no time, the queue reaching the end
+/// of those waits when it did without them.
+bool ListScheduler::hoistLoads(size_t u, int64_t cycles) {
+  if (cycles == 0)
+    return false;
+  // Its own waits would hide the loads: leave them there.
+  int64_t ownEnd = clock_.now(), waits = 0;
+  for (size_t b : blockers(u)) {
+    ownEnd = std::max(ownEnd, projectedEnd(b));
+    waits += units_[b].isDma ? static_cast<int64_t>(units_[b].tags.size()) : 1;
+  }
+  if (clock_.now() + cycles + waits * t_.commandIssueCycles <= ownEnd)
+    return false;
+  for (size_t earlier : llvm::reverse(issueOrder_)) {
+    Unit &host = units_[earlier];
+    if (host.waitSlack < cycles)
+      continue;
+    host.waitSlack -= cycles;
+    units_[u].loadsBefore = static_cast<int64_t>(earlier);
+    return true;
+  }
+  return false;
 }
 
 void ListScheduler::issue(size_t u) {
@@ -215,8 +248,11 @@ void ListScheduler::issue(size_t u) {
   if (!unit.isDma)
     late = loadBlocks(u);
   int64_t heldBy = -1;
+  const int64_t beforeWaits = clock_.now();
   unit.waits = retire(blockers(u), heldBy);
   unit.issuedAt = clock_.now();
+  unit.waitSlack = unit.issuedAt - beforeWaits -
+                   static_cast<int64_t>(unit.waits.size()) * t_.commandIssueCycles;
   if (heldBy >= 0) {
     unit.after = heldBy;
     unit.why = IssueReason::waits;

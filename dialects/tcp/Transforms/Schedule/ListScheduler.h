@@ -38,6 +38,7 @@ private:
   int64_t readyAt(size_t u);
   llvm::SmallVector<Wait> retire(const llvm::SmallVector<size_t> &which, int64_t &heldBy);
   llvm::SmallVector<uint64_t> loadBlocks(size_t u);
+  bool hoistLoads(size_t u, int64_t cycles);
   void issue(size_t u);
   void resolveEngineWaits();
   static int64_t endOnEngine(const Unit &unit, int64_t engine);

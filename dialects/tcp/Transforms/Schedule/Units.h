@@ -60,6 +60,9 @@ struct Unit {
   uint16_t execUnits = 0;       // the engines its exec lists (isa::UnitBit)
   llvm::SmallVector<ConfigUnit> earlyLoads; // blocks loaded before its waits (unused by the
                                             // pass running on its bank then)
+  int64_t loadsBefore = -1; // a pass: the unit before whose waits its early loads go (-1: its
+                            // own waits); see ListScheduler::hoistLoads
+  int64_t waitSlack = 0;    // queue cycles its waits idle that loads could fill unchanged
   bool usesVector = false;
   bool holdsDma = false;    // a pass that could break the same-bank rule (passHoldsDma)
   bool resultStore = false; // a DMA writing HBM that no later unit waits for
