@@ -92,10 +92,6 @@ LogicalResult verifyProducer(Operation *op, Value input,
 
 } // namespace rngd::tcp
 
-static bool sameSpatial(const SpatialLayout &a, const SpatialLayout &b) {
-  return sameOrder(a.cluster, b.cluster) && sameOrder(a.slice, b.slice);
-}
-
 //===----------------------------------------------------------------------===//
 // DmaOp
 //===----------------------------------------------------------------------===//
@@ -226,14 +222,6 @@ LogicalResult CommitOp::verify() {
            << in << "), but the result holds " << out << " (add {cast} for f32 -> bf16)";
   }
   return success(planCommit(*this).has_value());
-}
-
-/// The position after the last cell mapping `m` holds (its padding after that excluded).
-static int64_t heldEnd(const mapping::Mapping &m) {
-  int64_t end = m.size();
-  while (end > 0 && !m.digits(end - 1))
-    --end;
-  return end;
 }
 
 LogicalResult ViewOp::verify() {

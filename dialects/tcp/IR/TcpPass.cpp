@@ -90,7 +90,7 @@ std::optional<DmaOpPlan> planDma(DmaOp op) {
   else if (out.hbmDest)
     out.route = DmaRoute::DmToHbm;
   else
-    out.route = out.dmSource->spatial.cluster.str() == out.dmDest->spatial.cluster.str()
+    out.route = mapping::sameOrder(out.dmSource->spatial.cluster, out.dmDest->spatial.cluster)
                     ? DmaRoute::DmToDmSameCluster
                     : DmaRoute::DmToDmCrossCluster;
   out.cycles = dmaCycles(t, out.route, out.plan.packetBytes, out.plan.packets());
@@ -523,14 +523,30 @@ static bool commitsCopies(CommitOp op, const DmLayout &result, const StreamLayou
                       [&](int64_t slice) { return llvm::is_contained(from, slice); });
 }
 
+/// A DMA that reads DM tensor `v` or a view of it, if any.
+static Operation *dmaReading(Value v) {
+  SmallVector<Value> work = {v};
+  while (!work.empty()) {
+    Value cur = work.pop_back_val();
+    for (Operation *user : cur.getUsers()) {
+      if (llvm::isa<DmaOp>(user) && user->getOperand(0) == cur)
+        return user;
+      if (user->getNumResults() == 1 && llvm::isa<DmType>(user->getResult(0).getType()) &&
+          user->getOperand(0) == cur && !llvm::isa<DmaOp>(user))
+        work.push_back(user->getResult(0)); // a view or reinterpretation of it
+    }
+  }
+  return nullptr;
+}
+
 std::optional<CommitPlan> planCommit(CommitOp op) {
   const TargetModel &t = getTarget(op);
   auto result = resolveDm(op, op.getResult().getType());
   auto stream = resolveStream(op, op.getInput().getType());
   if (!result || !stream)
     return std::nullopt;
-  if (result->spatial.cluster.str() != stream->spatial.cluster.str() ||
-      (result->spatial.slice.str() != stream->spatial.slice.str() &&
+  if (!mapping::sameOrder(result->spatial.cluster, stream->spatial.cluster) ||
+      (!mapping::sameOrder(result->spatial.slice, stream->spatial.slice) &&
        !commitsCopies(op, *result, *stream))) {
     op.emitOpError("each slice commits to its own DM: the result's cluster/slice mappings must "
                    "equal the stream's (or keep some of the copies along axes the pass made: ")
@@ -538,10 +554,28 @@ std::optional<CommitPlan> planCommit(CommitOp op) {
         << ")";
     return std::nullopt;
   }
+  // A result that a DMA moves must hold at least commitStrideAlignment meaningful bytes per
+  // slice (its trailing padding excluded): refused here, where its layout is chosen, rather
+  // than at the DMA (docs/layout-cookbook.md, "Results under 8 bytes per slice"). Passes
+  // may read smaller, padded results (a reduction's one value per slice).
+  int64_t held = heldEnd(result->elem) * result->elemBytes;
+  if (held < t.commitStrideAlignment)
+    if (Operation *dma = dmaReading(op.getResult())) {
+      InFlightDiagnostic diag = op.emitOpError("the result holds ")
+                                << held << " meaningful bytes per slice (elem \""
+                                << result->elem.str() << "\") but a DMA moves it, which needs "
+                                << t.commitStrideAlignment << ": put more elements on each "
+                                << "slice, or commit f32 and gather (docs/layout-cookbook.md, "
+                                << "section 2.3)";
+      diag.attachNote(dma->getLoc()) << "the DMA";
+      return std::nullopt;
+    }
   // Valid bytes per flit as written (after the commit adapter's cast, if any).
   int64_t valid = stream->packet.size() * result->elemBytes;
-  if (valid % t.commitStrideAlignment != 0 || valid < 8 || valid > t.flitBytes) {
-    op.emitOpError("commit trim: a flit's valid bytes must be 8, 16, 24 or 32, got ") << valid;
+  if (valid % t.commitStrideAlignment != 0 || valid < t.commitStrideAlignment ||
+      valid > t.flitBytes) {
+    op.emitOpError("commit trim: a flit's valid bytes must be a multiple of ")
+        << t.commitStrideAlignment << " up to " << t.flitBytes << ", got " << valid;
     return std::nullopt;
   }
   Context ctx = passContext(op);

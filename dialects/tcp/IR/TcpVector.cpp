@@ -246,7 +246,7 @@ std::optional<VectorPlan> planVector(VectorOp op) {
       std::vector<std::string> used = in->time.axes();
       for (const std::string &axis : in->spatial.slice.axes())
         used.push_back(axis);
-      bool ok = a.size() == b.size() && in->spatial.cluster.str() == out->spatial.cluster.str();
+      bool ok = a.size() == b.size() && sameOrder(in->spatial.cluster, out->spatial.cluster);
       for (size_t k = a.size(); ok && k-- > 0;) {
         if (a[k] == b[k])
           break;
@@ -284,12 +284,11 @@ std::optional<VectorPlan> planVector(VectorOp op) {
                                          << outElem;
     return std::nullopt;
   }
-  if (!intraSeen && (in->time.str() != out->time.str() || in->packet.str() != out->packet.str())) {
+  if (!intraSeen && (!sameOrder(in->time, out->time) || !sameOrder(in->packet, out->packet))) {
     op.emitOpError("without an intra-slice reduce the result keeps the input's time and packet");
     return std::nullopt;
   }
-  if (!interSeen && (in->spatial.slice.str() != out->spatial.slice.str() ||
-                     in->spatial.cluster.str() != out->spatial.cluster.str())) {
+  if (!interSeen && !sameSpatial(in->spatial, out->spatial)) {
     op.emitOpError("without an inter-slice reduce the result keeps the input's slices");
     return std::nullopt;
   }

@@ -288,3 +288,55 @@ module attributes {tcp.axes = {A = 8192}} {
     return
   }
 }
+
+// -----
+// A result that a DMA moves holds at least 8 meaningful bytes per slice: the commit that
+// chooses a smaller layout is refused, pointing at the DMA (one f32 per slice, padded).
+!s = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "A", packet = "B">
+!r = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "1", packet = "1 # 2">
+!one = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "1 # 2">
+module attributes {tcp.axes = {A = 4, B = 8}} {
+  func.func @stored_4_bytes(%x: !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[A, B]">,
+                            %out: !tcp.hbm<f32, "1 # 2"> {tcp.arg = "out", tcp.name = "out"}) {
+    %s = tcp.fetch main %x : !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[A, B]"> -> !s
+    %c = tcp.collect %s : !s
+    %v = tcp.vector %c [reduce_add_f] : !s -> !r
+    // expected-error @+1 {{the result holds 4 meaningful bytes per slice (elem "1 # 2") but a DMA moves it, which needs 8}}
+    %z = tcp.commit %v : !r -> !one
+    // expected-note @+1 {{the DMA}}
+    tcp.dma %z into %out : !one -> !tcp.hbm<f32, "1 # 2">
+    return
+  }
+}
+
+// -----
+// The same padded value read back by a pass (no DMA) is fine.
+!s = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "A", packet = "B">
+!r = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "1", packet = "1 # 2">
+!one = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "1 # 2">
+module attributes {tcp.axes = {A = 4, B = 8}} {
+  func.func @kept_4_bytes(%x: !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[A, B]">) {
+    %s = tcp.fetch main %x : !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[A, B]"> -> !s
+    %c = tcp.collect %s : !s
+    %v = tcp.vector %c [reduce_add_f] : !s -> !r
+    %z = tcp.commit %v : !r -> !one
+    %t = tcp.fetch main %z : !one -> !r
+    %u = tcp.collect %t : !r
+    %w = tcp.commit %u : !r -> !one
+    return
+  }
+}
+
+// -----
+// At the limit: 8 meaningful bytes per slice (two f32 values) may be stored.
+!s = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "1", packet = "B">
+!two = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B">
+module attributes {tcp.axes = {B = 2}} {
+  func.func @stored_8_bytes(%x: !two, %out: !tcp.hbm<f32, "B"> {tcp.arg = "out", tcp.name = "out"}) {
+    %s = tcp.fetch main %x : !two -> !s
+    %c = tcp.collect %s : !s
+    %z = tcp.commit %c : !s -> !two
+    tcp.dma %z into %out : !two -> !tcp.hbm<f32, "B">
+    return
+  }
+}
