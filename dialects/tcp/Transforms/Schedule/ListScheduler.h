@@ -49,6 +49,8 @@ private:
   bool spareUsable(int64_t spare, int64_t at, int64_t tail = 0);
   void splitOverIdleEngines(Unit &unit);
   void balanceStreams(size_t u);
+  llvm::SmallVector<int64_t> pieceShares(size_t u, size_t first, size_t last, int64_t n,
+                                         double perIteration);
 
   const TargetModel &t_;
   std::vector<Unit> &units_;

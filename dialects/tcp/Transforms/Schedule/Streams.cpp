@@ -78,16 +78,69 @@ void ListScheduler::splitOverIdleEngines(Unit &unit) {
   unit.chunks = *chunks;
 }
 
-/// Re-cuts a weight stream so that its parts end together (or one start-up apart, see below):
-/// an engine that frees earlier (its previous work projected to end sooner) takes more of the
-/// split loop's iterations. The cluster's spare engine, when idle, takes a part too, ending
-/// before a small DMA could need it. Streams share HBM, so each runs at about HBM's rate over
-/// the stream engines' total.
+/// The iterations of one cluster piece of stream `u` (its parts [first, last), `n`
+/// iterations of `perIteration` cycles) that each engine of the cluster takes: they end
+/// together, or one start-up apart, engine by engine, when the spare streams too (three
+/// engines then carry the cluster's share while the fourth starts its next part) and another
+/// stream into the cluster follows (else the stagger would only delay this one).
+llvm::SmallVector<int64_t> ListScheduler::pieceShares(size_t u, size_t first, size_t last,
+                                                      int64_t n, double perIteration) {
+  const Unit &unit = units_[u];
+  EngineGeometry g(t_);
+  int64_t base = g.base(unit.parts[first].engine);
+  const int64_t spareEngine = g.spareOf(base);
+  const double never = std::numeric_limits<double>::infinity();
+  auto inCluster = [&](const DmaPart &p) { return g.spareOf(p.engine) == spareEngine; };
+  bool followed = llvm::any_of(units_, [&](const Unit &o) {
+    return &o != &unit && !o.issued && o.isStream() && llvm::any_of(o.parts, inCluster);
+  });
+  // The last stream into the cluster: the cycles of work after it that it starts.
+  int64_t tail = followed ? 0 : pathToEnd_[u] - ownCycles(t_, unit);
+  bool spareStreams = spareUsable(spareEngine, clock_.now(), tail);
+  // Each engine: when its data could start, how long after the common end it streams, and
+  // until when it may (the spare: before a small DMA could need it).
+  llvm::SmallVector<StreamWindow> windows;
+  for (int64_t e = base; e < base + g.perCluster; ++e) {
+    bool spare = e == spareEngine;
+    StreamWindow w;
+    w.ready = double(std::max(clock_.engineFree(e), clock_.now()) + t_.dmaStartupCycles);
+    bool usable = spare ? spareStreams
+                        : e - base < static_cast<int64_t>(last - first) && !leaves(u, e);
+    w.after = followed && spareStreams ? double((e - base) * t_.dmaStartupCycles) : 0.0;
+    w.cap = !usable ? w.ready : spare ? double(spareNeed(e, tail)) : never;
+    windows.push_back(w);
+  }
+  double end = commonEnd(windows, n, perIteration);
+  // With staggerBusySpare, also when the spare is busy now but frees three start-ups before
+  // the parts would end: the next stream's parts then start one at a time, and the spare may
+  // carry that stream's part while they do.
+  if (options_.staggerBusySpare && followed && !spareStreams &&
+      clock_.engineFree(spareEngine) + 3 * t_.dmaStartupCycles <= end) {
+    for (int64_t e = base; e < base + g.perCluster; ++e)
+      windows[e - base].after = double((e - base) * t_.dmaStartupCycles);
+    end = commonEnd(windows, n, perIteration);
+  }
+  // Staggered ends only when every engine that could stream does; else (a short stream) some
+  // would just end later than they could have.
+  if (llvm::any_of(windows, [&](const StreamWindow &w) {
+        return w.usable() && streamedCycles(w, end) == 0;
+      })) {
+    for (StreamWindow &w : windows)
+      w.after = 0.0;
+    end = commonEnd(windows, n, perIteration);
+  }
+  return wholeIterations(windows, end, n, perIteration);
+}
+
+/// Re-cuts a weight stream so that its parts end together (or one start-up apart, see
+/// pieceShares): an engine that frees earlier (its previous work projected to end sooner)
+/// takes more of the split loop's iterations. The cluster's spare engine, when idle, takes a
+/// part too, ending before a small DMA could need it. Streams share HBM, so each runs at about
+/// HBM's rate over the stream engines' total.
 void ListScheduler::balanceStreams(size_t u) {
   Unit &unit = units_[u];
   if (!unit.plan || !unit.isStream())
     return;
-  EngineGeometry g(t_);
   int64_t streams = 0;
   for (const DmaPart &part : unit.parts)
     streams += part.chunk > 0;
@@ -105,53 +158,7 @@ void ListScheduler::balanceStreams(size_t u) {
       dataCycles += unit.parts[p].cycles - t_.dmaStartupCycles;
     }
     double perIteration = double(dataCycles) / double(n) / speed;
-    // Each engine of the cluster: when its data could start, how long after the common end T
-    // it streams, and until when it may (the spare: before a small DMA could need it). The
-    // parts end one start-up apart, engine by engine, when the spare streams too (three
-    // engines then carry the cluster's share while the fourth starts its next part) and
-    // another stream into the cluster follows (else the stagger would only delay this one).
-    int64_t base = g.base(unit.parts[first].engine);
-    const int64_t spareEngine = g.spareOf(base);
-    const double never = std::numeric_limits<double>::infinity();
-    auto inCluster = [&](const DmaPart &p) { return g.spareOf(p.engine) == spareEngine; };
-    bool followed = llvm::any_of(units_, [&](const Unit &o) {
-      return &o != &unit && !o.issued && o.isStream() && llvm::any_of(o.parts, inCluster);
-    });
-    // The last stream into the cluster: the cycles of work after it that it starts.
-    int64_t tail = followed ? 0 : pathToEnd_[u] - ownCycles(t_, unit);
-    bool spareStreams = spareUsable(spareEngine, clock_.now(), tail);
-    llvm::SmallVector<StreamWindow> windows;
-    for (int64_t e = base; e < base + g.perCluster; ++e) {
-      bool spare = e == spareEngine;
-      StreamWindow w;
-      w.ready = double(std::max(clock_.engineFree(e), clock_.now()) + t_.dmaStartupCycles);
-      bool usable = spare ? spareStreams
-                          : e - base < static_cast<int64_t>(last - first) && !leaves(u, e);
-      w.after = followed && spareStreams ? double((e - base) * t_.dmaStartupCycles) : 0.0;
-      w.cap = !usable ? w.ready : spare ? double(spareNeed(e, tail)) : never;
-      windows.push_back(w);
-    }
-    double end = commonEnd(windows, n, perIteration);
-    // With staggerBusySpare, also when the spare is busy now but frees three start-ups before
-    // the parts would end: the next stream's parts then start one at a time, and the spare may
-    // carry that stream's part while they do.
-    if (options_.staggerBusySpare && followed && !spareStreams &&
-        clock_.engineFree(spareEngine) + 3 * t_.dmaStartupCycles <= end) {
-      for (int64_t e = base; e < base + g.perCluster; ++e)
-        windows[e - base].after = double((e - base) * t_.dmaStartupCycles);
-      end = commonEnd(windows, n, perIteration);
-    }
-    // Staggered ends only when every engine that could stream does; else (a short stream)
-    // some would just end later than they could have.
-    if (llvm::any_of(windows, [&](const StreamWindow &w) {
-          return w.usable() && streamedCycles(w, end) == 0;
-        })) {
-      for (StreamWindow &w : windows)
-        w.after = 0.0;
-      end = commonEnd(windows, n, perIteration);
-    }
-    llvm::SmallVector<int64_t> size = wholeIterations(windows, end, n, perIteration);
-    chunks.append(size.begin(), size.end());
+    chunks.append(pieceShares(u, first, last, n, perIteration));
     first = last;
   }
   unit.chunks = chunks;
