@@ -100,110 +100,152 @@ int64_t dmOffset(Value v) {
   return attr ? attr.getInt() : -1;
 }
 
+namespace {
+
+/// Builds one pass's blocks in unit order; each step emits an error at its op (and returns
+/// failure) when a tensor it reads or writes has no address yet.
+class BlockBuilder {
+public:
+  BlockBuilder(const TensorPassPlan &plan, const TargetModel &t)
+      : plan_(plan), ops_(plan.ops), t_(t) {
+    out_.context = ops_.fetch.getContext();
+    out_.execUnits = isa::UnitFetch | isa::UnitCollect;
+  }
+
+  std::optional<PassBlocks> build() {
+    if (failed(fetch()) || failed(contract()) || failed(vector()) || failed(end()))
+      return std::nullopt;
+    return std::move(out_);
+  }
+
+private:
+  template <typename Config> void add(Location loc, const Config &config) {
+    out_.blocks.push_back({Config::kUnit, loc, config.values()});
+    out_.execUnits |= isa::execBit(Config::kUnit);
+  }
+
+  static LogicalResult missing(Operation *op, StringRef what) {
+    op->emitOpError(what);
+    return failure();
+  }
+
+  /// Fetch, then the switch (which the fetch feeds).
+  LogicalResult fetch() {
+    int64_t offset = dmOffset(ops_.fetch.getSource());
+    if (offset < 0)
+      return missing(ops_.end, "has no DM address; run tcp-allocate-memory first");
+    const FetchPlan &plan = plan_.fetch;
+    isa::FetchConfig f;
+    f.base = offset;
+    f.accessLog2 = log2Exact(plan.sequencer.accessBytes);
+    f.packetBytes = plan.sequencer.packetBytes;
+    f.cast = plan.cast ? isa::FetchCast::Bf16ToF32 : isa::FetchCast::None;
+    if (!setLoops(f.limits, f.strides, plan.sequencer.loops))
+      return missing(ops_.fetch, "needs more sequencer loops than the fetch unit has");
+    f.slices = sliceBitmap(t_, plan.stream.spatial);
+    add(ops_.fetch.getLoc(), f);
+    if (plan_.sw) {
+      isa::SwitchConfig sw; // tcp and the ISA number the switch modes alike (docs/isa.md)
+      sw.mode = static_cast<isa::SwitchMode>(ops_.sw.getMode());
+      sw.slice1 = plan_.sw->slice1;
+      sw.slice0 = plan_.sw->slice0;
+      sw.time0 = plan_.sw->time0;
+      add(ops_.sw.getLoc(), sw);
+    }
+    return success();
+  }
+
+  LogicalResult contract() {
+    if (!plan_.contract)
+      return success();
+    int64_t trfBase = registerOffset(ops_.contract.getWeights(), "tcp.trf_offset");
+    if (trfBase < 0)
+      return missing(ops_.contract, "its TRF operand has no address; run tcp-allocate-memory");
+    if (plan_.contract->loops.size() > size_t(isa::kSequencerLoops))
+      return missing(ops_.contract, "needs more loops than the contraction sequencer has");
+    add(ops_.contract.getLoc(), contractConfig(*plan_.contract, trfBase));
+    return success();
+  }
+
+  /// The Vector Engine, then the Cast and Transpose Engines after it.
+  LogicalResult vector() {
+    if (plan_.vector) {
+      int64_t vrfBase = 0;
+      if (plan_.vector->hasVrf) {
+        vrfBase = registerOffset(ops_.vector.getVrfOperands()[0], "tcp.vrf_offset");
+        if (vrfBase < 0)
+          return missing(ops_.vector, "its VRF operand has no address; run tcp-allocate-memory");
+      }
+      add(ops_.vector.getLoc(), vectorConfig(*plan_.vector, vrfBase));
+    }
+    if (ops_.cast) {
+      isa::CastConfig c;
+      bool toI8 = ops_.cast.getResult().getType().getElementType().isSignlessInteger(8);
+      c.mode = toI8 ? isa::CastMode::I32ToI8 : isa::CastMode::F32ToBf16;
+      add(ops_.cast.getLoc(), c);
+    }
+    if (plan_.transpose) {
+      isa::TransposeConfig c;
+      c.elemLog2 = log2Exact(plan_.transpose->elemBytes);
+      c.inRows = plan_.transpose->inRows;
+      c.inCols = plan_.transpose->inCols;
+      c.outRows = plan_.transpose->outRows;
+      add(ops_.transpose.getLoc(), c);
+    }
+    return success();
+  }
+
+  /// Where the pass ends: a commit to DM, or a TRF or VRF write.
+  LogicalResult end() {
+    if (plan_.commit)
+      return commit();
+    Value result = ops_.end->getResult(0);
+    if (plan_.trf) {
+      isa::TrfWriteConfig c;
+      c.base = registerOffset(result, "tcp.trf_offset");
+      if (c.base < 0)
+        return missing(ops_.end, "has no TRF address; run tcp-allocate-memory first");
+      c.lanesLog2 = log2Exact(plan_.trf->lanes());
+      c.laneBytes = plan_.trf->laneBytes();
+      add(ops_.end->getLoc(), c);
+    } else if (plan_.vrf) {
+      isa::VrfWriteConfig c;
+      c.base = registerOffset(result, "tcp.vrf_offset");
+      if (c.base < 0)
+        return missing(ops_.end, "has no VRF address; run tcp-allocate-memory first");
+      c.bytes = plan_.vrf->bytes();
+      add(ops_.end->getLoc(), c);
+    }
+    return success();
+  }
+
+  LogicalResult commit() {
+    isa::CommitConfig c;
+    c.base = dmOffset(ops_.commit.getResult());
+    if (c.base < 0)
+      return missing(ops_.commit, "has no DM address; run tcp-allocate-memory first");
+    c.writeBytes = plan_.commit->writeBytes;
+    if (!setLoops(c.limits, c.strides, plan_.commit->sequencer.loops))
+      return missing(ops_.commit, "needs more sequencer loops than the commit unit has");
+    c.slices = sliceBitmap(t_, plan_.commit->result.spatial);
+    c.cast = plan_.commit->cast ? isa::CommitCast::F32ToBf16 : isa::CommitCast::None;
+    add(ops_.commit.getLoc(), c);
+    return success();
+  }
+
+  const TensorPassPlan &plan_;
+  TensorPassOps ops_; // op handles (their accessors are not const)
+  const TargetModel &t_;
+  PassBlocks out_;
+};
+
+} // namespace
+
 std::optional<PassBlocks> passBlocks(Operation *end) {
   auto plan = planTensorPass(end);
   if (!plan)
     return std::nullopt;
-  TensorPassOps ops = plan->ops;
-  const TargetModel &t = getTarget(end);
-  PassBlocks out;
-  out.context = ops.fetch.getContext();
-  out.execUnits = isa::UnitFetch | isa::UnitCollect;
-  auto add = [&](Location loc, const auto &config) {
-    using Config = std::decay_t<decltype(config)>;
-    out.blocks.push_back({Config::kUnit, loc, config.values()});
-    out.execUnits |= isa::execBit(Config::kUnit);
-  };
-  auto missing = [&](Operation *op, StringRef what) {
-    op->emitOpError(what);
-    return std::nullopt;
-  };
-
-  int64_t sourceOffset = dmOffset(ops.fetch.getSource());
-  if (sourceOffset < 0)
-    return missing(end, "has no DM address; run tcp-allocate-memory first");
-  const FetchPlan &fetch = plan->fetch;
-  isa::FetchConfig f;
-  f.base = sourceOffset;
-  f.accessLog2 = log2Exact(fetch.sequencer.accessBytes);
-  f.packetBytes = fetch.sequencer.packetBytes;
-  f.cast = fetch.cast ? isa::FetchCast::Bf16ToF32 : isa::FetchCast::None;
-  if (!setLoops(f.limits, f.strides, fetch.sequencer.loops))
-    return missing(ops.fetch, "needs more sequencer loops than the fetch unit has");
-  f.slices = sliceBitmap(t, fetch.stream.spatial);
-  add(ops.fetch.getLoc(), f);
-
-  if (plan->sw) {
-    isa::SwitchConfig sw; // tcp and the ISA number the switch modes alike (docs/isa.md)
-    sw.mode = static_cast<isa::SwitchMode>(ops.sw.getMode());
-    sw.slice1 = plan->sw->slice1;
-    sw.slice0 = plan->sw->slice0;
-    sw.time0 = plan->sw->time0;
-    add(ops.sw.getLoc(), sw);
-  }
-  if (plan->contract) {
-    int64_t trfBase = registerOffset(ops.contract.getWeights(), "tcp.trf_offset");
-    if (trfBase < 0)
-      return missing(ops.contract, "its TRF operand has no address; run tcp-allocate-memory");
-    if (plan->contract->loops.size() > size_t(isa::kSequencerLoops))
-      return missing(ops.contract, "needs more loops than the contraction sequencer has");
-    add(ops.contract.getLoc(), contractConfig(*plan->contract, trfBase));
-  }
-  if (plan->vector) {
-    int64_t vrfBase = 0;
-    if (plan->vector->hasVrf) {
-      vrfBase = registerOffset(ops.vector.getVrfOperands()[0], "tcp.vrf_offset");
-      if (vrfBase < 0)
-        return missing(ops.vector, "its VRF operand has no address; run tcp-allocate-memory");
-    }
-    add(ops.vector.getLoc(), vectorConfig(*plan->vector, vrfBase));
-  }
-  if (ops.cast) {
-    bool toI8 = ops.cast.getResult().getType().getElementType().isSignlessInteger(8);
-    isa::CastConfig c;
-    c.mode = toI8 ? isa::CastMode::I32ToI8 : isa::CastMode::F32ToBf16;
-    add(ops.cast.getLoc(), c);
-  }
-  if (plan->transpose) {
-    const TransposePlan &t = *plan->transpose;
-    isa::TransposeConfig c;
-    c.elemLog2 = log2Exact(t.elemBytes);
-    c.inRows = t.inRows;
-    c.inCols = t.inCols;
-    c.outRows = t.outRows;
-    add(ops.transpose.getLoc(), c);
-  }
-  if (plan->commit) {
-    int64_t offset = dmOffset(ops.commit.getResult());
-    if (offset < 0)
-      return missing(ops.commit, "has no DM address; run tcp-allocate-memory first");
-    isa::CommitConfig c;
-    c.base = offset;
-    c.writeBytes = plan->commit->writeBytes;
-    if (!setLoops(c.limits, c.strides, plan->commit->sequencer.loops))
-      return missing(ops.commit, "needs more sequencer loops than the commit unit has");
-    c.slices = sliceBitmap(t, plan->commit->result.spatial);
-    c.cast = plan->commit->cast ? isa::CommitCast::F32ToBf16 : isa::CommitCast::None;
-    add(ops.commit.getLoc(), c);
-  } else if (plan->trf) {
-    int64_t offset = registerOffset(end->getResult(0), "tcp.trf_offset");
-    if (offset < 0)
-      return missing(end, "has no TRF address; run tcp-allocate-memory first");
-    isa::TrfWriteConfig c;
-    c.base = offset;
-    c.lanesLog2 = log2Exact(plan->trf->lanes());
-    c.laneBytes = plan->trf->laneBytes();
-    add(end->getLoc(), c);
-  } else if (plan->vrf) {
-    int64_t offset = registerOffset(end->getResult(0), "tcp.vrf_offset");
-    if (offset < 0)
-      return missing(end, "has no VRF address; run tcp-allocate-memory first");
-    isa::VrfWriteConfig c;
-    c.base = offset;
-    c.bytes = plan->vrf->bytes();
-    add(end->getLoc(), c);
-  }
-  return out;
+  return BlockBuilder(*plan, getTarget(end)).build();
 }
 
 } // namespace rngd::tcp
