@@ -3,7 +3,7 @@
 BUILD_DIR ?= build
 LIT := /usr/lib/llvm-19/build/utils/lit/lit.py
 
-.PHONY: all deps configure build test run bench clean
+.PHONY: all deps configure build test run bench fuzz clean
 
 all: build
 
@@ -26,6 +26,12 @@ run: build
 
 bench: build
 	@python3 scripts/bench.py $(BUILD_DIR)
+
+# libFuzzer targets (clang-19, ASan+UBSan) in build-fuzz, FUZZ_SECONDS each (default 60);
+# fails on any finding. docs/reliability.md.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash test/fuzz/run.sh
 
 clean:
 	rm -rf $(BUILD_DIR)

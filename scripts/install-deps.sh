@@ -11,6 +11,7 @@ PACKAGES=(
   chromium  # headless, for the schedule viewer test (test/tools/schedule-view-chromium.test)
   libpcre2-dev libutf8proc-dev  # the BPE encoder: pre-tokenizer regex, NFC (docs/tokenizer.md)
   nodejs  # runs the npm tokenizer that the encoder is checked against
+  clang-19 libclang-rt-19-dev  # libFuzzer + sanitizers for `make fuzz` (test/fuzz, docs/reliability.md)
 )
 
 missing=()

@@ -57,7 +57,8 @@ bool parseHfConfig(const std::string &text, Qwen3Config &out, std::string &error
       return fail(std::string("missing field '") + key + "'");
     if (!j[key].is_number_integer() || j[key].get<int64_t>() <= 0 ||
         j[key].get<int64_t>() > (int64_t(1) << 30))
-      return fail(std::string("field '") + key + "' must be a positive integer");
+      return fail(std::string("field '") + key + "' must be an integer in 1.." +
+                  std::to_string(int64_t(1) << 30) + ", got " + j[key].dump());
     dst = int(j[key].get<int64_t>());
     return true;
   };
@@ -84,6 +85,11 @@ bool parseHfConfig(const std::string &text, Qwen3Config &out, std::string &error
   } else {
     c.headDim = c.hiddenSize / c.numHeads;
   }
+  // Optional (older configs lack it): the model's context; the driver's position limit is the
+  // smaller of it and the KV cache's.
+  if (j.contains("max_position_embeddings") && !j["max_position_embeddings"].is_null() &&
+      !intField("max_position_embeddings", c.maxPositionEmbeddings))
+    return false;
   c.tieWordEmbeddings = false;
   if (j.contains("tie_word_embeddings")) {
     if (!j["tie_word_embeddings"].is_boolean())
@@ -118,6 +124,7 @@ std::string hfConfigJson(const Qwen3Config &c) {
             {"intermediate_size", c.intermediateSize},
             {"vocab_size", c.vocabSize},
             {"num_hidden_layers", c.numLayers},
+            {"max_position_embeddings", c.maxPositionEmbeddings},
             {"rope_theta", c.ropeTheta},
             {"rope_scaling", nullptr},
             {"rms_norm_eps", c.rmsNormEps},

@@ -10,7 +10,8 @@
 namespace rngd::qwen3 {
 
 /// Reads a HF Qwen3 config.json text into `out` (fields the model needs; head_dim defaults to
-/// hidden_size / num_attention_heads, tie_word_embeddings to false). Rejects hidden_act other
+/// hidden_size / num_attention_heads, tie_word_embeddings to false, max_position_embeddings to
+/// 40,960 (Qwen3's)). Integer fields must lie in 1..2^30. Rejects hidden_act other
 /// than silu, attention_bias, rope_scaling and sliding windows.
 bool parseHfConfig(const std::string &jsonText, Qwen3Config &out, std::string &error);
 /// config.json text for a config (model_type qwen3, bf16), as a checkpoint would carry.

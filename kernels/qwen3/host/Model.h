@@ -22,6 +22,7 @@ struct Qwen3Config {
   double ropeTheta = 1e6;
   double rmsNormEps = 1e-6;     // project decision (the reference's PyTorch uses 6.25e-8)
   bool tieWordEmbeddings = true; // Qwen3-0.6B ties lm_head to the embedding
+  int maxPositionEmbeddings = 40960; // the context the model was trained for (config.json)
 
   int qDim() const { return numHeads * headDim; }    // Q
   int kvDim() const { return numKvHeads * headDim; } // P

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 
@@ -61,6 +62,10 @@ bool parseEntry(const std::string &name, const json &v, uint64_t dataBytes,
   if (e.end > dataBytes)
     return fail("data_offsets end " + std::to_string(e.end) + " is past the end of the data (" +
                 std::to_string(dataBytes) + " bytes; file truncated?)");
+  // numel <= 2^62 but numel * elem may not fit 64 bits (2^62 F64 elements wrap to 0 bytes).
+  if (numel > dataBytes / elem)
+    return fail("dtype " + e.dtype + " shape " + shapeString(e.shape) + " needs more than the " +
+                std::to_string(dataBytes) + " bytes of data in the file");
   if (e.end - e.begin != numel * elem)
     return fail("data_offsets span " + std::to_string(e.end - e.begin) + " bytes, dtype " +
                 e.dtype + " shape " + shapeString(e.shape) + " needs " +
@@ -147,12 +152,19 @@ bool SafetensorsFile::open(const std::string &path, std::string &error) {
     return false;
   }
   uint64_t fileBytes = uint64_t(f.tellg());
+  f.seekg(0);
+  return readHeader(f, fileBytes, path, error);
+}
+
+bool SafetensorsFile::readHeader(std::istream &f, uint64_t fileBytes, const std::string &path,
+                                 std::string &error) {
+  path_ = path;
+  entries_.clear();
   if (fileBytes < 8) {
     error = "safetensors: " + path + " is " + std::to_string(fileBytes) +
             " bytes, too short for the 8-byte header length";
     return false;
   }
-  f.seekg(0);
   uint8_t len[8];
   f.read(reinterpret_cast<char *>(len), 8);
   uint64_t headerBytes = 0;
@@ -182,14 +194,34 @@ bool SafetensorsFile::open(const std::string &path, std::string &error) {
   }
   dataStart_ = 8 + headerBytes;
   uint64_t dataBytes = fileBytes - dataStart_;
+  std::map<std::string, Entry> entries;
   for (const auto &[name, v] : header.items()) {
     if (name == "__metadata__")
       continue;
     Entry e;
     if (!parseEntry(name, v, dataBytes, e, error))
       return false;
-    entries_[name] = std::move(e);
+    entries[name] = std::move(e);
   }
+  // Tensors may not share bytes (the safetensors format lays them out one after another).
+  std::vector<std::pair<const std::string *, const Entry *>> byOffset;
+  for (const auto &[name, e] : entries)
+    if (e.end > e.begin)
+      byOffset.push_back({&name, &e});
+  std::sort(byOffset.begin(), byOffset.end(),
+            [](const auto &a, const auto &b) { return a.second->begin < b.second->begin; });
+  for (size_t i = 1; i < byOffset.size(); ++i) {
+    const auto &[prevName, prev] = byOffset[i - 1];
+    const auto &[name, e] = byOffset[i];
+    if (e->begin < prev->end) {
+      error = "safetensors: tensors " + q(*prevName) + " (data_offsets [" +
+              std::to_string(prev->begin) + ", " + std::to_string(prev->end) + "]) and " +
+              q(*name) + " ([" + std::to_string(e->begin) + ", " + std::to_string(e->end) +
+              "]) overlap";
+      return false;
+    }
+  }
+  entries_ = std::move(entries);
   return true;
 }
 

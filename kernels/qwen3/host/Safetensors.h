@@ -6,6 +6,7 @@
 #include "qwen3/host/Model.h"
 
 #include <cstdint>
+#include <istream>
 #include <map>
 #include <memory>
 #include <string>
@@ -32,7 +33,8 @@ bool writeSafetensors(const std::string &path, const std::map<std::string, RawTe
 bool writeSafetensors(const std::string &path, const Weights &weights, std::string &error);
 
 /// A safetensors file whose header has been read and validated (dtype known, shape non-negative,
-/// data_offsets ordered, sized for the shape and inside the file). Tensor data is read on demand.
+/// data_offsets ordered, sized for the shape, inside the file and not overlapping another
+/// tensor's). Tensor data is read on demand.
 class SafetensorsFile {
 public:
   struct Entry {
@@ -42,6 +44,11 @@ public:
   };
 
   bool open(const std::string &path, std::string &error);
+  /// The header check of open() on a stream positioned at the file's first byte, `fileBytes`
+  /// long (`path` only names the file in messages); read() then needs open(). The fuzz target
+  /// test/fuzz/SafetensorsHeaderFuzz.cpp drives this with in-memory files.
+  bool readHeader(std::istream &in, uint64_t fileBytes, const std::string &path,
+                  std::string &error);
   const std::map<std::string, Entry> &entries() const { return entries_; }
   const Entry *find(const std::string &name) const;
   bool read(const std::string &name, RawTensor &out, std::string &error) const;

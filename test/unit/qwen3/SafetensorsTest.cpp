@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sstream>
+
 using namespace rngd::qwen3;
 using namespace rngd::qwen3::test;
 using json = nlohmann::json;
@@ -252,6 +254,35 @@ TEST_CASE("safetensors: malformed files", "[qwen3][safetensors]") {
   }
 }
 
+TEST_CASE("safetensors: sizes past 64 bits and overlapping tensors (fuzz findings)",
+          "[qwen3][safetensors]") {
+  // In-memory files through readHeader, as test/fuzz/SafetensorsHeaderFuzz.cpp drives it.
+  auto headerError = [](const json &header, size_t dataBytes) {
+    std::string text = header.dump(), bytes(8, '\0');
+    for (int i = 0; i < 8; ++i)
+      bytes[i] = char(uint64_t(text.size()) >> (8 * i));
+    bytes += text + std::string(dataBytes, '\0');
+    std::istringstream in(bytes);
+    SafetensorsFile f;
+    std::string error;
+    return f.readHeader(in, bytes.size(), "mem", error) ? std::string() : error;
+  };
+  // 2^62 F64 elements are 2^65 bytes, which wrapped to 0 and matched data_offsets [0, 0].
+  CHECK(headerError({{"x", {{"dtype", "F64"}, {"shape", {uint64_t(1) << 62}}, {"data_offsets", {0, 0}}}}},
+                    0) ==
+        "safetensors: tensor 'x': dtype F64 shape [4611686018427387904] needs more than the 0 "
+        "bytes of data in the file");
+  CHECK(headerError({{"a", {{"dtype", "BF16"}, {"shape", {2}}, {"data_offsets", {0, 4}}}},
+                     {"b", {{"dtype", "BF16"}, {"shape", {2}}, {"data_offsets", {2, 6}}}}},
+                    6) ==
+        "safetensors: tensors 'a' (data_offsets [0, 4]) and 'b' ([2, 6]) overlap");
+  // Adjacent tensors and empty ones at the same offset are fine.
+  CHECK(headerError({{"a", {{"dtype", "BF16"}, {"shape", {2}}, {"data_offsets", {0, 4}}}},
+                     {"b", {{"dtype", "BF16"}, {"shape", {1}}, {"data_offsets", {4, 6}}}},
+                     {"e", {{"dtype", "F32"}, {"shape", {0}}, {"data_offsets", {4, 4}}}}},
+                    6) == "");
+}
+
 TEST_CASE("hf config: parsing and supported shapes", "[qwen3][safetensors]") {
   // The Qwen3-0.6B config.json as published (fields the loader reads or checks).
   const std::string qwen06 = R"({
@@ -298,7 +329,22 @@ TEST_CASE("hf config: parsing and supported shapes", "[qwen3][safetensors]") {
   CHECK_THAT(variant("rope_scaling", json{{"type", "yarn"}}), Catch::Contains("rope_scaling"));
   CHECK_THAT(variant("model_type", "llama"), Catch::Contains("model_type"));
   CHECK_THAT(variant("hidden_size", json(json::value_t::discarded)), Catch::Contains("missing field 'hidden_size'"));
-  CHECK_THAT(variant("hidden_size", "1024"), Catch::Contains("'hidden_size' must be a positive integer"));
+  CHECK_THAT(variant("hidden_size", "1024"),
+             Catch::Contains("'hidden_size' must be an integer in 1..1073741824, got \"1024\""));
+  CHECK_THAT(variant("num_hidden_layers", int64_t(1) << 31),
+             Catch::Contains("'num_hidden_layers' must be an integer in 1..1073741824, got 2147483648"));
+  CHECK_THAT(variant("max_position_embeddings", 0),
+             Catch::Contains("'max_position_embeddings' must be an integer in 1..1073741824, got 0"));
+  {
+    json j = json::parse(qwen06);
+    j["max_position_embeddings"] = 4096;
+    Qwen3Config out;
+    REQUIRE(parseHfConfig(j.dump(), out, error));
+    CHECK(out.maxPositionEmbeddings == 4096);
+    j.erase("max_position_embeddings");
+    REQUIRE(parseHfConfig(j.dump(), out, error));
+    CHECK(out.maxPositionEmbeddings == 40960); // Qwen3's, when the config does not say
+  }
   CHECK(variant("num_hidden_layers", 4) == ""); // the layer count is free
   CHECK_FALSE(parseHfConfig("{not json", c, error));
   CHECK_THAT(error, Catch::Contains("not valid JSON"));
