@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -53,6 +54,28 @@ const std::vector<std::pair<const char *, const char *>> kDecoderWeights = {
     {"down_weight", "mlp.down_proj.weight"}};
 
 } // namespace
+
+HbmPlan Pipeline::hbmPlan(const Qwen3Config &cfg, int positions, bool deviceLookup,
+                          bool tiedHead, const rngd::TargetModel &target) {
+  const uint64_t align = uint64_t(target.hbmArgumentAlignment);
+  auto padded = [&](uint64_t bytes) { return (bytes + align - 1) / align * align; };
+  const uint64_t H = cfg.hiddenSize, Q = uint64_t(cfg.numHeads) * cfg.headDim, D = cfg.headDim;
+  const uint64_t kv = uint64_t(cfg.numKvHeads) * cfg.headDim, L = cfg.intermediateSize;
+  HbmPlan plan;
+  // One layer, in the constructor's order: q, k, v, three norms; o, a norm, up, gate, down.
+  const uint64_t layer = padded(Q * H * 2) + 2 * padded(kv * H * 2) + padded(H * 2) +
+                         2 * padded(D * 2) + padded(H * Q * 2) + padded(H * 2) +
+                         3 * padded(L * H * 2);
+  const uint64_t table = padded(uint64_t(kPaddedVocab) * H * 2);
+  plan.weights = uint64_t(cfg.numLayers) * layer + padded(H * 2) + table +
+                 (deviceLookup && !tiedHead ? table : 0);
+  const uint64_t chunks = (uint64_t(std::max(positions, 0)) + kChunk - 1) / kChunk;
+  plan.kvCache = uint64_t(cfg.numLayers) * chunks * 2 * padded(uint64_t(kChunk) * kv * 2);
+  plan.activations = padded(H * 2) + 2 * padded(Q * 2) + 2 * padded(uint64_t(cfg.numHeads) * 4) +
+                     padded(uint64_t(kChunk) * 4) + (deviceLookup ? padded(4) : padded(H * 2)) +
+                     padded(4) + 2 * padded(D * 2) + padded(uint64_t(kPaddedVocab) * 2);
+  return plan;
+}
 
 ScheduleInfo readSchedule(const std::string &path, const char *stage) {
   ScheduleInfo info;

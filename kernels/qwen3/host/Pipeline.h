@@ -62,8 +62,23 @@ struct ScheduleInfo {
 /// Reads DIR/<stage>.json when present (known = false otherwise); malformed JSON throws.
 ScheduleInfo readSchedule(const std::string &path, const char *stage);
 
+/// The device HBM a run takes, as Device::allocate pads it (hbmArgumentAlignment), from the
+/// config alone: rngd-qwen3 refuses a model that does not fit before it loads any weight.
+struct HbmPlan {
+  uint64_t weights = 0;     // every layer's tensors, the final norm, the LM head padded to Wp
+                            // rows (and, with device lookup of an untied model, the table)
+  uint64_t kvCache = 0;     // a key and a value chunk of 512 positions per layer and chunk
+  uint64_t activations = 0; // x, q, the attention state, per-step inputs, logits
+  uint64_t total() const { return weights + kvCache + activations; }
+};
+
 class Pipeline {
 public:
+  /// The buffers of a run of `positions` positions (start position + prompt + new tokens - 1)
+  /// with cfg.numLayers layers; tiedHead: lm_head is the embedding.
+  static HbmPlan hbmPlan(const Qwen3Config &cfg, int positions, bool deviceLookup, bool tiedHead,
+                         const rngd::TargetModel &target = rngd::defaultTarget());
+
   /// Loads DIR/<stage>.rngd for the six stages of a step (with deviceLookup, token_lookup
   /// instead of embedding), allocates the buffers and uploads the weights.
   Pipeline(const std::string &dir, const Weights &weights, bool deviceLookup = false);

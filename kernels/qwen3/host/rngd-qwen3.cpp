@@ -55,8 +55,12 @@ namespace {
 using namespace rngd::qwen3;
 using Clock = std::chrono::steady_clock;
 
-constexpr int kMaxPositions = 32768; // E
-constexpr int kMaxLayers = 28;
+// E: the KV cache holds 64 chunks of 512 positions per layer (MACHINE.md section 7), fewer than
+// the 40,960 positions of Qwen3's max_position_embeddings.
+constexpr int kMaxPositions = 32768;
+constexpr int kMaxLayers = 28; // of the seeded Qwen3-0.6B; a checkpoint may have more
+const std::string kLayersRange = "--layers must be an integer in 1.." + std::to_string(kMaxLayers) +
+                                 " (Qwen3-0.6B's layers; a --model checkpoint's num_hidden_layers), got '";
 
 struct Options {
   std::string kernelsDir;
@@ -102,13 +106,16 @@ void printHelp() {
       "  --token-ids LIST       prompt token ids, comma separated\n"
       "  --max-new-tokens K     tokens to generate (default 0); generation also stops at an\n"
       "                         end id (--model's generation_config.json / config.json\n"
-      "                         eos_token_id, else <|im_end|> and <|endoftext|>)\n"
+      "                         eos_token_id, else <|im_end|> and <|endoftext|>).\n"
+      "                         P + prompt tokens + K - 1 positions must fit the KV cache\n"
+      "                         (32768) and --model's max_position_embeddings\n"
       "  --start-pos P          the prompt starts at position P; the KV rows of positions\n"
       "                         0..P-1 are seeded random bf16 (std 1), the same in the\n"
       "                         reference (default 0)\n"
       "model:\n"
       "  --layers N             decoder layers to run, 1..28 (default 28; with --model the\n"
-      "                         checkpoint's num_hidden_layers, and N may not exceed it)\n"
+      "                         checkpoint's num_hidden_layers, and N may not exceed it;\n"
+      "                         the weights and KV cache must fit the device HBM)\n"
       "  --seed S               seed of the default weights (default 42)\n"
       "  --model DIR            HF checkpoint (config.json + model.safetensors) instead of\n"
       "                         seeded weights; config.json is checked before the weights\n"
@@ -196,9 +203,8 @@ Options parseArgs(int argc, char **argv) {
         usageError("--model needs a directory");
     } else if (a == "--layers") {
       std::string s = next();
-      if (!parseInt64(s, 1, kMaxLayers, v))
-        usageError("--layers must be an integer in 1.." + std::to_string(kMaxLayers) + ", got '" +
-                   s + "'");
+      if (!parseInt64(s, 1, INT_MAX, v))
+        usageError(kLayersRange + s + "'");
       o.layers = int(v);
       o.layersGiven = true;
     } else if (a == "--seed") {
@@ -227,15 +233,19 @@ Options parseArgs(int argc, char **argv) {
       haveTokens = true;
     } else if (a == "--max-new-tokens") {
       std::string s = next();
-      if (!parseInt64(s, 0, kMaxPositions, v))
-        usageError("--max-new-tokens must be an integer in 0.." + std::to_string(kMaxPositions) +
-                   ", got '" + s + "'");
+      if (!parseInt64(s, 0, LLONG_MAX, v))
+        usageError("--max-new-tokens must be a non-negative integer, got '" + s + "'");
+      if (v > kMaxPositions)
+        usageError("--max-new-tokens " + s + " needs more positions than the " +
+                   std::to_string(kMaxPositions) + " the KV cache holds");
       o.maxNewTokens = int(v);
     } else if (a == "--start-pos") {
       std::string s = next();
-      if (!parseInt64(s, 0, kMaxPositions - 1, v))
-        usageError("--start-pos must be an integer in 0.." + std::to_string(kMaxPositions - 1) +
-                   ", got '" + s + "'");
+      if (!parseInt64(s, 0, LLONG_MAX, v))
+        usageError("--start-pos must be a non-negative integer, got '" + s + "'");
+      if (v >= kMaxPositions)
+        usageError("--start-pos " + s + " is past the KV cache, which holds positions 0.." +
+                   std::to_string(kMaxPositions - 1));
       o.startPos = int(v);
     } else if (a == "--check") {
       flag();
@@ -317,11 +327,8 @@ Options parseArgs(int argc, char **argv) {
     usageError("--quiet prints no progress: leave out --verbose");
   if (o.raw && (o.noThink || !o.system.empty()))
     usageError("--raw feeds the text without the chat template: no --system or --no-think");
-  long long steps =
-      (long long)o.startPos + (long long)o.tokens.size() + std::max(0, o.maxNewTokens - 1);
-  if (steps > kMaxPositions)
-    usageError("start position + prompt + new tokens need " + std::to_string(steps) +
-               " positions, at most " + std::to_string(kMaxPositions) + " are supported");
+  if (o.modelDir.empty() && o.layers > kMaxLayers)
+    usageError(kLayersRange + std::to_string(o.layers) + "'");
   return o;
 }
 
@@ -533,11 +540,60 @@ std::vector<int> encodePrompt(const Options &opt, const Tokenizer &tokenizer) {
     fatal((opt.promptFile.empty() ? std::string("--prompt") : opt.promptFile) + ": " + err);
   if (ids.empty())
     fatal("the prompt is empty");
-  long long steps = (long long)opt.startPos + (long long)ids.size() + std::max(0, opt.maxNewTokens - 1);
-  if (steps > kMaxPositions)
-    fatal("start position + prompt (" + std::to_string(ids.size()) + " tokens) + new tokens need " +
-          std::to_string(steps) + " positions, at most " + std::to_string(kMaxPositions));
   return ids;
+}
+
+/// Positions a run uses: the prompt starts at --start-pos and every generated token but the last
+/// is fed back.
+long long positionsNeeded(const Options &opt) {
+  return (long long)opt.startPos + (long long)opt.tokens.size() +
+         std::max(0LL, (long long)opt.maxNewTokens - 1);
+}
+
+std::string bytesText(uint64_t bytes) {
+  char buf[64];
+  if (bytes >= 1000000000)
+    std::snprintf(buf, sizeof buf, "%.3f GB", double(bytes) / 1e9);
+  else
+    std::snprintf(buf, sizeof buf, "%.3f MB", double(bytes) / 1e6);
+  return std::to_string(bytes) + " bytes (" + buf + ")";
+}
+
+/// The sizes a user controls, checked once the prompt's length and the model's config are known
+/// and before any weight is read or device memory allocated: the positions against the KV cache
+/// (and the checkpoint's max_position_embeddings), then the device HBM the run takes.
+void checkLimits(const Options &opt, const Qwen3Config &config, bool fromCheckpoint) {
+  const long long need = positionsNeeded(opt);
+  const std::string what = "--start-pos " + std::to_string(opt.startPos) + " + " +
+                           std::to_string(opt.tokens.size()) + " prompt tokens + --max-new-tokens " +
+                           std::to_string(opt.maxNewTokens) + " need " + std::to_string(need) +
+                           " positions";
+  if (need > kMaxPositions)
+    fatal(what + ", more than the " + std::to_string(kMaxPositions) +
+          " the KV cache holds (" + std::to_string(kMaxPositions / kChunk) + " chunks of " +
+          std::to_string(kChunk) + " per layer)" +
+          (config.maxPositionEmbeddings > kMaxPositions
+               ? "; " + std::string(fromCheckpoint ? "the checkpoint's" : "Qwen3's") +
+                     " max_position_embeddings is " + std::to_string(config.maxPositionEmbeddings)
+               : std::string()));
+  if (need > config.maxPositionEmbeddings)
+    fatal(what + ", more than the checkpoint's max_position_embeddings " +
+          std::to_string(config.maxPositionEmbeddings) + " (config.json)");
+  Qwen3Config run = config;
+  run.numLayers = opt.layers;
+  const rngd::TargetModel &target = rngd::defaultTarget();
+  HbmPlan plan = Pipeline::hbmPlan(run, int(need), opt.deviceLookup, run.tieWordEmbeddings, target);
+  if (plan.total() > target.hbmCapacityBytes)
+    fatal("the run needs " + bytesText(plan.total()) + " of device HBM (weights of " +
+          std::to_string(opt.layers) + " layers and the LM head " + bytesText(plan.weights) +
+          ", KV cache " + bytesText(plan.kvCache) + " in " +
+          std::to_string((need + kChunk - 1) / kChunk) + " chunk(s) of " + std::to_string(kChunk) +
+          " positions per layer" +
+          ", activations " + bytesText(plan.activations) + "), more than " + target.name + "'s " +
+          bytesText(target.hbmCapacityBytes) +
+          (fromCheckpoint ? "; the checkpoint has " + std::to_string(config.numLayers) +
+                                " layers (give --layers N to run fewer)"
+                          : std::string()));
 }
 
 /// JSON string of possibly invalid UTF-8 bytes (malformed stretches as U+FFFD).
@@ -580,8 +636,8 @@ int run(int argc, char **argv) {
   const bool plain = !opt.quiet && !opt.json; // the human-readable report on stdout
   // A checkpoint's config.json first (milliseconds): config problems are reported before
   // anything slow, and --layers defaults to its num_hidden_layers.
+  Qwen3Config modelConfig; // Qwen3-0.6B's, or the checkpoint's
   if (!opt.modelDir.empty()) {
-    Qwen3Config modelConfig;
     std::string err;
     if (!readHfConfig(opt.modelDir, Qwen3Config(), modelConfig, err))
       fatal("loading " + opt.modelDir + ": " + err);
@@ -592,10 +648,15 @@ int run(int argc, char **argv) {
     if (!opt.layersGiven)
       opt.layers = modelConfig.numLayers;
   }
+  const bool fromCheckpoint = !opt.modelDir.empty();
+  if (!opt.havePrompt)
+    checkLimits(opt, modelConfig, fromCheckpoint);
   // The tokenizer and a text prompt before anything slow.
   std::unique_ptr<Tokenizer> tokenizer = loadTokenizer(opt);
-  if (opt.havePrompt)
+  if (opt.havePrompt) {
     opt.tokens = encodePrompt(opt, *tokenizer);
+    checkLimits(opt, modelConfig, fromCheckpoint);
+  }
   int threads = int(std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
   auto t0 = Clock::now();
 
@@ -770,6 +831,18 @@ int run(int argc, char **argv) {
     }
   }
   streamer.finish();
+  // The plan checkLimits admitted the run with is what the device allocated: if they drifted
+  // apart, the HBM limit would check the wrong number.
+  {
+    const bool tied = weights->shared("lm_head.weight") == weights->shared("model.embed_tokens.weight");
+    HbmPlan used = Pipeline::hbmPlan(cfg, P0 + int(fed.size()), opt.deviceLookup, tied,
+                                     pipe->device().target());
+    if (pipe->device().hbmUsed() != used.total())
+      throw std::runtime_error("internal error: the device HBM in use, " +
+                               std::to_string(pipe->device().hbmUsed()) +
+                               " bytes, differs from Pipeline::hbmPlan's " +
+                               std::to_string(used.total()));
+  }
   if (streamText)
     std::fputs("\n", stdout);
   std::fflush(stdout);
