@@ -21,6 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   const int n = t.size();
+  // Tables indexed by id: the id limit bounds what a few bytes can make the loader allocate.
+  RNGD_FUZZ_CHECK(n <= (1 << 20), "%d ids from a %zu-byte file", n, size);
   // Ids up to a few thousand are decoded one by one (a fuzzed vocabulary is small; its largest
   // id may be 2^24 - 1, so the range is capped) plus unknown ones on both sides.
   std::vector<int> all;

@@ -16,6 +16,10 @@ namespace {
 
 using json = nlohmann::json;
 
+// The tables are indexed by id, so the largest id sets their size (2^20: 32 MB of strings at
+// most; Qwen3's ids end at 151,668). A 30-byte file with an id near 2^24 used to cost 0.5 GB.
+constexpr int64_t kMaxTokenIds = int64_t(1) << 20;
+
 // HF ByteLevel decoding of one token.
 std::string tokenBytes(const std::string &token) {
   std::string bytes;
@@ -76,8 +80,9 @@ bool Tokenizer::loadJson(const std::string &text, std::string &error) {
   auto add = [&](const std::string &token, const json &idValue, bool isSpecial,
                  bool allowSame) -> bool {
     if (!idValue.is_number_integer() || idValue.get<int64_t>() < 0 ||
-        idValue.get<int64_t>() >= (int64_t(1) << 24))
-      return fail("token " + json(token).dump() + " has an invalid id " + idValue.dump());
+        idValue.get<int64_t>() >= kMaxTokenIds)
+      return fail("token " + json(token).dump() + " has an invalid id " + idValue.dump() +
+                  " (ids are integers in 0.." + std::to_string(kMaxTokenIds - 1) + ")");
     size_t id = idValue.get<size_t>();
     if (id >= tokens.size()) {
       tokens.resize(id + 1);

@@ -96,7 +96,14 @@ TEST_CASE("tokenizer: errors", "[qwen3][tokenizer]") {
   CHECK_FALSE(bad.loadJson(R"({"model": {"vocab": {"a": 0, "b": 0}}})", error));
   CHECK_THAT(error, Catch::Contains("id 0 is used by both"));
   CHECK_FALSE(bad.loadJson(R"({"model": {"vocab": {"a": -3}}})", error));
-  CHECK_THAT(error, Catch::Contains("invalid id"));
+  CHECK(error == "tokenizer: token \"a\" has an invalid id -3 (ids are integers in 0..1048575)");
+  // The tables are indexed by id: an id past 2^20 is refused, not a 0.5 GB table.
+  CHECK_FALSE(bad.loadJson(R"({"model": {"vocab": {"a": 1048576}}})", error));
+  CHECK_THAT(error, Catch::Contains("invalid id 1048576 (ids are integers in 0..1048575)"));
+  Tokenizer top;
+  REQUIRE(top.loadJson(R"({"model": {"vocab": {"a": 1048575}}})", error));
+  CHECK(top.size() == 1048576);
+  CHECK(top.idOf("a") == 1048575);
   CHECK_FALSE(bad.loadFile("/nonexistent/tokenizer.json", error));
   CHECK_THAT(error, Catch::Contains("cannot open"));
 
