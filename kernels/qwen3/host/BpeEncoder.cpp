@@ -1,6 +1,7 @@
 #include "qwen3/host/BpeEncoder.h"
 
 #include "qwen3/host/ByteLevel.h"
+#include "qwen3/host/JsonSnippet.h"
 #include "qwen3/host/Nfc.h"
 #include "qwen3/host/Utf8.h"
 
@@ -73,7 +74,10 @@ bool BpeEncoder::load(const json &j, std::string &error) {
   if (j.contains("normalizer") && !j["normalizer"].is_null()) {
     const json &n = j["normalizer"];
     if (!n.is_object() || n.value("type", json("")) != "NFC")
-      return fail(error, "normalizer " + n.dump().substr(0, 80) + " is not supported (only NFC)");
+      return fail(error, "normalizer " +
+                             (n.is_object() && n.contains("type") ? "of type " + jsonSnippet(n["type"])
+                                                                  : jsonSnippet(n)) +
+                             " is not supported (only NFC)");
     nfc_ = true;
   }
   if (!j.contains("pre_tokenizer") || j["pre_tokenizer"].is_null())

@@ -1,5 +1,6 @@
 #include "qwen3/host/HfModel.h"
 
+#include "qwen3/host/JsonSnippet.h"
 #include "qwen3/host/Safetensors.h"
 
 #include <nlohmann/json.hpp>
@@ -58,7 +59,7 @@ bool parseHfConfig(const std::string &text, Qwen3Config &out, std::string &error
     if (!j[key].is_number_integer() || j[key].get<int64_t>() <= 0 ||
         j[key].get<int64_t>() > (int64_t(1) << 30))
       return fail(std::string("field '") + key + "' must be an integer in 1.." +
-                  std::to_string(int64_t(1) << 30) + ", got " + j[key].dump());
+                  std::to_string(int64_t(1) << 30) + ", got " + jsonSnippet(j[key]));
     dst = int(j[key].get<int64_t>());
     return true;
   };
@@ -72,7 +73,7 @@ bool parseHfConfig(const std::string &text, Qwen3Config &out, std::string &error
   };
   Qwen3Config c;
   if (j.contains("model_type") && j["model_type"] != "qwen3")
-    return fail("model_type " + j["model_type"].dump() + " is not \"qwen3\"");
+    return fail("model_type " + jsonSnippet(j["model_type"]) + " is not \"qwen3\"");
   if (!intField("hidden_size", c.hiddenSize) || !intField("num_attention_heads", c.numHeads) ||
       !intField("num_key_value_heads", c.numKvHeads) ||
       !intField("intermediate_size", c.intermediateSize) || !intField("vocab_size", c.vocabSize) ||
@@ -97,7 +98,7 @@ bool parseHfConfig(const std::string &text, Qwen3Config &out, std::string &error
     c.tieWordEmbeddings = j["tie_word_embeddings"].get<bool>();
   }
   if (j.contains("hidden_act") && j["hidden_act"] != "silu")
-    return fail("hidden_act " + j["hidden_act"].dump() + " is not supported (only \"silu\")");
+    return fail("hidden_act " + jsonSnippet(j["hidden_act"]) + " is not supported (only \"silu\")");
   if (j.contains("attention_bias") && j["attention_bias"] != false)
     return fail("attention_bias must be false");
   if (j.contains("rope_scaling") && !j["rope_scaling"].is_null())

@@ -2,6 +2,7 @@
 
 #include "qwen3/host/BpeEncoder.h"
 #include "qwen3/host/ByteLevel.h"
+#include "qwen3/host/JsonSnippet.h"
 #include "qwen3/host/Utf8.h"
 
 #include <nlohmann/json.hpp>
@@ -71,7 +72,7 @@ bool Tokenizer::loadJson(const std::string &text, std::string &error) {
     return fail("no 'model' object");
   const json &model = j["model"];
   if (model.contains("type") && model["type"] != "BPE")
-    return fail("model type " + model["type"].dump() + " is not BPE");
+    return fail("model type " + jsonSnippet(model["type"]) + " is not BPE");
   if (!model.contains("vocab") || !model["vocab"].is_object())
     return fail("no 'model.vocab' object");
 
@@ -81,7 +82,7 @@ bool Tokenizer::loadJson(const std::string &text, std::string &error) {
                  bool allowSame) -> bool {
     if (!idValue.is_number_integer() || idValue.get<int64_t>() < 0 ||
         idValue.get<int64_t>() >= kMaxTokenIds)
-      return fail("token " + json(token).dump() + " has an invalid id " + idValue.dump() +
+      return fail("token " + json(token).dump() + " has an invalid id " + jsonSnippet(idValue) +
                   " (ids are integers in 0.." + std::to_string(kMaxTokenIds - 1) + ")");
     size_t id = idValue.get<size_t>();
     if (id >= tokens.size()) {

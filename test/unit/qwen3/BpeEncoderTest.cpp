@@ -107,4 +107,14 @@ TEST_CASE("bpe: errors", "[qwen3][tokenizer]") {
   json other = makeTokenizer();
   other["pre_tokenizer"] = {{"type", "Whitespace"}};
   CHECK(load(other).encoderError().find("not supported") != std::string::npos);
+
+  // Unsupported normalisers are named by type; a nested value by kind (dumping it whole
+  // recursed per level: regressions/tokenizer_json/deep-normalizer-in-error-message.json).
+  json nfkc = makeTokenizer();
+  nfkc["normalizer"] = {{"type", "NFKC"}};
+  CHECK(load(nfkc).encoderError() == "tokenizer: normalizer of type \"NFKC\" is not supported (only NFC)");
+  json nested = makeTokenizer();
+  nested["normalizer"] = json::array({json::array({1})});
+  CHECK(load(nested).encoderError() ==
+        "tokenizer: normalizer an array of 1 element is not supported (only NFC)");
 }

@@ -346,6 +346,17 @@ TEST_CASE("hf config: parsing and supported shapes", "[qwen3][safetensors]") {
     CHECK(out.maxPositionEmbeddings == 40960); // Qwen3's, when the config does not say
   }
   CHECK(variant("num_hidden_layers", 4) == ""); // the layer count is free
+  CHECK_THAT(variant("hidden_act", json::array({1, 2})),
+             Catch::Contains("hidden_act an array of 2 elements is not supported"));
+  // A value nested 100,000 deep is named by kind: dumping it recursed once per level and
+  // overflowed the stack (test/fuzz/regressions/hf_config/deep-array-in-error-message.json).
+  {
+    std::string deep = "{\"hidden_size\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
+    Qwen3Config out;
+    CHECK_FALSE(parseHfConfig(deep, out, error));
+    CHECK(error == "config.json: field 'hidden_size' must be an integer in 1..1073741824, got an "
+                   "array of 1 element");
+  }
   CHECK_FALSE(parseHfConfig("{not json", c, error));
   CHECK_THAT(error, Catch::Contains("not valid JSON"));
 }

@@ -98,6 +98,11 @@ TEST_CASE("tokenizer: errors", "[qwen3][tokenizer]") {
   CHECK_FALSE(bad.loadJson(R"({"model": {"vocab": {"a": -3}}})", error));
   CHECK(error == "tokenizer: token \"a\" has an invalid id -3 (ids are integers in 0..1048575)");
   // The tables are indexed by id: an id past 2^20 is refused, not a 0.5 GB table.
+  CHECK_FALSE(bad.loadJson("{\"model\": {\"vocab\": {\"a\": " + std::string(100000, '[') +
+                               std::string(100000, ']') + "}}}",
+                           error));
+  CHECK(error == "tokenizer: token \"a\" has an invalid id an array of 1 element (ids are "
+                 "integers in 0..1048575)");
   CHECK_FALSE(bad.loadJson(R"({"model": {"vocab": {"a": 1048576}}})", error));
   CHECK_THAT(error, Catch::Contains("invalid id 1048576 (ids are integers in 0..1048575)"));
   Tokenizer top;
