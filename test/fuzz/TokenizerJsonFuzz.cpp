@@ -50,7 +50,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int id : ids)
       RNGD_FUZZ_CHECK(t.has(id), "encoding \"%s\" gave unknown id %d", sample, id);
   }
+  // Long runs, where a fuzzed regex may backtrack into PCRE2's match limit: encode may then
+  // fail, with a message, but not throw or give unknown ids.
   std::vector<int> ids;
+  const std::string runs = std::string(64, 'a') + "bc" + std::string(48, ' ') + "x" +
+                           std::string(32, '1') + std::string(24, '\n');
+  if (t.encode(runs, ids, error)) {
+    for (int id : ids)
+      RNGD_FUZZ_CHECK(t.has(id), "encoding long runs gave unknown id %d", id);
+  } else {
+    RNGD_FUZZ_CHECK(!error.empty(), "encoding long runs failed without a message");
+  }
+  ids.clear();
   RNGD_FUZZ_CHECK(!t.encode("a\xff", ids, error), "invalid UTF-8 encoded");
   return 0;
 }

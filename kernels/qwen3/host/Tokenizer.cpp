@@ -10,6 +10,7 @@
 #include <array>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 namespace rngd::qwen3 {
 
@@ -132,7 +133,16 @@ bool Tokenizer::encode(const std::string &text, std::vector<int> &ids, std::stri
     error = encoderError_.empty() ? "tokenizer: not loaded" : encoderError_;
     return false;
   }
-  return encoder_->encode(text, ids, error);
+  // The pre-tokenizer regex can fail on a text (PCRE2's match limit, for a pattern that
+  // backtracks exponentially); that is an error for this text, as the header promises.
+  const size_t before = ids.size();
+  try {
+    return encoder_->encode(text, ids, error);
+  } catch (const std::exception &e) {
+    error = std::string("tokenizer: ") + e.what();
+    ids.resize(before);
+    return false;
+  }
 }
 
 int Tokenizer::idOf(const std::string &token) const {

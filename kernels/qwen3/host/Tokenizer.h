@@ -23,7 +23,8 @@ public:
               bool skipSpecial = false) const;
 
   /// Encodes valid UTF-8 text (added tokens in it become their ids). False with `error` on
-  /// invalid UTF-8 or when the file does not allow encoding.
+  /// invalid UTF-8, when the file does not allow encoding, or when the pre-tokenizer regex
+  /// fails on the text (PCRE2's match limit).
   bool encode(const std::string &text, std::vector<int> &ids, std::string &error) const;
   bool canEncode() const { return encoder_ != nullptr; }
   const std::string &encoderError() const { return encoderError_; }

@@ -108,6 +108,18 @@ TEST_CASE("bpe: errors", "[qwen3][tokenizer]") {
   other["pre_tokenizer"] = {{"type", "Whitespace"}};
   CHECK(load(other).encoderError().find("not supported") != std::string::npos);
 
+  // A regex that backtracks exponentially hits PCRE2's match limit on a long run: an error for
+  // that text (it threw out of encode before), not for the tokenizer.
+  json slow = makeTokenizer();
+  slow["pre_tokenizer"]["pretokenizers"][0]["pattern"]["Regex"] = "(a|aa)*c";
+  Tokenizer s = load(slow);
+  REQUIRE(s.canEncode());
+  ids = {7};
+  CHECK_FALSE(s.encode(std::string(60, 'a') + "bc", ids, error));
+  CHECK(error == "tokenizer: pre-tokenizer regex: match failed (PCRE2 error -47)");
+  CHECK(ids == std::vector<int>{7});
+  CHECK(encode(s, "ab") == std::vector<int>{256});
+
   // Unsupported normalisers are named by type; a nested value by kind (dumping it whole
   // recursed per level: regressions/tokenizer_json/deep-normalizer-in-error-message.json).
   json nfkc = makeTokenizer();
