@@ -2,7 +2,7 @@
 
 #include "compiler/emit/MemoryReport.h"
 
-#include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpPlan.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Format.h"

@@ -1,6 +1,6 @@
 #include "compiler/emit/MemoryReport.h"
 
-#include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpPlan.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"

@@ -4,7 +4,7 @@
 #include "compiler/emit/MemoryReport.h"
 
 #include "compiler/conversion/TcpToRngd/ArgumentLayout.h"
-#include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpPlan.h"
 #include "dialects/tcp/IR/TcpVerify.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -3,7 +3,7 @@
 // slice by slice on bulk buffers. Internal to rngd_sim.
 #pragma once
 
-#include "TargetModel.h"
+#include "rngd/machine/TargetModel.h"
 #include "rngd/Isa.h"
 
 #include <cstdint>

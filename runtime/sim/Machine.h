@@ -2,7 +2,7 @@
 // and the guards. Internal to rngd_sim.
 #pragma once
 
-#include "CostModel.h"
+#include "rngd/machine/CostModel.h"
 #include "Footprint.h"
 #include "rngd/Simulator.h"
 

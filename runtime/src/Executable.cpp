@@ -1,7 +1,7 @@
 // Executable model helpers: dtype and argument-kind names, the file checksum, and the
 // semantic rules shared by writer and loader (validateExecutable).
 #include "FileLayout.h"
-#include "TargetModel.h"
+#include "rngd/machine/TargetModel.h"
 #include "rngd/Executable.h"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // can overflow, and nothing is allocated before its byte size is known to fit the file.
 #include "Bytes.h"
 #include "FileLayout.h"
-#include "TargetModel.h"
+#include "rngd/machine/TargetModel.h"
 #include "rngd/Executable.h"
 
 

@@ -3,8 +3,9 @@
 #include "compiler/conversion/TcpToRngd/ArgumentLayout.h"
 
 #include "dialects/rngd/IR/RngdDialect.h"
-#include "dialects/tcp/IR/TcpBlocks.h"
-#include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/Analysis/PassBlocks.h"
+#include "dialects/tcp/IR/TcpPlan.h"
+#include "dialects/tcp/Analysis/DmaParts.h"
 #include "dialects/tcp/IR/TcpVerify.h"
 
 #include "rngd/Isa.h"

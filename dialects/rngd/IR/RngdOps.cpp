@@ -3,7 +3,7 @@
 #include "dialects/rngd/IR/RngdDialect.h"
 
 #include "rngd/Isa.h"
-#include "TargetModel.h"
+#include "rngd/machine/TargetModel.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"

@@ -2,9 +2,9 @@
 // the kernel's final waits. Their verifiers hold every rule that needs no context; the
 // dialect's operation-attribute hook adds the ones that need the op and its target.
 #include "dialects/tcp/IR/TcpDialect.h"
-#include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpPlan.h"
 
-#include "compiler/target/TargetModel.h"
+#include "rngd/machine/TargetModel.h"
 #include "rngd/Isa.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

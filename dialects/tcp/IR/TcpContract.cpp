@@ -1,5 +1,5 @@
 // tcp.contract: deriving the Contraction Engine's loops from the stream, TRF and result types.
-#include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpPlan.h"
 #include "dialects/tcp/IR/TcpVerify.h"
 
 #include <set>

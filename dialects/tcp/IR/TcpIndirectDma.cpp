@@ -1,5 +1,5 @@
 // tcp.dma_scatter and tcp.dma_gather: DMA with an HBM-side row loop driven by byte offsets.
-#include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpPlan.h"
 #include "dialects/tcp/IR/TcpVerify.h"
 
 using namespace mlir;

@@ -2,8 +2,8 @@
 // lowering call the same functions, so the lowering never meets a case the verifier let by.
 #pragma once
 
-#include "Mapping.h"
-#include "TargetModel.h"
+#include "dialects/tcp/Mapping/Mapping.h"
+#include "rngd/machine/TargetModel.h"
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LogicalResult.h"

@@ -1,6 +1,6 @@
 #include "dialects/tcp/IR/TcpDialect.h"
 #include "dialects/tcp/IR/TcpLayout.h"
-#include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpPlan.h"
 #include "dialects/tcp/IR/TcpVerify.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

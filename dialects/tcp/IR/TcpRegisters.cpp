@@ -1,5 +1,5 @@
 // tcp.to_trf and tcp.to_vrf: passes that end in a register file.
-#include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpPlan.h"
 #include "dialects/tcp/IR/TcpVerify.h"
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 // tcp.switch and tcp.transpose: deriving the Switch and Transpose Engine configurations from
 // the input and result stream mappings.
-#include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpPlan.h"
 #include "dialects/tcp/IR/TcpVerify.h"
 
 using namespace mlir;

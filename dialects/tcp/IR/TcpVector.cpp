@@ -1,6 +1,6 @@
 // tcp.vector: syntax, verification and the Vector Engine plan (steps, VRF operand indexing,
 // intra- and inter-slice reductions).
-#include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpPlan.h"
 #include "dialects/tcp/IR/TcpVerify.h"
 
 #include "mlir/IR/Builders.h"

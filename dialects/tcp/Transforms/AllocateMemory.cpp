@@ -3,7 +3,7 @@
 // else from the previous load's definition (double buffering).
 #include "dialects/tcp/IR/TcpDialect.h"
 #include "dialects/tcp/IR/TcpLayout.h"
-#include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpPlan.h"
 #include "dialects/tcp/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -25,7 +25,7 @@
 
 #include "rngd/Runtime.h"
 
-#include "TargetModel.h"
+#include "rngd/machine/TargetModel.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "rngd/Isa.h"
-#include "TargetModel.h"
+#include "rngd/machine/TargetModel.h"
 
 #include <cstdint>
 #include <string>

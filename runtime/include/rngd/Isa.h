@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "TargetModel.h"
+#include "rngd/machine/TargetModel.h"
 
 namespace rngd::isa {
 

@@ -4,7 +4,7 @@
 // descriptors, cycles only from the commands; the predicted makespan is never read.
 #pragma once
 
-#include "TargetModel.h"
+#include "rngd/machine/TargetModel.h"
 #include "rngd/Executable.h"
 #include "rngd/Status.h"
 

@@ -1,7 +1,7 @@
 // Shared helpers for the mapping unit tests.
 #pragma once
 
-#include "Mapping.h"
+#include "dialects/tcp/Mapping/Mapping.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // Small hand-built executables for the runtime tests.
 #pragma once
 
-#include "TargetModel.h"
+#include "rngd/machine/TargetModel.h"
 #include "rngd/Executable.h"
 #include "rngd/Isa.h"
 

@@ -1,6 +1,6 @@
 // The commit adapter's f32 -> bf16 cast (commit.cast = 1): bit for bit the Cast Engine's
 // rounding, applied before the trim, main context only, and not a Vector Engine user.
-#include "CostModel.h"
+#include "rngd/machine/CostModel.h"
 #include "Rig.h"
 #include "rngd/Bf16.h"
 

@@ -1,6 +1,6 @@
 // TRF writes and the Contraction Engine against host loops with the same reduction order, and
 // the TRF hazards and bank rules around them.
-#include "CostModel.h"
+#include "rngd/machine/CostModel.h"
 #include "Rig.h"
 #include "rngd/Bf16.h"
 

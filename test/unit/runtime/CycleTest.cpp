@@ -3,7 +3,7 @@
 // express the example, through the simulator's reported durations. A pass lasts its slowest
 // stage plus pipelineFillCycles; the examples below pick shapes where the engine under test is
 // the slowest stage, so duration - fill is the book's number.
-#include "CostModel.h"
+#include "rngd/machine/CostModel.h"
 #include "Rig.h"
 
 using namespace rngd;

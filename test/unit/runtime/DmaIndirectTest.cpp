@@ -1,6 +1,6 @@
 // Gather (source-indirect) and scatter (destination-indirect) DMA descriptors: data movement,
 // the index tensor's footprint, and bounds errors naming the index position and value.
-#include "CostModel.h"
+#include "rngd/machine/CostModel.h"
 #include "Rig.h"
 
 using namespace rngd;

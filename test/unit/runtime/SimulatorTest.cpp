@@ -1,7 +1,7 @@
 // The simulator on hand-built executables: DMA copies, a full Tensor Unit pass against a host
 // computation, timing against the cost formulas, hazards and waits.
 #include "Builders.h"
-#include "CostModel.h"
+#include "rngd/machine/CostModel.h"
 #include "rngd/Bf16.h"
 #include "rngd/Runtime.h"
 

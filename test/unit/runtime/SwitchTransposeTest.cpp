@@ -1,6 +1,6 @@
 // The Switch Engine's five permutations on small rings with recognisable packets, and the
 // Transpose Engine for 8-, 16- and 32-bit elements, against host index formulas.
-#include "CostModel.h"
+#include "rngd/machine/CostModel.h"
 #include "Rig.h"
 
 #include <functional>

@@ -1,6 +1,6 @@
 // The Vector Engine with VRF and stash operands, every ALU family, the intra- and inter-slice
 // reducers, and the Cast Engine, against host computations (bit for bit).
-#include "CostModel.h"
+#include "rngd/machine/CostModel.h"
 #include "Rig.h"
 
 #include <cmath>

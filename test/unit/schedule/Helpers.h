@@ -3,6 +3,7 @@
 #pragma once
 
 #include "dialects/tcp/Transforms/Schedule/DependenceGraph.h"
+#include "dialects/tcp/Analysis/DmaParts.h"
 #include "dialects/tcp/Transforms/Schedule/ListScheduler.h"
 
 namespace rngd::tcp::sched::test {

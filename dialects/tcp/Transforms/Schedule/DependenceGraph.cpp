@@ -1,4 +1,5 @@
 #include "DependenceGraph.h"
+#include "dialects/tcp/Analysis/DmaParts.h"
 
 namespace rngd::tcp::sched {
 

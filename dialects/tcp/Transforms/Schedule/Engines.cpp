@@ -1,4 +1,5 @@
 #include "Engines.h"
+#include "dialects/tcp/Analysis/DmaParts.h"
 
 #include "llvm/ADT/STLExtras.h"
 

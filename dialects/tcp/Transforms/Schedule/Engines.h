@@ -2,9 +2,10 @@
 // stream on the first ones and every other DMA on the last, the cluster's spare.
 #pragma once
 
-#include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpPlan.h"
+#include "dialects/tcp/Analysis/DmaParts.h"
 
-#include "CostModel.h"
+#include "rngd/machine/CostModel.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"

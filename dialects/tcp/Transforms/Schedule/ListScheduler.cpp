@@ -2,6 +2,7 @@
 // issued, the one chooseNext picks, after waits for each predecessor not yet waited for, for
 // the previous pass of its context and, when all tags are taken, for the oldest DMAs.
 #include "ListScheduler.h"
+#include "dialects/tcp/Analysis/DmaParts.h"
 
 #include "Choice.h"
 #include "DependenceGraph.h"

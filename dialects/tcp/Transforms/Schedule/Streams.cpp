@@ -2,6 +2,7 @@
 // that its parts end together, or one start-up apart), when the cluster's spare engine may take
 // a part, and the kernel's last DMA spread over the idle engines.
 #include "DependenceGraph.h"
+#include "dialects/tcp/Analysis/DmaParts.h"
 #include "Engines.h"
 #include "ListScheduler.h"
 

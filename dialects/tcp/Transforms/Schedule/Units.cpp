@@ -2,7 +2,8 @@
 // cycles, configuration blocks and footprint.
 #include "Units.h"
 
-#include "dialects/tcp/IR/TcpBlocks.h"
+#include "dialects/tcp/Analysis/PassBlocks.h"
+#include "dialects/tcp/Analysis/DmaParts.h"
 #include "dialects/tcp/IR/TcpVerify.h"
 
 using namespace mlir;

@@ -4,11 +4,12 @@
 #pragma once
 
 #include "dialects/tcp/IR/TcpDialect.h"
-#include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpPlan.h"
+#include "dialects/tcp/Analysis/DmaParts.h"
 
 #include "rngd/Isa.h"
 
-#include "CostModel.h"
+#include "rngd/machine/CostModel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 

@@ -3,8 +3,8 @@
 // from tcp types, the simulator from the executable's loops and descriptors.
 #pragma once
 
-#include "FairShare.h"
-#include "TargetModel.h"
+#include "rngd/machine/FairShare.h"
+#include "rngd/machine/TargetModel.h"
 
 #include <cstdint>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "FairShare.h"
+#include "rngd/machine/FairShare.h"
 
 #include <algorithm>
 #include <limits>

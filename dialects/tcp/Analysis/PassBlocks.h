@@ -3,7 +3,7 @@
 // (which loads only the words that change) and convert-tcp-to-rngd (which emits them).
 #pragma once
 
-#include "dialects/tcp/IR/TcpPass.h"
+#include "dialects/tcp/IR/TcpPlan.h"
 
 #include "rngd/Isa.h"
 

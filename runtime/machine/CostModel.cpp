@@ -1,4 +1,4 @@
-#include "CostModel.h"
+#include "rngd/machine/CostModel.h"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 // memory bandwidth fairly. DMAs are advanced together as a flow: between two events (a DMA
 // beginning to move bytes, a DMA finishing) every running DMA keeps the speed fairSpeeds()
 // gives it.
-#include "CostModel.h"
+#include "rngd/machine/CostModel.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // The cost model reproduces the worked DMA examples of the furiosa-opt book (MACHINE.md 2.2/2.3).
-#include "CostModel.h"
-#include "TargetModel.h"
+#include "rngd/machine/CostModel.h"
+#include "rngd/machine/TargetModel.h"
 
 #include <catch2/catch.hpp>
 

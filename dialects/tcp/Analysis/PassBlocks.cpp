@@ -1,5 +1,5 @@
 // passBlocks: a planned Tensor Unit pass's configuration blocks (docs/isa.md tables).
-#include "dialects/tcp/IR/TcpBlocks.h"
+#include "dialects/tcp/Analysis/PassBlocks.h"
 
 
 using namespace mlir;

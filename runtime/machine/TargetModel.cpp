@@ -1,4 +1,4 @@
-#include "TargetModel.h"
+#include "rngd/machine/TargetModel.h"
 
 #include <sstream>
 
