@@ -191,6 +191,9 @@ bool loadHfModel(const std::string &dir, const LoadOptions &options, std::unique
   auto tiedHead = [&](const std::string &name) {
     return name == "lm_head.weight" && config.tieWordEmbeddings;
   };
+  // Every tensor's presence, dtype and shape from the header before any data is read (a wrong
+  // last tensor would otherwise be found after ~1 GB of reading).
+  // Missing tensors first (a checkpoint cut short), then dtypes and shapes.
   const std::vector<TensorSpec> specs = expectedTensors(config);
   for (const TensorSpec &spec : specs)
     if (!tiedHead(spec.name) && !file.find(spec.name)) {
@@ -198,6 +201,21 @@ bool loadHfModel(const std::string &dir, const LoadOptions &options, std::unique
               (spec.name == "lm_head.weight" ? " (tie_word_embeddings is false)" : "");
       return false;
     }
+  for (const TensorSpec &spec : specs) {
+    if (tiedHead(spec.name))
+      continue;
+    const SafetensorsFile::Entry *entry = file.find(spec.name);
+    if (entry->dtype != "BF16") {
+      error = "safetensors: tensor '" + spec.name + "' has dtype " + entry->dtype +
+              ", only BF16 is supported";
+      return false;
+    }
+    if (entry->shape != spec.shape) {
+      error = "model.safetensors: tensor '" + spec.name + "' has shape " +
+              shapeString(entry->shape) + ", expected " + shapeString(spec.shape);
+      return false;
+    }
+  }
   if (notes)
     notes->ignoredLmHead = config.tieWordEmbeddings && file.find("lm_head.weight") != nullptr;
   auto weights = std::make_unique<Weights>(config);

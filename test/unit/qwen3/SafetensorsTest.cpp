@@ -458,3 +458,23 @@ TEST_CASE("hf model: a missing tensor is reported before any tensor is read",
   CHECK_THAT(loadError(dir, nullptr, 1), Catch::Contains("'model.embed_tokens.weight'") &&
                                              Catch::Contains("dtype F32"));
 }
+
+TEST_CASE("hf model: dtypes and shapes are checked from the header, before any data is read",
+          "[qwen3][safetensors]") {
+  // The last tensor the loader wants (model.norm.weight) has the wrong shape or dtype: found in
+  // the header's pass over every tensor, with the messages reading would give.
+  Weights w = seededWeights(tinyConfig(), 5);
+  auto raw = rawTensors(w);
+  raw["model.norm.weight"].shape = {32, 2}; // same bytes
+  ScratchDir dir;
+  std::string error;
+  REQUIRE(writeSafetensors(dir.file("model.safetensors"), raw, error));
+  writeText(dir.file("config.json"), hfConfigJson(w.config()));
+  CHECK(loadError(dir) ==
+        "model.safetensors: tensor 'model.norm.weight' has shape [32, 2], expected [64]");
+  raw["model.norm.weight"].shape = {64};
+  raw["model.norm.weight"].dtype = "F16";
+  REQUIRE(writeSafetensors(dir.file("model.safetensors"), raw, error));
+  CHECK(loadError(dir) ==
+        "safetensors: tensor 'model.norm.weight' has dtype F16, only BF16 is supported");
+}
