@@ -99,6 +99,15 @@ Status runDma(const Env &env, const std::string &label, const isa::Descriptor &d
     out.traffic.hbmBytes += static_cast<int64_t>(indexBytes);
     (gather ? srcStrides : dstStrides)[indirect] = 0;
   }
+  // The indexed side stays inside the argument its base address is in: an index past the
+  // tensor's end is an error, not a read or write of the next argument.
+  const ArgInfo *indexed = nullptr;
+  if (gather || scatter) {
+    uint64_t base = (gather ? d.src : d.dst) - t.hbmAddressBase;
+    for (const ArgInfo &a : env.exe.args)
+      if (base >= a.hbmOffset && base - a.hbmOffset < a.bytes)
+        indexed = &a;
+  }
   auto indexNote = [&]() {
     if (index.empty())
       return std::string();
@@ -117,6 +126,18 @@ Status runDma(const Env &env, const std::string &label, const isa::Descriptor &d
     if (!index.empty()) {
       uint64_t term = static_cast<uint64_t>(static_cast<int64_t>(index[idx[indirect]]));
       (gather ? from : to) += term;
+    }
+    if (indexed) {
+      uint64_t off = (gather ? from : to) - t.hbmAddressBase;
+      if (off < indexed->hbmOffset || off - indexed->hbmOffset > indexed->bytes ||
+          len > indexed->hbmOffset + indexed->bytes - off)
+        return Status::failure(label + ": packet " + std::to_string(p) + indexNote() +
+                               (gather ? " reads" : " writes") + " HBM bytes [" +
+                               std::to_string(off) + ", +" + std::to_string(len) +
+                               "), outside argument '" + indexed->name + "' [" +
+                               std::to_string(indexed->hbmOffset) + ", +" +
+                               std::to_string(indexed->bytes) + ") that the " + kindName +
+                               " indexes");
     }
     Place s, w;
     std::string why;
