@@ -13,7 +13,7 @@ def ConvertTcpToRngd : Pass<"convert-tcp-to-rngd", "mlir::ModuleOp"> {
     sequencers, vector steps, cast mode, slice-enable bitmaps) and the command words in
     program order: `dma` + `wait tag` per DMA, `load`s + `exec` + `wait` per pass.
   }];
-  let dependentDialects = ["::rngd::cmd::RngdDialect"];
+  let dependentDialects = ["::rngd::RngdDialect"];
 }
 
 #endif // RNGD_CONVERSION_PASSES_TD

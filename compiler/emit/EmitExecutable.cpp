@@ -4,7 +4,7 @@ using namespace mlir;
 
 namespace rngd::emit {
 
-std::optional<Executable> toExecutable(cmd::ExecutableOp op) {
+std::optional<Executable> toExecutable(rngd::ExecutableOp op) {
   Executable exe;
   exe.kernelName = op.getSymName().str();
   exe.targetName = op.getTarget().str();
@@ -14,7 +14,7 @@ std::optional<Executable> toExecutable(cmd::ExecutableOp op) {
   exe.predictedMakespan = static_cast<uint64_t>(op.getMakespan());
   exe.hbmBytes = static_cast<uint64_t>(op.getHbm());
   for (Operation &inner : op.getBody().front()) {
-    if (auto arg = dyn_cast<cmd::ArgOp>(inner)) {
+    if (auto arg = dyn_cast<rngd::ArgOp>(inner)) {
       ArgInfo info;
       info.name = arg.getSymName().str();
       info.mapping = arg.getMapping().str();
@@ -30,9 +30,9 @@ std::optional<Executable> toExecutable(cmd::ExecutableOp op) {
       info.hbmOffset = static_cast<uint64_t>(arg.getOffset());
       info.bytes = static_cast<uint64_t>(arg.getBytes());
       exe.args.push_back(info);
-    } else if (auto d = dyn_cast<cmd::DescriptorOp>(inner)) {
+    } else if (auto d = dyn_cast<rngd::DescriptorOp>(inner)) {
       exe.descriptors.push_back(d.getIsaDescriptor());
-    } else if (auto c = dyn_cast<cmd::ConfigOp>(inner)) {
+    } else if (auto c = dyn_cast<rngd::ConfigOp>(inner)) {
       ConfigBlock block;
       block.unit = isa::findUnit(c.getUnit().str())->unit;
       block.values.assign(c.getValues().begin(), c.getValues().end());
@@ -40,13 +40,13 @@ std::optional<Executable> toExecutable(cmd::ExecutableOp op) {
       exe.configs.push_back(block);
     } else {
       std::optional<isa::Command> command;
-      if (auto l = dyn_cast<cmd::LoadOp>(inner))
+      if (auto l = dyn_cast<rngd::LoadOp>(inner))
         command = l.getCommand();
-      else if (auto e = dyn_cast<cmd::ExecOp>(inner))
+      else if (auto e = dyn_cast<rngd::ExecOp>(inner))
         command = e.getCommand();
-      else if (auto w = dyn_cast<cmd::WaitOp>(inner))
+      else if (auto w = dyn_cast<rngd::WaitOp>(inner))
         command = w.getCommand();
-      else if (auto m = dyn_cast<cmd::DmaOp>(inner))
+      else if (auto m = dyn_cast<rngd::DmaOp>(inner))
         command = m.getCommand();
       std::string why;
       if (!command) {

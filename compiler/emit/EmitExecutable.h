@@ -10,6 +10,6 @@ namespace rngd::emit {
 
 /// Collects an rngd.executable into the file model; emits a diagnostic on anything the
 /// format cannot hold.
-std::optional<Executable> toExecutable(cmd::ExecutableOp op);
+std::optional<Executable> toExecutable(rngd::ExecutableOp op);
 
 } // namespace rngd::emit

@@ -11,7 +11,7 @@
 namespace rngd {
 
 void registerDialects(mlir::DialectRegistry &registry) {
-  registry.insert<tcp::TcpDialect, cmd::RngdDialect, mlir::func::FuncDialect>();
+  registry.insert<tcp::TcpDialect, rngd::RngdDialect, mlir::func::FuncDialect>();
 }
 
 void buildSchedulePipeline(mlir::OpPassManager &pm) {

@@ -41,7 +41,7 @@ public:
     const TargetModel &t = target();
     auto makespan = module->getAttrOfType<IntegerAttr>("tcp.makespan");
     b_.setInsertionPointAfter(func_);
-    exe_ = b_.create<cmd::ExecutableOp>(
+    exe_ = b_.create<rngd::ExecutableOp>(
         func_.getLoc(), func_.getSymName(), t.name, t.hash(), RNGDC_VERSION, 0,
         makespan ? makespan.getInt() : 0, layout_.totalBytes);
     Block *body = &exe_.getBody().emplaceBlock();
@@ -51,7 +51,7 @@ public:
                        .getElementType();
       std::string dtypeName;
       llvm::raw_string_ostream(dtypeName) << dtype;
-      records_.create<cmd::ArgOp>(func_.getLoc(), slot.name, slot.kind, dtypeName, slot.shape,
+      records_.create<rngd::ArgOp>(func_.getLoc(), slot.name, slot.kind, dtypeName, slot.shape,
                                   slot.mapping, slot.offset, slot.bytes);
     }
     commands_ = OpBuilder::atBlockEnd(body);
@@ -96,9 +96,9 @@ public:
     if (failed(emitWaits(func_, finalWaits.getWaits())))
       return failure();
     // Records go after the args in index order; configs after descriptors.
-    for (cmd::DescriptorOp d : descriptors_)
+    for (rngd::DescriptorOp d : descriptors_)
       d->moveBefore(firstCommandOrEnd(body));
-    for (cmd::ConfigOp c : configs_)
+    for (rngd::ConfigOp c : configs_)
       c->moveBefore(firstCommandOrEnd(body));
     func_.erase();
     return success();
@@ -107,7 +107,7 @@ public:
 private:
   Operation *firstCommandOrEnd(Block *body) {
     for (Operation &op : *body)
-      if (!llvm::isa<cmd::ArgOp, cmd::DescriptorOp, cmd::ConfigOp>(op))
+      if (!llvm::isa<rngd::ArgOp, rngd::DescriptorOp, rngd::ConfigOp>(op))
         return &op;
     return nullptr;
   }
@@ -144,7 +144,7 @@ private:
         dstStrides.push_back(loop.dstStride);
       }
       int64_t index = static_cast<int64_t>(descriptors_.size());
-      auto d = records_.create<cmd::DescriptorOp>(
+      auto d = records_.create<rngd::DescriptorOp>(
           op.getLoc(), index, engines[p], src + static_cast<uint64_t>(part.srcOffset),
           dest + static_cast<uint64_t>(part.dstOffset), plan->plan.packetBytes, limits,
           srcStrides, dstStrides, StringAttr(), IntegerAttr(), IntegerAttr(), IntegerAttr());
@@ -184,7 +184,7 @@ private:
       uint64_t src = (scatter ? dm : hbm) + static_cast<uint64_t>(parts[p].srcOffset);
       uint64_t dst = (scatter ? hbm : dm) + static_cast<uint64_t>(parts[p].dstOffset);
       int64_t at = static_cast<int64_t>(descriptors_.size());
-      auto d = records_.create<cmd::DescriptorOp>(
+      auto d = records_.create<rngd::DescriptorOp>(
           op->getLoc(), at, engines[p], src, dst, plan->dma.plan.packetBytes, limits,
           srcStrides, dstStrides, b_.getStringAttr(scatter ? "scatter" : "gather"),
           b_.getI64IntegerAttr(static_cast<int64_t>(index)), b_.getI64IntegerAttr(plan->rows),
@@ -217,7 +217,7 @@ private:
     if (!tagsInFlight_.insert(tag).second)
       return op->emitOpError("starts a DMA under tag ")
              << tag << ", which a DMA not yet waited for holds";
-    commands_.create<cmd::DmaOp>(op->getLoc(), index, tag);
+    commands_.create<rngd::DmaOp>(op->getLoc(), index, tag);
     return success();
   }
 
@@ -228,7 +228,7 @@ private:
         if (!tagsInFlight_.erase(w.tag))
           return op->emitOpError("waits for tag ")
                  << w.tag << ", which no DMA in flight holds";
-        commands_.create<cmd::WaitOp>(op->getLoc(), cmd::ContextAttr(),
+        commands_.create<rngd::WaitOp>(op->getLoc(), rngd::ContextAttr(),
                                       b_.getI64IntegerAttr(w.tag));
         continue;
       }
@@ -237,11 +237,11 @@ private:
         return op->emitOpError("waits for ")
                << tcp::stringifyQueue(w.on) << ", which runs no pass then";
       running = false;
-      commands_.create<cmd::WaitOp>(op->getLoc(),
-                                    cmd::ContextAttr::get(b_.getContext(),
+      commands_.create<rngd::WaitOp>(op->getLoc(),
+                                    rngd::ContextAttr::get(b_.getContext(),
                                                           w.on == tcp::Queue::main
-                                                              ? cmd::Context::main
-                                                              : cmd::Context::sub),
+                                                              ? rngd::Context::main
+                                                              : rngd::Context::sub),
                                     IntegerAttr());
     }
     return success();
@@ -250,14 +250,14 @@ private:
   /// A config record; its load command waits in loads_ for lowerPass to place it.
   /// `mask`: the words its load writes (tcp-schedule's load_masks); a whole block has none.
   void addConfig(Location loc, isa::Unit unit, ArrayRef<int64_t> values, uint64_t mask,
-                 cmd::Context ctx) {
+                 rngd::Context ctx) {
     int64_t index = static_cast<int64_t>(configs_.size());
     const isa::UnitSpec *spec = isa::findUnit(unit);
     StringRef name = spec->name;
     IntegerAttr words;
     if (mask != isa::wholeBlockMask(*spec))
       words = b_.getI64IntegerAttr(static_cast<int64_t>(mask));
-    configs_.push_back(records_.create<cmd::ConfigOp>(loc, index, name, values, words));
+    configs_.push_back(records_.create<rngd::ConfigOp>(loc, index, name, values, words));
     loads_.push_back({loc, index, ctx, llvm::is_contained(sched_.getEarlyLoads(), tcp::ConfigUnit{static_cast<uint32_t>(unit)})});
   }
 
@@ -277,7 +277,7 @@ private:
       if (!l.early)
         continue;
       if (before < 0) {
-        commands_.create<cmd::LoadOp>(l.loc, l.index, l.ctx, sched_.getBank());
+        commands_.create<rngd::LoadOp>(l.loc, l.index, l.ctx, sched_.getBank());
         continue;
       }
       OpBuilder at(commands_.getContext());
@@ -285,14 +285,14 @@ private:
         at.setInsertionPointAfter(after);
       else
         at.setInsertionPointToStart(commands_.getInsertionBlock());
-      waitsAt_[before] = at.create<cmd::LoadOp>(l.loc, l.index, l.ctx, sched_.getBank());
+      waitsAt_[before] = at.create<rngd::LoadOp>(l.loc, l.index, l.ctx, sched_.getBank());
     }
     markWaits(commands_.getInsertionBlock());
     if (failed(emitWaits(end, sched_.getWaits())))
       return failure();
     for (const Load &l : loads_)
       if (!l.early)
-        commands_.create<cmd::LoadOp>(l.loc, l.index, l.ctx, sched_.getBank());
+        commands_.create<rngd::LoadOp>(l.loc, l.index, l.ctx, sched_.getBank());
     loads_.clear();
     return success();
   }
@@ -307,8 +307,8 @@ private:
              << masks.size() << " load masks for its " << blocks->blocks.size()
              << " configuration blocks";
     StringRef ctxName = tcp::stringifyContext(blocks->context);
-    cmd::Context ctx =
-        blocks->context == tcp::Context::main ? cmd::Context::main : cmd::Context::sub;
+    rngd::Context ctx =
+        blocks->context == tcp::Context::main ? rngd::Context::main : rngd::Context::sub;
     if (tcp::stringifyQueue(sched_.getQueue()) != ctxName)
       return end->emitOpError("runs on ")
              << ctxName << " but its schedule puts it on " << tcp::stringifyQueue(sched_.getQueue());
@@ -324,7 +324,7 @@ private:
       return end->emitOpError("starts on ") << ctxName << " before the pass running there was "
                                             << "waited for";
     running = true;
-    commands_.create<cmd::ExecOp>(end->getLoc(), ctx, blocks->execUnits, sched_.getBank());
+    commands_.create<rngd::ExecOp>(end->getLoc(), ctx, blocks->execUnits, sched_.getBank());
     return success();
   }
 
@@ -334,15 +334,15 @@ private:
   func::FuncOp func_;
   ArgumentLayout layout_;
   OpBuilder b_;
-  cmd::ExecutableOp exe_;
+  rngd::ExecutableOp exe_;
   OpBuilder records_{b_};
   OpBuilder commands_{b_};
-  std::vector<cmd::DescriptorOp> descriptors_;
-  std::vector<cmd::ConfigOp> configs_;
+  std::vector<rngd::DescriptorOp> descriptors_;
+  std::vector<rngd::ConfigOp> configs_;
   struct Load {
     Location loc;
     int64_t index;
-    cmd::Context ctx;
+    rngd::Context ctx;
     bool early;
   };
   std::vector<Load> loads_;       // the pass being lowered: its config loads, in unit order

@@ -135,7 +135,7 @@ void printOpCounts(Operation *op, StringRef title) {
 }
 
 /// Word-by-word listing: index, encoded word, and the op it came from.
-std::string listing(rngd::cmd::ExecutableOp op, const rngd::Executable &exe) {
+std::string listing(rngd::ExecutableOp op, const rngd::Executable &exe) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "// " << op.getSymName() << ": " << exe.commands.size() << " command words, "
@@ -144,7 +144,7 @@ std::string listing(rngd::cmd::ExecutableOp op, const rngd::Executable &exe) {
   size_t word = 0;
   OpPrintingFlags flags;
   for (Operation &inner : op.getBody().front()) {
-    if (llvm::isa<rngd::cmd::ArgOp, rngd::cmd::DescriptorOp, rngd::cmd::ConfigOp>(inner))
+    if (llvm::isa<rngd::ArgOp, rngd::DescriptorOp, rngd::ConfigOp>(inner))
       continue;
     os << llvm::format("%04zu  0x%08x  ", word, exe.commands[word]);
     inner.print(os, flags);
@@ -212,7 +212,7 @@ int main(int argc, char **argv) {
   if (stats)
     printOpCounts(*module, "input");
 
-  bool alreadyLowered = !module->getOps<rngd::cmd::ExecutableOp>().empty();
+  bool alreadyLowered = !module->getOps<rngd::ExecutableOp>().empty();
   // The module's ops are checked against the target it now names before any pass runs.
   if ((!alreadyLowered && failed(setTarget(*module))) || failed(verify(*module)))
     return 1;
@@ -267,7 +267,7 @@ int main(int argc, char **argv) {
                 "--critical-path and --memory-report need a tcp kernel");
   }
 
-  auto executables = llvm::to_vector(module->getOps<rngd::cmd::ExecutableOp>());
+  auto executables = llvm::to_vector(module->getOps<rngd::ExecutableOp>());
   if (executables.size() != 1)
     return fail("expected one rngd.executable, found " + llvm::Twine(executables.size()));
   if (stats)

@@ -5,7 +5,7 @@ include "mlir/IR/OpBase.td"
 
 def Rngd_Dialect : Dialect {
   let name = "rngd";
-  let cppNamespace = "::rngd::cmd";
+  let cppNamespace = "::rngd";
   let summary = "the RNGD command stream: one op per command word, descriptor and config block";
   let description = [{
     The `rngd` dialect is the text form of a compiled kernel. An `rngd.executable` holds the

@@ -1,7 +1,7 @@
 #include "dialects/rngd/IR/RngdDialect.h"
 
 using namespace mlir;
-using namespace rngd::cmd;
+using namespace rngd;
 
 #include "dialects/rngd/IR/RngdDialect.cpp.inc"
 

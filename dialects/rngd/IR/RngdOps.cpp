@@ -9,7 +9,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
-using namespace rngd::cmd;
+using namespace rngd;
 
 #include "dialects/rngd/IR/RngdEnums.cpp.inc"
 

@@ -9,7 +9,7 @@ include "mlir/IR/EnumAttr.td"
 // The command queue contexts (rngd::isa::Context numbers them alike).
 def Rngd_Context : I32EnumAttr<"Context", "a command queue context", [
     I32EnumAttrCase<"main", 0>, I32EnumAttrCase<"sub", 1>]> {
-  let cppNamespace = "::rngd::cmd";
+  let cppNamespace = "::rngd";
 }
 
 // A command word: its ISA form (`getCommand`), which its verifier checks field by field against
