@@ -133,7 +133,8 @@ Status runDma(const Env &env, const std::string &label, const isa::Descriptor &d
           len > indexed->hbmOffset + indexed->bytes - off)
         return Status::failure(label + ": packet " + std::to_string(p) + indexNote() +
                                (gather ? " reads" : " writes") + " HBM bytes [" +
-                               std::to_string(off) + ", +" + std::to_string(len) +
+                               std::to_string(static_cast<int64_t>(off)) + ", +" +
+                               std::to_string(len) +
                                "), outside argument '" + indexed->name + "' [" +
                                std::to_string(indexed->hbmOffset) + ", +" +
                                std::to_string(indexed->bytes) + ") that the " + kindName +
