@@ -35,6 +35,12 @@ std::optional<mapping::AxisEnv> axisEnv(Operation *op) {
                                 << "` in tcp.axes must have a positive integer size";
       return std::nullopt;
     }
+    if (size.getInt() > mapping::kMaxCells) {
+      op->emitOpError("axis `") << entry.getName().getValue() << "` in tcp.axes has size "
+                                << size.getInt() << ", over the limit of 2^32 ("
+                                << mapping::kMaxCells << ")";
+      return std::nullopt;
+    }
     env.add(entry.getName().str(), size.getInt());
   }
   return env;

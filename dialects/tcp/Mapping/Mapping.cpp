@@ -225,6 +225,12 @@ std::optional<Mapping> Mapping::parse(const std::string &text, const AxisEnv &en
   for (const Term &t : terms)
     if (!flatten(t, text, env, m.factors_, err))
       return std::nullopt;
+  int64_t cells = 1;
+  for (const Factor &f : m.factors_)
+    if (__builtin_mul_overflow(cells, f.cells, &cells) || cells > kMaxCells) {
+      fail(err, "", "more than 2^32 cells (" + std::to_string(kMaxCells) + ")");
+      return std::nullopt;
+    }
   return m;
 }
 

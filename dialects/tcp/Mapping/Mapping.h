@@ -27,6 +27,12 @@ private:
 };
 
 /// An error with the offending term, e.g. {"`H / 3`", "3 does not divide H = 1024"}.
+/// The most cells a mapping or an axis may have (2^32): 30 times the largest tensor of the
+/// Qwen3 stages (the 151,936 x 1,024 head), small enough that cell counts times element
+/// bytes, strides and loop products stay far from int64 overflow, and that the checks which
+/// visit every cell (a window's held end) stay within seconds.
+constexpr int64_t kMaxCells = int64_t(1) << 32;
+
 struct Error {
   std::string term;
   std::string message;

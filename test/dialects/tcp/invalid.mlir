@@ -337,3 +337,23 @@ module attributes {tcp.axes = {B = 4, C = 64, K = 128}} {
     return
   }
 }
+
+// -----
+// Sizes a user controls are bounded before any work: an axis over 2^32 cells...
+module attributes {tcp.axes = {B = 4, C = 4294967297}} {
+  func.func @huge_axis(%x: !tcp.hbm<bf16, "[B, C]"> {tcp.arg = "in", tcp.name = "x"}) {
+    // expected-error @+1 {{axis `C` in tcp.axes has size 4294967297, over the limit of 2^32 (4294967296)}}
+    %v = tcp.view %x offset 0 : !tcp.hbm<bf16, "[B, C]"> -> !tcp.hbm<bf16, "C">
+    return
+  }
+}
+
+// -----
+// ...and a mapping over 2^32 cells (this view used to keep the verifier busy for minutes).
+module attributes {tcp.axes = {B = 4, C = 256}} {
+  func.func @huge_view(%x: !tcp.hbm<bf16, "[B, C]"> {tcp.arg = "in", tcp.name = "x"}) {
+    // expected-error @+1 {{invalid HBM element mapping "[B, C # 4294967297]": more than 2^32 cells (4294967296)}}
+    %v = tcp.view %x offset 768 : !tcp.hbm<bf16, "[B, C]"> -> !tcp.hbm<bf16, "[B, C # 4294967297]">
+    return
+  }
+}

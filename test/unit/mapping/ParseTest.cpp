@@ -250,3 +250,15 @@ TEST_CASE("AxisEnv", "[mapping][parse]") {
   CHECK_FALSE(e.size("X").has_value());
   CHECK(e.axes().size() == 2);
 }
+
+TEST_CASE("a mapping holds at most 2^32 cells (kMaxCells)", "[mapping][parse][limits]") {
+  AxisEnv e = env({{"A", 8}, {"B", 65536}});
+  // At the limit: 2^32 cells, by padding or by the product of factors.
+  CHECK(parse("A # 4294967296", e).size() == kMaxCells);
+  CHECK(parse("[B, B % 65536 # 65536]", e).size() == kMaxCells);
+  // One past: refused before anything walks or multiplies the cells.
+  checkError("A # 4294967297", e, "", {"more than 2^32 cells (4294967296)"});
+  checkError("[B, A # 65537]", e, "", {"more than 2^32 cells"});
+  // Products that would overflow int64 are refused the same way, not wrapped.
+  checkError("[A # 281474976710656, A # 281474976710656]", e, "", {"more than 2^32 cells"});
+}
