@@ -97,6 +97,6 @@ const TargetModel *findTarget(const std::string &name) {
   return nullptr;
 }
 
-std::vector<std::string> targetNames() { return {defaultTarget().name, "rngd-1cluster"}; }
+std::string targetNames() { return defaultTarget().name + ", rngd-1cluster"; }
 
 } // namespace rngd

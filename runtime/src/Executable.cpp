@@ -239,10 +239,7 @@ bool checkCommandWord(const Executable &exe, size_t i, std::string &why) {
 const TargetModel *findExecutableTarget(const Executable &exe, std::string &why) {
   const TargetModel *t = findTarget(exe.targetName);
   if (!t) {
-    why = "target '" + exe.targetName + "' is not one this runtime knows (";
-    for (const std::string &name : targetNames())
-      why += (why.back() == '(' ? "" : ", ") + name;
-    why += ")";
+    why = "target '" + exe.targetName + "' is not one this runtime knows (" + targetNames() + ")";
     return nullptr;
   }
   if (exe.targetHash != t->hash()) {
@@ -274,12 +271,7 @@ bool validateExecutable(const Executable &exe, std::string &why) {
       return false;
   for (size_t i = 0; i < exe.descriptors.size(); ++i) {
     std::string inner;
-    const isa::Descriptor &d = exe.descriptors[i];
-    if (d.engine >= uint64_t(target->dmaEngines))
-      inner = "DMA engine " + std::to_string(d.engine) + " is outside 0.." +
-              std::to_string(target->dmaEngines - 1) + " (target " + target->name + " has " +
-              std::to_string(target->dmaEngines) + ")";
-    if (!inner.empty() || !isa::checkDescriptor(d, inner)) {
+    if (!isa::checkDescriptorOn(*target, exe.descriptors[i], inner)) {
       why = "descriptor " + std::to_string(i) + ": " + inner;
       return false;
     }

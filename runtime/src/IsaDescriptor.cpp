@@ -67,6 +67,16 @@ bool checkDescriptor(const Descriptor &d, std::string &why) {
   return true;
 }
 
+bool checkDescriptorOn(const TargetModel &target, const Descriptor &d, std::string &why) {
+  if (d.engine >= uint64_t(target.dmaEngines)) {
+    why = "DMA engine " + std::to_string(d.engine) + " is outside 0.." +
+          std::to_string(target.dmaEngines - 1) + " (target " + target.name + " has " +
+          std::to_string(target.dmaEngines) + ")";
+    return false;
+  }
+  return checkDescriptor(d, why);
+}
+
 void encodeDescriptor(const Descriptor &d, uint8_t *out) {
   for (size_t i = 0; i < kDescriptorBytes; ++i)
     out[i] = 0;

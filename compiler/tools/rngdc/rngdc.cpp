@@ -92,13 +92,9 @@ LogicalResult setTarget(ModuleOp module) {
       !module->getAttrOfType<StringAttr>(rngd::tcp::kTargetAttrName))
     return success(); // not a name: the verifier reports it
   auto named = module->getAttrOfType<StringAttr>(rngd::tcp::kTargetAttrName);
-  if (!targetName.empty() && !rngd::findTarget(targetName)) {
-    std::string known;
-    for (const std::string &name : rngd::targetNames())
-      known += (known.empty() ? "" : ", ") + name;
+  if (!targetName.empty() && !rngd::findTarget(targetName))
     return module.emitError("--target ") << targetName << " is not a target rngdc knows ("
-                                         << known << ")";
-  }
+                                         << rngd::targetNames() << ")";
   if (named && !targetName.empty() && named.getValue() != targetName)
     return module.emitError("the module is for target ")
            << named.getValue() << " but --target says " << targetName;

@@ -156,8 +156,7 @@ LogicalResult ExecutableOp::verify() {
   const rngd::TargetModel *target = rngd::findTarget(getTarget().str());
   if (!target) {
     auto diag = emitOpError("target '") << getTarget() << "' is not one rngdc knows (";
-    llvm::interleaveComma(rngd::targetNames(), diag);
-    return diag << ")";
+    return diag << rngd::targetNames() << ")";
   }
   // Records precede commands, each kind in index order, as in the file.
   int stage = 0;
@@ -327,12 +326,8 @@ LogicalResult DescriptorOp::verify() {
   const rngd::TargetModel *target = targetOf(*this);
   if (!target)
     return failure();
-  if (getEngine() >= target->dmaEngines)
-    return emitOpError("DMA engine ")
-           << getEngine() << " is outside 0.." << target->dmaEngines - 1 << " (target "
-           << target->name << " has " << target->dmaEngines << ")";
   std::string why;
-  if (!rngd::isa::checkDescriptor(getIsaDescriptor(), why))
+  if (!rngd::isa::checkDescriptorOn(*target, getIsaDescriptor(), why))
     return emitOpError(why);
   return success();
 }

@@ -214,7 +214,7 @@ LogicalResult TcpDialect::verifyOperationAttribute(Operation *op, NamedAttribute
     if (!llvm::isa<ModuleOp>(op) || !name || !findTarget(name.str())) {
       auto diag = op->emitError(kTargetAttrName.str() + " is a module attribute naming a " +
                                 "target (");
-      llvm::interleaveComma(targetNames(), diag);
+      diag << targetNames();
       return diag << "), got " << attr.getValue();
     }
     return success();

@@ -250,5 +250,7 @@ std::optional<Descriptor> decodeDescriptor(const uint8_t *in, std::string &why);
 /// packet >= 1, at most 8 loops, equal array lengths, limits 1..65536; kind 0 has zero index
 /// fields; kinds 1/2 have indirect loop < loop count and limits[indirect loop] == index count.
 bool checkDescriptor(const Descriptor &d, std::string &why);
+/// checkDescriptor, and its engine is one of `target`'s DMA engines.
+bool checkDescriptorOn(const TargetModel &target, const Descriptor &d, std::string &why);
 
 } // namespace rngd::isa

@@ -89,7 +89,8 @@ const TargetModel &defaultTarget();
 /// and "rngd-1cluster" (one cluster, four DMA engines, 800 MHz: a second machine that shows
 /// every consumer follows the target it is given). nullptr for an unknown name.
 const TargetModel *findTarget(const std::string &name);
-/// Their names, the default first.
-std::vector<std::string> targetNames();
+/// Their names, the default first, comma separated ("rngd-1chip, rngd-1cluster"): what an
+/// error about an unknown target lists.
+std::string targetNames();
 
 } // namespace rngd
