@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# make fuzz: configures and builds FUZZ_BUILD_DIR (default build-fuzz) with clang-19,
-# -DRNGD_FUZZ=ON and without the MLIR compiler, then runs each fuzz target (FUZZ_TARGETS, default
+# make fuzz: configures and builds FUZZ_BUILD_DIR (default build-fuzz) with clang-19 and
+# -DRNGD_FUZZ=ON (only the fuzz targets asked for are built), then runs each fuzz target (FUZZ_TARGETS, default
 # all of test/fuzz/corpus) for FUZZ_SECONDS (default 60): first over its regression inputs and
 # seeds, then fuzzing from its seed corpus (new inputs go to FUZZ_BUILD_DIR/corpus/<target>, not
 # into the tree) with its dictionary. Any finding (crash, sanitizer report, failed property,
 # timeout, out-of-memory) fails the run; the input is left in FUZZ_BUILD_DIR/findings/<target>/.
-# Prints executions per second and time per target. docs/reliability.md.
+# Prints executions per second and time per target. FUZZ_BUILD=0 fuzzes the executables already
+# in FUZZ_BUILD_DIR without configuring or building. docs/reliability.md.
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 BUILD="${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
@@ -18,13 +19,15 @@ if ! command -v clang++-19 >/dev/null; then
   echo "fuzz: clang++-19 not found (scripts/install-deps.sh installs clang-19 and libclang-rt-19-dev)" >&2
   exit 1
 fi
-if [ ! -f "$BUILD/build.ninja" ]; then
-  CC=clang-19 CXX=clang++-19 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DRNGD_FUZZ=ON -DRNGDC_BUILD_COMPILER=OFF || exit 1
+if [ "${FUZZ_BUILD:-1}" != 0 ]; then
+  if [ ! -f "$BUILD/build.ninja" ]; then
+    CC=clang-19 CXX=clang++-19 cmake -S "$ROOT" -B "$BUILD" -G Ninja \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRNGD_FUZZ=ON || exit 1
+  fi
+  build_targets=()
+  for t in $TARGETS; do build_targets+=("fuzz-$t"); done
+  cmake --build "$BUILD" --target "${build_targets[@]}" -- -j"$JOBS" || exit 1
 fi
-build_targets=()
-for t in $TARGETS; do build_targets+=("fuzz-$t"); done
-cmake --build "$BUILD" --target "${build_targets[@]}" -- -j"$JOBS" || exit 1
 
 failed=()
 summary=()

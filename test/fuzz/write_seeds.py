@@ -1,5 +1,10 @@
 """Writes the seed corpora of the host-reader fuzz targets into test/fuzz/corpus/ (committed;
-rerun only to change them). Usage: write_seeds.py [TOKENIZER_JSON]
+rerun only to change them). Usage: write_seeds.py [TOKENIZER_JSON] [--compiler BIN_DIR]
+
+--compiler BIN_DIR (a build's bin/, with rngdc and rngd-opt) also writes the seeds of the
+compiler and runtime targets from kernels/examples and test/passes/Inputs: the tcp kernels
+themselves (tcp_pipeline), their lowered rngd text (rngd_asm) and their executables
+(executable). Rerun it when the executable format or the rngd text changes.
 
 TOKENIZER_JSON (default: the one scripts/install-deps.sh installs) is cut down to a small
 tokenizer (the 256 byte-level tokens, the merges among them up to a few hundred tokens, the
@@ -113,11 +118,36 @@ def seeds_text():
         out(t, name, text)
 
 
+def seeds_compiler(bin_dir):
+    import glob
+    import subprocess
+    kernels = sorted(glob.glob(os.path.join(ROOT, "kernels/examples/*.mlir")) +
+                     glob.glob(os.path.join(ROOT, "test/passes/Inputs/*.mlir")))
+    for path in kernels:
+        name = os.path.splitext(os.path.basename(path))[0]
+        with open(path) as f:
+            out("tcp_pipeline", name + ".mlir", f.read())
+        rngd = subprocess.run([os.path.join(bin_dir, "rngd-opt"), path, "--rngd-compile"],
+                              check=True, capture_output=True).stdout
+        out("rngd_asm", name + ".mlir", rngd)
+        exe = subprocess.run([os.path.join(bin_dir, "rngdc"), path, "-o", "-"],
+                             check=True, capture_output=True).stdout
+        out("executable", name + ".rngd", exe)
+
+
 def main():
+    args = sys.argv[1:]
+    bin_dir = None
+    if "--compiler" in args:
+        i = args.index("--compiler")
+        bin_dir = args[i + 1]
+        del args[i:i + 2]
     seeds_safetensors()
     seeds_config()
-    seeds_tokenizer(sys.argv[1] if len(sys.argv) > 1 else DEFAULT_TOKENIZER)
+    seeds_tokenizer(args[0] if args else DEFAULT_TOKENIZER)
     seeds_text()
+    if bin_dir:
+        seeds_compiler(bin_dir)
 
 
 if __name__ == "__main__":

@@ -85,27 +85,6 @@ int fail(const llvm::Twine &message) {
   return 1;
 }
 
-/// Puts the target on the module (`tcp.target`): --target's, else the one the module names,
-/// else the default. A module that names another target than --target is an error.
-LogicalResult setTarget(ModuleOp module) {
-  if (module->hasAttr(rngd::tcp::kTargetAttrName) &&
-      !module->getAttrOfType<StringAttr>(rngd::tcp::kTargetAttrName))
-    return success(); // not a name: the verifier reports it
-  auto named = module->getAttrOfType<StringAttr>(rngd::tcp::kTargetAttrName);
-  if (!targetName.empty() && !rngd::findTarget(targetName))
-    return module.emitError("--target ") << targetName << " is not a target rngdc knows ("
-                                         << rngd::targetNames() << ")";
-  if (named && !targetName.empty() && named.getValue() != targetName)
-    return module.emitError("the module is for target ")
-           << named.getValue() << " but --target says " << targetName;
-  if (!named)
-    module->setAttr(rngd::tcp::kTargetAttrName,
-                    StringAttr::get(module.getContext(), targetName.empty()
-                                                             ? rngd::defaultTarget().name
-                                                             : std::string(targetName)));
-  return success();
-}
-
 bool writeFile(StringRef path, StringRef bytes) {
   std::string error;
   auto out = openOutputFile(path, &error);
@@ -210,7 +189,7 @@ int main(int argc, char **argv) {
 
   bool alreadyLowered = !module->getOps<rngd::ExecutableOp>().empty();
   // The module's ops are checked against the target it now names before any pass runs.
-  if ((!alreadyLowered && failed(setTarget(*module))) || failed(verify(*module)))
+  if ((!alreadyLowered && failed(rngd::setModuleTarget(*module, targetName))) || failed(verify(*module)))
     return 1;
   if (!alreadyLowered) {
     PassManager schedule(&context);
