@@ -3,6 +3,7 @@
 // slot), multiplier, packet reducer (pairwise tree), time reducer (window accumulation) and
 // lane folder (interleaved: a flit per slot; sequential: a flit per slot and lane).
 #include "Engines.h"
+#include "Sequencer.h"
 
 #include "rngd/Bf16.h"
 
@@ -69,21 +70,18 @@ bool planContract(const isa::ContractConfig &c, int64_t flits, const TargetModel
   // Bounds of the three index streams: each is linear in the loop indices, so its extremes are
   // reached at corners of the nest and checking them checks every iteration.
   int64_t sLo = 0, sHi = 0, rLo = c.trfBase, rHi = c.trfBase;
-  p.iterations = 1;
   p.windows = 1;
   for (int k = 0; k < isa::kSequencerLoops; ++k) {
     int64_t span = c.limits[k] - 1;
     (c.streamStrides[k] < 0 ? sLo : sHi) += span * c.streamStrides[k];
     (c.trfStrides[k] < 0 ? rLo : rHi) += span * c.trfStrides[k];
-    p.iterations = p.iterations > maxWork / c.limits[k] ? maxWork + 1
-                                                        : p.iterations * c.limits[k];
     if (c.limits[k] > 1)
       (k < c.window ? p.outer : p.inner)
           .push_back({c.limits[k], c.streamStrides[k], c.trfStrides[k], c.accStrides[k]});
   }
+  p.iterations = cappedProduct(c.limits, maxWork);
   if (p.iterations > maxWork)
-    return fail(why, "contract nest makes more than " + std::to_string(maxWork) +
-                         " iterations per slice, over the simulator's per-command cap");
+    return fail(why, overWorkCap("contract nest", c.limits, "iterations per slice", maxWork));
   for (int k = 0; k < c.window; ++k) // no overflow: windows <= iterations <= maxWork
     p.windows *= c.limits[k];
   if (sLo < 0 || sHi >= p.packets)

@@ -1,7 +1,9 @@
-// Lazily allocated per-slice memories: DM, TRF and VRF.
+// Lazily allocated per-slice memories: DM, TRF and VRF, one zero-filled region per kind.
 #include "rngd/Simulator.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <new>
 
 namespace rngd::sim {
 
@@ -19,26 +21,32 @@ const char *sliceMemoryName(SliceMemory m) {
 
 DataMemory::DataMemory(const TargetModel &t)
     : sliceBytes_(t.dmBytesPerSlice), trfBytes_(t.trfBytesPerSlice),
-      vrfBytes_(t.vrfBytesPerSlice), slices_(static_cast<size_t>(t.totalSlices())),
-      trf_(static_cast<size_t>(t.totalSlices())), vrf_(static_cast<size_t>(t.totalSlices())) {}
+      vrfBytes_(t.vrfBytesPerSlice), slices_(t.totalSlices()) {
+  for (auto &touched : touched_)
+    touched.assign(static_cast<size_t>(slices_), 0);
+}
 
 int64_t DataMemory::bytes(SliceMemory m) const {
   return m == SliceMemory::Dm ? sliceBytes_ : m == SliceMemory::Trf ? trfBytes_ : vrfBytes_;
 }
 
 uint8_t *DataMemory::memory(SliceMemory m, int64_t s) {
-  auto &table = m == SliceMemory::Dm ? slices_ : m == SliceMemory::Trf ? trf_ : vrf_;
-  auto &p = table[static_cast<size_t>(s)];
-  if (!p)
-    p.reset(new uint8_t[static_cast<size_t>(bytes(m))]()); // zero-filled
-  return p.get();
+  size_t kind = static_cast<size_t>(m);
+  auto &region = region_[kind];
+  size_t bytes = static_cast<size_t>(this->bytes(m));
+  if (!region) {
+    region.reset(static_cast<uint8_t *>(std::calloc(static_cast<size_t>(slices_), bytes)));
+    if (!region)
+      throw std::bad_alloc(); // the simulator reports it with the command that touched it
+  }
+  touched_[kind][static_cast<size_t>(s)] = 1;
+  return region.get() + static_cast<size_t>(s) * bytes;
 }
 
 uint8_t *DataMemory::slice(int64_t s) { return memory(SliceMemory::Dm, s); }
 
 bool DataMemory::allocated(SliceMemory m, int64_t s) const {
-  const auto &table = m == SliceMemory::Dm ? slices_ : m == SliceMemory::Trf ? trf_ : vrf_;
-  return s >= 0 && s < sliceCount() && table[static_cast<size_t>(s)] != nullptr;
+  return s >= 0 && s < sliceCount() && touched_[static_cast<size_t>(m)][static_cast<size_t>(s)];
 }
 
 bool DataMemory::allocated(int64_t s) const { return allocated(SliceMemory::Dm, s); }
@@ -80,9 +88,10 @@ Status DataMemory::write(int64_t s, uint64_t offset, const void *src, uint64_t b
 }
 
 void DataMemory::clear() {
-  for (auto *table : {&slices_, &trf_, &vrf_})
-    for (auto &p : *table)
-      p.reset();
+  for (int k = 0; k < kKinds; ++k) {
+    region_[k].reset();
+    touched_[k].assign(static_cast<size_t>(slices_), 0);
+  }
 }
 
 } // namespace rngd::sim

@@ -1,21 +1,61 @@
 // Tensor DMA: walks the descriptor's loop nest (loop 0 outermost), copies one packet per
 // iteration, and derives the route, the footprint and the cycles from what it walked.
 #include "Machine.h"
+#include "Sequencer.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace rngd::sim {
 namespace {
 
-// Saturating product of the loop limits: the guard must not overflow on 65536^8.
-int64_t packetCount(const isa::Descriptor &d, int64_t cap) {
-  int64_t n = 1;
-  for (uint32_t l : d.limits) {
-    if (n > cap / static_cast<int64_t>(l))
-      return cap + 1;
-    n *= l;
+template <typename T> std::string listText(const std::vector<T> &v) {
+  std::string s;
+  for (const T &x : v)
+    s += (s.empty() ? "" : ", ") + std::to_string(x);
+  return "[" + s + "]";
+}
+
+/// The bytes one side (source or destination) of a descriptor spans, from its lowest packet's
+/// start to its highest packet's end. The address is linear in the loop indices, so the two
+/// are corners of the nest. No sum overflows int64 (8 x 65,535 x 2^31 < 2^50).
+uint64_t footprintBytes(const std::vector<uint32_t> &limits, const std::vector<int64_t> &strides,
+                        uint64_t packetBytes) {
+  int64_t down = 0, up = 0;
+  for (size_t k = 0; k < limits.size(); ++k) {
+    int64_t reach = (static_cast<int64_t>(limits[k]) - 1) * strides[k];
+    (reach < 0 ? down : up) += reach;
   }
-  return n;
+  return static_cast<uint64_t>(up - down) + packetBytes;
+}
+
+/// Bytes from the lowest address a descriptor may name (the first DM slice window, or HBM) to
+/// the end of the highest (the last window, or the kernel's HBM): no side's footprint can be
+/// larger and have every packet resolve.
+uint64_t addressExtent(const Env &env) {
+  const TargetModel &t = env.target;
+  uint64_t dmEnd = t.dmAddressBase + static_cast<uint64_t>(t.totalSlices()) *
+                                         static_cast<uint64_t>(t.dmSliceWindowBytes);
+  uint64_t hbmEnd = t.hbmAddressBase + env.exe.hbmBytes;
+  return std::max(dmEnd, hbmEnd) - std::min<uint64_t>(t.dmAddressBase, t.hbmAddressBase);
+}
+
+/// A side whose footprint is larger than every address it could name is refused before any
+/// packet moves, with the numbers; smaller ones are checked packet by packet by the walk.
+Status checkFootprint(const Env &env, const std::string &label, const isa::Descriptor &d,
+                      bool source, const std::vector<int64_t> &strides) {
+  uint64_t bytes = footprintBytes(d.limits, strides, d.packetBytes);
+  uint64_t extent = addressExtent(env);
+  if (bytes <= extent)
+    return Status::success();
+  const char *side = source ? "src" : "dst";
+  return Status::failure(
+      label + ": the descriptor's " + (source ? "source" : "destination") + " footprint spans " +
+      std::to_string(bytes) + " bytes (limits " + listText(d.limits) + " x " + side +
+      "_strides " + listText(source ? d.srcStrides : d.dstStrides) + " from " + side + " " +
+      hexString(source ? d.src : d.dst) + ", packets of " + std::to_string(d.packetBytes) +
+      " bytes), more than the " + std::to_string(extent) +
+      " bytes a DMA can address (the first DM slice window to the end of the kernel's HBM)");
 }
 
 class SideBounds {
@@ -66,10 +106,10 @@ Status runDma(const Env &env, const std::string &label, const isa::Descriptor &d
                            " bytes exceeds the DMA maximum " +
                            std::to_string(t.dmaMaxPacketBytes));
   int64_t cap = env.options.maxWorkPerCommand;
-  int64_t packets = packetCount(d, cap);
+  int64_t packets = cappedProduct(d.limits, cap);
   if (packets > cap)
-    return Status::failure(label + ": descriptor moves more than " + std::to_string(cap) +
-                           " packets, over the simulator's per-command cap");
+    return Status::failure(label + ": " + overWorkCap("descriptor loop nest", d.limits,
+                                                      "packets", cap));
 
   size_t loops = d.limits.size();
   std::vector<uint32_t> idx(loops, 0);
@@ -99,6 +139,12 @@ Status runDma(const Env &env, const std::string &label, const isa::Descriptor &d
     out.traffic.hbmBytes += static_cast<int64_t>(indexBytes);
     (gather ? srcStrides : dstStrides)[indirect] = 0;
   }
+  // The indexed side's addresses come from the index tensor: the walk checks each packet.
+  for (bool source : {true, false})
+    if (!(source ? gather : scatter))
+      if (Status st = checkFootprint(env, label, d, source, source ? srcStrides : dstStrides);
+          !st)
+        return st;
   // The indexed side stays inside the argument its base address is in: an index past the
   // tensor's end is an error, not a read or write of the next argument.
   const ArgInfo *indexed = nullptr;

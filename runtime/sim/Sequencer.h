@@ -6,20 +6,51 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 namespace rngd::sim {
 
 using LoopArray = std::array<int64_t, isa::kSequencerLoops>;
 
-/// Number of accesses, saturating at cap + 1 so that 65536^8 cannot overflow.
-inline int64_t nestCount(const LoopArray &limits, int64_t cap) {
+/// The product of `limits` (iterations of a loop nest), or cap + 1 once it passes `cap`
+/// (cap >= 0). Checked multiplication: 65536^8 neither overflows nor wraps. A limit <= 0 makes
+/// an empty nest (0).
+template <typename Limits> int64_t cappedProduct(const Limits &limits, int64_t cap) {
   int64_t n = 1;
-  for (int64_t l : limits) {
-    if (l <= 0 || n > cap / l)
-      return l <= 0 ? 0 : cap + 1;
-    n *= l;
+  bool over = false;
+  for (auto limit : limits) {
+    int64_t l = static_cast<int64_t>(limit);
+    if (l <= 0)
+      return 0;
+    if (!over && (__builtin_mul_overflow(n, l, &n) || n > cap))
+      over = true; // keep looking for an empty loop
   }
-  return n;
+  return over ? cap + 1 : n;
+}
+
+/// Number of accesses of a fetch or commit nest, cap + 1 when it passes `cap`.
+inline int64_t nestCount(const LoopArray &limits, int64_t cap) {
+  return cappedProduct(limits, cap);
+}
+
+/// The nest's trip counts as a product for messages, "65536 x 65536 x 4" (loops of limit 1
+/// left out; "1" when all are).
+template <typename Limits> std::string nestProduct(const Limits &limits) {
+  std::string s;
+  for (auto limit : limits)
+    if (static_cast<int64_t>(limit) != 1)
+      s += (s.empty() ? "" : " x ") + std::to_string(limit);
+  return s.empty() ? "1" : s;
+}
+
+/// The message of a nest past the work cap: "<what> makes <product> <units>, over the
+/// simulator's per-command cap of <cap> (SimOptions::maxWorkPerCommand)".
+template <typename Limits>
+std::string overWorkCap(const std::string &what, const Limits &limits, const char *units,
+                        int64_t cap) {
+  return what + " makes " + nestProduct(limits) + " " + units +
+         ", over the simulator's per-command cap of " + std::to_string(cap) +
+         " (SimOptions::maxWorkPerCommand)";
 }
 
 /// Calls visit(offset) for every access in order. Loops of limit 1 are skipped and the

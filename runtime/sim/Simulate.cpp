@@ -102,7 +102,7 @@ public:
       op_.id = static_cast<int64_t>(i);
       op_.text = isa::formatCommand(*cmd);
       label_ = "command #" + std::to_string(i) + " `" + op_.text + "`";
-      Status st = issue(i, *cmd);
+      Status st = issueGuarded(i, *cmd);
       if (!st) {
         // A hazard among the earlier commands is the first thing that went wrong.
         Status hazards = checkHazards();
@@ -130,6 +130,19 @@ private:
   template <typename T> static size_t add(std::vector<T> &table, T value) {
     table.push_back(std::move(value));
     return table.size() - 1;
+  }
+
+  /// issue(), with a host allocation that fails reported as this command's error.
+  Status issueGuarded(size_t i, const isa::Command &c) {
+    try {
+      return issue(i, c);
+    } catch (const std::bad_alloc &) {
+      return Status::failure(label_ + ": out of host memory while simulating it (the "
+                             "simulator's guards: SimOptions::maxWorkPerCommand " +
+                             std::to_string(env_.options.maxWorkPerCommand) +
+                             ", maxStreamBytesPerSlice " +
+                             std::to_string(env_.options.maxStreamBytesPerSlice) + ")");
+    }
   }
 
   Status issue(size_t i, const isa::Command &c) {

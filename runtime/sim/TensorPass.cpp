@@ -135,8 +135,7 @@ private:
     int64_t cap = env_.options.maxWorkPerCommand;
     p.accesses = nestCount(f.limits, cap);
     if (p.accesses > cap)
-      return fail("fetch nest makes more than " + std::to_string(cap) +
-                  " accesses per slice, over the simulator's per-command cap");
+      return fail(overWorkCap("fetch nest", f.limits, "accesses per slice", cap));
     if (p.accesses > env_.options.maxStreamBytesPerSlice / p.access)
       return fail("fetch streams more than " +
                   std::to_string(env_.options.maxStreamBytesPerSlice) +
@@ -326,8 +325,7 @@ private:
     int64_t writes = nestCount(c.limits, cap);
     int64_t flits = static_cast<int64_t>(validFinal_.size());
     if (writes > cap)
-      return fail("commit nest makes more than " + std::to_string(cap) +
-                  " writes per slice, over the simulator's per-command cap");
+      return fail(overWorkCap("commit nest", c.limits, "writes per slice", cap));
     if (writes != flits)
       return fail("commit nest makes " + std::to_string(writes) + " writes but the pass "
                   "carries " + std::to_string(flits) + " flits per slice");

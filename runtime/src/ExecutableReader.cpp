@@ -64,7 +64,7 @@ private:
     // FNV-1a over the file with the checksum field read as zeros, without copying the file.
     uint64_t computed = 0xcbf29ce484222325ull;
     for (size_t i = 0; i < b_.size(); ++i) {
-      bool inField = i >= kChecksumAt && i < kChecksumAt + 8;
+      bool inField = i >= kChecksumAt && i < kChecksumAt + kChecksumBytes;
       computed ^= inField ? 0 : b_[i];
       computed *= 0x100000001b3ull;
     }
@@ -94,6 +94,7 @@ private:
       return fail("truncated: file has " + std::to_string(b_.size()) +
                   " bytes, section table needs " + std::to_string(tableEnd));
     uint64_t expected = tableEnd;
+    std::string previous = "the section table"; // what ends at `expected`, for messages
     for (uint32_t i = 0; i < kSectionCount; ++i) {
       const uint8_t *e = &b_[kHeaderBytes + i * kSectionEntryBytes];
       SectionRef &s = sections_[i];
@@ -114,16 +115,20 @@ private:
       uint64_t aligned = alignUp(expected, kSectionAlignment);
       if (s.offset != aligned)
         return fail(name + " starts at " + std::to_string(s.offset) + ", expected " +
-                    std::to_string(aligned));
+                    std::to_string(aligned) + ", the " + std::to_string(kSectionAlignment) +
+                    "-aligned end of " + previous);
       for (uint64_t p = expected; p < aligned; ++p)
         if (b_[p] != 0)
-          return fail("padding byte " + std::to_string(p) + " before " + name + " is not zero");
+          return fail("padding byte " + std::to_string(p) + " between " + previous + " and " +
+                      name + " is not zero");
       s.data = b_.data() + s.offset;
       expected = s.offset + s.size;
+      previous = name + " [offset " + std::to_string(s.offset) + ", size " +
+                 std::to_string(s.size) + ")";
     }
     if (expected != b_.size())
-      return fail("sections end at " + std::to_string(expected) + " but the file has " +
-                  std::to_string(b_.size()) + " bytes");
+      return fail("sections end at " + std::to_string(expected) + " (" + previous +
+                  " is the last) but the file has " + std::to_string(b_.size()) + " bytes");
     return true;
   }
 
@@ -191,11 +196,12 @@ private:
       a.dtype = static_cast<DType>(bytes::load32(r + kArgDTypeAt));
       uint32_t rank = bytes::load32(r + kArgRankAt);
       if (rank > kMaxRank)
-        return fail(label + " '" + a.name + "': rank " + std::to_string(rank) + " exceeds 4");
+        return fail(label + " '" + a.name + "': rank " + std::to_string(rank) + " exceeds " +
+                    std::to_string(kMaxRank));
       if (bytes::load32(r + kArgReservedAt) != 0)
         return fail(label + " '" + a.name + "': reserved field is not zero");
       for (uint32_t d = 0; d < kMaxRank; ++d) {
-        uint64_t dim = bytes::load64(r + kArgShapeAt + 8 * d);
+        uint64_t dim = bytes::load64(r + kArgShapeAt + kArgShapeEntryBytes * d);
         if (d >= rank && dim != 0)
           return fail(label + " '" + a.name + "': shape entry " + std::to_string(d) +
                       " past rank " + std::to_string(rank) + " is not zero");
@@ -214,11 +220,11 @@ private:
 
   bool commands() {
     const SectionRef &s = sections_[2];
-    if (!fixedRecords(s, 4))
+    if (!fixedRecords(s, kCommandWordBytes))
       return false;
     exe_.commands.resize(s.count);
     for (uint32_t i = 0; i < s.count; ++i)
-      exe_.commands[i] = bytes::load32(s.data + uint64_t(i) * 4);
+      exe_.commands[i] = bytes::load32(s.data + uint64_t(i) * kCommandWordBytes);
     return true;
   }
 
@@ -233,10 +239,13 @@ private:
     for (uint32_t i = 0; i < s.count; ++i) {
       std::string label = "config block " + std::to_string(i);
       if (s.size - at < kConfigHeaderBytes)
-        return fail(label + ": record header runs past the configs section");
-      uint32_t unit = bytes::load32(s.data + at);
-      uint32_t words = bytes::load32(s.data + at + 4);
-      uint64_t mask = bytes::load64(s.data + at + 8);
+        return fail(label + " of the " + std::to_string(s.count) + " in section 'configs': its " +
+                    std::to_string(kConfigHeaderBytes) + "-byte record header at byte " +
+                    std::to_string(at) + " runs past the section's " + std::to_string(s.size) +
+                    " bytes");
+      uint32_t unit = bytes::load32(s.data + at + kConfigUnitAt);
+      uint32_t words = bytes::load32(s.data + at + kConfigWordCountAt);
+      uint64_t mask = bytes::load64(s.data + at + kConfigMaskAt);
       at += kConfigHeaderBytes;
       const isa::UnitSpec *spec = isa::findUnit(static_cast<isa::Unit>(unit));
       if (!spec)
@@ -244,12 +253,14 @@ private:
       if (words != isa::wordCount(*spec))
         return fail(label + " (" + spec->name + "): " + std::to_string(words) +
                     " words, the unit has " + std::to_string(isa::wordCount(*spec)));
-      if ((s.size - at) / 8 < words)
-        return fail(label + ": words run past the configs section");
+      if ((s.size - at) / kConfigWordBytes < words)
+        return fail(label + " (" + spec->name + "): its " + std::to_string(words) +
+                    " words at byte " + std::to_string(at) + " run past section 'configs' (" +
+                    std::to_string(s.size) + " bytes)");
       std::vector<uint64_t> raw(words);
       for (uint32_t w = 0; w < words; ++w)
-        raw[w] = bytes::load64(s.data + at + 8 * w);
-      at += uint64_t(words) * 8;
+        raw[w] = bytes::load64(s.data + at + kConfigWordBytes * w);
+      at += uint64_t(words) * kConfigWordBytes;
       std::string bad = mask ? isa::checkPartialMask(*spec, mask) : "";
       if (!bad.empty())
         return fail(label + " (" + spec->name + "): " + bad);

@@ -49,7 +49,8 @@ std::vector<uint8_t> argRecords(const Executable &exe, StringTable &strings) {
     bytes::store32(r + kArgDTypeAt, static_cast<uint32_t>(a.dtype));
     bytes::store32(r + kArgRankAt, static_cast<uint32_t>(a.shape.size()));
     for (size_t d = 0; d < a.shape.size(); ++d)
-      bytes::store64(r + kArgShapeAt + 8 * d, static_cast<uint64_t>(a.shape[d]));
+      bytes::store64(r + kArgShapeAt + kArgShapeEntryBytes * d,
+                     static_cast<uint64_t>(a.shape[d]));
     bytes::store64(r + kArgOffsetAt, a.hbmOffset);
     bytes::store64(r + kArgBytesAt, a.bytes);
   }
@@ -64,11 +65,12 @@ bool configRecords(const Executable &exe, std::vector<uint8_t> &out, std::string
       why = "config block " + std::to_string(i) + ": " + why;
       return false;
     }
+    // u32 unit, u32 word count, u64 mask (kConfigUnitAt, kConfigWordCountAt, kConfigMaskAt).
     bytes::append(out, static_cast<uint32_t>(c.unit), 4);
     bytes::append(out, words.size(), 4);
     bytes::append(out, c.partialMask, 8);
     for (uint64_t w : words)
-      bytes::append(out, w, 8);
+      bytes::append(out, w, kConfigWordBytes);
   }
   return true;
 }
@@ -90,7 +92,7 @@ bool writeExecutable(const Executable &exe, std::vector<uint8_t> &out, std::stri
   sections[0] = {kStrings, strings.count(), strings.blob()};
   sections[2] = {kCommands, static_cast<uint32_t>(exe.commands.size()), {}};
   for (uint32_t w : exe.commands)
-    bytes::append(sections[2].data, w, 4);
+    bytes::append(sections[2].data, w, kCommandWordBytes);
   sections[3] = {kConfigs, static_cast<uint32_t>(exe.configs.size()), {}};
   if (!configRecords(exe, sections[3].data, why))
     return false;

@@ -15,6 +15,7 @@ constexpr size_t kMagicAt = 0, kVersionAt = 8, kHeaderSizeAt = 12, kFileSizeAt =
                  kChecksumAt = 24, kTargetHashAt = 32, kMakespanAt = 40, kHbmBytesAt = 48,
                  kFlagsAt = 56, kSectionCountAt = 60, kTargetNameAt = 64,
                  kCompilerVersionAt = 68, kKernelNameAt = 72, kReservedAt = 76;
+constexpr size_t kChecksumBytes = 8; // the u64 at kChecksumAt, read as zeros when hashing
 
 // Section table: one 24-byte entry per section, right after the header, in kind order.
 constexpr size_t kSectionEntryBytes = 24;
@@ -36,10 +37,25 @@ constexpr size_t kArgRecordBytes = 72;
 constexpr size_t kArgNameAt = 0, kArgMappingAt = 4, kArgKindAt = 8, kArgDTypeAt = 12,
                  kArgRankAt = 16, kArgReservedAt = 20, kArgShapeAt = 24, kArgOffsetAt = 56,
                  kArgBytesAt = 64;
+constexpr size_t kArgShapeEntryBytes = 8; // u64 per dimension, kMaxRank entries
 constexpr size_t kMaxRank = 4;
 
-// Config record: u32 unit, u32 word count, then the 64-bit words.
+// Command record: one u32 command word (docs/isa.md, "Command words").
+constexpr size_t kCommandWordBytes = 4;
+
+// Config record: u32 unit, u32 word count, u64 partial-load mask, then the 64-bit words,
+// fields packed LSB-first across them (isa::packBlock).
 constexpr size_t kConfigHeaderBytes = 16; // unit id, word count, partial mask
+constexpr size_t kConfigUnitAt = 0, kConfigWordCountAt = 4, kConfigMaskAt = 8;
+constexpr size_t kConfigWordBytes = 8;
+
+// Descriptor record (isa::kDescriptorBytes = 256 bytes; docs/isa.md, "DMA descriptors"):
+// u32 arrays of isa::kMaxDmaLoops entries, entry k at base + 4 k.
+constexpr size_t kDescKindAt = 0, kDescEngineAt = 4, kDescSrcAt = 8, kDescDstAt = 16,
+                 kDescPacketAt = 24, kDescLoopsAt = 28, kDescLimitsAt = 32,
+                 kDescSrcStridesAt = 64, kDescDstStridesAt = 96, kDescIndexAddressAt = 128,
+                 kDescIndexCountAt = 136, kDescIndirectLoopAt = 140, kDescReservedAt = 144;
+constexpr size_t kDescLoopEntryBytes = 4;
 
 constexpr size_t alignUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
 

@@ -6,14 +6,7 @@
 namespace rngd::isa {
 namespace {
 
-constexpr uint32_t kOpcodeShift = 25;
-constexpr uint32_t kContextBit = 1u << 24;
-constexpr uint32_t kBankBit = 1u << 23;
-constexpr uint32_t kWaitTagBit = 1u << 16;
-constexpr uint32_t kTagMask = 0x3f;
-constexpr uint32_t kConfigIndexMask = (1u << 20) - 1;
 constexpr uint32_t kUnitMask = kKnownUnits;
-constexpr uint32_t kDmaIndexShift = 6;
 
 const char *const kUnitBitNames[kUnitBits] = {"fetch",  "switch", "collect",   "contract",
                                               "vector", "cast",   "transpose", "commit",
@@ -132,10 +125,14 @@ std::optional<Command> decode(uint32_t word, std::string &why) {
     c.waitOnTag = (word & kWaitTagBit) != 0;
     // A tag wait has no context and a context wait no tag: one word per text form.
     if (c.waitOnTag) {
-      if (!reservedClear(word, opBits | kWaitTagBit | kTagMask, "wait on a tag", why))
+      if (!reservedClear(word, opBits | kWaitTagBit | kWaitTagFieldMask, "wait on a tag", why))
         return std::nullopt;
       c.context = Context::Main;
-      c.tag = static_cast<uint8_t>(word & kTagMask);
+      c.tag = word & kWaitTagFieldMask; // bits 15:6 must be zero: a tag past 63 is named
+      if (!inRange("DMA tag", c.tag, kMaxTag, why)) {
+        why = "command word " + hex(word) + ": " + why;
+        return std::nullopt;
+      }
     } else if (!reservedClear(word, opBits | kContextBit, "wait on a context", why)) {
       return std::nullopt;
     }

@@ -1,5 +1,6 @@
 // DMA descriptors: the 256-byte little-endian layout of Isa.h (docs/isa.md, "DMA descriptors").
 #include "Bytes.h"
+#include "FileLayout.h"
 #include "rngd/Isa.h"
 
 #include <algorithm>
@@ -7,9 +8,16 @@
 namespace rngd::isa {
 namespace {
 
-constexpr size_t kKind = 0, kEngine = 4, kSrc = 8, kDst = 16, kPacket = 24, kLoops = 28,
-                 kLimits = 32, kSrcStrides = 64, kDstStrides = 96, kIndexAddress = 128,
-                 kIndexCount = 136, kIndirectLoop = 140, kReserved = 144;
+// The record layout is the file's (FileLayout.h): one definition for codec and tools.
+constexpr size_t kKind = layout::kDescKindAt, kEngine = layout::kDescEngineAt,
+                 kSrc = layout::kDescSrcAt, kDst = layout::kDescDstAt,
+                 kPacket = layout::kDescPacketAt, kLoops = layout::kDescLoopsAt,
+                 kLimits = layout::kDescLimitsAt, kSrcStrides = layout::kDescSrcStridesAt,
+                 kDstStrides = layout::kDescDstStridesAt,
+                 kIndexAddress = layout::kDescIndexAddressAt,
+                 kIndexCount = layout::kDescIndexCountAt,
+                 kIndirectLoop = layout::kDescIndirectLoopAt, kReserved = layout::kDescReservedAt;
+constexpr size_t kEntry = layout::kDescLoopEntryBytes;
 
 bool checkLimit(uint64_t l, int i, std::string &why) {
   if (l >= 1 && l <= static_cast<uint64_t>(kMaxLoopLimit))
@@ -88,11 +96,11 @@ void encodeDescriptor(const Descriptor &d, uint8_t *out) {
   bytes::store32(out + kPacket, d.packetBytes);
   bytes::store32(out + kLoops, static_cast<uint32_t>(loops));
   for (size_t i = 0; i < loops; ++i) {
-    bytes::store32(out + kLimits + 4 * i, d.limits[i]);
+    bytes::store32(out + kLimits + kEntry * i, d.limits[i]);
     if (i < d.srcStrides.size())
-      bytes::store32(out + kSrcStrides + 4 * i, static_cast<uint32_t>(d.srcStrides[i]));
+      bytes::store32(out + kSrcStrides + kEntry * i, static_cast<uint32_t>(d.srcStrides[i]));
     if (i < d.dstStrides.size())
-      bytes::store32(out + kDstStrides + 4 * i, static_cast<uint32_t>(d.dstStrides[i]));
+      bytes::store32(out + kDstStrides + kEntry * i, static_cast<uint32_t>(d.dstStrides[i]));
   }
   bytes::store64(out + kIndexAddress, d.indexAddress);
   bytes::store32(out + kIndexCount, d.indexCount);
@@ -113,17 +121,17 @@ std::optional<Descriptor> decodeDescriptor(const uint8_t *in, std::string &why) 
     return std::nullopt;
   }
   for (uint32_t i = 0; i < loops; ++i) {
-    d.limits.push_back(bytes::load32(in + kLimits + 4 * i));
-    d.srcStrides.push_back(static_cast<int32_t>(bytes::load32(in + kSrcStrides + 4 * i)));
-    d.dstStrides.push_back(static_cast<int32_t>(bytes::load32(in + kDstStrides + 4 * i)));
+    d.limits.push_back(bytes::load32(in + kLimits + kEntry * i));
+    d.srcStrides.push_back(static_cast<int32_t>(bytes::load32(in + kSrcStrides + kEntry * i)));
+    d.dstStrides.push_back(static_cast<int32_t>(bytes::load32(in + kDstStrides + kEntry * i)));
   }
   d.indexAddress = bytes::load64(in + kIndexAddress);
   d.indexCount = bytes::load32(in + kIndexCount);
   d.indirectLoop = bytes::load32(in + kIndirectLoop);
   // Entries past the loop count and bytes 144..255 are reserved: one encoding per descriptor.
   for (uint32_t i = loops; i < static_cast<uint32_t>(kMaxDmaLoops); ++i)
-    if (bytes::load32(in + kLimits + 4 * i) || bytes::load32(in + kSrcStrides + 4 * i) ||
-        bytes::load32(in + kDstStrides + 4 * i)) {
+    if (bytes::load32(in + kLimits + kEntry * i) || bytes::load32(in + kSrcStrides + kEntry * i) ||
+        bytes::load32(in + kDstStrides + kEntry * i)) {
       why = "descriptor loop entry " + std::to_string(i) + " is past the loop count " +
             std::to_string(loops) + " but not zero";
       return std::nullopt;

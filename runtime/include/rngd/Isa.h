@@ -58,6 +58,18 @@ constexpr uint32_t kMaxConfigIndex = (1u << 20) - 1;
 constexpr uint32_t kMaxDescriptorIndex = (1u << 19) - 1;
 constexpr uint32_t kMaxTag = 63;
 
+/// Bit layout of a command word, for the codec and the tools that edit words.
+constexpr uint32_t kOpcodeShift = 25, kOpcodeBits = 7; // [31:25]
+constexpr uint32_t kContextBit = 1u << 24;             // load, exec, context wait: sub
+constexpr uint32_t kBankBit = 1u << 23;                // load, exec: main's bank 1
+constexpr uint32_t kWaitTagBit = 1u << 16;             // wait: on a DMA tag
+constexpr uint32_t kTagMask = kMaxTag;                 // dma, tag wait: the tag [5:0]
+/// A tag wait's [15:0]: the tag and the reserved bits 15:6 above it, decoded as one number so
+/// that a tag past 63 is refused by name.
+constexpr uint32_t kWaitTagFieldMask = 0xffff;
+constexpr uint32_t kConfigIndexMask = kMaxConfigIndex; // load: the block index [19:0]
+constexpr uint32_t kDmaIndexShift = 6;                 // dma: the descriptor index [24:6]
+
 /// The word of a command that passed checkCommand.
 uint32_t encode(const Command &c);
 /// Decodes a word; returns std::nullopt (and a reason) for unknown opcodes or reserved bits.

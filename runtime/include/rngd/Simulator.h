@@ -9,6 +9,7 @@
 #include "rngd/Status.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,19 +21,22 @@ namespace rngd::sim {
 enum class SliceMemory { Dm, Trf, Vrf };
 const char *sliceMemoryName(SliceMemory m); // "DM" | "TRF" | "VRF"
 
-/// Per-slice memories of 512 slices. Each slice's DM, TRF and VRF is allocated, zero-filled, on
-/// first touch, so a kernel that uses few slices costs little host memory. Contents persist
-/// across launches on the same DataMemory, as they do on the device.
+/// Per-slice memories of 512 slices. Each memory kind is one zero-filled region for all slices,
+/// reserved on the first touch of any slice; the OS hands out its pages on first use, so a
+/// kernel that uses few slices costs little host memory. Contents persist across launches on
+/// the same DataMemory, as they do on the device.
 class DataMemory {
 public:
   explicit DataMemory(const TargetModel &t = defaultTarget());
-  int64_t sliceCount() const { return static_cast<int64_t>(slices_.size()); }
+  int64_t sliceCount() const { return slices_; }
   int64_t sliceBytes() const { return sliceBytes_; }
   int64_t bytes(SliceMemory m) const;
   /// The slice's DM bytes (allocated on first use). `slice` must be < sliceCount().
   uint8_t *slice(int64_t slice);
   /// The slice's DM, TRF or VRF bytes (allocated on first use). `slice` must be < sliceCount().
+  /// Throws std::bad_alloc when the host has no memory for the region.
   uint8_t *memory(SliceMemory m, int64_t slice);
+  /// Whether the slice's memory was touched since construction or the last clear().
   bool allocated(int64_t slice) const;
   bool allocated(SliceMemory m, int64_t slice) const;
   /// Host access with bounds checks (DM).
@@ -45,9 +49,17 @@ public:
   void clear();
 
 private:
+  struct Free {
+    void operator()(uint8_t *p) const { std::free(p); }
+  };
+  static constexpr int kKinds = 3; // DM, TRF, VRF: indexed by SliceMemory
   int64_t sliceBytes_;
   int64_t trfBytes_, vrfBytes_;
-  std::vector<std::unique_ptr<uint8_t[]>> slices_, trf_, vrf_;
+  int64_t slices_;
+  // calloc'd per kind, all slices back to back: one allocation (not one per slice) and zero
+  // pages from the OS, so a slice costs only the pages a kernel touches.
+  std::unique_ptr<uint8_t, Free> region_[kKinds];
+  std::vector<uint8_t> touched_[kKinds]; // per slice
 };
 
 /// One memory range a command reads or writes. HBM ranges are offsets in the kernel's HBM space;
