@@ -234,13 +234,6 @@ mapping::Mapping concat(const mapping::Mapping &a, const mapping::Mapping &b) {
   return mapping::Mapping::fromFactors(factors);
 }
 
-int64_t heldEnd(const mapping::Mapping &m) {
-  int64_t end = m.size();
-  while (end > 0 && !m.digits(end - 1))
-    --end;
-  return end;
-}
-
 bool sameSpatial(const SpatialLayout &a, const SpatialLayout &b) {
   return mapping::sameOrder(a.cluster, b.cluster) && mapping::sameOrder(a.slice, b.slice);
 }

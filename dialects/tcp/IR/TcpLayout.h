@@ -92,12 +92,10 @@ std::optional<VrfLayout> resolveVrf(mlir::Operation *op, VrfType type);
 using mapping::sameOrder; // same logical values at every position (Mapping.h)
 /// `[a..., b...]` as one mapping.
 mapping::Mapping concat(const mapping::Mapping &a, const mapping::Mapping &b);
-/// Whether two placements put data on the same global slices.
-/// The position after the last cell mapping `m` holds (its padding after that excluded).
-int64_t heldEnd(const mapping::Mapping &m);
 /// Whether two placements put every cell on the same cluster and slice, however their
 /// mappings are spelled ("[1 # 2, I / 8 % 32, I / 2 % 4]" places as "[1 # 2, I / 2 % 128]").
 bool sameSpatial(const SpatialLayout &a, const SpatialLayout &b);
+/// Whether two placements put data on the same global slices.
 bool sameSlices(const TargetModel &t, const SpatialLayout &a, const SpatialLayout &b);
 
 /// Fetch or commit sequencer of a pass reading/writing `buffer` in the stream's order.

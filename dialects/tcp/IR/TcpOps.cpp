@@ -231,7 +231,7 @@ LogicalResult ViewOp::verify() {
     return failure();
   if (getSource().getType().getElementType() != getResult().getType().getElementType())
     return emitOpError("a view keeps the element type");
-  int64_t offset = getOffset(), end = offset + heldEnd(result->elem);
+  int64_t offset = getOffset(), end = offset + result->elem.heldEnd();
   if (offset < 0 || end > source->elem.size())
     return emitOpError("cells [") << offset << ", " << end << ") are outside the source's "
                                   << source->elem.size() << " cells";
@@ -269,7 +269,7 @@ static LogicalResult verifyWindow(Op op, Resolve resolve, bool held) {
   if (!sameSlices(getTarget(op), source->spatial, result->spatial))
     return op.emitOpError("a view keeps the tensor on the same slices");
   int64_t offset = op.getOffset();
-  int64_t end = offset + (held ? heldEnd(result->elem) : result->elem.size());
+  int64_t end = offset + (held ? result->elem.heldEnd() : result->elem.size());
   if (offset < 0 || end > source->elem.size())
     return op.emitOpError("cells [") << offset << ", " << end << ") are outside the source's "
                                      << source->elem.size() << " cells";

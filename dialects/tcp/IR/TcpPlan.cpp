@@ -307,7 +307,7 @@ std::optional<CommitPlan> planCommit(CommitOp op) {
   // slice (its trailing padding excluded): refused here, where its layout is chosen, rather
   // than at the DMA (docs/layout-cookbook.md, "Results under 8 bytes per slice"). Passes
   // may read smaller, padded results (a reduction's one value per slice).
-  int64_t held = heldEnd(result->elem) * result->elemBytes;
+  int64_t held = result->elem.heldEnd() * result->elemBytes;
   if (held < t.commitStrideAlignment)
     if (Operation *dma = dmaReading(op.getResult())) {
       InFlightDiagnostic diag = op.emitOpError("the result holds ")

@@ -296,6 +296,19 @@ int64_t Mapping::size() const {
   return n;
 }
 
+int64_t Mapping::heldEnd() const {
+  // A position holds a cell when each factor's digit is below its visible count, so the last
+  // such position takes every factor's last visible digit.
+  std::vector<int64_t> stride = strides();
+  int64_t last = 0;
+  for (size_t i = 0; i < factors_.size(); ++i) {
+    if (factors_[i].visible() <= 0)
+      return 0;
+    last += (factors_[i].visible() - 1) * stride[i];
+  }
+  return last + 1;
+}
+
 std::vector<std::string> Mapping::axes() const {
   std::vector<std::string> out;
   for (const Factor &f : factors_)

@@ -93,6 +93,9 @@ public:
   std::optional<std::vector<int64_t>> digits(int64_t position) const;
   /// Position stride of each factor: product of the `cells` of the factors minor to it.
   std::vector<int64_t> strides() const;
+  /// One past the last position that holds a cell (the padding after it excluded): every
+  /// factor at its last visible digit. Computed from the factors, not by visiting positions.
+  int64_t heldEnd() const;
 
   bool operator==(const Mapping &o) const { return factors_ == o.factors_; }
   bool operator!=(const Mapping &o) const { return !(*this == o); }

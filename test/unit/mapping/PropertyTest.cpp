@@ -191,3 +191,44 @@ TEST_CASE("property: sameOrder agrees with comparing every position", "[mapping]
   CHECK(same > 50);
   CHECK(different > 50);
 }
+
+TEST_CASE("property: heldEnd is one past the last position that holds a cell",
+          "[mapping][property]") {
+  AxisEnv e = env({{"A", 8}, {"B", 6}, {"C", 2}});
+  // Factors with padding (`# n`), views (`= n`) and constants, placed anywhere.
+  const std::vector<std::string> pieces = {"A",         "A # 12",     "A = 5",  "A / 2",
+                                           "A % 2 # 3", "B",          "B # 8",  "B / 3 # 4",
+                                           "B % 3",     "C",          "C # 4",  "1 # 3",
+                                           "1"};
+  std::mt19937 rng(29);
+  auto bruteForce = [](const Mapping &m) {
+    int64_t end = m.size();
+    while (end > 0 && !m.digits(end - 1))
+      --end;
+    return end;
+  };
+  int padded = 0;
+  for (int iter = 0; iter < 400; ++iter) {
+    std::vector<std::string> fs;
+    for (size_t n = 1 + rng() % 3; fs.size() < n;) {
+      const std::string &p = pieces[rng() % pieces.size()];
+      if (std::none_of(fs.begin(), fs.end(), [&](const std::string &f) { return f[0] == p[0]; }) ||
+          p[0] == '1')
+        fs.push_back(p);
+    }
+    Error err;
+    std::optional<Mapping> m = Mapping::parse(join(fs, 0, fs.size()), e, err);
+    if (!m)
+      continue;
+    INFO(m->str());
+    CHECK(m->heldEnd() == bruteForce(*m));
+    padded += m->heldEnd() < m->size();
+  }
+  CHECK(padded > 50);
+  // At the cell limit, padded at the end: computed, not walked (2^32 - 2^31 padding cells).
+  Mapping big = parse("[A, B # 536870912]", env({{"A", 8}, {"B", 268435456}}));
+  CHECK(big.size() == kMaxCells);
+  CHECK(big.heldEnd() == int64_t(7) * 536870912 + 268435456);
+  CHECK(parse("A = 5", e).heldEnd() == 5);
+  CHECK(parse("[A # 12, 1 # 3]", e).heldEnd() == 7 * 3 + 1);
+}
