@@ -60,6 +60,14 @@ std::optional<Executable> toExecutable(rngd::ExecutableOp op) {
       exe.commands.push_back(isa::encode(*command));
     }
   }
+  // The file's own rules across records (argument bytes against shape and dtype, offsets
+  // inside the HBM space, references between commands, configs and descriptors): what the
+  // loader would refuse is refused here, at the executable.
+  std::string why;
+  if (!validateExecutable(exe, why)) {
+    op.emitOpError("cannot be written as an executable: ") << why;
+    return std::nullopt;
+  }
   return exe;
 }
 

@@ -18,6 +18,12 @@
 #include <optional>
 #include <vector>
 
+// Debian's LLVM/MLIR libraries are not instrumented, but the LLVM headers our instrumented code
+// includes poison and unpoison bump-allocator slabs: a slab our code started and an
+// uninstrumented allocation in libMLIR then look like a use-after-poison. ASan ignores manual
+// poisoning with this option (its own checks stay on).
+extern "C" const char *__asan_default_options() { return "allow_user_poisoning=0"; }
+
 namespace rngd::fuzz {
 
 /// The context of every input; its diagnostics are swallowed and counted.
