@@ -3,7 +3,7 @@
 BUILD_DIR ?= build
 LIT := /usr/lib/llvm-19/build/utils/lit/lit.py
 
-.PHONY: all deps configure build test run bench fuzz clean
+.PHONY: all deps configure build test run bench sanitize-build sanitize fuzz clean
 
 all: build
 
@@ -26,6 +26,18 @@ run: build
 
 bench: build
 	@python3 scripts/bench.py $(BUILD_DIR)
+
+# The whole ctest suite again with AddressSanitizer + UndefinedBehaviorSanitizer (clang-19,
+# RNGD_SANITIZE) in build-asan; CI runs it after `make test`. docs/reliability.md.
+ASAN_DIR ?= build-asan
+sanitize-build: deps
+	@test -f $(ASAN_DIR)/build.ninja || CC=clang-19 CXX=clang++-19 cmake -S . -B $(ASAN_DIR) -G Ninja \
+	  -DCMAKE_BUILD_TYPE=Release -DRNGD_SANITIZE=ON -DLLVM_EXTERNAL_LIT=$(LIT)
+	cmake --build $(ASAN_DIR)
+
+sanitize: sanitize-build
+	cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allow_user_poisoning=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure
 
 # libFuzzer targets (clang-19, ASan+UBSan) in build-fuzz, FUZZ_SECONDS each (default 60);
 # fails on any finding. docs/reliability.md.

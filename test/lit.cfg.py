@@ -16,6 +16,11 @@ config.substitutions.append(("%kernels", os.path.join(config.rngd_src_root, "ker
 config.substitutions.append(("%schedules", os.path.join(config.rngd_src_root, "schedules")))
 config.substitutions.append(("%python", "python3"))
 
+# The sanitizer build (RNGD_SANITIZE, make sanitize): AddressSanitizer reserves terabytes of
+# address space, so tests that bound memory with `ulimit -v` say `UNSUPPORTED: asan`.
+if getattr(config, "rngd_sanitize", False):
+    config.available_features.add("asan")
+
 # Headless Chromium (Debian's `chromium`, installed by scripts/install-deps.sh) renders the
 # schedule viewer's pages in test/tools/schedule-view-chromium.test.
 import shutil
