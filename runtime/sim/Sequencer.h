@@ -44,13 +44,20 @@ template <typename Limits> std::string nestProduct(const Limits &limits) {
 }
 
 /// The message of a nest past the work cap: "<what> makes <product> <units>, over the
-/// simulator's per-command cap of <cap> (SimOptions::maxWorkPerCommand)".
+/// simulator's per-command cap of <cap> (SimOptions::maxWorkPerCommand)". A Tensor Unit pass
+/// shares the cap among the `slices` it runs on, each step of it costing `perStep` operations
+/// (a contraction step is lanes x packet elements MACs): the message then gives that share.
 template <typename Limits>
 std::string overWorkCap(const std::string &what, const Limits &limits, const char *units,
-                        int64_t cap) {
+                        int64_t cap, int64_t slices = 1, int64_t perStep = 1) {
+  std::string share;
+  if (slices > 1 || perStep > 1)
+    share = ", shared by " + std::to_string(slices) + " slices" +
+            (perStep > 1 ? " at " + std::to_string(perStep) + " operations each" : "") +
+            ": at most " + std::to_string(cap / slices / perStep) + " per slice";
   return what + " makes " + nestProduct(limits) + " " + units +
          ", over the simulator's per-command cap of " + std::to_string(cap) +
-         " (SimOptions::maxWorkPerCommand)";
+         " (SimOptions::maxWorkPerCommand" + share + ")";
 }
 
 /// Calls visit(offset) for every access in order. Loops of limit 1 are skipped and the

@@ -10,6 +10,7 @@
 #include "Sequencer.h"
 #include "VectorEngine.h"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -50,6 +51,13 @@ template <typename F> void forEachSlice(const isa::SliceBitmap &b, F &&f) {
       f(int64_t(w) * 64 + __builtin_ctzll(bits));
 }
 
+int64_t sliceCount(const isa::SliceBitmap &b) {
+  int64_t n = 0;
+  for (uint64_t w : b)
+    n += __builtin_popcountll(w);
+  return n;
+}
+
 bool empty(const isa::SliceBitmap &b) {
   for (uint64_t w : b)
     if (w)
@@ -78,6 +86,10 @@ private:
   }
   bool listed(uint16_t bit) const { return (c_.units & bit) != 0; }
   int64_t maxFlits() const { return env_.options.maxStreamBytesPerSlice / t_.flitBytes; }
+  /// Each slice's share of the command's work cap (planFetch counts the slices).
+  int64_t sliceShare() const {
+    return std::max<int64_t>(1, env_.options.maxWorkPerCommand / slices_);
+  }
 
   // ---- Planning ----------------------------------------------------------------------------
   bool checkUnits() {
@@ -132,10 +144,13 @@ private:
     if (p.access > maxAccess)
       return fail("fetch access of " + std::to_string(p.access) + " bytes exceeds the " +
                   isa::contextName(c_.context) + " context's " + std::to_string(maxAccess));
-    int64_t cap = env_.options.maxWorkPerCommand;
+    // The work cap is for the whole command: each of the slices the pass runs on gets a share.
+    slices_ = std::max<int64_t>(1, sliceCount(f.slices));
+    int64_t cap = sliceShare();
     p.accesses = nestCount(f.limits, cap);
     if (p.accesses > cap)
-      return fail(overWorkCap("fetch nest", f.limits, "accesses per slice", cap));
+      return fail(overWorkCap("fetch nest", f.limits, "accesses per slice",
+                              env_.options.maxWorkPerCommand, slices_));
     if (p.accesses > env_.options.maxStreamBytesPerSlice / p.access)
       return fail("fetch streams more than " +
                   std::to_string(env_.options.maxStreamBytesPerSlice) +
@@ -271,9 +286,17 @@ private:
     std::string why;
     ElemType type = ElemType::F32;
     if (contract_) {
-      if (!planContract(*c_.contract, flits_, t_, env_.options.maxWorkPerCommand, maxFlits(),
-                        contractPlan_, why))
+      // A contraction step multiplies a packet into every lane: lanes x elements MACs.
+      int64_t perStep = (int64_t(1) << c_.contract->lanesLog2) *
+                        std::max<int64_t>(1, c_.contract->packetElems);
+      if (!planContract(*c_.contract, flits_, t_, sliceShare() / perStep, maxFlits(),
+                        contractPlan_, why)) {
+        if (cappedProduct(c_.contract->limits, sliceShare() / perStep) >
+            sliceShare() / perStep)
+          why = overWorkCap("contract nest", c_.contract->limits, "iterations per slice",
+                            env_.options.maxWorkPerCommand, slices_, perStep);
         return fail(why);
+      }
       valid.assign(static_cast<size_t>(contractPlan_.outFlits), uint8_t(t_.flitBytes));
       out_.shape.contractIterations = contractPlan_.iterations;
       out_.shape.contractPacketElems = contractPlan_.elems;
@@ -321,11 +344,12 @@ private:
 
   bool planCommit() {
     const isa::CommitConfig &c = *c_.commit;
-    int64_t cap = env_.options.maxWorkPerCommand;
+    int64_t cap = sliceShare();
     int64_t writes = nestCount(c.limits, cap);
     int64_t flits = static_cast<int64_t>(validFinal_.size());
     if (writes > cap)
-      return fail(overWorkCap("commit nest", c.limits, "writes per slice", cap));
+      return fail(overWorkCap("commit nest", c.limits, "writes per slice",
+                              env_.options.maxWorkPerCommand, slices_));
     if (writes != flits)
       return fail("commit nest makes " + std::to_string(writes) + " writes but the pass "
                   "carries " + std::to_string(flits) + " flits per slice");
@@ -591,6 +615,7 @@ private:
   FetchPlan fetch_;
   int64_t packetIn_ = 0, packetOut_ = 0, packetsIn_ = 0, packets_ = 0;
   int64_t flitsPerPacket_ = 0, flits_ = 0;
+  int64_t slices_ = 1; // slices the pass runs on (its fetch bitmap), which share the work cap
   SwitchPlan switch_;
   isa::SliceBitmap flow_{}, outSet_{}, computeSet_{};
   std::vector<uint8_t> validCollect_, validCastIn_, validCommitCastIn_, validFinal_;

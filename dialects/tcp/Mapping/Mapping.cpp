@@ -275,6 +275,10 @@ std::optional<std::pair<Factor, Factor>> splitFactor(const Factor &f, int64_t in
   return std::make_pair(outer, inner);
 }
 
+std::string Mapping::spelling(const std::string &text) {
+  return detail::slice(text, 0, text.size());
+}
+
 bool Mapping::checkSyntax(const std::string &text, Error &err) {
   std::vector<Term> terms;
   return detail::parseTerms(text, terms, err);
