@@ -47,6 +47,10 @@ public:
         llvm::MemoryBuffer::getMemBufferCopy(
             llvm::StringRef(reinterpret_cast<const char *>(data), size), "input.mlir"),
         llvm::SMLoc());
+    if (mlir::failed(checkNesting(sources, &context_))) {
+      expectError("checkNesting");
+      return nullptr;
+    }
     auto module = mlir::parseSourceFile<mlir::ModuleOp>(
         sources, mlir::ParserConfig(&context_, /*verifyAfterParse=*/false));
     RNGD_FUZZ_CHECK(module || errors_ > 0, "refused by the parser without an error");

@@ -178,6 +178,8 @@ int main(int argc, char **argv) {
   timing.setEnabled(stats);
   TimingScope root = timing.getRootScope();
   TimingScope parseTimer = root.nest("parse");
+  if (failed(rngd::checkNesting(sourceMgr, &context)))
+    return 1;
   // Verified after the target is on the module (setTarget): the checks follow the target.
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context, /*verifyAfterParse=*/false));
@@ -189,7 +191,9 @@ int main(int argc, char **argv) {
 
   bool alreadyLowered = !module->getOps<rngd::ExecutableOp>().empty();
   // The module's ops are checked against the target it now names before any pass runs.
-  if ((!alreadyLowered && failed(rngd::setModuleTarget(*module, targetName))) || failed(verify(*module)))
+  if (!alreadyLowered && failed(rngd::setModuleTarget(*module, targetName)))
+    return 1;
+  if (failed(verify(*module)))
     return 1;
   if (!alreadyLowered) {
     PassManager schedule(&context);
