@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent host oracle for the gemv, rmsnorm and softmax NPU kernels.
+"""Independent host oracle for the gemv, gemm, rmsnorm and softmax NPU kernels.
 
 Computes each kernel's output from its input files without the compiler or the simulator,
 emulating the device numerics bit for bit (binary32 round-to-nearest-even, bf16 RNE,
@@ -10,10 +10,11 @@ pairwise reduction trees), and also checks the output against plain float64 math
   engines_oracle.py emulate KERNEL DIR                 write the emulated DIR/y.bin
   engines_oracle.py selftest                           test the helpers and `check`
 
-KERNEL is gemv, rmsnorm or softmax; DIST is `uniform` ([0, 1)) or `small` (realistic
+KERNEL is gemv, gemm, rmsnorm or softmax; DIST is `uniform` ([0, 1)) or `small` (realistic
 small magnitudes).  Files are raw little-endian: bf16 as uint16 bit patterns, f32 as binary32.
 
   gemv     x.bin bf16 [1024], w.bin bf16 [2048, 1024] row-major  ->  y.bin bf16 [2048]
+  gemm     x.bin bf16 [8, 256], w.bin bf16 [256, 256]            ->  y.bin bf16 [8, 256]
   rmsnorm  x.bin bf16 [1024], w.bin bf16 [1024]                  ->  y.bin bf16 [1024]
   softmax  x.bin f32 [512]                                       ->  y.bin f32 [512]
 
@@ -296,6 +297,7 @@ def to_bf16_rne(values):
 # Kernels: shapes, input generation, bit-exact emulation and float64 reference.
 
 GEMV_I, GEMV_J, GEMV_BLOCK = 2048, 1024, 32
+GEMM_T, GEMM_I, GEMM_J = 8, 256, 256
 RMS_H, RMS_SLICE = 1024, 4
 SM_T, SM_SLICE = 512, 8
 RMS_EPS = f32(1e-6)
@@ -310,6 +312,15 @@ def make_inputs(kernel, d, seed, dist):
         else:
             x = to_bf16_rne([min(4.0, max(-4.0, v)) for v in normals(kx, GEMV_J)])
             w = to_bf16_rne(normals(kw, GEMV_I * GEMV_J, 0.0, 0.02))
+        write_u16(os.path.join(d, "x.bin"), x)
+        write_u16(os.path.join(d, "w.bin"), w)
+    elif kernel == "gemm":
+        if dist == "uniform":
+            x = to_bf16_trunc(uniforms24(kx, GEMM_T * GEMM_J))
+            w = to_bf16_trunc(uniforms24(kw, GEMM_I * GEMM_J))
+        else:
+            x = to_bf16_rne([min(4.0, max(-4.0, v)) for v in normals(kx, GEMM_T * GEMM_J)])
+            w = to_bf16_rne(normals(kw, GEMM_I * GEMM_J, 0.0, 0.02))
         write_u16(os.path.join(d, "x.bin"), x)
         write_u16(os.path.join(d, "w.bin"), w)
     elif kernel == "rmsnorm":
@@ -357,6 +368,26 @@ def gemv(d):
         acc = add_level(acc, t[jb::nb])  # acc = f32(acc + t) for every row at once
     ref = [math.fsum(exact[i * J:(i + 1) * J]) for i in range(I)]
     return [bf16_from_f32_bits(b) for b in f32_list_to_bits(acc)], ref
+
+
+def gemm(d):
+    """-> (expected bf16 bits, float64 reference) for y[t, i] = sum_j x[t, j] w[i, j]: every
+    token row is a gemv (32-element packets, a pairwise tree each, summed in J order)."""
+    T, I, J, B = GEMM_T, GEMM_I, GEMM_J, GEMV_BLOCK
+    x = _load_bf16(d, "x.bin", T * J)
+    w = _load_bf16(d, "w.bin", I * J)
+    bits, ref = [], []
+    nb = J // B
+    for t in range(T):
+        row = x[t * J:(t + 1) * J]
+        exact = [a * b for a, b in zip(row * I, w)]
+        tr = segmented_tree(round_f32_list(exact), B)
+        acc = [0.0] * I
+        for jb in range(nb):
+            acc = add_level(acc, tr[jb::nb])
+        bits += [bf16_from_f32_bits(b) for b in f32_list_to_bits(acc)]
+        ref += [math.fsum(exact[i * J:(i + 1) * J]) for i in range(I)]
+    return bits, ref
 
 
 def rmsnorm(d):
@@ -755,7 +786,7 @@ def check_attention_first(d, out=sys.stdout, kernel="attention_forward_first"):
     return compare(kernel, o, ref, got_o, out) or rc
 
 
-KERNELS = {"gemv": (gemv, "bf16"), "rmsnorm": (rmsnorm, "bf16"), "softmax": (softmax, "f32"),
+KERNELS = {"gemv": (gemv, "bf16"), "gemm": (gemm, "bf16"), "rmsnorm": (rmsnorm, "bf16"), "softmax": (softmax, "f32"),
            "final_layer": (None, "bf16"), "decoder": (decoder, "bf16"),
            "projection": (None, "bf16"), "attention_forward_first": (None, "bf16"),
            "attention_forward": (None, "bf16")}
@@ -918,7 +949,7 @@ def selftest():
     # `check` on every kernel and distribution: the emulated output passes (bit-exact and
     # within the float64 rule), and perturbed outputs fail.
     with tempfile.TemporaryDirectory() as d:
-        for kernel in ("gemv", "rmsnorm", "softmax"):
+        for kernel in ("gemv", "gemm", "rmsnorm", "softmax"):
             for dist in ("uniform", "small"):
                 make_inputs(kernel, d, 7, dist)
                 exp_bits, ref = emulate(kernel, d)

@@ -75,16 +75,31 @@ std::vector<Piece> clusterPieces(const TargetModel &t, const Nest &loops, bool d
   return {};
 }
 
-/// The loop of `loops` from `first` on a piece is cut at: among those of
+/// Whether cutting loop `k` into runs of iterations gives parts whose destination bytes lie
+/// in disjoint [lo, hi) ranges: one iteration of loop k (the other loops' reach plus a packet)
+/// fits in its stride. The simulator checks concurrent HBM writes by such bounding ranges
+/// (docs/simulator.md, "Hazards"), so parts writing HBM must not interleave.
+bool separatesDestination(const Nest &loops, size_t k, int64_t packetBytes) {
+  Nest others = loops;
+  others[k].size = 1;
+  auto [lo, hi] = reach(others, /*dst=*/true);
+  int64_t stride = loops[k].dstStride < 0 ? -loops[k].dstStride : loops[k].dstStride;
+  return stride >= hi - lo + packetBytes;
+}
+
+/// The loop of `loops` from `first` on a piece is cut at: among those `allowed` of
 /// kStreamSplitIterations or more iterations (so chunks can be sized finely), the one three
 /// stream engines share most evenly (the outermost on ties), else the longest; loops.size()
-/// when no loop has two iterations.
-size_t cutLoop(const Nest &loops, size_t first) {
-  size_t longest = first, even = loops.size();
+/// when no allowed loop has two iterations.
+template <typename Allowed>
+size_t cutLoop(const Nest &loops, size_t first, Allowed allowed) {
+  size_t longest = loops.size(), even = loops.size();
   // The largest of three near-equal chunks over a third of the loop, as a fraction n / 3.
   auto excess = [&](size_t k) { return (loops[k].size + 2) / 3 * 3 * 1000 / loops[k].size; };
   for (size_t k = first; k < loops.size(); ++k) {
-    if (loops[k].size > loops[longest].size)
+    if (!allowed(k))
+      continue;
+    if (longest == loops.size() || loops[k].size > loops[longest].size)
       longest = k;
     if (loops[k].size >= kStreamSplitIterations &&
         (even == loops.size() || excess(k) < excess(even)))
@@ -172,7 +187,9 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chu
   for (size_t pi = 0; pi < pieces.size(); ++pi) {
     const Piece &p = pieces[pi];
     int64_t base = p.cluster * enginesPerCluster;
-    size_t i = cutLoop(p.loops, 0);
+    size_t i = cutLoop(p.loops, 0, [&](size_t k) {
+      return !plan.hbmDest || separatesDestination(p.loops, k, packetBytes);
+    });
     int64_t n = i < p.loops.size() ? p.loops[i].size : 0;
     if (!chunks.empty() && i == p.loops.size())
       return {}; // chunks for a piece with no loop to cut
@@ -235,7 +252,12 @@ std::vector<DmaPart> indirectDmaParts(const IndirectDmaPlan &plan,
   for (size_t pi = 0; pi < pieces.size(); ++pi) {
     const Piece &p = pieces[pi];
     int64_t base = p.cluster * enginesPerCluster;
-    size_t i = cutLoop(p.loops, 1); // inside the row loop: every part reads its rows' offsets
+    // Inside the row loop: every part reads its rows' offsets. A scatter's parts write HBM,
+    // and rows at different offsets interleave any cut unless there is one row.
+    size_t i = cutLoop(p.loops, 1, [&](size_t k) {
+      return !plan.scatter ||
+             (plan.rows == 1 && separatesDestination(p.loops, k, packetBytes));
+    });
     int64_t n = i < p.loops.size() ? p.loops[i].size : 0;
     if (!chunks.empty() && i == p.loops.size())
       return {}; // chunks for a piece with no loop to cut

@@ -31,7 +31,9 @@ struct DmaPart {
 /// longest) is cut into near-equal chunks, chunk i on engine 4c + i. Every other DMA runs on
 /// the cluster's fourth engine (tcp-schedule moves it to whichever engine of the cluster frees
 /// first), so the weight streams do not hold up the kernel's own traffic in their engines'
-/// queues. The scheduler and the lowering both use this, so they issue the same descriptors. Empty when the DM side spans both clusters and
+/// queues. A DMA writing HBM is only cut at a loop whose parts write disjoint [lo, hi) ranges
+/// (the simulator compares concurrent commands by such bounding ranges); with no such loop
+/// it stays whole. The scheduler and the lowering both use this, so they issue the same descriptors. Empty when the DM side spans both clusters and
 /// no loop of the nest separates them (no engine could run it). `chunks`, when given, are the
 /// stream parts' iteration counts, one per engine of the piece's cluster in order (the fourth
 /// is the spare engine, which tcp-schedule lends a stream across the others' start-ups); a

@@ -1,0 +1,76 @@
+// dmaParts: where a DMA's loop nest is cut when its parts run on several engines at once.
+// Parts that write HBM must write disjoint [lo, hi) ranges, which the simulator's hazard check
+// compares (docs/simulator.md, "Hazards"), so the cut loop must separate their destinations.
+#include "dialects/tcp/Analysis/DmaParts.h"
+
+#include <catch2/catch.hpp>
+
+using namespace rngd;
+using namespace rngd::tcp;
+
+namespace {
+/// A store from 16 slices of cluster 0 (DM) to HBM, loops outer to inner, 32-byte packets.
+DmaOpPlan store(std::vector<mapping::DmaPlan::PairLoop> loops) {
+  DmaOpPlan p;
+  p.target = &defaultTarget();
+  p.plan.loops = std::move(loops);
+  p.plan.packetBytes = 32;
+  p.route = DmaRoute::DmToHbm;
+  p.dmSource = DmLayout{};
+  p.hbmDest = HbmLayout{};
+  return p;
+}
+
+/// [lo, hi) of the bytes part `p` writes.
+std::pair<int64_t, int64_t> written(const DmaPart &p, int64_t packet) {
+  int64_t lo = p.dstOffset, hi = p.dstOffset + packet;
+  for (const auto &l : p.loops)
+    (l.dstStride < 0 ? lo : hi) += (l.size - 1) * l.dstStride;
+  return {lo, hi};
+}
+} // namespace
+
+TEST_CASE("a store spread over engines is cut where its HBM ranges stay disjoint") {
+  const int64_t window = defaultTarget().dmSliceWindowBytes;
+  // 8 rows of 512 bytes; each of 16 slices holds 32 bytes of every row. Cutting the slices
+  // (16 iterations, the finer loop) would interleave the parts' ranges; the rows do not.
+  DmaOpPlan plan = store({{8, 32, 512}, {16, window, 32}});
+  std::vector<DmaPart> parts = dmaParts(plan, std::vector<int64_t>{2, 2, 2, 2});
+  REQUIRE(parts.size() == 4);
+  for (size_t c = 0; c < parts.size(); ++c) {
+    CHECK(parts[c].engine == int64_t(c));
+    CHECK(parts[c].loops[0].size == 2);
+    CHECK(parts[c].loops[1].size == 16);
+    CHECK(written(parts[c], 32) == std::pair<int64_t, int64_t>(1024 * int64_t(c), 1024 * int64_t(c + 1)));
+  }
+  // The row stride above is at the limit (one row's reach: 16 x 32 bytes); gaps between
+  // rows separate as well.
+  std::vector<DmaPart> gapped = dmaParts(store({{8, 32, 1024}, {16, window, 32}}),
+                                         std::vector<int64_t>{2, 2, 2, 2});
+  REQUIRE(gapped.size() == 4);
+  CHECK(gapped[3].loops[0].size == 2);
+  CHECK(written(gapped[3], 32) == std::pair<int64_t, int64_t>(6144, 7680));
+}
+
+TEST_CASE("a store whose every cut interleaves is not spread") {
+  const int64_t window = defaultTarget().dmSliceWindowBytes;
+  // Row stride 480 is one packet short of a row's reach (512): cut rows would overlap by 32
+  // bytes; cut slices interleave. No part may run beside another.
+  DmaOpPlan plan = store({{8, 32, 480}, {16, window, 32}});
+  CHECK(dmaParts(plan, std::vector<int64_t>{2, 2, 2, 2}).empty());
+  std::vector<DmaPart> whole = dmaParts(plan);
+  REQUIRE(whole.size() == 1);
+  CHECK(whole[0].cutIterations == 0); // nothing the scheduler could cut
+  // A load into DM is cut as before at its finest even loop (reads may interleave freely).
+  DmaOpPlan load = plan;
+  load.route = DmaRoute::HbmToDm;
+  load.dmSource.reset();
+  load.hbmDest.reset();
+  load.dmDest = DmLayout{};
+  load.hbmSource = HbmLayout{};
+  for (auto &l : load.plan.loops)
+    std::swap(l.srcStride, l.dstStride);
+  std::vector<DmaPart> cut = dmaParts(load, std::vector<int64_t>{4, 4, 4, 4});
+  REQUIRE(cut.size() == 4);
+  CHECK(cut[0].loops[1].size == 4);
+}
