@@ -176,16 +176,16 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chu
   //    cut into near-equal chunks (or the scheduler's, one per engine of the cluster). A small
   //    DMA stays whole on the cluster's fourth engine unless the scheduler gives chunks.
   std::vector<DmaPart> parts;
-  // A stream reads each HBM byte once: a replicating load (a loop reading the same source
-  // again) is small however many copies it writes.
-  bool replicates = llvm::any_of(whole.loops, [](const auto &l) {
-    return l.size > 1 && l.srcStride == 0;
-  });
-  bool large = plan.hbmSource && !replicates &&
-               makePart(whole, 0).packets * packetBytes >= kDmaSplitBytes;
+  // A stream reads each HBM byte once per cluster piece: a load replicating within a piece (a
+  // loop reading the same source again) is small however many copies it writes; one that
+  // replicates only across clusters streams each cluster's copy.
+  bool largeLoad = plan.hbmSource && makePart(whole, 0).packets * packetBytes >= kDmaSplitBytes;
   size_t nextChunk = 0;
   for (size_t pi = 0; pi < pieces.size(); ++pi) {
     const Piece &p = pieces[pi];
+    bool large = largeLoad && llvm::none_of(p.loops, [](const auto &l) {
+                   return l.size > 1 && l.srcStride == 0;
+                 });
     int64_t base = p.cluster * enginesPerCluster;
     size_t i = cutLoop(p.loops, 0, [&](size_t k) {
       return !plan.hbmDest || separatesDestination(p.loops, k, packetBytes);

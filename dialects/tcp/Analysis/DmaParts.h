@@ -25,8 +25,8 @@ struct DmaPart {
 /// The descriptors of a DMA. An engine reaches only its own cluster's DM (the destination's,
 /// for DM to DM), so a DMA whose DM side spans both clusters is first cut, at the outermost
 /// loop whose iterations each stay in one cluster, into one piece per cluster. A load from
-/// HBM of at least kDmaSplitBytes that reads each source byte once (no replication) then
-/// streams each piece over its cluster's first three engines: the piece's loop of
+/// HBM of at least kDmaSplitBytes then streams each piece that reads each source byte once
+/// (no replication inside the piece; a copy per cluster is two pieces) over its cluster's first three engines: the piece's loop of
 /// kStreamSplitIterations or more iterations that three engines share most evenly (else its
 /// longest) is cut into near-equal chunks, chunk i on engine 4c + i. Every other DMA runs on
 /// the cluster's fourth engine (tcp-schedule moves it to whichever engine of the cluster frees

@@ -74,3 +74,35 @@ TEST_CASE("a store whose every cut interleaves is not spread") {
   REQUIRE(cut.size() == 4);
   CHECK(cut[0].loops[1].size == 4);
 }
+
+TEST_CASE("a load copied to both clusters streams each copy; one copied inside a cluster does not") {
+  const TargetModel &t = defaultTarget();
+  const int64_t window = t.dmSliceWindowBytes, clusterBytes = t.slicesPerCluster * window;
+  // 32 KB of HBM to 16 slices of each cluster: 64 KB moved, the stream threshold
+  // (kDmaSplitBytes) exactly.
+  DmaOpPlan copies;
+  copies.target = &t;
+  copies.plan.loops = {{2, 0, clusterBytes}, {16, 2048, window}, {8, 256, 256}};
+  copies.plan.packetBytes = 256;
+  copies.route = DmaRoute::HbmToDm;
+  copies.hbmSource = HbmLayout{};
+  copies.dmDest = DmLayout{};
+  std::vector<DmaPart> parts = dmaParts(copies);
+  REQUIRE(parts.size() == 6); // three stream engines per cluster
+  for (const DmaPart &p : parts) {
+    CHECK(p.stream);
+    CHECK(p.engine / 4 == p.piece);
+  }
+  // The same bytes copied twice inside cluster 0 (slices 0-15 and 16-31): one part, not a
+  // stream, on the cluster's fourth engine.
+  DmaOpPlan twice = copies;
+  twice.plan.loops = {{2, 0, 16 * window}, {16, 2048, window}, {8, 256, 256}};
+  std::vector<DmaPart> one = dmaParts(twice);
+  REQUIRE(one.size() == 1);
+  CHECK_FALSE(one[0].stream);
+  CHECK(one[0].engine == 3);
+  // One row of packets short of the threshold: small, one part per cluster.
+  DmaOpPlan small = copies;
+  small.plan.loops[2].size = 7;
+  CHECK(dmaParts(small).size() == 2);
+}
