@@ -33,12 +33,13 @@ constexpr size_t kSectionAlignment = 8;
 const char *sectionName(uint32_t kind);
 
 // Argument record.
-constexpr size_t kArgRecordBytes = 72;
-constexpr size_t kArgNameAt = 0, kArgMappingAt = 4, kArgKindAt = 8, kArgDTypeAt = 12,
-                 kArgRankAt = 16, kArgReservedAt = 20, kArgShapeAt = 24, kArgOffsetAt = 56,
-                 kArgBytesAt = 64;
+constexpr size_t kMaxRank = 8;
 constexpr size_t kArgShapeEntryBytes = 8; // u64 per dimension, kMaxRank entries
-constexpr size_t kMaxRank = 4;
+constexpr size_t kArgNameAt = 0, kArgMappingAt = 4, kArgKindAt = 8, kArgDTypeAt = 12,
+                 kArgRankAt = 16, kArgReservedAt = 20, kArgShapeAt = 24,
+                 kArgOffsetAt = kArgShapeAt + kMaxRank * kArgShapeEntryBytes,
+                 kArgBytesAt = kArgOffsetAt + 8;
+constexpr size_t kArgRecordBytes = kArgBytesAt + 8;
 
 // Command record: one u32 command word (docs/isa.md, "Command words").
 constexpr size_t kCommandWordBytes = 4;

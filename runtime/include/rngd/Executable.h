@@ -39,7 +39,7 @@ struct ConfigBlock {
 };
 
 struct Executable {
-  static constexpr uint32_t kFormatVersion = 2;
+  static constexpr uint32_t kFormatVersion = 3;
   std::string kernelName;
   std::string targetName;
   uint64_t targetHash = 0;
@@ -60,7 +60,7 @@ const TargetModel *findExecutableTarget(const Executable &exe, std::string &why)
 /// The rules every executable obeys, shared by writer and loader: its target is known (and
 /// every machine number below is that target's); names are MLIR identifiers
 /// and quoted strings are printable without escapes; argument records are consistent (dtype,
-/// kind, rank <= 4, bytes, aligned offsets inside hbmBytes, no overlap); config blocks fit
+/// kind, rank <= 8, bytes, aligned offsets inside hbmBytes, no overlap); config blocks fit
 /// their unit tables; descriptors are well formed and name one of the target's DMA engines; every command word decodes and references an
 /// existing config block or descriptor.
 bool validateExecutable(const Executable &exe, std::string &why);

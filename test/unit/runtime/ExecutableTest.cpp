@@ -121,7 +121,7 @@ TEST_CASE("loader messages for wrong magic, version, target and checksum", "[exe
   bad = bytes;
   put32(bad, 8, 7);
   fixChecksum(bad);
-  CHECK(loadError(bad) == "unsupported format version 7 (this runtime reads 2)");
+  CHECK(loadError(bad) == "unsupported format version 7 (this runtime reads 3)");
 
   bad = bytes;
   put64(bad, 32, 0x1234);
@@ -185,11 +185,11 @@ TEST_CASE("loader rejects records that break the rules", "[executable][loader]")
   fixChecksum(bad);
   CHECK(loadError(bad).find("unknown dtype 9") != std::string::npos);
   bad = bytes;
-  put64(bad, args + 72 + 56, 128); // y's offset: not 256-aligned
+  put64(bad, args + 104 + 88, 128); // y's offset (record 1 at 104, field at 88): not 256-aligned
   fixChecksum(bad);
   CHECK(loadError(bad).find("not 256-byte aligned") != std::string::npos);
   bad = bytes;
-  put64(bad, args + 72 + 64, 36); // y's bytes != 8 x 4
+  put64(bad, args + 104 + 96, 36); // y's bytes != 8 x 4
   fixChecksum(bad);
   CHECK(loadError(bad).find("bytes 36 != 8 elements x 4 bytes") != std::string::npos);
   bad = bytes;
@@ -235,9 +235,11 @@ TEST_CASE("writer rejects executables the loader would reject", "[executable]") 
   e.args[0].mapping = "[\"A\"]";
   CHECK_FALSE(writeExecutable(e, out, why));
   e = sample();
-  e.args[0].shape = {1, 1, 1, 1, 8};
+  e.args[0].shape = {1, 1, 1, 1, 1, 1, 1, 8}; // the limit: rank 8
+  CHECK(writeExecutable(e, out, why));
+  e.args[0].shape = {1, 1, 1, 1, 1, 1, 1, 1, 8};
   CHECK_FALSE(writeExecutable(e, out, why));
-  CHECK(why.find("rank 5 exceeds 4") != std::string::npos);
+  CHECK(why.find("rank 9 exceeds 8") != std::string::npos);
   e = sample();
   e.configs[1].values[4] = 0; // fetch.limits[0]
   CHECK_FALSE(writeExecutable(e, out, why));
