@@ -1,5 +1,6 @@
 #include "compiler/emit/ScheduleJson.h"
 
+#include "compiler/emit/ComputeWork.h"
 #include "compiler/emit/CriticalPath.h"
 #include "compiler/emit/MemoryReport.h"
 
@@ -186,12 +187,13 @@ Traffic traffic(func::FuncOp func) {
   return traffic;
 }
 
-int64_t rooflineCycles(const TargetModel &t, const Traffic &traffic) {
+/// The larger of the HBM, DM-intake and compute times, plus one DMA start-up.
+int64_t rooflineCycles(const TargetModel &t, const Traffic &traffic, int64_t macs) {
   int64_t hbm = (traffic.hbmBytes + t.hbmBytesPerCycle - 1) / t.hbmBytesPerCycle;
   int64_t dm = 0;
   for (int64_t bytes : traffic.dmBytesPerCluster)
     dm = std::max(dm, (bytes + t.dmBytesPerCyclePerCluster - 1) / t.dmBytesPerCyclePerCluster);
-  return std::max(hbm, dm) + t.dmaStartupCycles;
+  return std::max({hbm, dm, computeCycles(t, macs)}) + t.dmaStartupCycles;
 }
 } // namespace
 
@@ -238,7 +240,10 @@ std::string scheduleJson(ModuleOp module) {
     j.attribute("makespan", makespan ? makespan.getInt() : 0);
     Traffic moved = traffic(func);
     j.attribute("hbm_bytes", moved.hbmBytes);
-    j.attribute("roofline", rooflineCycles(t, moved));
+    int64_t macs = contractionMacs(func);
+    j.attribute("macs", macs);
+    j.attribute("compute_cycles", computeCycles(t, macs));
+    j.attribute("roofline", rooflineCycles(t, moved, macs));
     j.attributeArray("args", [&] {
       for (const auto &slot : args->slots)
         j.object([&] {

@@ -80,6 +80,9 @@ struct TargetModel {
   std::string describe() const;
 
   int64_t totalSlices() const { return clusters * slicesPerCluster; }
+  /// bf16 multiply-accumulates per cycle at peak (MACHINE.md section 2): every TRF lane of
+  /// every slice against a packet of two flits (64 bytes, 32 bf16) each cycle.
+  int64_t bf16MacsPerCycle() const { return totalSlices() * trfLanes * (2 * flitBytes / 2); }
 };
 
 /// The default instance, "rngd-1chip".

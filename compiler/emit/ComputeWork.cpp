@@ -1,0 +1,78 @@
+#include "compiler/emit/ComputeWork.h"
+
+#include "dialects/tcp/IR/TcpDialect.h"
+#include "dialects/tcp/IR/TcpLayout.h"
+#include "rngd/machine/TargetModel.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace rngd {
+namespace {
+/// The digit ranges [div, div x visible) each axis's factors cover, per axis.
+using Coverage = std::map<std::string, std::vector<std::pair<int64_t, int64_t>>>;
+
+void cover(Coverage &c, const mapping::Mapping &m) {
+  for (const mapping::Factor &f : m.factors())
+    if (!f.axis.empty())
+      c[f.axis].push_back({f.div, f.div * f.visible()});
+}
+
+/// The number of an axis's values the ranges reach: the product of the merged ranges' ratios.
+int64_t covered(std::vector<std::pair<int64_t, int64_t>> ranges) {
+  std::sort(ranges.begin(), ranges.end());
+  int64_t values = 1, lo = 0, hi = 0;
+  for (auto [a, b] : ranges) {
+    if (a > hi || hi == 0) {
+      if (hi > 0)
+        values *= hi / lo;
+      lo = a;
+      hi = b;
+    } else {
+      hi = std::max(hi, b);
+    }
+  }
+  return hi > 0 ? values * (hi / lo) : 1;
+}
+} // namespace
+
+int64_t contractionMacs(mlir::func::FuncOp func) {
+  std::set<std::string> held; // the axes the kernel's HBM tensors (arguments, views) hold
+  auto hold = [&](mlir::Value v) {
+    if (auto hbm = llvm::dyn_cast<tcp::HbmType>(v.getType()))
+      if (auto layout = tcp::resolveHbm(func, hbm))
+        held.insert(layout->axes.begin(), layout->axes.end());
+  };
+  for (mlir::BlockArgument arg : func.getArguments())
+    hold(arg);
+  func.walk([&](mlir::Operation *op) {
+    for (mlir::Value v : op->getResults())
+      hold(v);
+  });
+  int64_t macs = 0;
+  func.walk([&](tcp::ContractOp op) {
+    auto stream = tcp::resolveStream(op, op.getInput().getType());
+    auto trf = tcp::resolveTrf(op, op.getWeights().getType());
+    if (!stream || !trf)
+      return;
+    Coverage c;
+    for (const mapping::Mapping *m :
+         {&trf->spatial.cluster, &trf->spatial.slice, &trf->lane, &trf->elem,
+          &stream->spatial.cluster, &stream->spatial.slice, &stream->time, &stream->packet})
+      cover(c, *m);
+    int64_t product = 1;
+    for (auto &[axis, ranges] : c)
+      if (held.count(axis))
+        product *= covered(ranges);
+    macs += product;
+  });
+  return macs;
+}
+
+int64_t computeCycles(const TargetModel &t, int64_t macs) {
+  int64_t perCycle = t.bf16MacsPerCycle();
+  return (macs + perCycle - 1) / perCycle;
+}
+
+} // namespace rngd
