@@ -15,6 +15,17 @@ config.substitutions.append(("%obj_root", config.rngd_obj_root))
 config.substitutions.append(("%kernels", os.path.join(config.rngd_src_root, "kernels")))
 config.substitutions.append(("%schedules", os.path.join(config.rngd_src_root, "schedules")))
 config.substitutions.append(("%python", "python3"))
+# numpy for the multi-token oracle (test/e2e/prefill_oracle.py): Debian's python3-numpy, for
+# Debian's python3 (scripts/install-deps.sh); the `python3` on PATH may be another one.
+import subprocess
+for candidate in ("/usr/bin/python3", "python3"):
+    try:
+        if subprocess.run([candidate, "-c", "import numpy"], capture_output=True).returncode == 0:
+            config.substitutions.append(("%numpy_python", candidate))
+            config.available_features.add("numpy")
+            break
+    except OSError:
+        pass
 
 # The sanitizer build (RNGD_SANITIZE, make sanitize): AddressSanitizer reserves terabytes of
 # address space, so tests that bound memory with `ulimit -v` say `UNSUPPORTED: asan`.

@@ -1,0 +1,225 @@
+#!/usr/bin/python3
+"""Independent host oracle for the multi-token (prefill) kernels, in numpy.
+
+The multi-token kernels do millions to billions of multiply-accumulates, too many for the
+pure-Python emulation of engines_oracle.py; this oracle emulates the same device numerics with
+numpy float32 arrays, which round every operation once to nearest even like the simulator
+(binary32; bf16 x bf16 products are exact in binary32; the contraction sums each 32-element
+packet by a pairwise tree, level by level v[2j] + v[2j+1], and adds the packets' trees into the
+accumulator in order). It shares no code with the compiler, the simulator or the other oracles.
+Run it with Debian's python3 (numpy from python3-numpy, installed by scripts/install-deps.sh).
+
+  prefill_oracle.py make-inputs KERNEL DIR SEED DIST   write KERNEL's inputs into DIR
+  prefill_oracle.py check KERNEL DIR                   exit 0 iff DIR's outputs pass
+  prefill_oracle.py selftest                           test the helpers on small cases
+
+KERNEL: prefill_gemm  y[t, o] = sum_h x[t, h] w[o, h]  (T = 512, H = 1024, O = 4096)
+DIST: `small` (normal activations, 0.02-scaled weights) or `uniform` ([0, 1)).
+
+Files hold the kernel arguments in their HBM layouts (the mapping strings of the kernel file,
+below): raw little-endian bf16 bit patterns. `check` passes iff every output is bit-exact with
+the emulation AND at least 99.5 % of the outputs are within max(1 % relative, 2^-8 absolute)
+of float64 math.
+"""
+import os
+import re
+import sys
+
+import numpy as np
+
+# ---------------------------------------------------------------------------------------
+# bf16 and the contraction's arithmetic.
+
+
+def bf16_to_f32(bits):
+    return (np.asarray(bits, dtype=np.uint16).astype(np.uint32) << 16).view(np.float32)
+
+
+def f32_to_bf16(values):
+    """Round binary32 to bf16, nearest even; NaN stays a quiet NaN."""
+    b = np.asarray(values, dtype=np.float32).view(np.uint32)
+    rounded = ((b + np.uint32(0x7FFF) + ((b >> 16) & 1)) >> 16).astype(np.uint16)
+    nan = (b & 0x7F800000) == 0x7F800000
+    nan &= (b & 0x007FFFFF) != 0
+    return np.where(nan, ((b >> 16) | 0x0040).astype(np.uint16), rounded)
+
+
+def contract(x, w, packet=32):
+    """f32 [T, O] = x [T, K] . w [O, K]^T as the Contraction Engine sums it: per packet of
+    `packet` consecutive k, the exact products reduced by a pairwise tree, then the packets
+    added into the accumulator in k order."""
+    t, k = x.shape
+    o = w.shape[0]
+    acc = np.zeros((t, o), dtype=np.float32)
+    for p in range(0, k, packet):
+        v = x[:, None, p:p + packet] * w[None, :, p:p + packet]  # exact in float32
+        while v.shape[2] > 1:
+            v = v[:, :, 0::2] + v[:, :, 1::2]
+        acc += v[:, :, 0]
+    return acc
+
+
+# ---------------------------------------------------------------------------------------
+# HBM layouts: a mapping string orders an array's cells (major to minor) by factors of its
+# axes (docs/mapping.md; no padding or views here).
+
+FACTOR = re.compile(r"^\s*([A-Za-z][A-Za-z0-9]*)((?:\s*[/%]\s*\d+)*)\s*$")
+OP = re.compile(r"([/%])\s*(\d+)")
+
+
+def layout_positions(mapping, axes):
+    """Position of every logical cell (an array over `axes`, an ordered dict name -> size,
+    row-major) in the layout `mapping`: factors `A`, `A / d`, `A % m`, `A / d % m` or
+    `A % m / d`, applied left to right."""
+    terms = mapping.strip()
+    if terms.startswith("["):
+        terms = terms[1:-1]
+    names = list(axes)
+    index = np.indices([axes[a] for a in names], dtype=np.int64)
+    pos = np.zeros(index.shape[1:], dtype=np.int64)
+    for term in terms.split(","):
+        m = FACTOR.match(term)
+        if not m or m.group(1) not in axes:
+            raise SystemExit("layout: cannot read factor %r of %r" % (term, mapping))
+        digit = index[names.index(m.group(1))]
+        values = np.arange(axes[m.group(1)])
+        for op, n in OP.findall(m.group(2)):
+            digit = digit // int(n) if op == "/" else digit % int(n)
+            values = values // int(n) if op == "/" else values % int(n)
+        pos = pos * (int(values.max()) + 1) + digit
+    return pos
+
+
+def to_layout(array, mapping, axes):
+    out = np.empty(array.size, dtype=array.dtype)
+    out[layout_positions(mapping, axes).ravel()] = array.ravel()
+    return out
+
+
+def from_layout(flat, mapping, axes):
+    return flat[layout_positions(mapping, axes)]
+
+
+# ---------------------------------------------------------------------------------------
+# Kernels.
+
+GEMM_AXES = {"T": 512, "H": 1024, "O": 4096}
+GEMM_X = "[T / 256, T % 256 / 64, H / 16, T % 64, H % 16]"
+GEMM_W = "[O, H]"
+GEMM_Y = "[T / 256, O / 16, T % 64, T % 256 / 64, O % 16]"
+
+
+def axes_of(names):
+    return {n: GEMM_AXES[n] for n in names}
+
+
+def make_inputs(kernel, d, seed, dist):
+    if kernel != "prefill_gemm":
+        raise SystemExit("unknown kernel " + kernel)
+    os.makedirs(d, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    t, h, o = GEMM_AXES["T"], GEMM_AXES["H"], GEMM_AXES["O"]
+    if dist == "uniform":
+        x, w = rng.random((t, h), dtype=np.float32), rng.random((o, h), dtype=np.float32)
+    else:
+        x = np.clip(rng.standard_normal((t, h), dtype=np.float32), -4, 4)
+        w = rng.standard_normal((o, h), dtype=np.float32) * np.float32(0.02)
+    to_layout(f32_to_bf16(x), GEMM_X, axes_of("TH")).tofile(os.path.join(d, "x.bin"))
+    to_layout(f32_to_bf16(w), GEMM_W, axes_of("OH")).tofile(os.path.join(d, "w.bin"))
+
+
+def read_bf16(d, name, mapping, axes):
+    flat = np.fromfile(os.path.join(d, name), dtype=np.uint16)
+    cells = int(np.prod(list(axes.values())))
+    if flat.size != cells:
+        raise SystemExit("%s: expected %d bf16 values, found %d" % (name, cells, flat.size))
+    return from_layout(flat, mapping, axes)
+
+
+def prefill_gemm(d):
+    """-> {output name: (expected bf16 bits, float64 reference)}"""
+    x = bf16_to_f32(read_bf16(d, "x.bin", GEMM_X, axes_of("TH")))
+    w = bf16_to_f32(read_bf16(d, "w.bin", GEMM_W, axes_of("OH")))
+    ref = x.astype(np.float64) @ w.astype(np.float64).T
+    return {"y.bin": (f32_to_bf16(contract(x, w)), ref, GEMM_Y, axes_of("TO"))}
+
+
+KERNELS = {"prefill_gemm": prefill_gemm}
+
+
+def compare(name, expected, ref, got, out=sys.stdout):
+    n = expected.size
+    bad = np.flatnonzero(expected.ravel() != got.ravel())
+    actual = bf16_to_f32(got).astype(np.float64)
+    diff = np.abs(actual - ref)
+    within = np.count_nonzero(diff <= np.maximum(0.01 * np.abs(ref), 2.0 ** -8))
+    print("%s: %d values, %d bit-exact, reference rule %.2f%% within tolerance (max |diff| %.3g)"
+          % (name, n, n - bad.size, 100.0 * within / n, float(np.nanmax(diff))), file=out)
+    for i in bad[:8]:
+        print("  mismatch at %d: expected 0x%04x, got 0x%04x"
+              % (i, expected.ravel()[i], got.ravel()[i]), file=out)
+    return 0 if bad.size == 0 and within >= 0.995 * n else 1
+
+
+def check(kernel, d, out=sys.stdout):
+    rc = 0
+    for name, (expected, ref, mapping, axes) in KERNELS[kernel](d).items():
+        path = os.path.join(d, name)
+        got = np.fromfile(path, dtype=np.uint16) if os.path.exists(path) else np.zeros(0, np.uint16)
+        if got.size != expected.size:
+            print("%s: expected %d values, found %d" % (name, expected.size, got.size), file=out)
+            rc = 1
+            continue
+        rc |= compare("%s %s" % (kernel, name), expected, ref, from_layout(got, mapping, axes), out)
+    return rc
+
+
+# ---------------------------------------------------------------------------------------
+# Self-test: the helpers against plain Python on small cases.
+
+
+def selftest():
+    fails = []
+
+    def eq(what, got, want):
+        if not np.array_equal(np.asarray(got), np.asarray(want)):
+            fails.append("%s: got %s, want %s" % (what, got, want))
+
+    eq("bf16 round to even", f32_to_bf16(np.array([1.0 + 2.0 ** -8, 1.0 + 3 * 2.0 ** -8], np.float32)),
+       [0x3F80, 0x3F82])
+    eq("bf16 NaN stays NaN", f32_to_bf16(np.array([np.nan], np.float32))[0] & 0x7FC0, 0x7FC0)
+    eq("bf16 decode", bf16_to_f32([0x3F80, 0xC000]), [1.0, -2.0])
+    # The tree: ((a + b) + (c + d)), not a running sum: 2^24 + 1 + 1 + ... differs.
+    x = np.array([[2.0 ** 24, 1.0, 1.0, 1.0]], np.float32)
+    w = np.ones((1, 4), np.float32)
+    eq("pairwise tree", contract(x, w, packet=4), [[np.float32(2.0 ** 24 + 2.0)]])
+    eq("packets in order", contract(np.array([[2.0 ** 24, 1.0, 1.0, 0.0]], np.float32),
+                                    np.ones((1, 4), np.float32), packet=2),
+       [[np.float32(2.0 ** 24)]])
+    # Layouts: a permutation and its inverse.
+    ax = {"T": 4, "H": 8}
+    a = np.arange(32, dtype=np.uint16).reshape(4, 8)
+    flat = to_layout(a, "[T / 2, H / 4, T % 2, H % 4]", ax)
+    eq("layout order", flat[:8], [0, 1, 2, 3, 8, 9, 10, 11])
+    eq("layout round trip", from_layout(flat, "[T / 2, H / 4, T % 2, H % 4]", ax), a)
+    eq("mod then div", to_layout(a, "[H % 4 / 2, T, H / 4, H % 2]", ax)[:4], [0, 1, 4, 5])
+    for f in fails:
+        print("FAIL " + f)
+    print("selftest: %s (%d failures)" % ("ok" if not fails else "FAILED", len(fails)))
+    return 1 if fails else 0
+
+
+def main(argv):
+    if argv[:1] == ["make-inputs"] and len(argv) == 5:
+        make_inputs(argv[1], argv[2], int(argv[3]), argv[4])
+        return 0
+    if argv[:1] == ["check"] and len(argv) == 3 and argv[1] in KERNELS:
+        return check(argv[1], argv[2])
+    if argv == ["selftest"]:
+        return selftest()
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
