@@ -13,7 +13,8 @@ Run it with Debian's python3 (numpy from python3-numpy, installed by scripts/ins
   prefill_oracle.py check KERNEL DIR                   exit 0 iff DIR's outputs pass
   prefill_oracle.py selftest                           test the helpers on small cases
 
-KERNEL: prefill_gemm  y[t, o] = sum_h x[t, h] w[o, h]  (T = 512, H = 1024, O = 4096)
+KERNEL: prefill_gemm     y[t, o] = sum_h x[t, h] w[o, h]  (T = 512, H = 1024, O = 4096)
+        prefill_rmsnorm  y[t, h] = x[t, h] w[h] / sqrt(mean_h x[t, h]^2 + 1e-6)  (T = 512, H = 1024)
 DIST: `small` (normal activations, 0.02-scaled weights) or `uniform` ([0, 1)).
 
 Files hold the kernel arguments in their HBM layouts (the mapping strings of the kernel file,
@@ -44,6 +45,21 @@ def f32_to_bf16(values):
     return np.where(nan, ((b >> 16) | 0x0040).astype(np.uint16), rounded)
 
 
+def tree(v):
+    """Pairwise tree over the last axis, level by level v[2j] + v[2j+1] (a power of two)."""
+    while v.shape[-1] > 1:
+        v = v[..., 0::2] + v[..., 1::2]
+    return v[..., 0]
+
+
+def running_sum(v):
+    """The intra-slice reducer's slot: the first value, then each next one added in order."""
+    acc = v[..., 0]
+    for j in range(1, v.shape[-1]):
+        acc = acc + v[..., j]
+    return acc
+
+
 def contract(x, w, packet=32):
     """f32 [T, O] = x [T, K] . w [O, K]^T as the Contraction Engine sums it: per packet of
     `packet` consecutive k, the exact products reduced by a pairwise tree, then the packets
@@ -52,10 +68,7 @@ def contract(x, w, packet=32):
     o = w.shape[0]
     acc = np.zeros((t, o), dtype=np.float32)
     for p in range(0, k, packet):
-        v = x[:, None, p:p + packet] * w[None, :, p:p + packet]  # exact in float32
-        while v.shape[2] > 1:
-            v = v[:, :, 0::2] + v[:, :, 1::2]
-        acc += v[:, :, 0]
+        acc += tree(x[:, None, p:p + packet] * w[None, :, p:p + packet])  # exact products
     return acc
 
 
@@ -114,10 +127,20 @@ def axes_of(names):
 
 
 def make_inputs(kernel, d, seed, dist):
-    if kernel != "prefill_gemm":
+    if kernel not in ("prefill_gemm", "prefill_rmsnorm"):
         raise SystemExit("unknown kernel " + kernel)
     os.makedirs(d, exist_ok=True)
     rng = np.random.default_rng(seed)
+    if kernel == "prefill_rmsnorm":
+        t, h = RMS_AXES["T"], RMS_AXES["H"]
+        if dist == "uniform":
+            x, w = rng.random((t, h), dtype=np.float32), rng.random(h, dtype=np.float32)
+        else:
+            x = rng.standard_normal((t, h), dtype=np.float32)
+            w = np.float32(1) + np.float32(0.1) * rng.standard_normal(h, dtype=np.float32)
+        to_layout(f32_to_bf16(x), RMS_X, RMS_AXES).tofile(os.path.join(d, "x.bin"))
+        f32_to_bf16(w).tofile(os.path.join(d, "w.bin"))
+        return
     t, h, o = GEMM_AXES["T"], GEMM_AXES["H"], GEMM_AXES["O"]
     if dist == "uniform":
         x, w = rng.random((t, h), dtype=np.float32), rng.random((o, h), dtype=np.float32)
@@ -144,7 +167,30 @@ def prefill_gemm(d):
     return {"y.bin": (f32_to_bf16(contract(x, w)), ref, GEMM_Y, axes_of("TO"))}
 
 
-KERNELS = {"prefill_gemm": prefill_gemm}
+RMS_AXES = {"T": 512, "H": 1024}
+RMS_X = "[T / 256, T % 256 / 32, H / 32, T % 32, H % 32]"
+RMS_EPS = np.float32(1e-6)
+
+
+def prefill_rmsnorm(d):
+    """x's rows normalised as examples/prefill_rmsnorm.mlir does it: per token, each slice sums
+    the squares of its 32 values in h order (the intra-slice reducer, tokens in the lanes after
+    the transpose), the 32 slices' sums add by a pairwise tree in slice order (inter-slice
+    reducer), rms = sqrt(fma(sum, 1/1024, 1e-6)), then y = bf16((x w) / rms)."""
+    x = bf16_to_f32(read_bf16(d, "x.bin", RMS_X, RMS_AXES))
+    w = bf16_to_f32(np.fromfile(os.path.join(d, "w.bin"), dtype=np.uint16))
+    t, h = x.shape
+    sq = x * x  # exact: bf16 squares fit binary32
+    sums = tree(running_sum(sq.reshape(t, h // 32, 32)))
+    # fma(s, 2^-10, eps) rounds once; s x 2^-10 is exact, so it is the f32 sum below.
+    rms = np.sqrt(sums * np.float32(2.0 ** -10) + RMS_EPS)
+    y = (x * w[None, :]) / rms[:, None]
+    x64 = x.astype(np.float64)
+    ref = x64 * w.astype(np.float64)[None, :] / np.sqrt((x64 * x64).mean(axis=1) + 1e-6)[:, None]
+    return {"y.bin": (f32_to_bf16(y), ref, RMS_X, RMS_AXES)}
+
+
+KERNELS = {"prefill_gemm": prefill_gemm, "prefill_rmsnorm": prefill_rmsnorm}
 
 
 def compare(name, expected, ref, got, out=sys.stdout):
@@ -193,6 +239,8 @@ def selftest():
     x = np.array([[2.0 ** 24, 1.0, 1.0, 1.0]], np.float32)
     w = np.ones((1, 4), np.float32)
     eq("pairwise tree", contract(x, w, packet=4), [[np.float32(2.0 ** 24 + 2.0)]])
+    eq("running sum in order", running_sum(np.array([[2.0 ** 24, 1.0, 1.0, 2.0]], np.float32)),
+       [np.float32(2.0 ** 24 + 2.0)])
     eq("packets in order", contract(np.array([[2.0 ** 24, 1.0, 1.0, 0.0]], np.float32),
                                     np.ones((1, 4), np.float32), packet=2),
        [[np.float32(2.0 ** 24)]])
