@@ -38,8 +38,8 @@ MemoryReport memoryReport(func::FuncOp func) {
     if (llvm::isa<tcp::ReinterpretOp, tcp::DmViewOp, tcp::VrfViewOp>(op))
       continue; // aliases of their source's bytes
     for (Value r : op.getResults()) {
-      if (tcp::joinOf(r))
-        continue; // half of a joined TRF tensor: counted with the whole
+      if (tcp::joinOf(r) || tcp::dmJoinOf(r))
+        continue; // part of a joined TRF or DM tensor: counted with the whole
       PlacedTensor p;
       p.value = r;
       if (auto type = dyn_cast<tcp::DmType>(r.getType())) {
@@ -65,6 +65,9 @@ MemoryReport memoryReport(func::FuncOp func) {
       if (auto join = dyn_cast<tcp::TrfJoinOp>(op)) // from where its first half loads
         p.def = std::min(starts.lookup(join.getEven().getDefiningOp()),
                          starts.lookup(join.getOdd().getDefiningOp()));
+      if (auto join = dyn_cast<tcp::DmJoinOp>(op)) // from where its first part is written
+        for (Value part : join.getParts())
+          p.def = std::min(p.def, starts.lookup(part.getDefiningOp()));
       p.lastUse = tcp::lastUseOf(r, block, order);
       report.tensors.push_back(p);
     }

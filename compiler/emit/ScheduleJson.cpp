@@ -216,6 +216,10 @@ std::string scheduleJson(ModuleOp module) {
   for (const PlacedTensor &p : memory.tensors)
     if (p.space == "dm")
       w.valueIds_[p.value] = static_cast<int64_t>(w.valueIds_.size());
+  func.walk([&](tcp::DmJoinOp join) { // a part is written where the whole's cells are
+    for (Value part : join.getParts())
+      w.valueIds_[part] = w.valueIds_.lookup(join.getResult());
+  });
 
   for (const PathStep &step : criticalPath(func))
     w.criticalParts_[step.order] = step.part;

@@ -208,3 +208,43 @@ module attributes {tcp.axes = {A = 2, B = 64, C = 4}} {
     return
   }
 }
+
+// -----
+// A joined DM tensor is placed when its first part is written; part k lands k parts in, so
+// the passes that commit the parts write the whole's cells and a pass reads the whole.
+!buf = !tcp.hbm<f32, "T">
+!src = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "T">
+!half = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "U">
+!hs = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "U / 8", packet = "U % 8">
+!whole = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[P, U]">
+!ws = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "[P, U / 8]", packet = "U % 8">
+module attributes {tcp.axes = {T = 96, P = 3, U = 32}} {
+  // CHECK-LABEL: func.func @dm_join
+  func.func @dm_join(%in: !buf {tcp.arg = "in", tcp.name = "in"}) {
+    // CHECK: tcp.dma {{.*}} {tcp.dm_offset = 0 : i64}
+    %a = tcp.dma %in : !buf -> !src
+    %v0 = tcp.dm_view %a offset 0 : !src -> !half
+    %v1 = tcp.dm_view %a offset 32 : !src -> !half
+    %v2 = tcp.dm_view %a offset 64 : !src -> !half
+    %f0 = tcp.fetch main %v0 : !half -> !hs
+    %c0 = tcp.collect %f0 : !hs
+    // CHECK: tcp.commit {{.*}} {tcp.dm_offset = 384 : i64}
+    %p0 = tcp.commit %c0 : !hs -> !half
+    %f1 = tcp.fetch main %v1 : !half -> !hs
+    %c1 = tcp.collect %f1 : !hs
+    // CHECK: tcp.commit {{.*}} {tcp.dm_offset = 512 : i64}
+    %p1 = tcp.commit %c1 : !hs -> !half
+    %f2 = tcp.fetch main %v2 : !half -> !hs
+    %c2 = tcp.collect %f2 : !hs
+    // CHECK: tcp.commit {{.*}} {tcp.dm_offset = 640 : i64}
+    %p2 = tcp.commit %c2 : !hs -> !half
+    // CHECK: tcp.dm_join {{.*}} {tcp.dm_offset = 384 : i64}
+    %w = tcp.dm_join %p0, %p1, %p2 : !half, !half, !half -> !whole
+    %g = tcp.fetch main %w : !whole -> !ws
+    %gc = tcp.collect %g : !ws
+    // After the whole (384 + 3 x 128): the whole is live until this pass has read it.
+    // CHECK: tcp.commit {{.*}} {tcp.dm_offset = 768 : i64}
+    %gd = tcp.commit %gc : !ws -> !whole
+    return
+  }
+}

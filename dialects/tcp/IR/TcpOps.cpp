@@ -19,6 +19,10 @@ using namespace rngd::tcp;
 
 namespace rngd::tcp {
 
+DmJoinOp dmJoinOf(Value v) {
+  return v.hasOneUse() ? dyn_cast<DmJoinOp>(*v.user_begin()) : DmJoinOp();
+}
+
 std::optional<HbmRoot> hbmRoot(Value v) {
   int64_t offset = 0;
   while (auto view = v.getDefiningOp<ViewOp>()) {
@@ -290,4 +294,44 @@ LogicalResult DmViewOp::verify() {
 LogicalResult VrfViewOp::verify() {
   auto resolve = [](Operation *op, VrfType type) { return resolveVrf(op, type); };
   return verifyWindow(*this, resolve, /*held=*/false);
+}
+
+LogicalResult DmJoinOp::verify() {
+  auto result = resolveDm(*this, getResult().getType());
+  if (!result)
+    return failure();
+  int64_t count = static_cast<int64_t>(getParts().size());
+  if (count < 2)
+    return emitOpError("joins two or more parts, got ") << count;
+  Type type = getParts().front().getType();
+  for (auto [k, part] : llvm::enumerate(getParts())) {
+    if (part.getType() != type)
+      return emitOpError("the parts have one type: part ") << k << " is " << part.getType()
+                                                            << ", part 0 " << type;
+    if (!part.getDefiningOp<CommitOp>() && !part.getDefiningOp<DmaOp>())
+      return emitOpError("part ") << k << " is a tcp.commit or tcp.dma result (its place is "
+                                     "part of the result's)";
+    if (!part.hasOneUse())
+      return emitOpError("part ") << k << " is read only as part of the result";
+    for (Value other : getParts().take_front(k))
+      if (other == part)
+        return emitOpError("part ") << k << " is joined twice";
+  }
+  auto partLayout = resolveDm(*this, cast<DmType>(type));
+  if (!partLayout)
+    return failure();
+  if (cast<DmType>(type).getElementType() != getResult().getType().getElementType())
+    return emitOpError("the parts and the result have one element type");
+  if (!sameSlices(getTarget(*this), partLayout->spatial, result->spatial))
+    return emitOpError("the parts and the result occupy the same slices");
+  const auto &factors = result->elem.factors();
+  if (factors.empty() || factors.front().cells != count)
+    return emitOpError("the result's outermost element factor counts the parts: ")
+           << count << " parts, factor `" << (factors.empty() ? "" : factors.front().text)
+           << "` of " << (factors.empty() ? 0 : factors.front().cells) << " cells";
+  auto rest = mapping::Mapping::fromFactors({factors.begin() + 1, factors.end()});
+  if (!sameOrder(rest, partLayout->elem))
+    return emitOpError("after its outermost factor the result's elements are a part's: `")
+           << rest.str() << "` vs `" << partLayout->elem.str() << "`";
+  return success();
 }

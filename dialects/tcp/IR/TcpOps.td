@@ -92,6 +92,28 @@ def Tcp_DmViewOp : Tcp_Op<"dm_view", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tcp_DmJoinOp : Tcp_Op<"dm_join", [Pure]> {
+  let summary = "DM tensors written by separate passes or DMAs, read as one";
+  let description = [{
+    Part k is the cells `[k n, (k + 1) n)` of every slice's part of the result (n: a part's
+    cells per slice), so a tensor can be produced piece by piece (a chunk of tokens per pass,
+    each within the VRF's or a reducer's reach) and read whole. Nothing moves: the pieces are
+    written where the result's cells are (tcp-allocate-memory places the result when its
+    first part is written). Every part is one `tcp.commit` or `tcp.dma` result, read only
+    here; the parts have one type; the result has their element type and slices, and its
+    element mapping is a factor of as many cells as there are parts followed by the parts'
+    mapping.
+    ```mlir
+    %s = tcp.dm_join %s0, %s1 : !tcp.dm<f32, ..., elem = "T % 32">, !tcp.dm<f32, ..., elem = "T % 32">
+                             -> !tcp.dm<f32, ..., elem = "[T % 64 / 32, T % 32]">
+    ```
+  }];
+  let arguments = (ins Variadic<Tcp_DmType>:$parts);
+  let results = (outs Tcp_DmType:$result);
+  let assemblyFormat = "$parts attr-dict `:` type($parts) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tcp_VrfViewOp : Tcp_Op<"vrf_view", [Pure]> {
   let summary = "a window of a VRF tensor, for Vector Engine operands";
   let description = [{

@@ -206,7 +206,7 @@ int64_t lastUseOf(Value v, Block &block, const llvm::DenseMap<Operation *, int64
   for (Operation *user : v.getUsers()) {
     Operation *inBlock = block.findAncestorOpInBlock(*user);
     last = std::max(last, order.lookup(passEnd(inBlock)));
-    if (llvm::isa<ReinterpretOp, DmViewOp, VrfViewOp>(inBlock))
+    if (llvm::isa<ReinterpretOp, DmViewOp, VrfViewOp, DmJoinOp>(inBlock))
       last = std::max(last, lastUseOf(inBlock->getResult(0), block, order));
   }
   return last;

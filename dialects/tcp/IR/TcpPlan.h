@@ -123,6 +123,8 @@ std::optional<TransposePlan> planTranspose(TransposeOp op);
 std::optional<TrfLayout> planToTrf(ToTrfOp op);
 /// The tcp.trf_join that reads TRF tensor `v` as half of a whole, if any (its only reader).
 TrfJoinOp joinOf(mlir::Value v);
+/// The tcp.dm_join that `v` is a part of, if any (a part is read only there).
+DmJoinOp dmJoinOf(mlir::Value v);
 std::optional<VrfLayout> planToVrf(ToVrfOp op);
 
 /// The context of the pass an op belongs to (from its tcp.fetch).

@@ -125,7 +125,8 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
   // starts early (a prefetched tile) is placed before the tensors defined in between.
   SmallVector<Operation *> defs;
   for (Operation &op : block)
-    if (!llvm::isa<ReinterpretOp, DmViewOp, VrfViewOp, TrfJoinOp>(op) && op.getNumResults() > 0)
+    if (!llvm::isa<ReinterpretOp, DmViewOp, VrfViewOp, TrfJoinOp, DmJoinOp>(op) &&
+        op.getNumResults() > 0)
       defs.push_back(&op);
   llvm::stable_sort(defs, [&](Operation *a, Operation *b) {
     return starts.lookup(a) < starts.lookup(b);
@@ -139,7 +140,24 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
     int64_t now = starts.lookup(&op);
     for (Value result : op.getResults()) {
       int64_t lastUse = lastUseOf(result, block, order);
-      if (auto type = dyn_cast<DmType>(result.getType())) {
+      if (auto join = dmJoinOf(result)) {
+        // A part of a joined DM tensor: the first part written places the whole, live until
+        // its last use; part k takes the k-th n cells of every slice's part of it.
+        auto whole = resolveDm(join, join.getType());
+        auto part = resolveDm(&op, cast<DmType>(result.getType()));
+        if (!whole || !part)
+          return failure();
+        if (!join->hasAttr("tcp.dm_offset") &&
+            failed(dm.place(join, 1, whole->bytesPerSlice(), now,
+                            lastUseOf(join.getResult(), block, order))))
+          return failure();
+        int64_t k = 0;
+        while (join.getParts()[k] != result)
+          ++k;
+        int64_t base = join->getAttrOfType<IntegerAttr>("tcp.dm_offset").getInt();
+        op.setAttr("tcp.dm_offset",
+                   Builder(&op).getI64IntegerAttr(base + k * part->bytesPerSlice()));
+      } else if (auto type = dyn_cast<DmType>(result.getType())) {
         auto layout = resolveDm(&op, type);
         if (!layout || failed(dm.place(&op, 1, layout->bytesPerSlice(), now, lastUse)))
           return failure();
