@@ -15,6 +15,7 @@ Run it with Debian's python3 (numpy from python3-numpy, installed by scripts/ins
 
 KERNEL: prefill_gemm     y[t, o] = sum_h x[t, h] w[o, h]  (T = 512, H = 1024, O = 4096)
         prefill_rmsnorm  y[t, h] = x[t, h] w[h] / sqrt(mean_h x[t, h]^2 + 1e-6)  (T = 512, H = 1024)
+        prefill_qkv      y = RMSNorm(x) w^T: the two above in one kernel (O = 4096 rows)
 DIST: `small` (normal activations, 0.02-scaled weights) or `uniform` ([0, 1)).
 
 Files hold the kernel arguments in their HBM layouts (the mapping strings of the kernel file,
@@ -127,7 +128,7 @@ def axes_of(names):
 
 
 def make_inputs(kernel, d, seed, dist):
-    if kernel not in ("prefill_gemm", "prefill_rmsnorm"):
+    if kernel not in KERNELS:
         raise SystemExit("unknown kernel " + kernel)
     os.makedirs(d, exist_ok=True)
     rng = np.random.default_rng(seed)
@@ -149,6 +150,10 @@ def make_inputs(kernel, d, seed, dist):
         w = rng.standard_normal((o, h), dtype=np.float32) * np.float32(0.02)
     to_layout(f32_to_bf16(x), GEMM_X, axes_of("TH")).tofile(os.path.join(d, "x.bin"))
     to_layout(f32_to_bf16(w), GEMM_W, axes_of("OH")).tofile(os.path.join(d, "w.bin"))
+    if kernel == "prefill_qkv":
+        rw = rng.random(h, dtype=np.float32) if dist == "uniform" else \
+            np.float32(1) + np.float32(0.1) * rng.standard_normal(h, dtype=np.float32)
+        f32_to_bf16(rw).tofile(os.path.join(d, "rms_weight.bin"))
 
 
 def read_bf16(d, name, mapping, axes):
@@ -172,25 +177,46 @@ RMS_X = "[T / 256, T % 256 / 32, H / 32, T % 32, H % 32]"
 RMS_EPS = np.float32(1e-6)
 
 
-def prefill_rmsnorm(d):
-    """x's rows normalised as examples/prefill_rmsnorm.mlir does it: per token, each slice sums
-    the squares of its 32 values in h order (the intra-slice reducer, tokens in the lanes after
-    the transpose), the 32 slices' sums add by a pairwise tree in slice order (inter-slice
-    reducer), rms = sqrt(fma(sum, 1/1024, 1e-6)), then y = bf16((x w) / rms)."""
-    x = bf16_to_f32(read_bf16(d, "x.bin", RMS_X, RMS_AXES))
-    w = bf16_to_f32(np.fromfile(os.path.join(d, "w.bin"), dtype=np.uint16))
+def rmsnorm(x, w, block):
+    """x's rows normalised as the prefill kernels do it: per token, each slice sums the squares
+    of its `block` values in h order (the intra-slice reducer, tokens in the lanes after the
+    transpose), the slices' sums add by a pairwise tree in slice order (inter-slice reducer),
+    rms = sqrt(fma(sum, 1/H, 1e-6)), then (x w) / rms in f32. -> (f32 result, float64 rule)"""
     t, h = x.shape
     sq = x * x  # exact: bf16 squares fit binary32
-    sums = tree(running_sum(sq.reshape(t, h // 32, 32)))
-    # fma(s, 2^-10, eps) rounds once; s x 2^-10 is exact, so it is the f32 sum below.
-    rms = np.sqrt(sums * np.float32(2.0 ** -10) + RMS_EPS)
-    y = (x * w[None, :]) / rms[:, None]
+    sums = tree(running_sum(sq.reshape(t, h // block, block)))
+    # fma(s, 1/H, eps) rounds once; s / H is exact (H a power of two), so it is this f32 sum.
+    rms = np.sqrt(sums * np.float32(1.0 / h) + RMS_EPS)
     x64 = x.astype(np.float64)
     ref = x64 * w.astype(np.float64)[None, :] / np.sqrt((x64 * x64).mean(axis=1) + 1e-6)[:, None]
+    return (x * w[None, :]) / rms[:, None], ref
+
+
+def prefill_rmsnorm(d):
+    """examples/prefill_rmsnorm.mlir: 32 values of h per slice."""
+    x = bf16_to_f32(read_bf16(d, "x.bin", RMS_X, RMS_AXES))
+    w = bf16_to_f32(np.fromfile(os.path.join(d, "w.bin"), dtype=np.uint16))
+    y, ref = rmsnorm(x, w, 32)
     return {"y.bin": (f32_to_bf16(y), ref, RMS_X, RMS_AXES)}
 
 
-KERNELS = {"prefill_gemm": prefill_gemm, "prefill_rmsnorm": prefill_rmsnorm}
+QKV_Y = "[T / 256, O / 128, O % 64 / 8, T % 64, T % 256 / 64, O % 128 / 64, O % 8]"
+
+
+def prefill_qkv(d):
+    """examples/prefill_qkv.mlir: x^ = bf16(RMSNorm(x)) with 16 values of h per slice, then
+    y = bf16(x^ w^T) as prefill_gemm computes it."""
+    x = bf16_to_f32(read_bf16(d, "x.bin", GEMM_X, axes_of("TH")))
+    rw = bf16_to_f32(np.fromfile(os.path.join(d, "rms_weight.bin"), dtype=np.uint16))
+    w = bf16_to_f32(read_bf16(d, "w.bin", GEMM_W, axes_of("OH")))
+    xn, xref = rmsnorm(x, rw, 16)
+    xh = bf16_to_f32(f32_to_bf16(xn))
+    ref = xref @ w.astype(np.float64).T
+    return {"y.bin": (f32_to_bf16(contract(xh, w)), ref, QKV_Y, axes_of("TO"))}
+
+
+KERNELS = {"prefill_gemm": prefill_gemm, "prefill_rmsnorm": prefill_rmsnorm,
+           "prefill_qkv": prefill_qkv}
 
 
 def compare(name, expected, ref, got, out=sys.stdout):
