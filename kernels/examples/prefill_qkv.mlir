@@ -1,6 +1,7 @@
-// prefill_qkv: y = bf16(RMSNorm(x) w^T) for T = 512 tokens, H = 1024 and O = 4096 rows (Qwen3's
-// q, k and v heads, 32 heads of 128 rows): the multi-token projection's first half, the x
-// RMSNorm of prefill_rmsnorm.mlir in prefill_gemm.mlir's layout feeding its GEMM.
+// prefill_qkv: q = HeadNorm(RMSNorm(x) w^T) for T = 512 tokens, H = 1024 and O = 4096 rows
+// (Qwen3's 16 q, 8 k and 8 v heads of 128 rows, each head normalised with its weights): the
+// multi-token projection without RoPE and the cache, from prefill_rmsnorm.mlir and
+// prefill_gemm.mlir.
 //
 // x arrives in the layout the GEMM's ring broadcast reads (slice (T % 256 / 64, H / 16) of
 // cluster T / 256 holds 64 tokens x 16 values). Its RMSNorm works there: the transpose puts 4
@@ -11,10 +12,15 @@
 // broadcast around each 256-slice ring into the contraction, as in prefill_gemm.mlir; the
 // RMSNorm runs while the weights stream in. Each head's 128 rows are on 8 slices, rows d and
 // d + 64 on the same slice and lane (the two time-broadcast rows), as RoPE will want them.
-// Rounding points: x^ and y are bf16; sums, rms and products are f32.
+// The head norms: q (f32) is cast to bf16 and transposed (4 tokens in the lanes), each slice
+// sums its 16 rows' squares for 32 tokens per pass (8 passes, joined), the inter-slice reducer
+// adds a head's 8 slices; q (f32) x weight, then / rms (from the VRF), to bf16.
+// Rounding points: x^ and the result are bf16; the head sums square q rounded to bf16; every
+// other value is f32.
 !x = !tcp.hbm<bf16, "[T / 256, T % 256 / 64, H / 16, T % 64, H % 16]">
 !vec = !tcp.hbm<bf16, "H">
 !w = !tcp.hbm<bf16, "[O, H]">
+!hwh = !tcp.hbm<bf16, "O">
 !yh = !tcp.hbm<bf16, "[T / 256, O / 128, O % 64 / 8, T % 64, T % 256 / 64, O % 128 / 64, O % 8]">
 
 // x's RMSNorm, in x's layout: 64 tokens x 16 values per slice.
@@ -50,11 +56,34 @@
 !out = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[T % 64, T % 256 / 64, O % 128 / 64]", packet = "O % 8">
 !ydm = !tcp.dm<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", elem = "[T % 64, T % 256 / 64, O % 128 / 64, O % 8]">
 
+// Per-head RMSNorm of q and k (every head is normalised; v's results are not used).
+!qraw = !tcp.dm<f32, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", elem = "[T % 64, T % 256 / 64, O % 128 / 64, O % 8]">
+!qtin = !tcp.stream<f32, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[T % 64 / 4, T % 256 / 64, T % 4, O % 128 / 64]", packet = "O % 8">
+!qtinb = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[T % 64 / 4, T % 256 / 64, T % 4, O % 128 / 64]", packet = "O % 8">
+!qtout = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[T % 64 / 4, T % 256 / 64, O % 128 / 64, O % 8]", packet = "T % 4">
+!qt = !tcp.dm<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", elem = "[T % 64 / 4, T % 256 / 64, O % 128 / 64, O % 8, T % 4]">
+!qtc = !tcp.dm<bf16, cluster = "K2", slice = "[G32, J8]", elem = "[V, JJ, L, R4]">
+!hsq = !tcp.stream<f32, cluster = "K2", slice = "[G32, J8]", time = "[JJ, L, V]", packet = "R4">
+!hss = !tcp.stream<f32, cluster = "K2", slice = "[G32, X8]", time = "V", packet = "R4">
+!hssdm = !tcp.dm<f32, cluster = "K2", slice = "[G32, X8]", elem = "[V, R4]">
+!hssj = !tcp.dm<f32, cluster = "K2", slice = "[G32, X8]", elem = "[P8, V, R4]">
+!hsst = !tcp.dm<f32, cluster = "T / 256", slice = "[G32, X8]", elem = "[T % 64 / 8, T % 8 / 4, T % 256 / 64, T % 4]">
+!hsts = !tcp.stream<f32, cluster = "T / 256", slice = "[G32, X8]", time = "[T % 64 / 8, T % 8 / 4, T % 256 / 64]", packet = "T % 4">
+!hrvrf = !tcp.vrf<f32, cluster = "T / 256", slice = "[G32, X8]", elem = "[T % 64 / 8, T % 8 / 4, T % 256 / 64, T % 4]">
+!hw = !tcp.dm<bf16, cluster = "C2", slice = "[O / 128, O % 64 / 8]", elem = "[O % 128 / 64, O % 8]">
+!hws = !tcp.stream<f32, cluster = "C2", slice = "[O / 128, O % 64 / 8]", time = "O % 128 / 64", packet = "O % 8">
+!hwvrf = !tcp.vrf<f32, cluster = "C2", slice = "[O / 128, O % 64 / 8]", elem = "[O % 128 / 64, O % 8]">
+!qs = !tcp.stream<f32, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[T % 64, T % 256 / 64, O % 128 / 64]", packet = "O % 8">
+!qws = !tcp.stream<f32, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[O % 128 / 64, T % 64 / 8, T % 8 / 4, T % 256 / 64, T % 4]", packet = "O % 8">
+!qn = !tcp.dm<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", elem = "[T % 64, T % 256 / 64, O % 128 / 64, O % 8]">
+
 module attributes {tcp.axes = {T = 512, H = 1024, O = 4096, U = 32, P2 = 2, K2 = 2, K4 = 4,
-                               R4 = 4, C2 = 2, X64 = 64, X256 = 256}} {
+                               R4 = 4, C2 = 2, X64 = 64, X256 = 256, G32 = 32, J8 = 8, X8 = 8,
+                               V = 8, JJ = 2, L = 8, P8 = 8}} {
   func.func @prefill_qkv(%x: !x {tcp.arg = "in", tcp.name = "x"},
                          %rms_weight: !vec {tcp.arg = "in", tcp.name = "rms_weight"},
                          %w: !w {tcp.arg = "in", tcp.name = "w"},
+                         %head_weight: !hwh {tcp.arg = "in", tcp.name = "head_weight"},
                          %y: !yh {tcp.arg = "out", tcp.name = "y"}) {
     %xd = tcp.dma %x : !x -> !xdm
     %t1 = tcp.fetch main %xd : !xdm -> !trin
@@ -101,9 +130,77 @@ module attributes {tcp.axes = {T = 512, H = 1024, O = 4096, U = 32, P2 = 2, K2 =
     %xw2 = tcp.switch broadcast1 %xs2 : !xf -> !xn
     %xc = tcp.collect %xw2 : !xn
     %g = tcp.contract %xc, %wt pack 2 : !xn, !wtrf -> !acc
-    %gb = tcp.cast %g : !acc -> !out
-    %yd = tcp.commit %gb : !out -> !ydm
-    tcp.dma %yd into %y : !ydm -> !yh
+    %qr = tcp.commit %g : !acc -> !qraw
+
+    // The sums of squares per token and head: q to bf16 with 4 tokens in the lanes, then
+    // 8 chunks of 32 tokens (the reducer's 8 slots of 4 tokens), a head's 8 slices added.
+    %q1 = tcp.fetch main %qr : !qraw -> !qtin
+    %q2 = tcp.collect %q1 : !qtin
+    %q3 = tcp.cast %q2 : !qtin -> !qtinb
+    %q4 = tcp.transpose %q3 : !qtinb -> !qtout
+    %qtd = tcp.commit %q4 : !qtout -> !qt
+    %c0v = tcp.dm_view %qtd offset 0 : !qt -> !qtc
+    %c0f = tcp.fetch main %c0v : !qtc -> !hsq
+    %c0c = tcp.collect %c0f : !hsq
+    %c0r = tcp.vector %c0c [stash, mul_f stash, reduce_add_f, inter_add_f] : !hsq -> !hss
+    %c0 = tcp.commit %c0r : !hss -> !hssdm
+    %c1v = tcp.dm_view %qtd offset 512 : !qt -> !qtc
+    %c1f = tcp.fetch main %c1v : !qtc -> !hsq
+    %c1c = tcp.collect %c1f : !hsq
+    %c1r = tcp.vector %c1c [stash, mul_f stash, reduce_add_f, inter_add_f] : !hsq -> !hss
+    %c1 = tcp.commit %c1r : !hss -> !hssdm
+    %c2v = tcp.dm_view %qtd offset 1024 : !qt -> !qtc
+    %c2f = tcp.fetch main %c2v : !qtc -> !hsq
+    %c2c = tcp.collect %c2f : !hsq
+    %c2r = tcp.vector %c2c [stash, mul_f stash, reduce_add_f, inter_add_f] : !hsq -> !hss
+    %c2 = tcp.commit %c2r : !hss -> !hssdm
+    %c3v = tcp.dm_view %qtd offset 1536 : !qt -> !qtc
+    %c3f = tcp.fetch main %c3v : !qtc -> !hsq
+    %c3c = tcp.collect %c3f : !hsq
+    %c3r = tcp.vector %c3c [stash, mul_f stash, reduce_add_f, inter_add_f] : !hsq -> !hss
+    %c3 = tcp.commit %c3r : !hss -> !hssdm
+    %c4v = tcp.dm_view %qtd offset 2048 : !qt -> !qtc
+    %c4f = tcp.fetch main %c4v : !qtc -> !hsq
+    %c4c = tcp.collect %c4f : !hsq
+    %c4r = tcp.vector %c4c [stash, mul_f stash, reduce_add_f, inter_add_f] : !hsq -> !hss
+    %c4 = tcp.commit %c4r : !hss -> !hssdm
+    %c5v = tcp.dm_view %qtd offset 2560 : !qt -> !qtc
+    %c5f = tcp.fetch main %c5v : !qtc -> !hsq
+    %c5c = tcp.collect %c5f : !hsq
+    %c5r = tcp.vector %c5c [stash, mul_f stash, reduce_add_f, inter_add_f] : !hsq -> !hss
+    %c5 = tcp.commit %c5r : !hss -> !hssdm
+    %c6v = tcp.dm_view %qtd offset 3072 : !qt -> !qtc
+    %c6f = tcp.fetch main %c6v : !qtc -> !hsq
+    %c6c = tcp.collect %c6f : !hsq
+    %c6r = tcp.vector %c6c [stash, mul_f stash, reduce_add_f, inter_add_f] : !hsq -> !hss
+    %c6 = tcp.commit %c6r : !hss -> !hssdm
+    %c7v = tcp.dm_view %qtd offset 3584 : !qt -> !qtc
+    %c7f = tcp.fetch main %c7v : !qtc -> !hsq
+    %c7c = tcp.collect %c7f : !hsq
+    %c7r = tcp.vector %c7c [stash, mul_f stash, reduce_add_f, inter_add_f] : !hsq -> !hss
+    %c7 = tcp.commit %c7r : !hss -> !hssdm
+    %hj = tcp.dm_join %c0, %c1, %c2, %c3, %c4, %c5, %c6, %c7 : !hssdm, !hssdm, !hssdm, !hssdm, !hssdm, !hssdm, !hssdm, !hssdm -> !hssj
+    %hs = tcp.reinterpret %hj : !hssj -> !hsst
+    %h1 = tcp.fetch main %hs : !hsst -> !hsts
+    %h2 = tcp.collect %h1 : !hsts
+    %h3 = tcp.vector %h2 [fma_f 7.812500e-03 + 1.0e-06, sqrt_f] : !hsts
+    %hr = tcp.commit %h3 : !hsts -> !hsst
+    %h4 = tcp.fetch main %hr : !hsst -> !hsts
+    %h5 = tcp.collect %h4 : !hsts
+    %hrv = tcp.to_vrf %h5 : !hsts -> !hrvrf
+    %hwd = tcp.dma %head_weight : !hwh -> !hw
+    %h6 = tcp.fetch sub %hwd : !hw -> !hws
+    %h7 = tcp.collect %h6 : !hws
+    %hwv = tcp.to_vrf %h7 : !hws -> !hwvrf
+    %e1 = tcp.fetch main %qr : !qraw -> !qs
+    %e2 = tcp.collect %e1 : !qs
+    %e3 = tcp.vector %e2 [mul_f vrf(%hwv : !hwvrf)] : !qs
+    %qw = tcp.commit %e3 : !qs -> !qraw
+    %e4 = tcp.fetch main %qw : !qraw -> !qws
+    %e5 = tcp.collect %e4 : !qws
+    %e6 = tcp.vector %e5 [div_f vrf(%hrv : !hrvrf)] : !qws
+    %qnd = tcp.commit %e6 {cast} : !qws -> !qn
+    tcp.dma %qnd into %y : !qn -> !yh
     return
   }
 }

@@ -15,7 +15,8 @@ Run it with Debian's python3 (numpy from python3-numpy, installed by scripts/ins
 
 KERNEL: prefill_gemm     y[t, o] = sum_h x[t, h] w[o, h]  (T = 512, H = 1024, O = 4096)
         prefill_rmsnorm  y[t, h] = x[t, h] w[h] / sqrt(mean_h x[t, h]^2 + 1e-6)  (T = 512, H = 1024)
-        prefill_qkv      y = RMSNorm(x) w^T: the two above in one kernel (O = 4096 rows)
+        prefill_qkv      y = HeadNorm(RMSNorm(x) w^T): the two above, then every 128-row head
+                         normalised (O = 4096 rows: Qwen3's 16 q, 8 k and 8 v heads)
 DIST: `small` (normal activations, 0.02-scaled weights) or `uniform` ([0, 1)).
 
 Files hold the kernel arguments in their HBM layouts (the mapping strings of the kernel file,
@@ -154,6 +155,9 @@ def make_inputs(kernel, d, seed, dist):
         rw = rng.random(h, dtype=np.float32) if dist == "uniform" else \
             np.float32(1) + np.float32(0.1) * rng.standard_normal(h, dtype=np.float32)
         f32_to_bf16(rw).tofile(os.path.join(d, "rms_weight.bin"))
+        hw = rng.random(o, dtype=np.float32) if dist == "uniform" else \
+            np.float32(1) + np.float32(0.1) * rng.standard_normal(o, dtype=np.float32)
+        f32_to_bf16(hw).tofile(os.path.join(d, "head_weight.bin"))
 
 
 def read_bf16(d, name, mapping, axes):
@@ -203,16 +207,37 @@ def prefill_rmsnorm(d):
 QKV_Y = "[T / 256, O / 128, O % 64 / 8, T % 64, T % 256 / 64, O % 128 / 64, O % 8]"
 
 
+def head_rmsnorm(q, w):
+    """Per-token RMSNorm of each 128-row head of q [T, O] (f32) with weight w [O], as the
+    prefill projection does it: the sums of squares from q rounded to bf16, each slice's 16
+    rows (d = 64 J + 8 j + lane on slice j) added in [J, lane] order, a head's 8 slices by a
+    pairwise tree; rms = sqrt(fma(sum, 1/128, 1e-6)); then bf16((q w) / rms)."""
+    t, o = q.shape
+    q64 = q.astype(np.float64).reshape(t, o // 128, 128)  # the rule: float64 from q on
+    ref = q64 * w.astype(np.float64).reshape(1, o // 128, 128) / \
+        np.sqrt((q64 * q64).mean(axis=2) + 1e-6)[:, :, None]
+    q = q.astype(np.float32)
+    qb = bf16_to_f32(f32_to_bf16(q)).reshape(t, o // 128, 2, 8, 8)  # [T, head, J, j, lane]
+    sq = qb * qb
+    per_slice = running_sum(sq.transpose(0, 1, 3, 2, 4).reshape(t, o // 128, 8, 16))
+    sums = tree(per_slice)  # [T, head]
+    rms = np.sqrt(sums * np.float32(1.0 / 128) + RMS_EPS)
+    out = (q * w[None, :]).reshape(t, o // 128, 128) / rms[:, :, None]
+    return f32_to_bf16(out.reshape(t, o)), ref.reshape(t, o)
+
+
 def prefill_qkv(d):
-    """examples/prefill_qkv.mlir: x^ = bf16(RMSNorm(x)) with 16 values of h per slice, then
-    y = bf16(x^ w^T) as prefill_gemm computes it."""
+    """examples/prefill_qkv.mlir: x^ = bf16(RMSNorm(x)) with 16 values of h per slice,
+    q = x^ w^T as prefill_gemm computes it (f32), every 128-row head normalised (head_rmsnorm)."""
     x = bf16_to_f32(read_bf16(d, "x.bin", GEMM_X, axes_of("TH")))
     rw = bf16_to_f32(np.fromfile(os.path.join(d, "rms_weight.bin"), dtype=np.uint16))
     w = bf16_to_f32(read_bf16(d, "w.bin", GEMM_W, axes_of("OH")))
-    xn, xref = rmsnorm(x, rw, 16)
-    xh = bf16_to_f32(f32_to_bf16(xn))
-    ref = xref @ w.astype(np.float64).T
-    return {"y.bin": (f32_to_bf16(contract(xh, w)), ref, QKV_Y, axes_of("TO"))}
+    hw = bf16_to_f32(np.fromfile(os.path.join(d, "head_weight.bin"), dtype=np.uint16))
+    xn, _ = rmsnorm(x, rw, 16)
+    xh = bf16_to_f32(f32_to_bf16(xn))  # a rounding point: the float64 rule starts from it
+    bits, _ = head_rmsnorm(contract(xh, w), hw)
+    _, ref = head_rmsnorm(xh.astype(np.float64) @ w.astype(np.float64).T, hw)
+    return {"y.bin": (bits, ref, QKV_Y, axes_of("TO"))}
 
 
 KERNELS = {"prefill_gemm": prefill_gemm, "prefill_rmsnorm": prefill_rmsnorm,
