@@ -15,8 +15,8 @@ Run it with Debian's python3 (numpy from python3-numpy, installed by scripts/ins
 
 KERNEL: prefill_gemm     y[t, o] = sum_h x[t, h] w[o, h]  (T = 512, H = 1024, O = 4096)
         prefill_rmsnorm  y[t, h] = x[t, h] w[h] / sqrt(mean_h x[t, h]^2 + 1e-6)  (T = 512, H = 1024)
-        prefill_qkv      y = HeadNorm(RMSNorm(x) w^T): the two above, then every 128-row head
-                         normalised (O = 4096 rows: Qwen3's 16 q, 8 k and 8 v heads)
+        prefill_qkv      y = RoPE(HeadNorm(RMSNorm(x) w^T)): the two above, then every 128-row
+                         head normalised and rotated (O = 4096 rows: Qwen3's 16 q, 8 k, 8 v heads)
 DIST: `small` (normal activations, 0.02-scaled weights) or `uniform` ([0, 1)).
 
 Files hold the kernel arguments in their HBM layouts (the mapping strings of the kernel file,
@@ -158,6 +158,13 @@ def make_inputs(kernel, d, seed, dist):
         hw = rng.random(o, dtype=np.float32) if dist == "uniform" else \
             np.float32(1) + np.float32(0.1) * rng.standard_normal(o, dtype=np.float32)
         f32_to_bf16(hw).tofile(os.path.join(d, "head_weight.bin"))
+        # Qwen3's RoPE tables: theta 1e6, positions 0..T-1.
+        freq = np.float64(1e6) ** (-np.arange(64, dtype=np.float64) / 64)
+        angle = np.arange(t, dtype=np.float64)[:, None] * freq[None, :]
+        axes = {"T": t, "F": 64}
+        for name, table in (("cos", np.cos(angle)), ("sin", np.sin(angle))):
+            to_layout(f32_to_bf16(table.astype(np.float32)), ROPE_TABLE, axes).tofile(
+                os.path.join(d, name + ".bin"))
 
 
 def read_bf16(d, name, mapping, axes):
@@ -204,9 +211,6 @@ def prefill_rmsnorm(d):
     return {"y.bin": (f32_to_bf16(y), ref, RMS_X, RMS_AXES)}
 
 
-QKV_Y = "[T / 256, O / 128, O % 64 / 8, T % 64, T % 256 / 64, O % 128 / 64, O % 8]"
-
-
 def head_rmsnorm(q, w):
     """Per-token RMSNorm of each 128-row head of q [T, O] (f32) with weight w [O], as the
     prefill projection does it: the sums of squares from q rounded to bf16, each slice's 16
@@ -226,9 +230,9 @@ def head_rmsnorm(q, w):
     return f32_to_bf16(out.reshape(t, o)), ref.reshape(t, o)
 
 
-def prefill_qkv(d):
-    """examples/prefill_qkv.mlir: x^ = bf16(RMSNorm(x)) with 16 values of h per slice,
-    q = x^ w^T as prefill_gemm computes it (f32), every 128-row head normalised (head_rmsnorm)."""
+def normalised_heads(d):
+    """x^ = bf16(RMSNorm(x)) with 16 values of h per slice, q = x^ w^T as prefill_gemm
+    computes it (f32), every 128-row head normalised (head_rmsnorm): -> (bf16 bits, rule)"""
     x = bf16_to_f32(read_bf16(d, "x.bin", GEMM_X, axes_of("TH")))
     rw = bf16_to_f32(np.fromfile(os.path.join(d, "rms_weight.bin"), dtype=np.uint16))
     w = bf16_to_f32(read_bf16(d, "w.bin", GEMM_W, axes_of("OH")))
@@ -237,7 +241,37 @@ def prefill_qkv(d):
     xh = bf16_to_f32(f32_to_bf16(xn))  # a rounding point: the float64 rule starts from it
     bits, _ = head_rmsnorm(contract(xh, w), hw)
     _, ref = head_rmsnorm(xh.astype(np.float64) @ w.astype(np.float64).T, hw)
-    return {"y.bin": (bits, ref, QKV_Y, axes_of("TO"))}
+    return bits, ref
+
+
+ROPE_TABLE = "[T / 256, F / 8, T % 64, T % 256 / 64, F % 8]"
+ROPE_Y = "[T / 256, O / 128, O % 64 / 8, O % 128 / 64, T % 64, T % 256 / 64, O % 8]"
+
+
+def rope(xn, cos, sin):
+    """RoPE of every 128-row head of xn [T, O] (bf16 values as f32) with the tables cos, sin
+    [T, 64] (bf16 as f32): rows d < 64 become bf16(x0 cos + (-x1) sin), rows d + 64 become
+    bf16(x1 cos + x0 sin); each product is exact, the sum rounds once."""
+    t, o = xn.shape
+    x = xn.reshape(t, o // 128, 2, 64)
+    c, s = cos[:, None, :], sin[:, None, :]
+    lo = x[:, :, 0] * c + (-x[:, :, 1]) * s
+    hi = x[:, :, 1] * c + x[:, :, 0] * s
+    out = np.stack([lo, hi], axis=2).reshape(t, o)
+    x64, c64, s64 = x.astype(np.float64), cos[:, None, :].astype(np.float64), sin[:, None, :].astype(np.float64)
+    ref = np.stack([x64[:, :, 0] * c64 - x64[:, :, 1] * s64, x64[:, :, 1] * c64 + x64[:, :, 0] * s64],
+                   axis=2).reshape(t, o)
+    return f32_to_bf16(out), ref
+
+
+def prefill_qkv(d):
+    """examples/prefill_qkv.mlir: the normalised heads rotated (RoPE, from the bf16 heads)."""
+    qn = bf16_to_f32(normalised_heads(d)[0])
+    axes = {"T": GEMM_AXES["T"], "F": 64}
+    cos = bf16_to_f32(read_bf16(d, "cos.bin", ROPE_TABLE, axes))
+    sin = bf16_to_f32(read_bf16(d, "sin.bin", ROPE_TABLE, axes))
+    bits, ref = rope(qn, cos, sin)
+    return {"y.bin": (bits, ref, ROPE_Y, axes_of("TO"))}
 
 
 KERNELS = {"prefill_gemm": prefill_gemm, "prefill_rmsnorm": prefill_rmsnorm,

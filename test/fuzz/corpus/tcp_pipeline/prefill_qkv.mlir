@@ -1,7 +1,7 @@
-// prefill_qkv: q = HeadNorm(RMSNorm(x) w^T) for T = 512 tokens, H = 1024 and O = 4096 rows
-// (Qwen3's 16 q, 8 k and 8 v heads of 128 rows, each head normalised with its weights): the
-// multi-token projection without RoPE and the cache, from prefill_rmsnorm.mlir and
-// prefill_gemm.mlir.
+// prefill_qkv: y = RoPE(HeadNorm(RMSNorm(x) w^T)) for T = 512 tokens at positions 0..511, H =
+// 1024 and O = 4096 rows (Qwen3's 16 q, 8 k and 8 v heads of 128 rows, each head normalised
+// with its weights and rotated): the multi-token projection without the cache, from
+// prefill_rmsnorm.mlir and prefill_gemm.mlir.
 //
 // x arrives in the layout the GEMM's ring broadcast reads (slice (T % 256 / 64, H / 16) of
 // cluster T / 256 holds 64 tokens x 16 values). Its RMSNorm works there: the transpose puts 4
@@ -15,8 +15,13 @@
 // The head norms: q (f32) is cast to bf16 and transposed (4 tokens in the lanes), each slice
 // sums its 16 rows' squares for 32 tokens per pass (8 passes, joined), the inter-slice reducer
 // adds a head's 8 slices; q (f32) x weight, then / rms (from the VRF), to bf16.
-// Rounding points: x^ and the result are bf16; the head sums square q rounded to bf16; every
-// other value is f32.
+// RoPE: rows d and d + 64 (halves x0, x1) sit on one slice and lane, 8 bf16 cells apart, so
+// two DM views over the frequency axis F (d % 64) read them; with the tables in the VRF, four
+// passes make the exact products -x1 sin, x0 sin, x0 cos, x1 cos, and two more add them (one
+// product in the VRF) into bf16 halves, joined and re-spelled over O. The tables come from the
+// host in the layout each slice reads (4 KB contiguous), copied to every head.
+// Rounding points: x^, the normalised heads and the result are bf16; the head sums square q
+// rounded to bf16; every other value is f32.
 !x = !tcp.hbm<bf16, "[T / 256, T % 256 / 64, H / 16, T % 64, H % 16]">
 !vec = !tcp.hbm<bf16, "H">
 !w = !tcp.hbm<bf16, "[O, H]">
@@ -77,14 +82,33 @@
 !qws = !tcp.stream<f32, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[O % 128 / 64, T % 64 / 8, T % 8 / 4, T % 256 / 64, T % 4]", packet = "O % 8">
 !qn = !tcp.dm<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", elem = "[T % 64, T % 256 / 64, O % 128 / 64, O % 8]">
 
+// RoPE on the normalised heads: out = x cos + swap(x) sin, swap(x) = [-x1, x0] for the halves
+// x0 = rows d < 64 and x1 = rows d + 64, which sit on the same slice and lane. The halves are
+// read through views over the frequency axis F (d % 64), as are the tables (F % 8 in the
+// lanes, F / 8 the slice in the head).
+!ropeh = !tcp.hbm<bf16, "[T / 256, F / 8, T % 64, T % 256 / 64, F % 8]">
+!tab = !tcp.dm<bf16, cluster = "T / 256", slice = "[R32, F / 8]", elem = "[T % 64, T % 256 / 64, F % 8]">
+!tabs = !tcp.stream<f32, cluster = "T / 256", slice = "[R32, F / 8]", time = "[T % 64, T % 256 / 64]", packet = "F % 8">
+!tabv = !tcp.vrf<f32, cluster = "T / 256", slice = "[R32, F / 8]", elem = "[T % 64, T % 256 / 64, F % 8]">
+!half = !tcp.dm<bf16, cluster = "T / 256", slice = "[G32, F / 8]", elem = "[T % 64, T % 256 / 64, F % 8 # 16]">
+!halfs = !tcp.stream<f32, cluster = "T / 256", slice = "[G32, F / 8]", time = "[T % 64, T % 256 / 64]", packet = "F % 8">
+!part = !tcp.dm<f32, cluster = "T / 256", slice = "[G32, F / 8]", elem = "[T % 64, T % 256 / 64, F % 8]">
+!partv = !tcp.vrf<f32, cluster = "T / 256", slice = "[G32, F / 8]", elem = "[T % 64, T % 256 / 64, F % 8]">
+!outb = !tcp.dm<bf16, cluster = "T / 256", slice = "[G32, F / 8]", elem = "[T % 64, T % 256 / 64, F % 8]">
+!outj = !tcp.dm<bf16, cluster = "T / 256", slice = "[G32, F / 8]", elem = "[P2, T % 64, T % 256 / 64, F % 8]">
+!rope = !tcp.dm<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", elem = "[O % 128 / 64, T % 64, T % 256 / 64, O % 8]">
+!ropey = !tcp.hbm<bf16, "[T / 256, O / 128, O % 64 / 8, O % 128 / 64, T % 64, T % 256 / 64, O % 8]">
+
 module attributes {tcp.axes = {T = 512, H = 1024, O = 4096, U = 32, P2 = 2, K2 = 2, K4 = 4,
                                R4 = 4, C2 = 2, X64 = 64, X256 = 256, G32 = 32, J8 = 8, X8 = 8,
-                               V = 8, JJ = 2, L = 8, P8 = 8}} {
+                               V = 8, JJ = 2, L = 8, P8 = 8, F = 64, R32 = 32}} {
   func.func @prefill_qkv(%x: !x {tcp.arg = "in", tcp.name = "x"},
                          %rms_weight: !vec {tcp.arg = "in", tcp.name = "rms_weight"},
                          %w: !w {tcp.arg = "in", tcp.name = "w"},
                          %head_weight: !hwh {tcp.arg = "in", tcp.name = "head_weight"},
-                         %y: !yh {tcp.arg = "out", tcp.name = "y"}) {
+                         %cos: !ropeh {tcp.arg = "in", tcp.name = "cos"},
+                         %sin: !ropeh {tcp.arg = "in", tcp.name = "sin"},
+                         %y: !ropey {tcp.arg = "out", tcp.name = "y"}) {
     %xd = tcp.dma %x : !x -> !xdm
     %t1 = tcp.fetch main %xd : !xdm -> !trin
     %t2 = tcp.collect %t1 : !trin
@@ -200,7 +224,51 @@ module attributes {tcp.axes = {T = 512, H = 1024, O = 4096, U = 32, P2 = 2, K2 =
     %e5 = tcp.collect %e4 : !qws
     %e6 = tcp.vector %e5 [div_f vrf(%hrv : !hrvrf)] : !qws
     %qnd = tcp.commit %e6 {cast} : !qws -> !qn
-    tcp.dma %qnd into %y : !qn -> !yh
+
+    // RoPE.
+    %sind = tcp.dma %sin : !ropeh -> !tab
+    %cosd = tcp.dma %cos : !ropeh -> !tab
+    %x0 = tcp.dm_view %qnd offset 0 : !qn -> !half
+    %x1 = tcp.dm_view %qnd offset 8 : !qn -> !half
+    %sv1 = tcp.fetch main %sind : !tab -> !tabs
+    %sv2 = tcp.collect %sv1 : !tabs
+    %sinv = tcp.to_vrf %sv2 : !tabs -> !tabv
+    %a01 = tcp.fetch main %x1 : !half -> !halfs
+    %a02 = tcp.collect %a01 : !halfs
+    %a03 = tcp.vector %a02 [fma_f -1.0 + 0.0, mul_f vrf(%sinv : !tabv)] : !halfs
+    %ra0 = tcp.commit %a03 : !halfs -> !part
+    %a11 = tcp.fetch main %x0 : !half -> !halfs
+    %a12 = tcp.collect %a11 : !halfs
+    %a13 = tcp.vector %a12 [mul_f vrf(%sinv : !tabv)] : !halfs
+    %ra1 = tcp.commit %a13 : !halfs -> !part
+    %cv1 = tcp.fetch main %cosd : !tab -> !tabs
+    %cv2 = tcp.collect %cv1 : !tabs
+    %cosv = tcp.to_vrf %cv2 : !tabs -> !tabv
+    %b01 = tcp.fetch main %x0 : !half -> !halfs
+    %b02 = tcp.collect %b01 : !halfs
+    %b03 = tcp.vector %b02 [mul_f vrf(%cosv : !tabv)] : !halfs
+    %rb0 = tcp.commit %b03 : !halfs -> !part
+    %b11 = tcp.fetch main %x1 : !half -> !halfs
+    %b12 = tcp.collect %b11 : !halfs
+    %b13 = tcp.vector %b12 [mul_f vrf(%cosv : !tabv)] : !halfs
+    %rb1 = tcp.commit %b13 : !halfs -> !part
+    %av1 = tcp.fetch main %ra0 : !part -> !halfs
+    %av2 = tcp.collect %av1 : !halfs
+    %a0v = tcp.to_vrf %av2 : !halfs -> !partv
+    %o01 = tcp.fetch main %rb0 : !part -> !halfs
+    %o02 = tcp.collect %o01 : !halfs
+    %o03 = tcp.vector %o02 [add_f vrf(%a0v : !partv)] : !halfs
+    %ro0 = tcp.commit %o03 {cast} : !halfs -> !outb
+    %aw1 = tcp.fetch main %ra1 : !part -> !halfs
+    %aw2 = tcp.collect %aw1 : !halfs
+    %a1v = tcp.to_vrf %aw2 : !halfs -> !partv
+    %o11 = tcp.fetch main %rb1 : !part -> !halfs
+    %o12 = tcp.collect %o11 : !halfs
+    %o13 = tcp.vector %o12 [add_f vrf(%a1v : !partv)] : !halfs
+    %ro1 = tcp.commit %o13 {cast} : !halfs -> !outb
+    %oj = tcp.dm_join %ro0, %ro1 : !outb, !outb -> !outj
+    %ro = tcp.reinterpret %oj : !outj -> !rope
+    tcp.dma %ro into %y : !rope -> !ropey
     return
   }
 }
