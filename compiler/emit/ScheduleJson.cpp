@@ -42,8 +42,12 @@ public:
   }
 
   void dm(Value v, const tcp::DmLayout &layout) {
-    auto slices = layout.spatial.activeSlices(tcp::getTarget(func_));
+    const TargetModel &t = tcp::getTarget(func_);
+    auto slices = layout.spatial.activeSlices(t);
     int64_t offset = v.getDefiningOp()->getAttrOfType<IntegerAttr>("tcp.dm_offset").getInt();
+    for (int64_t &s : slices) // a view on other slices: whole slice windows in its offset
+      s += offset / t.dmSliceWindowBytes;
+    offset %= t.dmSliceWindowBytes;
     j_.object([&] {
       j_.attribute("memory", "dm");
       j_.attribute("value", valueIds_.lookup(v));

@@ -6,6 +6,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace rngd;
 using namespace rngd::tcp;
@@ -259,19 +261,34 @@ LogicalResult ReinterpretOp::verify() {
   return success();
 }
 
-/// A DM or VRF window's rules: the element type and the slices kept, and its cells from
-/// `offset` (up to the last it holds when `held`, else all, padding included) inside the
-/// source's.
+/// A DM or VRF window's rules: the element type and the slices kept (or, shifted by
+/// `sliceShift`, a subset of the source's), and its cells from `offset` (up to the last it
+/// holds when `held`, else all, padding included) inside the source's.
 template <typename Op, typename Resolve>
-static LogicalResult verifyWindow(Op op, Resolve resolve, bool held) {
+static LogicalResult verifyWindow(Op op, Resolve resolve, bool held,
+                                  std::optional<int64_t> sliceShift = std::nullopt) {
   auto source = resolve(op, op.getSource().getType());
   auto result = resolve(op, op.getResult().getType());
   if (!source || !result)
     return failure();
   if (op.getSource().getType().getElementType() != op.getResult().getType().getElementType())
     return op.emitOpError("a view keeps the element type");
-  if (!sameSlices(getTarget(op), source->spatial, result->spatial))
+  const TargetModel &t = getTarget(op);
+  if (!sliceShift && !sameSlices(t, source->spatial, result->spatial))
     return op.emitOpError("a view keeps the tensor on the same slices");
+  if (sliceShift) {
+    std::vector<int64_t> held = source->spatial.activeSlices(t);
+    for (int64_t s : result->spatial.activeSlices(t)) {
+      if (!std::binary_search(held.begin(), held.end(), s + *sliceShift))
+        return op.emitOpError("view slice ") << s << " + " << *sliceShift << " = "
+                                             << s + *sliceShift
+                                             << " is not a slice the source occupies";
+      if ((s + *sliceShift) / t.slicesPerCluster != s / t.slicesPerCluster)
+        return op.emitOpError("view slice ") << s << " + " << *sliceShift
+                                             << " leaves its cluster (" << t.slicesPerCluster
+                                             << " slices each)";
+    }
+  }
   int64_t offset = op.getOffset();
   int64_t end = offset + (held ? result->elem.heldEnd() : result->elem.size());
   if (offset < 0 || end > source->elem.size())
@@ -282,12 +299,19 @@ static LogicalResult verifyWindow(Op op, Resolve resolve, bool held) {
 
 LogicalResult DmViewOp::verify() {
   auto resolve = [](Operation *op, DmType type) { return resolveDm(op, type); };
-  if (failed(verifyWindow(*this, resolve, /*held=*/true)))
+  std::optional<int64_t> shift = getSlices();
+  if (shift && (*shift <= 0 || *shift >= getTarget(*this).totalSlices()))
+    return emitOpError("slices ") << *shift << " is outside 1.." << getTarget(*this).totalSlices() - 1;
+  if (failed(verifyWindow(*this, resolve, /*held=*/true, shift)))
     return failure();
-  for (Operation *user : getResult().getUsers())
+  for (Operation *user : getResult().getUsers()) {
     if (!llvm::isa<FetchOp, DmaOp, DmaScatterOp>(user) || user->getOperand(0) != getResult())
       return user->emitOpError("takes a DM view other than as the tensor it reads (a view is "
                                "fetched, copied or scattered, never written)");
+    if (shift && llvm::isa<FetchOp>(user))
+      return user->emitOpError("fetches a view on other slices than its source's (a pass reads "
+                               "the slices it runs on; copy it with tcp.dma)");
+  }
   return success();
 }
 

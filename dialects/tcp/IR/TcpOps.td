@@ -85,10 +85,15 @@ def Tcp_DmViewOp : Tcp_Op<"dm_view", [Pure]> {
     %hi = tcp.dm_view %vt offset 2048 : !tcp.dm<bf16, ..., elem = "[D, T % 32]">
                                       -> !tcp.dm<bf16, ..., elem = "[DL, T % 32]">
     ```
+    With `slices S`, the view's slice s is the source's slice s + S (global slice ids): a DMA
+    can then copy the part of a tensor that some of its slices hold (the k heads' rows of a
+    tensor holding every head). Such a view is read only by DMAs (a pass reads its own slices).
   }];
-  let arguments = (ins Tcp_DmType:$source, I64Attr:$offset);
+  let arguments = (ins Tcp_DmType:$source, I64Attr:$offset, OptionalAttr<I64Attr>:$slices);
   let results = (outs Tcp_DmType:$result);
-  let assemblyFormat = "$source `offset` $offset attr-dict `:` type($source) `->` type($result)";
+  let assemblyFormat = [{
+    $source `offset` $offset (`slices` $slices^)? attr-dict `:` type($source) `->` type($result)
+  }];
   let hasVerifier = 1;
 }
 

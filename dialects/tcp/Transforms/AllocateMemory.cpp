@@ -203,9 +203,10 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
   for (Operation &op : block) {
     if (auto same = dyn_cast<ReinterpretOp>(op))
       alias(op, same.getSource(), "tcp.dm_offset", 0);
-    else if (auto window = dyn_cast<DmViewOp>(op))
+    else if (auto window = dyn_cast<DmViewOp>(op)) // a slice shift is whole slice windows on
       alias(op, window.getSource(), "tcp.dm_offset",
-            window.getOffset() * elementBytes(window.getSource().getType().getElementType()));
+            window.getSlices().value_or(0) * t.dmSliceWindowBytes +
+                window.getOffset() * elementBytes(window.getSource().getType().getElementType()));
     else if (auto window = dyn_cast<VrfViewOp>(op))
       alias(op, window.getSource(), "tcp.vrf_offset",
             window.getOffset() * elementBytes(window.getSource().getType().getElementType()));

@@ -83,9 +83,16 @@ std::optional<Region> hbmRegion(Operation *op, Value v) {
   return r;
 }
 
+/// A DM tensor's bytes: its offset in every slice it occupies. A view on other slices than its
+/// source's (`tcp.dm_view ... slices S`) has S whole slice windows in its offset.
 Region dmRegion(const TargetModel &t, Value v, const DmLayout &layout) {
   int64_t offset = offsetAttr(v, "tcp.dm_offset");
-  return {Region::Dm, -1, sliceSet(t, layout.spatial), offset, offset + layout.bytesPerSlice()};
+  int64_t shift = offset / t.dmSliceWindowBytes;
+  offset %= t.dmSliceWindowBytes;
+  SliceSet slices = sliceSet(t, layout.spatial);
+  if (shift > 0)
+    slices <<= static_cast<size_t>(shift);
+  return {Region::Dm, -1, slices, offset, offset + layout.bytesPerSlice()};
 }
 
 /// A pass's DM range: the tensor, widened to every byte its sequencer touches (a padded packet
