@@ -15,8 +15,9 @@ Run it with Debian's python3 (numpy from python3-numpy, installed by scripts/ins
 
 KERNEL: prefill_gemm     y[t, o] = sum_h x[t, h] w[o, h]  (T = 512, H = 1024, O = 4096)
         prefill_rmsnorm  y[t, h] = x[t, h] w[h] / sqrt(mean_h x[t, h]^2 + 1e-6)  (T = 512, H = 1024)
-        prefill_qkv      y = RoPE(HeadNorm(RMSNorm(x) w^T)): the two above, then every 128-row
-                         head normalised and rotated (O = 4096 rows: Qwen3's 16 q, 8 k, 8 v heads)
+        prefill_projection  RoPE(HeadNorm(RMSNorm(x) W^T)): the two above, then every 128-row
+                         head normalised and rotated (O = 4096 rows: Qwen3's 16 q, 8 k, 8 v
+                         heads); outputs q_out, k_cache and v_cache (v raw)
 DIST: `small` (normal activations, 0.02-scaled weights) or `uniform` ([0, 1)).
 
 Files hold the kernel arguments in their HBM layouts (the mapping strings of the kernel file,
@@ -150,14 +151,15 @@ def make_inputs(kernel, d, seed, dist):
         x = np.clip(rng.standard_normal((t, h), dtype=np.float32), -4, 4)
         w = rng.standard_normal((o, h), dtype=np.float32) * np.float32(0.02)
     to_layout(f32_to_bf16(x), GEMM_X, axes_of("TH")).tofile(os.path.join(d, "x.bin"))
-    to_layout(f32_to_bf16(w), GEMM_W, axes_of("OH")).tofile(os.path.join(d, "w.bin"))
-    if kernel == "prefill_qkv":
+    w_name = "qkv_weight.bin" if kernel == "prefill_projection" else "w.bin"
+    to_layout(f32_to_bf16(w), GEMM_W, axes_of("OH")).tofile(os.path.join(d, w_name))
+    if kernel == "prefill_projection":
         rw = rng.random(h, dtype=np.float32) if dist == "uniform" else \
             np.float32(1) + np.float32(0.1) * rng.standard_normal(h, dtype=np.float32)
-        f32_to_bf16(rw).tofile(os.path.join(d, "rms_weight.bin"))
+        f32_to_bf16(rw).tofile(os.path.join(d, "input_rms_weight.bin"))
         hw = rng.random(o, dtype=np.float32) if dist == "uniform" else \
             np.float32(1) + np.float32(0.1) * rng.standard_normal(o, dtype=np.float32)
-        f32_to_bf16(hw).tofile(os.path.join(d, "head_weight.bin"))
+        f32_to_bf16(hw).tofile(os.path.join(d, "head_rms_weight.bin"))
         # Qwen3's RoPE tables: theta 1e6, positions 0..T-1.
         freq = np.float64(1e6) ** (-np.arange(64, dtype=np.float64) / 64)
         angle = np.arange(t, dtype=np.float64)[:, None] * freq[None, :]
@@ -232,20 +234,22 @@ def head_rmsnorm(q, w):
 
 def normalised_heads(d):
     """x^ = bf16(RMSNorm(x)) with 16 values of h per slice, q = x^ w^T as prefill_gemm
-    computes it (f32), every 128-row head normalised (head_rmsnorm): -> (bf16 bits, rule)"""
+    computes it (f32), every 128-row head normalised (head_rmsnorm):
+    -> (bf16 bits, rule, raw q bits, raw q's rule)"""
     x = bf16_to_f32(read_bf16(d, "x.bin", GEMM_X, axes_of("TH")))
-    rw = bf16_to_f32(np.fromfile(os.path.join(d, "rms_weight.bin"), dtype=np.uint16))
-    w = bf16_to_f32(read_bf16(d, "w.bin", GEMM_W, axes_of("OH")))
-    hw = bf16_to_f32(np.fromfile(os.path.join(d, "head_weight.bin"), dtype=np.uint16))
+    rw = bf16_to_f32(np.fromfile(os.path.join(d, "input_rms_weight.bin"), dtype=np.uint16))
+    w = bf16_to_f32(read_bf16(d, "qkv_weight.bin", GEMM_W, axes_of("OH")))
+    hw = bf16_to_f32(np.fromfile(os.path.join(d, "head_rms_weight.bin"), dtype=np.uint16))
     xn, _ = rmsnorm(x, rw, 16)
     xh = bf16_to_f32(f32_to_bf16(xn))  # a rounding point: the float64 rule starts from it
-    bits, _ = head_rmsnorm(contract(xh, w), hw)
-    _, ref = head_rmsnorm(xh.astype(np.float64) @ w.astype(np.float64).T, hw)
-    return bits, ref
+    raw = contract(xh, w)
+    raw_ref = xh.astype(np.float64) @ w.astype(np.float64).T
+    bits, _ = head_rmsnorm(raw, hw)
+    _, ref = head_rmsnorm(raw_ref, hw)
+    return bits, ref, f32_to_bf16(raw), raw_ref
 
 
 ROPE_TABLE = "[T / 256, F / 8, T % 64, T % 256 / 64, F % 8]"
-ROPE_Y = "[T / 256, O / 128, O % 64 / 8, O % 128 / 64, T % 64, T % 256 / 64, O % 8]"
 
 
 def rope(xn, cos, sin):
@@ -264,18 +268,28 @@ def rope(xn, cos, sin):
     return f32_to_bf16(out), ref
 
 
-def prefill_qkv(d):
-    """examples/prefill_qkv.mlir: the normalised heads rotated (RoPE, from the bf16 heads)."""
-    qn = bf16_to_f32(normalised_heads(d)[0])
-    axes = {"T": GEMM_AXES["T"], "F": 64}
+QKV_Q = "[T / 256, Q / 128, Q % 64 / 8, Q % 128 / 64, T % 64, T % 256 / 64, Q % 8]"
+CACHE = "[T, N, D]"
+
+
+def prefill_projection(d):
+    """qwen3/prefill_projection.mlir: the normalised heads rotated (RoPE, from the bf16 heads);
+    q_out holds q's 16 heads, k_cache the 8 k heads (rotated), v_cache the 8 v heads (the raw
+    GEMM rows, bf16)."""
+    qn, _, raw, raw_ref = normalised_heads(d)
+    t = GEMM_AXES["T"]
+    axes = {"T": t, "F": 64}
     cos = bf16_to_f32(read_bf16(d, "cos.bin", ROPE_TABLE, axes))
     sin = bf16_to_f32(read_bf16(d, "sin.bin", ROPE_TABLE, axes))
-    bits, ref = rope(qn, cos, sin)
-    return {"y.bin": (bits, ref, ROPE_Y, axes_of("TO"))}
+    bits, ref = rope(bf16_to_f32(qn), cos, sin)
+    cache_axes = {"T": t, "N": 8, "D": 128}
+    return {"q_out.bin": (bits[:, :2048], ref[:, :2048], QKV_Q, {"T": t, "Q": 2048}),
+            "k_cache.bin": (bits[:, 2048:3072], ref[:, 2048:3072], CACHE, cache_axes),
+            "v_cache.bin": (raw[:, 3072:], raw_ref[:, 3072:], CACHE, cache_axes)}
 
 
 KERNELS = {"prefill_gemm": prefill_gemm, "prefill_rmsnorm": prefill_rmsnorm,
-           "prefill_qkv": prefill_qkv}
+           "prefill_projection": prefill_projection}
 
 
 def compare(name, expected, ref, got, out=sys.stdout):
@@ -301,7 +315,8 @@ def check(kernel, d, out=sys.stdout):
             print("%s: expected %d values, found %d" % (name, expected.size, got.size), file=out)
             rc = 1
             continue
-        rc |= compare("%s %s" % (kernel, name), expected, ref, from_layout(got, mapping, axes), out)
+        got = from_layout(got, mapping, axes).reshape(expected.shape)
+        rc |= compare("%s %s" % (kernel, name), expected, np.reshape(ref, expected.shape), got, out)
     return rc
 
 

@@ -85,9 +85,10 @@ def Tcp_DmViewOp : Tcp_Op<"dm_view", [Pure]> {
     %hi = tcp.dm_view %vt offset 2048 : !tcp.dm<bf16, ..., elem = "[D, T % 32]">
                                       -> !tcp.dm<bf16, ..., elem = "[DL, T % 32]">
     ```
-    With `slices S`, the view's slice s is the source's slice s + S (global slice ids): a DMA
-    can then copy the part of a tensor that some of its slices hold (the k heads' rows of a
-    tensor holding every head). Such a view is read only by DMAs (a pass reads its own slices).
+    With `slices S`, the view may occupy some of the source's slices, its slice s being the
+    source's slice s + S (global slice ids; S = 0: the first ones): a DMA can then copy the part
+    of a tensor that some of its slices hold (the k heads' rows of a tensor holding every
+    head). Such a view is read only by DMAs (a pass reads its own slices).
   }];
   let arguments = (ins Tcp_DmType:$source, I64Attr:$offset, OptionalAttr<I64Attr>:$slices);
   let results = (outs Tcp_DmType:$result);

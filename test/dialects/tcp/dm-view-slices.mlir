@@ -13,6 +13,8 @@ module attributes {tcp.axes = {G = 32, N = 8, D = 128}} {
     tcp.dma %k into %out : !k -> !kh
     %last = tcp.dm_view %a offset 0 slices 192 : !all -> !k
     tcp.dma %last into %out : !k -> !kh
+    %first = tcp.dm_view %a offset 0 slices 0 : !all -> !k
+    tcp.dma %first into %out : !k -> !kh
     return
   }
 }
@@ -60,13 +62,13 @@ module attributes {tcp.axes = {G = 32, N = 8, D = 128}} {
 }
 
 // -----
-// The shift is a slice count of the chip: 0 is no shift (leave it out).
+// The shift is a slice id of the chip: 0..511.
 !all = !tcp.dm<bf16, cluster = "1 # 2", slice = "[G, 1 # 8]", elem = "D">
 !kh = !tcp.hbm<bf16, "[G, D]">
 module attributes {tcp.axes = {G = 32, D = 128}} {
   func.func @zero(%a: !all, %out: !kh {tcp.arg = "out", tcp.name = "out"}) {
-    // expected-error @+1 {{slices 0 is outside 1..511}}
-    %k = tcp.dm_view %a offset 0 slices 0 : !all -> !all
+    // expected-error @+1 {{slices 512 is outside 0..511}}
+    %k = tcp.dm_view %a offset 0 slices 512 : !all -> !all
     tcp.dma %k into %out : !all -> !kh
     return
   }

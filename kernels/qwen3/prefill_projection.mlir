@@ -1,27 +1,39 @@
-// prefill_qkv: y = RoPE(HeadNorm(RMSNorm(x) w^T)) for T = 512 tokens at positions 0..511, H =
-// 1024 and O = 4096 rows (Qwen3's 16 q, 8 k and 8 v heads of 128 rows, each head normalised
-// with its weights and rotated): the multi-token projection without the cache, from
-// prefill_rmsnorm.mlir and prefill_gemm.mlir.
+// Qwen3-0.6B multi-token `prefill_projection` stage: for a block of T = 512 tokens at positions
+// 0..511 of a KV-cache chunk, x^ = RMSNorm(x); q, k, v = x^ W^T for all 32 heads (16 q, 8 k,
+// 8 v; 128 rows each); per-head RMSNorm and RoPE of q and k; q's heads to q_out, k's and v's
+// rows into the chunk's caches. docs/prefill.md explains the layouts.
 //
-// x arrives in the layout the GEMM's ring broadcast reads (slice (T % 256 / 64, H / 16) of
-// cluster T / 256 holds 64 tokens x 16 values). Its RMSNorm works there: the transpose puts 4
-// tokens in the lanes; the reducer's 8 slots then sum 32 tokens at a time, so the sums come in
-// two passes over the halves of each slice's tokens (dm_views of the transposed x, 32 tokens
-// `U` each), joined into one tensor (tcp.dm_join) and re-spelled over T (tcp.reinterpret); the
-// inter-slice reducer adds a row's 64 slices. The normalised x (bf16) stays in place and is
-// broadcast around each 256-slice ring into the contraction, as in prefill_gemm.mlir; the
-// RMSNorm runs while the weights stream in. Each head's 128 rows are on 8 slices, rows d and
-// d + 64 on the same slice and lane (the two time-broadcast rows), as RoPE will want them.
-// The head norms: q (f32) is cast to bf16 and transposed (4 tokens in the lanes), each slice
-// sums its 16 rows' squares for 32 tokens per pass (8 passes, joined), the inter-slice reducer
-// adds a head's 8 slices; q (f32) x weight, then / rms (from the VRF), to bf16.
-// RoPE: rows d and d + 64 (halves x0, x1) sit on one slice and lane, 8 bf16 cells apart, so
-// two DM views over the frequency axis F (d % 64) read them; with the tables in the VRF, four
-// passes make the exact products -x1 sin, x0 sin, x0 cos, x1 cos, and two more add them (one
-// product in the VRF) into bf16 halves, joined and re-spelled over O. The tables come from the
-// host in the layout each slice reads (4 KB contiguous), copied to every head.
-// Rounding points: x^, the normalised heads and the result are bf16; the head sums square q
-// rounded to bf16; every other value is f32.
+// Signature (HBM layouts chosen so that each slice's part is contiguous):
+//   x                [T, H] bf16, layout [T / 256, T % 256 / 64, H / 16, T % 64, H % 16]
+//   input_rms_weight [H] bf16
+//   qkv_weight       [O = 4096, H] bf16: q_proj's 2048 rows, then k_proj's 1024, v_proj's 1024
+//   head_rms_weight  [O] bf16: q_norm's 128 weights for each q head, k_norm's for each k head,
+//                    anything for the v heads (not used)
+//   cos, sin         [T, 64] bf16 for the block's positions (F = d % 64), layout
+//                    [T / 256, F / 8, T % 64, T % 256 / 64, F % 8]
+//   q_out            [T, Q = 2048] bf16, layout
+//                    [T / 256, Q / 128, Q % 64 / 8, Q % 128 / 64, T % 64, T % 256 / 64, Q % 8]
+//   k_cache, v_cache [T, N, D] bf16: the chunk, every row written (the rows of a shorter
+//                    prompt's padding tokens hold their values until decode overwrites them)
+//
+// Placement: tokens split over the clusters (T / 256); every slice of both clusters holds 16
+// weight rows in its TRF (8 lanes, two rows per lane), a head on 8 slices, rows d and d + 64 of
+// a head on one slice and lane.
+// 1. x's RMSNorm in x's layout (slice (T % 256 / 64, H / 16) holds 64 tokens x 16 values): the
+//    transpose puts 4 tokens in the lanes, the reducer's 8 slots sum 32 tokens a pass (two
+//    passes over dm_views, joined by tcp.dm_join, re-spelled over T), the inter-slice reducer
+//    adds a row's 64 slices; rms and the weights from the VRF. Runs while the weights stream.
+// 2. The GEMM: x^ broadcast around each 256-slice ring into the contraction, each packet
+//    time-broadcast over a lane's two rows: 16,384 contraction cycles, the compute roofline.
+// 3. v's heads to the cache: each head's 8 slices gathered onto one by the Switch Engine
+//    (ring 8), then copied through a view on the v heads' slices.
+// 4. Head norms: q (f32) cast to bf16 and transposed, 8 passes of 32 tokens' sums (joined), a
+//    head's 8 slices added; q x weight, then / rms from the VRF.
+// 5. RoPE: the halves d and d + 64 read through DM views over F; four passes make the exact
+//    products (-x1 sin, x0 sin, x0 cos, x1 cos) against the VRF tables, two add them.
+// 6. q's heads out through a view on their slices; k's heads gathered and copied like v's.
+// Rounding points: x^, the normalised heads and the results are bf16; the head sums square q
+// rounded to bf16; v leaves the GEMM's f32 as bf16; every other value is f32.
 !x = !tcp.hbm<bf16, "[T / 256, T % 256 / 64, H / 16, T % 64, H % 16]">
 !vec = !tcp.hbm<bf16, "H">
 !w = !tcp.hbm<bf16, "[O, H]">
@@ -97,18 +109,32 @@
 !outb = !tcp.dm<bf16, cluster = "T / 256", slice = "[G32, F / 8]", elem = "[T % 64, T % 256 / 64, F % 8]">
 !outj = !tcp.dm<bf16, cluster = "T / 256", slice = "[G32, F / 8]", elem = "[P2, T % 64, T % 256 / 64, F % 8]">
 !rope = !tcp.dm<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", elem = "[O % 128 / 64, T % 64, T % 256 / 64, O % 8]">
-!ropey = !tcp.hbm<bf16, "[T / 256, O / 128, O % 64 / 8, O % 128 / 64, T % 64, T % 256 / 64, O % 8]">
+
+// Outputs: q's heads (0..15) as they are; each k head (16..23, after RoPE) and v head (24..31,
+// the GEMM's raw rows) gathered onto one slice of its 8 by the Switch Engine (a row of 128
+// values per token), then copied into the cache chunk through views on those heads' slices.
+!qv = !tcp.dm<bf16, cluster = "T / 256", slice = "[Q / 128 # 32, Q % 64 / 8]", elem = "[Q % 128 / 64, T % 64, T % 256 / 64, Q % 8]">
+!qo = !tcp.hbm<bf16, "[T / 256, Q / 128, Q % 64 / 8, Q % 128 / 64, T % 64, T % 256 / 64, Q % 8]">
+!gin = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[O % 128 / 64, T % 64, T % 256 / 64]", packet = "O % 8">
+!gout = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, X8]", time = "[O % 128 / 64, T % 64, T % 256 / 64, O % 64 / 8]", packet = "O % 8">
+!vin = !tcp.stream<f32, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[O % 128 / 64, T % 64, T % 256 / 64]", packet = "O % 8">
+!vout = !tcp.stream<f32, cluster = "T / 256", slice = "[O / 128, X8]", time = "[O % 128 / 64, T % 64, T % 256 / 64, O % 64 / 8]", packet = "O % 8">
+!rows = !tcp.dm<bf16, cluster = "T / 256", slice = "[O / 128, 1 # 8]", elem = "[O % 128 / 64, T % 64, T % 256 / 64, O % 64 / 8, O % 8]">
+!kvrows = !tcp.dm<bf16, cluster = "T / 256", slice = "[1 # 4, N, 1 # 8]", elem = "[D / 64, T % 64, T % 256 / 64, D % 64 / 8, D % 8]">
+!cache = !tcp.hbm<bf16, "[T, N, D]">
 
 module attributes {tcp.axes = {T = 512, H = 1024, O = 4096, U = 32, P2 = 2, K2 = 2, K4 = 4,
                                R4 = 4, C2 = 2, X64 = 64, X256 = 256, G32 = 32, J8 = 8, X8 = 8,
-                               V = 8, JJ = 2, L = 8, P8 = 8, F = 64, R32 = 32}} {
-  func.func @prefill_qkv(%x: !x {tcp.arg = "in", tcp.name = "x"},
-                         %rms_weight: !vec {tcp.arg = "in", tcp.name = "rms_weight"},
-                         %w: !w {tcp.arg = "in", tcp.name = "w"},
-                         %head_weight: !hwh {tcp.arg = "in", tcp.name = "head_weight"},
+                               V = 8, JJ = 2, L = 8, P8 = 8, F = 64, R32 = 32, Q = 2048, N = 8, D = 128}} {
+  func.func @prefill_projection(%x: !x {tcp.arg = "in", tcp.name = "x"},
+                         %input_rms_weight: !vec {tcp.arg = "in", tcp.name = "input_rms_weight"},
+                         %qkv_weight: !w {tcp.arg = "in", tcp.name = "qkv_weight"},
+                         %head_rms_weight: !hwh {tcp.arg = "in", tcp.name = "head_rms_weight"},
                          %cos: !ropeh {tcp.arg = "in", tcp.name = "cos"},
                          %sin: !ropeh {tcp.arg = "in", tcp.name = "sin"},
-                         %y: !ropey {tcp.arg = "out", tcp.name = "y"}) {
+                         %q_out: !qo {tcp.arg = "out", tcp.name = "q_out"},
+                         %k_cache: !cache {tcp.arg = "inout", tcp.name = "k_cache"},
+                         %v_cache: !cache {tcp.arg = "inout", tcp.name = "v_cache"}) {
     %xd = tcp.dma %x : !x -> !xdm
     %t1 = tcp.fetch main %xd : !xdm -> !trin
     %t2 = tcp.collect %t1 : !trin
@@ -133,7 +159,7 @@ module attributes {tcp.axes = {T = 512, H = 1024, O = 4096, U = 32, P2 = 2, K2 =
     %v1 = tcp.fetch sub %rd : !ssdm -> !rsub
     %v2 = tcp.collect %v1 : !rsub
     %rv = tcp.to_vrf %v2 : !rsub -> !rvrf
-    %wnd = tcp.dma %rms_weight : !vec -> !wn
+    %wnd = tcp.dma %input_rms_weight : !vec -> !wn
     %n1 = tcp.fetch sub %wnd : !wn -> !wnsub
     %n2 = tcp.collect %n1 : !wnsub
     %wnv = tcp.to_vrf %n2 : !wnsub -> !wnvrf
@@ -146,7 +172,7 @@ module attributes {tcp.axes = {T = 512, H = 1024, O = 4096, U = 32, P2 = 2, K2 =
     %d3 = tcp.vector %d2 [div_f vrf(%rv : !rvrf)] : !xws
     %xh = tcp.commit %d3 {cast} : !xws -> !xdm
 
-    %wd = tcp.dma %w : !w -> !wdm
+    %wd = tcp.dma %qkv_weight : !w -> !wdm
     %ws = tcp.fetch main %wd : !wdm -> !wload
     %wc = tcp.collect %ws : !wload
     %wt = tcp.to_trf %wc : !wload -> !wtrf
@@ -155,6 +181,14 @@ module attributes {tcp.axes = {T = 512, H = 1024, O = 4096, U = 32, P2 = 2, K2 =
     %xc = tcp.collect %xw2 : !xn
     %g = tcp.contract %xc, %wt pack 2 : !xn, !wtrf -> !acc
     %qr = tcp.commit %g : !acc -> !qraw
+
+    // v's heads to the cache while the q and k heads are normalised.
+    %w1 = tcp.fetch main %qr : !qraw -> !vin
+    %w2 = tcp.switch broadcast1 %w1 : !vin -> !vout
+    %w3 = tcp.collect %w2 : !vout
+    %vrows = tcp.commit %w3 {cast} : !vout -> !rows
+    %vview = tcp.dm_view %vrows offset 0 slices 192 : !rows -> !kvrows
+    tcp.dma %vview into %v_cache : !kvrows -> !cache
 
     // The sums of squares per token and head: q to bf16 with 4 tokens in the lanes, then
     // 8 chunks of 32 tokens (the reducer's 8 slots of 4 tokens), a head's 8 slices added.
@@ -212,7 +246,7 @@ module attributes {tcp.axes = {T = 512, H = 1024, O = 4096, U = 32, P2 = 2, K2 =
     %h4 = tcp.fetch main %hr : !hsst -> !hsts
     %h5 = tcp.collect %h4 : !hsts
     %hrv = tcp.to_vrf %h5 : !hsts -> !hrvrf
-    %hwd = tcp.dma %head_weight : !hwh -> !hw
+    %hwd = tcp.dma %head_rms_weight : !hwh -> !hw
     %h6 = tcp.fetch sub %hwd : !hw -> !hws
     %h7 = tcp.collect %h6 : !hws
     %hwv = tcp.to_vrf %h7 : !hws -> !hwvrf
@@ -268,7 +302,15 @@ module attributes {tcp.axes = {T = 512, H = 1024, O = 4096, U = 32, P2 = 2, K2 =
     %ro1 = tcp.commit %o13 {cast} : !halfs -> !outb
     %oj = tcp.dm_join %ro0, %ro1 : !outb, !outb -> !outj
     %ro = tcp.reinterpret %oj : !outj -> !rope
-    tcp.dma %ro into %y : !rope -> !ropey
+
+    %qview = tcp.dm_view %ro offset 0 slices 0 : !rope -> !qv
+    tcp.dma %qview into %q_out : !qv -> !qo
+    %k1 = tcp.fetch main %ro : !rope -> !gin
+    %k2 = tcp.switch broadcast1 %k1 : !gin -> !gout
+    %k3 = tcp.collect %k2 : !gout
+    %krows = tcp.commit %k3 : !gout -> !rows
+    %kview = tcp.dm_view %krows offset 0 slices 128 : !rows -> !kvrows
+    tcp.dma %kview into %k_cache : !kvrows -> !cache
     return
   }
 }
