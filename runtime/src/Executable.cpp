@@ -141,7 +141,8 @@ bool checkArg(const TargetModel &t, const Executable &exe, size_t i, std::string
     return false;
   }
   if (a.shape.size() > layout::kMaxRank) {
-    why = label + ": rank " + std::to_string(a.shape.size()) + " exceeds " + std::to_string(layout::kMaxRank);
+    why = label + ": rank " + std::to_string(a.shape.size()) + " exceeds " +
+          std::to_string(layout::kMaxRank);
     return false;
   }
   uint64_t elements = 1;

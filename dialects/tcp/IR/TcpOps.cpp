@@ -301,7 +301,8 @@ LogicalResult DmViewOp::verify() {
   auto resolve = [](Operation *op, DmType type) { return resolveDm(op, type); };
   std::optional<int64_t> shift = getSlices();
   if (shift && (*shift < 0 || *shift >= getTarget(*this).totalSlices()))
-    return emitOpError("slices ") << *shift << " is outside 0.." << getTarget(*this).totalSlices() - 1;
+    return emitOpError("slices ") << *shift << " is outside 0.."
+                                  << getTarget(*this).totalSlices() - 1;
   if (failed(verifyWindow(*this, resolve, /*held=*/true, shift)))
     return failure();
   for (Operation *user : getResult().getUsers()) {

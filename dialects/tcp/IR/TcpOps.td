@@ -110,8 +110,8 @@ def Tcp_DmJoinOp : Tcp_Op<"dm_join", [Pure]> {
     element mapping is a factor of as many cells as there are parts followed by the parts'
     mapping.
     ```mlir
-    %s = tcp.dm_join %s0, %s1 : !tcp.dm<f32, ..., elem = "T % 32">, !tcp.dm<f32, ..., elem = "T % 32">
-                             -> !tcp.dm<f32, ..., elem = "[T % 64 / 32, T % 32]">
+    %s = tcp.dm_join %s0, %s1 : !tcp.dm<f32, ..., elem = "U">, !tcp.dm<f32, ..., elem = "U">
+                             -> !tcp.dm<f32, ..., elem = "[P, U]">
     ```
   }];
   let arguments = (ins Variadic<Tcp_DmType>:$parts);

@@ -41,7 +41,8 @@ TEST_CASE("a store spread over engines is cut where its HBM ranges stay disjoint
     CHECK(parts[c].engine == int64_t(c));
     CHECK(parts[c].loops[0].size == 2);
     CHECK(parts[c].loops[1].size == 16);
-    CHECK(written(parts[c], 32) == std::pair<int64_t, int64_t>(1024 * int64_t(c), 1024 * int64_t(c + 1)));
+    int64_t k = static_cast<int64_t>(c);
+    CHECK(written(parts[c], 32) == std::pair<int64_t, int64_t>(1024 * k, 1024 * (k + 1)));
   }
   // The row stride above is at the limit (one row's reach: 16 x 32 bytes); gaps between
   // rows separate as well.
@@ -75,7 +76,7 @@ TEST_CASE("a store whose every cut interleaves is not spread") {
   CHECK(cut[0].loops[1].size == 4);
 }
 
-TEST_CASE("a load copied to both clusters streams each copy; one copied inside a cluster does not") {
+TEST_CASE("a load copied to both clusters streams each copy, one copied in a cluster does not") {
   const TargetModel &t = defaultTarget();
   const int64_t window = t.dmSliceWindowBytes, clusterBytes = t.slicesPerCluster * window;
   // 32 KB of HBM to 16 slices of each cluster: 64 KB moved, the stream threshold
