@@ -248,3 +248,48 @@ module attributes {tcp.axes = {T = 96, P = 3, U = 32}} {
     return
   }
 }
+
+// -----
+// A join in a kernel that fits only with double buffering (the first, all-prefetch attempt
+// fails): the second attempt places the join afresh, its parts inside it, nothing over it.
+!big = !tcp.hbm<f32, "[A, B]">
+!bdm = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "B">
+!bs = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "U / 8", packet = "U % 8">
+!bv = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "U">
+!part = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "U">
+!whole = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[P, U]">
+!ws = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "[P, U / 8]", packet = "U % 8">
+module attributes {tcp.axes = {A = 3, B = 40960, P = 2, U = 16384}} {
+  // CHECK-LABEL: func.func @retry
+  // CHECK-SAME: tcp.prefetch = "double"
+  func.func @retry(%in: !big {tcp.arg = "in", tcp.name = "in"}) {
+    %v0 = tcp.view %in offset 0 : !big -> !tcp.hbm<f32, "B">
+    %v1 = tcp.view %in offset 40960 : !big -> !tcp.hbm<f32, "B">
+    %v2 = tcp.view %in offset 81920 : !big -> !tcp.hbm<f32, "B">
+    %l0 = tcp.dma %v0 : !tcp.hbm<f32, "B"> -> !bdm
+    %w0 = tcp.dm_view %l0 offset 0 : !bdm -> !bv
+    %f0 = tcp.fetch main %w0 : !bv -> !bs
+    %c0 = tcp.collect %f0 : !bs
+    // CHECK: tcp.commit {{.*}} {tcp.dm_offset = 327680 : i64}
+    %p0 = tcp.commit %c0 : !bs -> !part
+    %l1 = tcp.dma %v1 : !tcp.hbm<f32, "B"> -> !bdm
+    %w1 = tcp.dm_view %l1 offset 0 : !bdm -> !bv
+    %f1 = tcp.fetch main %w1 : !bv -> !bs
+    %c1 = tcp.collect %f1 : !bs
+    // CHECK: tcp.commit {{.*}} {tcp.dm_offset = 393216 : i64}
+    %p1 = tcp.commit %c1 : !bs -> !part
+    // CHECK: tcp.dma {{.*}} {tcp.dm_offset = 0 : i64}
+    %l2 = tcp.dma %v2 : !tcp.hbm<f32, "B"> -> !bdm
+    %w2 = tcp.dm_view %l2 offset 0 : !bdm -> !bv
+    %f2 = tcp.fetch main %w2 : !bv -> !bs
+    %c2 = tcp.collect %f2 : !bs
+    // CHECK: tcp.commit {{.*}} {tcp.dm_offset = 458752 : i64}
+    %q2 = tcp.commit %c2 : !bs -> !part
+    // CHECK: tcp.dm_join {{.*}} {tcp.dm_offset = 327680 : i64}
+    %j = tcp.dm_join %p0, %p1 : !part, !part -> !whole
+    %g = tcp.fetch main %j : !whole -> !ws
+    %gc = tcp.collect %g : !ws
+    %gd = tcp.commit %gc : !ws -> !whole
+    return
+  }
+}

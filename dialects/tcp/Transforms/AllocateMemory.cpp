@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <map>
 
@@ -135,6 +136,8 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
   Space dm{"DM", "tcp.dm_offset", t.dmBytesPerSlice, t.dmAllocationAlignment, quiet, {}, {}};
   Space vrf{"VRF", "tcp.vrf_offset", t.vrfBytesPerSlice, t.vrfAllocationAlignment, quiet, {}, {}};
   Space trf{"TRF", "tcp.trf_offset", t.trfBytesPerSlice, t.trfAllocationAlignment, quiet, {}, {}};
+  // Joins placed in this attempt (an earlier, quiet attempt leaves its attributes behind).
+  llvm::DenseSet<Operation *> placedJoins;
   for (Operation *def : defs) {
     Operation &op = *def;
     int64_t now = starts.lookup(&op);
@@ -147,7 +150,7 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
         auto part = resolveDm(&op, cast<DmType>(result.getType()));
         if (!whole || !part)
           return failure();
-        if (!join->hasAttr("tcp.dm_offset") &&
+        if (placedJoins.insert(join).second &&
             failed(dm.place(join, 1, whole->bytesPerSlice(), now,
                             lastUseOf(join.getResult(), block, order))))
           return failure();
@@ -168,7 +171,7 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
       } else if (auto join = joinOf(result)) {
         // Half of a joined tensor: the first half to load places the whole, live until its
         // last use; the halves take its even and odd lanes.
-        if (join->hasAttr("tcp.trf_offset"))
+        if (!placedJoins.insert(join).second)
           continue;
         auto layout = resolveTrf(join, join.getType());
         if (!layout || failed(trf.place(join, layout->lanes(), layout->laneBytes(), now,
