@@ -26,14 +26,15 @@
 // 2. The GEMM: x^ broadcast around each 256-slice ring into the contraction, each packet
 //    time-broadcast over a lane's two rows: 16,384 contraction cycles, the compute roofline.
 // 3. v's heads to the cache: each head's 8 slices gathered onto one by the Switch Engine
-//    (ring 8), then copied through a view on the v heads' slices.
-// 4. Head norms: q (f32) cast to bf16 and transposed, 8 passes of 32 tokens' sums (joined), a
+//    (ring 8) on the sub context while main normalises q and k, then copied through a view on
+//    the v heads' slices.
+// 4. Head norms: q transposed (4 tokens in the lanes), 8 passes of 32 tokens' sums (joined), a
 //    head's 8 slices added; q x weight, then / rms from the VRF.
 // 5. RoPE: the halves d and d + 64 read through DM views over F; four passes make the exact
 //    products (-x1 sin, x0 sin, x0 cos, x1 cos) against the VRF tables, two add them.
 // 6. q's heads out through a view on their slices; k's heads gathered and copied like v's.
-// Rounding points: x^, the normalised heads and the results are bf16; the head sums square q
-// rounded to bf16; v leaves the GEMM's f32 as bf16; every other value is f32.
+// Rounding points: x^, the GEMM's q, k and v, the normalised heads and the results are bf16;
+// every other value is f32.
 !x = !tcp.hbm<bf16, "[T / 256, T % 256 / 64, H / 16, T % 64, H % 16]">
 !vec = !tcp.hbm<bf16, "H">
 !w = !tcp.hbm<bf16, "[O, H]">
@@ -71,11 +72,10 @@
 !wtrf = !tcp.trf<bf16, cluster = "C2", slice = "[O / 128, O % 64 / 8]", lane = "O % 8", elem = "[O % 128 / 64, H]">
 !acc = !tcp.stream<f32, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[T % 64, T % 256 / 64, O % 128 / 64]", packet = "O % 8">
 !out = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[T % 64, T % 256 / 64, O % 128 / 64]", packet = "O % 8">
-!ydm = !tcp.dm<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", elem = "[T % 64, T % 256 / 64, O % 128 / 64, O % 8]">
 
 // Per-head RMSNorm of q and k (every head is normalised; v's results are not used).
 !qraw = !tcp.dm<f32, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", elem = "[T % 64, T % 256 / 64, O % 128 / 64, O % 8]">
-!qtin = !tcp.stream<f32, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[T % 64 / 4, T % 256 / 64, T % 4, O % 128 / 64]", packet = "O % 8">
+!qrawb = !tcp.dm<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", elem = "[T % 64, T % 256 / 64, O % 128 / 64, O % 8]">
 !qtinb = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[T % 64 / 4, T % 256 / 64, T % 4, O % 128 / 64]", packet = "O % 8">
 !qtout = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[T % 64 / 4, T % 256 / 64, O % 128 / 64, O % 8]", packet = "T % 4">
 !qt = !tcp.dm<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", elem = "[T % 64 / 4, T % 256 / 64, O % 128 / 64, O % 8, T % 4]">
@@ -111,14 +111,15 @@
 !rope = !tcp.dm<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", elem = "[O % 128 / 64, T % 64, T % 256 / 64, O % 8]">
 
 // Outputs: q's heads (0..15) as they are; each k head (16..23, after RoPE) and v head (24..31,
-// the GEMM's raw rows) gathered onto one slice of its 8 by the Switch Engine (a row of 128
-// values per token), then copied into the cache chunk through views on those heads' slices.
+// the GEMM's rows) gathered onto one slice of its 8 by the Switch Engine (a row of 128 values
+// per token; v's on the sub context, in 8-byte packets), then copied into the cache chunk
+// through views on those heads' slices.
 !qv = !tcp.dm<bf16, cluster = "T / 256", slice = "[Q / 128 # 32, Q % 64 / 8]", elem = "[Q % 128 / 64, T % 64, T % 256 / 64, Q % 8]">
 !qo = !tcp.hbm<bf16, "[T / 256, Q / 128, Q % 64 / 8, Q % 128 / 64, T % 64, T % 256 / 64, Q % 8]">
 !gin = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[O % 128 / 64, T % 64, T % 256 / 64]", packet = "O % 8">
 !gout = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, X8]", time = "[O % 128 / 64, T % 64, T % 256 / 64, O % 64 / 8]", packet = "O % 8">
-!vin = !tcp.stream<f32, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[O % 128 / 64, T % 64, T % 256 / 64]", packet = "O % 8">
-!vout = !tcp.stream<f32, cluster = "T / 256", slice = "[O / 128, X8]", time = "[O % 128 / 64, T % 64, T % 256 / 64, O % 64 / 8]", packet = "O % 8">
+!vin = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[O % 128 / 64, T % 64, T % 256 / 64, O % 8 / 4]", packet = "O % 4">
+!vout = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, X8]", time = "[O % 128 / 64, T % 64, T % 256 / 64, O % 8 / 4, O % 64 / 8]", packet = "O % 4">
 !rows = !tcp.dm<bf16, cluster = "T / 256", slice = "[O / 128, 1 # 8]", elem = "[O % 128 / 64, T % 64, T % 256 / 64, O % 64 / 8, O % 8]">
 !kvrows = !tcp.dm<bf16, cluster = "T / 256", slice = "[1 # 4, N, 1 # 8]", elem = "[D / 64, T % 64, T % 256 / 64, D % 64 / 8, D % 8]">
 !cache = !tcp.hbm<bf16, "[T, N, D]">
@@ -180,22 +181,22 @@ module attributes {tcp.axes = {T = 512, H = 1024, O = 4096, U = 32, P2 = 2, K2 =
     %xw2 = tcp.switch broadcast1 %xs2 : !xf -> !xn
     %xc = tcp.collect %xw2 : !xn
     %g = tcp.contract %xc, %wt pack 2 : !xn, !wtrf -> !acc
-    %qr = tcp.commit %g : !acc -> !qraw
+    %gb = tcp.cast %g : !acc -> !out
+    %qr = tcp.commit %gb : !out -> !qrawb
 
     // v's heads to the cache while the q and k heads are normalised.
-    %w1 = tcp.fetch main %qr : !qraw -> !vin
+    %w1 = tcp.fetch sub %qr : !qrawb -> !vin
     %w2 = tcp.switch broadcast1 %w1 : !vin -> !vout
     %w3 = tcp.collect %w2 : !vout
-    %vrows = tcp.commit %w3 {cast} : !vout -> !rows
+    %vrows = tcp.commit %w3 : !vout -> !rows
     %vview = tcp.dm_view %vrows offset 0 slices 192 : !rows -> !kvrows
     tcp.dma %vview into %v_cache : !kvrows -> !cache
 
     // The sums of squares per token and head: q to bf16 with 4 tokens in the lanes, then
     // 8 chunks of 32 tokens (the reducer's 8 slots of 4 tokens), a head's 8 slices added.
-    %q1 = tcp.fetch main %qr : !qraw -> !qtin
-    %q2 = tcp.collect %q1 : !qtin
-    %q3 = tcp.cast %q2 : !qtin -> !qtinb
-    %q4 = tcp.transpose %q3 : !qtinb -> !qtout
+    %q1 = tcp.fetch main %qr : !qrawb -> !qtinb
+    %q2 = tcp.collect %q1 : !qtinb
+    %q4 = tcp.transpose %q2 : !qtinb -> !qtout
     %qtd = tcp.commit %q4 : !qtout -> !qt
     %c0v = tcp.dm_view %qtd offset 0 : !qt -> !qtc
     %c0f = tcp.fetch main %c0v : !qtc -> !hsq
@@ -250,7 +251,7 @@ module attributes {tcp.axes = {T = 512, H = 1024, O = 4096, U = 32, P2 = 2, K2 =
     %h6 = tcp.fetch sub %hwd : !hw -> !hws
     %h7 = tcp.collect %h6 : !hws
     %hwv = tcp.to_vrf %h7 : !hws -> !hwvrf
-    %e1 = tcp.fetch main %qr : !qraw -> !qs
+    %e1 = tcp.fetch main %qr : !qrawb -> !qs
     %e2 = tcp.collect %e1 : !qs
     %e3 = tcp.vector %e2 [mul_f vrf(%hwv : !hwvrf)] : !qs
     %qw = tcp.commit %e3 : !qs -> !qraw

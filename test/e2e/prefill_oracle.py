@@ -214,16 +214,16 @@ def prefill_rmsnorm(d):
 
 
 def head_rmsnorm(q, w):
-    """Per-token RMSNorm of each 128-row head of q [T, O] (f32) with weight w [O], as the
-    prefill projection does it: the sums of squares from q rounded to bf16, each slice's 16
-    rows (d = 64 J + 8 j + lane on slice j) added in [J, lane] order, a head's 8 slices by a
-    pairwise tree; rms = sqrt(fma(sum, 1/128, 1e-6)); then bf16((q w) / rms)."""
+    """Per-token RMSNorm of each 128-row head of q [T, O] (bf16 values) with weight w [O], as
+    the prefill projection does it: the sums of squares of q, each slice's 16 rows (d = 64 J +
+    8 j + lane on slice j) added in [J, lane] order, a head's 8 slices by a pairwise tree;
+    rms = sqrt(fma(sum, 1/128, 1e-6)); then bf16((q w) / rms)."""
     t, o = q.shape
     q64 = q.astype(np.float64).reshape(t, o // 128, 128)  # the rule: float64 from q on
     ref = q64 * w.astype(np.float64).reshape(1, o // 128, 128) / \
         np.sqrt((q64 * q64).mean(axis=2) + 1e-6)[:, :, None]
-    q = q.astype(np.float32)
-    qb = bf16_to_f32(f32_to_bf16(q)).reshape(t, o // 128, 2, 8, 8)  # [T, head, J, j, lane]
+    q = q.astype(np.float32)  # bf16 values, exact
+    qb = q.reshape(t, o // 128, 2, 8, 8)  # [T, head, J, j, lane]
     sq = qb * qb
     per_slice = running_sum(sq.transpose(0, 1, 3, 2, 4).reshape(t, o // 128, 8, 16))
     sums = tree(per_slice)  # [T, head]
@@ -242,11 +242,11 @@ def normalised_heads(d):
     hw = bf16_to_f32(np.fromfile(os.path.join(d, "head_rms_weight.bin"), dtype=np.uint16))
     xn, _ = rmsnorm(x, rw, 16)
     xh = bf16_to_f32(f32_to_bf16(xn))  # a rounding point: the float64 rule starts from it
-    raw = contract(xh, w)
+    raw = f32_to_bf16(contract(xh, w))  # a rounding point: the GEMM commits bf16
     raw_ref = xh.astype(np.float64) @ w.astype(np.float64).T
-    bits, _ = head_rmsnorm(raw, hw)
+    bits, _ = head_rmsnorm(bf16_to_f32(raw), hw)
     _, ref = head_rmsnorm(raw_ref, hw)
-    return bits, ref, f32_to_bf16(raw), raw_ref
+    return bits, ref, raw, raw_ref
 
 
 ROPE_TABLE = "[T / 256, F / 8, T % 64, T % 256 / 64, F % 8]"
