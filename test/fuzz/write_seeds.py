@@ -2,9 +2,9 @@
 rerun only to change them). Usage: write_seeds.py [TOKENIZER_JSON] [--compiler BIN_DIR]
 
 --compiler BIN_DIR (a build's bin/, with rngdc and rngd-opt) also writes the seeds of the
-compiler and runtime targets from kernels/examples and test/passes/Inputs: the tcp kernels
-themselves (tcp_pipeline), their lowered rngd text (rngd_asm) and their executables
-(executable). Rerun it when the executable format or the rngd text changes.
+compiler and runtime targets from kernels/examples, test/passes/Inputs and test/e2e/Inputs:
+the tcp kernels themselves (tcp_pipeline), their lowered rngd text (rngd_asm) and their
+executables (executable). Rerun it when the executable format or the rngd text changes.
 
 TOKENIZER_JSON (default: the one scripts/install-deps.sh installs) is cut down to a small
 tokenizer (the 256 byte-level tokens, the merges among them up to a few hundred tokens, the
@@ -122,7 +122,8 @@ def seeds_compiler(bin_dir):
     import glob
     import subprocess
     kernels = sorted(glob.glob(os.path.join(ROOT, "kernels/examples/*.mlir")) +
-                     glob.glob(os.path.join(ROOT, "test/passes/Inputs/*.mlir")))
+                     glob.glob(os.path.join(ROOT, "test/passes/Inputs/*.mlir")) +
+                     glob.glob(os.path.join(ROOT, "test/e2e/Inputs/*.mlir")))
     for path in kernels:
         name = os.path.splitext(os.path.basename(path))[0]
         with open(path) as f:

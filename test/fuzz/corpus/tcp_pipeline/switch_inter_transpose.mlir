@@ -1,0 +1,17 @@
+// out = in through an inter_transpose switch: slice1 = A / 4 % 2 swaps with time A / 2 % 2.
+!v = !tcp.hbm<f32, "A">
+!in = !tcp.dm<f32, cluster = "1 # 2", slice = "[A / 8, A / 4 % 2]", elem = "A % 4">
+!fs = !tcp.stream<f32, cluster = "1 # 2", slice = "[A / 8, A / 4 % 2]", time = "A / 2 % 2", packet = "A % 2">
+!bs = !tcp.stream<f32, cluster = "1 # 2", slice = "[A / 8, A / 2 % 2]", time = "A / 4 % 2", packet = "A % 2">
+!out = !tcp.dm<f32, cluster = "1 # 2", slice = "[A / 8, A / 2 % 2]", elem = "[A / 4 % 2, A % 2]">
+module attributes {tcp.axes = {A = 1024}} {
+  func.func @switch_inter_transpose(%x: !v {tcp.arg = "in", tcp.name = "x"}, %y: !v {tcp.arg = "out", tcp.name = "y"}) {
+    %xd = tcp.dma %x : !v -> !in
+    %f = tcp.fetch main %xd : !in -> !fs
+    %b = tcp.switch inter_transpose %f : !fs -> !bs
+    %c = tcp.collect %b : !bs
+    %g = tcp.commit %c : !bs -> !out
+    tcp.dma %g into %y : !out -> !v
+    return
+  }
+}
