@@ -10,13 +10,19 @@
 
 namespace rngd {
 namespace {
+/// a x b, or INT64_MAX when it overflows (a count no real kernel reaches).
+int64_t saturatingMul(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
 /// The digit ranges [div, div x visible) each axis's factors cover, per axis.
 using Coverage = std::map<std::string, std::vector<std::pair<int64_t, int64_t>>>;
 
 void cover(Coverage &c, const mapping::Mapping &m) {
   for (const mapping::Factor &f : m.factors())
     if (!f.axis.empty())
-      c[f.axis].push_back({f.div, f.div * f.visible()});
+      c[f.axis].push_back({f.div, saturatingMul(f.div, f.visible())});
 }
 
 /// The number of an axis's values the ranges reach: the product of the merged ranges' ratios.
@@ -26,14 +32,14 @@ int64_t covered(std::vector<std::pair<int64_t, int64_t>> ranges) {
   for (auto [a, b] : ranges) {
     if (a > hi || hi == 0) {
       if (hi > 0)
-        values *= hi / lo;
+        values = saturatingMul(values, hi / lo);
       lo = a;
       hi = b;
     } else {
       hi = std::max(hi, b);
     }
   }
-  return hi > 0 ? values * (hi / lo) : 1;
+  return hi > 0 ? saturatingMul(values, hi / lo) : 1;
 }
 } // namespace
 
@@ -64,15 +70,16 @@ int64_t contractionMacs(mlir::func::FuncOp func) {
     int64_t product = 1;
     for (auto &[axis, ranges] : c)
       if (held.count(axis))
-        product *= covered(ranges);
-    macs += product;
+        product = saturatingMul(product, covered(ranges));
+    int64_t sum;
+    macs = __builtin_add_overflow(macs, product, &sum) ? INT64_MAX : sum;
   });
   return macs;
 }
 
 int64_t computeCycles(const TargetModel &t, int64_t macs) {
   int64_t perCycle = t.bf16MacsPerCycle();
-  return (macs + perCycle - 1) / perCycle;
+  return macs / perCycle + (macs % perCycle != 0);
 }
 
 } // namespace rngd
