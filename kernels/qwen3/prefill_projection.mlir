@@ -31,7 +31,9 @@
 // 4. Head norms: q transposed (4 tokens in the lanes), 8 passes of 32 tokens' sums (joined), a
 //    head's 8 slices added; q x weight, then / rms from the VRF.
 // 5. RoPE: the halves d and d + 64 read through DM views over F; four passes make the exact
-//    products (-x1 sin, x0 sin, x0 cos, x1 cos) against the VRF tables, two add them.
+//    products (-x1 sin, x0 sin, x0 cos, x1 cos) against the VRF tables, two add them. The
+//    tables come from HBM once, onto one head's slices, and are copied DM to DM to the others
+//    (read 32 times from HBM they took 4 MB of its bandwidth from the weights).
 // 6. q's heads out through a view on their slices; k's heads gathered and copied like v's.
 // Rounding points: x^, the GEMM's q, k and v, the normalised heads and the results are bf16;
 // every other value is f32.
@@ -99,6 +101,7 @@
 // read through views over the frequency axis F (d % 64), as are the tables (F % 8 in the
 // lanes, F / 8 the slice in the head).
 !ropeh = !tcp.hbm<bf16, "[T / 256, F / 8, T % 64, T % 256 / 64, F % 8]">
+!tab1 = !tcp.dm<bf16, cluster = "T / 256", slice = "[1 # 32, F / 8]", elem = "[T % 64, T % 256 / 64, F % 8]">
 !tab = !tcp.dm<bf16, cluster = "T / 256", slice = "[R32, F / 8]", elem = "[T % 64, T % 256 / 64, F % 8]">
 !tabs = !tcp.stream<f32, cluster = "T / 256", slice = "[R32, F / 8]", time = "[T % 64, T % 256 / 64]", packet = "F % 8">
 !tabv = !tcp.vrf<f32, cluster = "T / 256", slice = "[R32, F / 8]", elem = "[T % 64, T % 256 / 64, F % 8]">
@@ -261,8 +264,10 @@ module attributes {tcp.axes = {T = 512, H = 1024, O = 4096, U = 32, P2 = 2, K2 =
     %qnd = tcp.commit %e6 {cast} : !qws -> !qn
 
     // RoPE.
-    %sind = tcp.dma %sin : !ropeh -> !tab
-    %cosd = tcp.dma %cos : !ropeh -> !tab
+    %sin1 = tcp.dma %sin : !ropeh -> !tab1
+    %sind = tcp.dma %sin1 : !tab1 -> !tab
+    %cos1 = tcp.dma %cos : !ropeh -> !tab1
+    %cosd = tcp.dma %cos1 : !tab1 -> !tab
     %x0 = tcp.dm_view %qnd offset 0 : !qn -> !half
     %x1 = tcp.dm_view %qnd offset 8 : !qn -> !half
     %sv1 = tcp.fetch main %sind : !tab -> !tabs
