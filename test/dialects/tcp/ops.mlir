@@ -56,3 +56,28 @@ module attributes {tcp.axes = {A = 8192}} {
     return
   }
 }
+
+// DM tensors joined from parts, and a view on some of a tensor's slices.
+!pm = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "U">
+!ps = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "U / 8", packet = "U % 8">
+!pw = !tcp.dm<f32, cluster = "1 # 2", slice = "1 # 256", elem = "[P, U]">
+!hd = !tcp.dm<bf16, cluster = "1 # 2", slice = "[G, 1 # 8]", elem = "D">
+!kd = !tcp.dm<bf16, cluster = "1 # 2", slice = "[1 # 4, N, 1 # 8]", elem = "D">
+!kh = !tcp.hbm<bf16, "[N, D]">
+module attributes {tcp.axes = {P = 2, U = 32, G = 32, N = 8, D = 128}} {
+  // CHECK-LABEL: func.func @join_and_slices
+  func.func @join_and_slices(%a: !pm, %h: !hd, %out: !kh {tcp.arg = "out", tcp.name = "out"}) {
+    %f0 = tcp.fetch main %a : !pm -> !ps
+    %c0 = tcp.collect %f0 : !ps
+    %p0 = tcp.commit %c0 : !ps -> !pm
+    %f1 = tcp.fetch main %a : !pm -> !ps
+    %c1 = tcp.collect %f1 : !ps
+    %p1 = tcp.commit %c1 : !ps -> !pm
+    // CHECK: tcp.dm_join %{{.*}}, %{{.*}} : !tcp.dm<f32, {{.*}}elem = "U">, !tcp.dm<f32, {{.*}} -> <f32, {{.*}}elem = "[P, U]">
+    %w = tcp.dm_join %p0, %p1 : !pm, !pm -> !pw
+    // CHECK: tcp.dm_view %{{.*}} offset 0 slices 128 :
+    %k = tcp.dm_view %h offset 0 slices 128 : !hd -> !kd
+    tcp.dma %k into %out : !kd -> !kh
+    return
+  }
+}
