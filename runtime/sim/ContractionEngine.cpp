@@ -129,17 +129,12 @@ template <int N, typename T> inline T tree(const T *v) {
   }
 }
 
-// One lane's packet: E products, then the pairwise tree (level by level).
-template <int E> inline float dotBf16(const float *x, const uint8_t *trf) {
-  uint16_t w[E];
-  std::memcpy(w, trf, sizeof w);
+// One lane's packet: E products, then the pairwise tree (level by level). The TRF's bf16
+// weights come widened to f32 (exactly) once per pass.
+template <int E> inline float dotBf16(const float *x, const float *w) {
   float v[E];
-  for (int j = 0; j < E; ++j) {
-    uint32_t u = uint32_t(w[j]) << 16;
-    float f;
-    std::memcpy(&f, &u, 4);
-    v[j] = x[j] * f; // exact: 8-bit x 8-bit significands fit f32
-  }
+  for (int j = 0; j < E; ++j)
+    v[j] = x[j] * w[j]; // exact: 8-bit x 8-bit significands fit f32
   return tree<E>(v);
 }
 
@@ -150,24 +145,27 @@ template <int E> inline uint32_t dotI8(const int32_t *x, const uint8_t *trf) {
   return tree<E>(v); // wrap-around: unsigned arithmetic
 }
 
-// The nest for one MAC type and packet size: acc[a][l] += dot(stream[s], lane l at r).
-template <bool Bf16, int E, typename X, typename Acc>
-void contractAll(const ContractPlan &p, const X *stream, const uint8_t *trf, Acc *acc,
-                 uint32_t *out) {
+// The nest for one MAC type and packet size: acc[a][l] += dot(stream[s], lane l at r). The
+// weights W hold the lanes' read ranges: byte r of lane l is element (r - base) / unit + l x
+// laneStride (bf16: the f32-widened range [trfLo, trfHi), unit 2; i8: the TRF itself).
+template <bool Bf16, int E, typename X, typename W, typename Acc>
+void contractAll(const ContractPlan &p, const X *stream, const W *weights, int64_t base,
+                 int64_t laneStride, Acc *acc, uint32_t *out) {
   const isa::ContractConfig &c = p.cfg;
-  int64_t lanes = p.lanes, slots = c.slots, seg = p.segBytes;
+  int64_t lanes = p.lanes, slots = c.slots;
+  constexpr int64_t unit = Bf16 ? 2 : 1;
   uint32_t *o = out;
   walk(p.outer, 0, c.trfBase, 0, [&](int64_t s0, int64_t r0, int64_t a0) {
     std::fill(acc, acc + slots * 8, Acc(0));
     walk(p.inner, s0, r0, a0, [&](int64_t s, int64_t r, int64_t a) {
       const X *x = stream + s * E;
-      const uint8_t *t = trf + r;
+      const W *t = weights + (r - base) / unit;
       Acc *row = acc + a * 8;
-      for (int64_t l = 0; l < lanes; ++l, t += seg) {
+      for (int64_t l = 0; l < lanes; ++l, t += laneStride) {
         if constexpr (Bf16)
           row[l] += dotBf16<E>(x, t);
         else
-          row[l] += dotI8<E>(x, t);
+          row[l] += dotI8<E>(x, reinterpret_cast<const uint8_t *>(t));
       }
     });
     // The window is complete: the lane folder drains the slots in order (`o` starts zeroed).
@@ -202,18 +200,29 @@ void ContractRunner::run(std::vector<uint32_t> &flits, const uint8_t *trf) {
       std::memcpy(&b, bytes + 2 * i, 2);
       streamF_[i] = bf16ToF32(b);
     }
+    // Every lane's read range widened once: a weight is read by every packet it meets.
+    int64_t span = (p.trfHi - p.trfLo) / 2;
+    weightsF_.resize(static_cast<size_t>(span * p.lanes));
+    for (int64_t l = 0; l < p.lanes; ++l)
+      for (int64_t i = 0; i < span; ++i) {
+        uint16_t b;
+        std::memcpy(&b, trf + l * p.segBytes + p.trfLo + 2 * i, 2);
+        weightsF_[static_cast<size_t>(l * span + i)] = bf16ToF32(b);
+      }
     if (e == 32)
-      contractAll<true, 32>(p, streamF_.data(), trf, accF.data(), out_.data());
+      contractAll<true, 32>(p, streamF_.data(), weightsF_.data(), p.trfLo, span, accF.data(),
+                            out_.data());
     else
-      contractAll<true, 16>(p, streamF_.data(), trf, accF.data(), out_.data());
+      contractAll<true, 16>(p, streamF_.data(), weightsF_.data(), p.trfLo, span, accF.data(),
+                            out_.data());
   } else {
     streamI_.resize(total);
     for (size_t i = 0; i < total; ++i)
       streamI_[i] = static_cast<int8_t>(bytes[i]);
     if (e == 64)
-      contractAll<false, 64>(p, streamI_.data(), trf, accI.data(), out_.data());
+      contractAll<false, 64>(p, streamI_.data(), trf, 0, p.segBytes, accI.data(), out_.data());
     else
-      contractAll<false, 32>(p, streamI_.data(), trf, accI.data(), out_.data());
+      contractAll<false, 32>(p, streamI_.data(), trf, 0, p.segBytes, accI.data(), out_.data());
   }
   flits.swap(out_);
 }
