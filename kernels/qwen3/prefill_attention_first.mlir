@@ -1,0 +1,257 @@
+// Qwen3-0.6B multi-token `prefill_attention_first` stage: causal attention of a block of
+// T = 512 queries at positions 0..511 of a KV-cache chunk over the chunk's keys (the same
+// positions), every one of the 16 q heads. For query t and key s of one head:
+//   s[t, s] = bf16((q . k + mask) / sqrt(128)),  mask = 0 for s <= t, -2^100 for s > t
+//   m[t]    = max_s s[t, s]                       (masked keys are far below any real score)
+//   p[t, s] = bf16(exp(s[t, s] - m[t]))           (0 for the masked keys)
+//   l[t]    = sum_s p[t, s]                       (the P . 1 contraction)
+//   o[t]    = bf16(p[t] . V)                      (unnormalised; the decoder divides by l)
+// The outputs are the online-softmax state of attention_forward_first, per query.
+//
+// Signature (each slice's part contiguous in HBM):
+//   q            [N, G, D, T] bf16 (head 2 N + G), layout [N, G, D % 64 / 8, D / 64, T, D % 8]
+//   k_cache, v_cache [S, N, D] bf16: the chunk (the decode stages' layout)
+//   tile_mask    f32 [T / 64, S / 64, T % 16 / 8]: 0 where the key's 64-position tile is
+//                before the query's, -2^100 where it is the same or after
+//   diag_mask    f32 [T % 64 / 16, S % 64, T % 16 / 8, T % 8]: within a 64-position tile, 0
+//                where the key is at or before the query, -2^100 after
+//   out_hbm      bf16 o, layout [N, G, T / 16, D, T % 16]
+//   max_hbm, sum_hbm  f32 m and l, layout [N, G, T]
+// The masks depend only on positions relative to the chunk, so one pair serves every block.
+//
+// Placement (docs/prefill.md): the queries stay in the TRF, 16 of one head per slice (8 lanes,
+// two time-broadcast rows): slice [N % 4, T / 64, G, T % 64 / 16] of cluster N / 4, so a kv
+// head's 64 slices are one ring. The keys reach them through the Switch Engine: slice
+// (S / 64, D / 16) of a ring holds 64 keys x 16 values and the broadcast streams every key's
+// 128 values in D order, one flit a cycle (4,096 contraction cycles). Scores come out with the
+// keys in time and the queries in the lanes, so the softmax's max is an intra-slice reduce.
+// The causal mask in two parts, both added in the contraction's chain from the VRF:
+//  - the main contraction masks whole 64-key tiles at or after the query's tile (tile_mask,
+//    16 values per slice);
+//  - the diagonal tile is contracted again, from the same key DM: the 8 slices of a query tile
+//    hold exactly that tile's keys, so a broadcast over that 8-slice ring streams them
+//    (512 cycles), and diag_mask (4 KB, one of 4 patterns) removes the later keys.
+// p is transposed (4 keys a packet) into the TRF next to the queries; V, transposed on each
+// slice to [D % 64, S % 16], is broadcast around the same rings (main: 64 slices, diagonal: 8)
+// and contracted against p: o's two parts are added from the VRF. l is p . 1, the ones made
+// from a view of p (x 0 + 1).
+// Rounding points: s, p and o are bf16; the contraction sums, m, l and the sum of o's two
+// parts are f32.
+!qh = !tcp.hbm<bf16, "[N, G, TB, TT, D / 8, TH, TL, D % 8]">
+!kv = !tcp.hbm<bf16, "[SB, SI, N, D]">
+!tmh = !tcp.hbm<f32, "[TB, SB, TH]">
+!dmh = !tcp.hbm<f32, "[TT, SI, TH, TL]">
+!oh = !tcp.hbm<bf16, "[N, G, TB, TT, D, TH, TL]">
+!ngt = !tcp.hbm<f32, "[N, G, TB, TT, TH, TL]">
+
+// The queries: 16 of one head per slice, into the TRF.
+!qdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D / 8, TH, TL, D % 8]">
+!qload = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[TL, TH, D / 16, D % 16 / 8]", packet = "D % 8">
+!qtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", lane = "TL", elem = "[TH, D]">
+
+// The keys: slice (SB, D / 16) of a kv head's ring holds 64 keys x 16 values.
+!kdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, SB, D / 16]", elem = "[SI, D % 16]">
+!kf = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, SB, D / 16]", time = "SI", packet = "D % 16">
+!ks = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, X64]", time = "[SI, SB, D / 16]", packet = "D % 16">
+// The same bytes seen from a query tile: its 8 slices hold the keys of its own 64-key tile.
+!kddm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, D / 16]", elem = "[SI, D % 16]">
+!kdf = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, D / 16]", time = "SI", packet = "D % 16">
+!kds = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, X8]", time = "[SI, D / 16]", packet = "D % 16">
+
+// The masks, from HBM once per slice that uses them (fresh replica axes), into the VRF.
+!tmdm = !tcp.dm<f32, cluster = "C2", slice = "[R4, TB, R2, R4B]", elem = "[SB, TH]">
+!tmload = !tcp.stream<f32, cluster = "C2", slice = "[R4, TB, R2, R4B]", time = "SB", packet = "TH">
+!tmvrf = !tcp.vrf<f32, cluster = "C2", slice = "[R4, TB, R2, R4B]", elem = "[SB, TH]">
+!dmdm = !tcp.dm<f32, cluster = "C2", slice = "[R4, R8, R2, TT]", elem = "[SI, TH, TL]">
+!dmload = !tcp.stream<f32, cluster = "C2", slice = "[R4, R8, R2, TT]", time = "[SI, TH, TL / 2]", packet = "TL % 2">
+!dmvrf = !tcp.vrf<f32, cluster = "C2", slice = "[R4, R8, R2, TT]", elem = "[SI, TH, TL]">
+
+// Scores: keys in time, queries in the lanes.
+!sacc = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI, SB, TH]", packet = "TL">
+!sres = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI, SB, TH]", packet = "TL">
+!sdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[SI, SB, TH, TL]">
+!dacc = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI, TH]", packet = "TL">
+!dres = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI, TH]", packet = "TL">
+!ddm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[SI, TH, TL]">
+
+// m: the max over each part (one slot per time-broadcast row), then the larger of the two.
+!qrow = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "TH", packet = "TL">
+!qrowdm = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[TH, TL]">
+!qrowvrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[TH, TL]">
+
+// p = bf16(exp(s - m)), transposed on the way: 4 keys a packet, the lanes into time.
+!ein = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SB, SI / 4, SI % 4, TH]", packet = "TL">
+!einb = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SB, SI / 4, SI % 4, TH]", packet = "TL">
+!eout = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SB, SI / 4, TH, TL]", packet = "SI % 4">
+!pdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[TL, TH, SB, SI]">
+!pload = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[TL, TH, SB, SI / 16]", packet = "SI % 16">
+!ptrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", lane = "TL", elem = "[TH, SB, SI]">
+!dein = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI / 4, SI % 4, TH]", packet = "TL">
+!deinb = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI / 4, SI % 4, TH]", packet = "TL">
+!deout = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI / 4, TH, TL]", packet = "SI % 4">
+!pddm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[TL, TH, SI]">
+!pdload = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[TL, TH, SI / 16]", packet = "SI % 16">
+!pdtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", lane = "TL", elem = "[TH, SI]">
+
+// l = p . 1: the ones from a view of p's first 512 values (p x 0 + 1; p is finite).
+!pview = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[SB, SI]">
+!onein = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SB, SI / 8]", packet = "SI % 8">
+!onedm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[SB, SI]">
+!ones = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SB, SI / 16]", packet = "SI % 16">
+!onesd = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "SI / 16", packet = "SI % 16">
+!lacc = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "TH", packet = "TL">
+
+// V: slice (SB, D / 64, SI / 16) of a ring holds 16 keys x 64 values, transposed in
+// place to [D % 64, SI % 16]; the main ring streams all 512 keys for each d, the diagonal ring
+// (8 slices, the query tile's) the 64 keys of that tile.
+!vdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, SB, D / 64, SI / 16]", elem = "[SI % 16, D % 64]">
+!vrows = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, SB, D / 64, SI / 16]", time = "[SI % 16 / 4, D % 64 / 16, SI % 4, D % 16 / 8]", packet = "D % 8">
+!vcols = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, SB, D / 64, SI / 16]", time = "[SI % 16 / 4, D % 64 / 16, D % 16 / 8, D % 8]", packet = "SI % 4">
+!vtdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, SB, D / 64, SI / 16]", elem = "[D % 64, SI % 16]">
+!vf = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, SB, D / 64, SI / 16]", time = "D % 64", packet = "SI % 16">
+!vs = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, X64]", time = "[D % 64, SB, D / 64, SI / 16]", packet = "SI % 16">
+!vtddm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, D / 64, SI / 16]", elem = "[D % 64, SI % 16]">
+!vdf = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, D / 64, SI / 16]", time = "D % 64", packet = "SI % 16">
+!vds = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, X8]", time = "[D % 64, D / 64, SI / 16]", packet = "SI % 16">
+
+// o: the two parts (d in time, queries in the lanes), the diagonal's through the VRF.
+!oacc = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D % 64, D / 64, TH]", packet = "TL">
+!ores = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D % 64, D / 64, TH]", packet = "TL">
+!odm = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D % 64, D / 64, TH, TL]">
+!oload = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D % 64, D / 64, TH]", packet = "TL">
+!ovrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D % 64, D / 64, TH, TL]">
+!obdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D / 64, D % 64, TH, TL]">
+
+module attributes {tcp.axes = {N = 8, G = 2, D = 128, TB = 8, TT = 4, TH = 2, TL = 8, SB = 8, SI = 64, X64 = 64, X8 = 8,
+                               C2 = 2, R4 = 4, R2 = 2, R4B = 4, R8 = 8}} {
+  func.func @prefill_attention_first(%q: !qh {tcp.arg = "in", tcp.name = "q"},
+                         %k: !kv {tcp.arg = "in", tcp.name = "k_cache"},
+                         %v: !kv {tcp.arg = "in", tcp.name = "v_cache"},
+                         %tile_mask: !tmh {tcp.arg = "in", tcp.name = "tile_mask"},
+                         %diag_mask: !dmh {tcp.arg = "in", tcp.name = "diag_mask"},
+                         %max_hbm: !ngt {tcp.arg = "out", tcp.name = "max_hbm"},
+                         %sum_hbm: !ngt {tcp.arg = "out", tcp.name = "sum_hbm"},
+                         %out_hbm: !oh {tcp.arg = "out", tcp.name = "out_hbm"}) {
+    // The queries into the TRF; the masks into the VRF.
+    %qd = tcp.dma %q : !qh -> !qdm
+    %q1 = tcp.fetch main %qd : !qdm -> !qload
+    %q2 = tcp.collect %q1 : !qload
+    %qt = tcp.to_trf %q2 : !qload -> !qtrf
+    %tmd = tcp.dma %tile_mask : !tmh -> !tmdm
+    %tm1 = tcp.fetch sub %tmd : !tmdm -> !tmload
+    %tm2 = tcp.collect %tm1 : !tmload
+    %tmv = tcp.to_vrf %tm2 : !tmload -> !tmvrf
+    %dmd = tcp.dma %diag_mask : !dmh -> !dmdm
+    %dm1 = tcp.fetch sub %dmd : !dmdm -> !dmload
+    %dm2 = tcp.collect %dm1 : !dmload
+    %dmv = tcp.to_vrf %dm2 : !dmload -> !dmvrf
+
+    // Scores: every key against the tile mask, the diagonal tile's keys against its own.
+    %kd = tcp.dma %k : !kv -> !kdm
+    %k1 = tcp.fetch main %kd : !kdm -> !kf
+    %k2 = tcp.switch broadcast1 %k1 : !kf -> !ks
+    %k3 = tcp.collect %k2 : !ks
+    %sa = tcp.contract %k3, %qt pack 2 : !ks, !qtrf -> !sacc
+    %sv = tcp.vector %sa [add_f vrf(%tmv : !tmvrf), div_f 11.313708] : !sacc
+    %sb = tcp.cast %sv : !sacc -> !sres
+    %sd = tcp.commit %sb : !sres -> !sdm
+    %kdd = tcp.reinterpret %kd : !kdm -> !kddm
+    %d1 = tcp.fetch main %kdd : !kddm -> !kdf
+    %d2 = tcp.switch broadcast1 %d1 : !kdf -> !kds
+    %d3 = tcp.collect %d2 : !kds
+    %da = tcp.contract %d3, %qt pack 2 : !kds, !qtrf -> !dacc
+    %dv = tcp.vector %da [add_f vrf(%dmv : !dmvrf), div_f 11.313708] : !dacc
+    %db = tcp.cast %dv : !dacc -> !dres
+    %dd = tcp.commit %db : !dres -> !ddm
+
+    // m = max(max of the main part, max of the diagonal).
+    %m1 = tcp.fetch main %sd : !sdm -> !sacc
+    %m2 = tcp.collect %m1 : !sacc
+    %m3 = tcp.vector %m2 [reduce_max_f] : !sacc -> !qrow
+    %mm = tcp.commit %m3 : !qrow -> !qrowdm
+    %n1 = tcp.fetch main %dd : !ddm -> !dacc
+    %n2 = tcp.collect %n1 : !dacc
+    %n3 = tcp.vector %n2 [reduce_max_f] : !dacc -> !qrow
+    %md = tcp.commit %n3 : !qrow -> !qrowdm
+    %n4 = tcp.fetch sub %md : !qrowdm -> !qrow
+    %n5 = tcp.collect %n4 : !qrow
+    %mdv = tcp.to_vrf %n5 : !qrow -> !qrowvrf
+    %x1 = tcp.fetch main %mm : !qrowdm -> !qrow
+    %x2 = tcp.collect %x1 : !qrow
+    %x3 = tcp.vector %x2 [max_f vrf(%mdv : !qrowvrf)] : !qrow
+    %m = tcp.commit %x3 : !qrow -> !qrowdm
+    %x4 = tcp.fetch sub %m : !qrowdm -> !qrow
+    %x5 = tcp.collect %x4 : !qrow
+    %mv = tcp.to_vrf %x5 : !qrow -> !qrowvrf
+
+    // p = bf16(exp(s - m)), transposed into the TRF.
+    %e1 = tcp.fetch main %sd : !sdm -> !ein
+    %e2 = tcp.collect %e1 : !ein
+    %e3 = tcp.vector %e2 [sub_f vrf(%mv : !qrowvrf), exp_f] : !ein
+    %e4 = tcp.cast %e3 : !ein -> !einb
+    %e5 = tcp.transpose %e4 : !einb -> !eout
+    %pd = tcp.commit %e5 : !eout -> !pdm
+    %p1 = tcp.fetch main %pd : !pdm -> !pload
+    %p2 = tcp.collect %p1 : !pload
+    %pt = tcp.to_trf %p2 : !pload -> !ptrf
+    %f1 = tcp.fetch main %dd : !ddm -> !dein
+    %f2 = tcp.collect %f1 : !dein
+    %f3 = tcp.vector %f2 [sub_f vrf(%mv : !qrowvrf), exp_f] : !dein
+    %f4 = tcp.cast %f3 : !dein -> !deinb
+    %f5 = tcp.transpose %f4 : !deinb -> !deout
+    %pdd = tcp.commit %f5 : !deout -> !pddm
+    %g1 = tcp.fetch main %pdd : !pddm -> !pdload
+    %g2 = tcp.collect %g1 : !pdload
+    %pdt = tcp.to_trf %g2 : !pdload -> !pdtrf
+
+    // l = p . 1 over both parts.
+    %pv = tcp.dm_view %pd offset 0 : !pdm -> !pview
+    %o1 = tcp.fetch main %pv : !pview -> !onein
+    %o2 = tcp.collect %o1 : !onein
+    %o3 = tcp.vector %o2 [fma_f 0.0 + 1.0] : !onein
+    %one = tcp.commit %o3 {cast} : !onein -> !onedm
+    %l1 = tcp.fetch main %one : !onedm -> !ones
+    %l2 = tcp.collect %l1 : !ones
+    %la = tcp.contract %l2, %pt pack 2 : !ones, !ptrf -> !lacc
+    %lm = tcp.commit %la : !lacc -> !qrowdm
+    %l3 = tcp.fetch main %one : !onedm -> !onesd
+    %l4 = tcp.collect %l3 : !onesd
+    %lb = tcp.contract %l4, %pdt pack 2 : !onesd, !pdtrf -> !lacc
+    %ld = tcp.commit %lb : !lacc -> !qrowdm
+    %l5 = tcp.fetch sub %ld : !qrowdm -> !qrow
+    %l6 = tcp.collect %l5 : !qrow
+    %ldv = tcp.to_vrf %l6 : !qrow -> !qrowvrf
+    %l7 = tcp.fetch main %lm : !qrowdm -> !qrow
+    %l8 = tcp.collect %l7 : !qrow
+    %l9 = tcp.vector %l8 [add_f vrf(%ldv : !qrowvrf)] : !qrow
+    %l = tcp.commit %l9 : !qrow -> !qrowdm
+
+    // o = p . V: the diagonal tile's part into the VRF, then every key's part plus it.
+    %vd = tcp.dma %v : !kv -> !vdm
+    %v1 = tcp.fetch main %vd : !vdm -> !vrows
+    %v2 = tcp.collect %v1 : !vrows
+    %v3 = tcp.transpose %v2 : !vrows -> !vcols
+    %vt = tcp.commit %v3 : !vcols -> !vtdm
+    %vtd = tcp.reinterpret %vt : !vtdm -> !vtddm
+    %w1 = tcp.fetch main %vtd : !vtddm -> !vdf
+    %w2 = tcp.switch broadcast1 %w1 : !vdf -> !vds
+    %w3 = tcp.collect %w2 : !vds
+    %oa = tcp.contract %w3, %pdt pack 2 : !vds, !pdtrf -> !oacc
+    %od = tcp.commit %oa : !oacc -> !odm
+    %y1 = tcp.fetch main %od : !odm -> !oload
+    %y2 = tcp.collect %y1 : !oload
+    %odv = tcp.to_vrf %y2 : !oload -> !ovrf
+    %u1 = tcp.fetch main %vt : !vtdm -> !vf
+    %u2 = tcp.switch broadcast1 %u1 : !vf -> !vs
+    %u3 = tcp.collect %u2 : !vs
+    %ob = tcp.contract %u3, %pt pack 2 : !vs, !ptrf -> !oacc
+    %os = tcp.vector %ob [add_f vrf(%odv : !ovrf)] : !oacc
+    %oc = tcp.cast %os : !oacc -> !ores
+    %o = tcp.commit %oc : !ores -> !obdm
+
+    tcp.dma %m into %max_hbm : !qrowdm -> !ngt
+    tcp.dma %l into %sum_hbm : !qrowdm -> !ngt
+    tcp.dma %o into %out_hbm : !obdm -> !oh
+    return
+  }
+}
