@@ -5,18 +5,17 @@
 //   m[t]    = max_s s[t, s]                       (masked keys are far below any real score)
 //   p[t, s] = bf16(exp(s[t, s] - m[t]))           (0 for the masked keys)
 //   l[t]    = sum_s p[t, s]                       (the P . 1 contraction)
-//   o[t]    = bf16(p[t] . V)                      (unnormalised; the decoder divides by l)
-// The outputs are the online-softmax state of attention_forward_first, per query.
+//   a[t]    = bf16((p[t] . V) / l[t])
 //
 // Signature (each slice's part contiguous in HBM):
-//   q            [N, G, D, T] bf16 (head 2 N + G), layout [N, G, D % 64 / 8, D / 64, T, D % 8]
-//   k_cache, v_cache [S, N, D] bf16: the chunk (the decode stages' layout)
-//   tile_mask    f32 [T / 64, S / 64, T % 16 / 8]: 0 where the key's 64-position tile is
-//                before the query's, -2^100 where it is the same or after
-//   diag_mask    f32 [T % 64 / 16, S % 64, T % 16 / 8, T % 8]: within a 64-position tile, 0
-//                where the key is at or before the query, -2^100 after
-//   out_hbm      bf16 o, layout [N, G, T / 16, D, T % 16]
-//   max_hbm, sum_hbm  f32 m and l, layout [N, G, T]
+//   q            [N, G, T, D] bf16 (head 2 N + G), layout [N, G, TB, TT, D / 8, TH, TL, D % 8]
+//                (T = [TB, TT, TH, TL] = [T / 64, T % 64 / 16, T % 16 / 8, T % 8])
+//   k_cache, v_cache [S, N, D] bf16: the chunk (the decode stages' layout; S = [SB, SI])
+//   tile_mask    f32 [TB, SB, TH]: 0 where the key's 64-position tile is before the query's,
+//                -2^100 where it is the same or after
+//   diag_mask    f32 [TT, SI, TH, TL]: within a 64-position tile, 0 where the key is at or
+//                before the query, -2^100 after
+//   attn         bf16 a [N, G, T, D]
 // The masks depend only on positions relative to the chunk, so one pair serves every block.
 //
 // Placement (docs/prefill.md): the queries stay in the TRF, 16 of one head per slice (8 lanes,
@@ -33,16 +32,16 @@
 //    (512 cycles), and diag_mask (4 KB, one of 4 patterns) removes the later keys.
 // p is transposed (4 keys a packet) into the TRF next to the queries; V, transposed on each
 // slice to [D % 64, S % 16], is broadcast around the same rings (main: 64 slices, diagonal: 8)
-// and contracted against p: o's two parts are added from the VRF. l is p . 1, the ones made
-// from a view of p (x 0 + 1).
-// Rounding points: s, p and o are bf16; the contraction sums, m, l and the sum of o's two
-// parts are f32.
+// and contracted against p: o's two parts are added from the VRF, then divided by l and
+// transposed so that each query's row is contiguous. l is p . 1, the ones made from a view of
+// p (x 0 + 1).
+// Rounding points: s, p and a are bf16; the contraction sums, m, l, o (the sum of its two
+// parts) and o / l are f32.
 !qh = !tcp.hbm<bf16, "[N, G, TB, TT, D / 8, TH, TL, D % 8]">
 !kv = !tcp.hbm<bf16, "[SB, SI, N, D]">
 !tmh = !tcp.hbm<f32, "[TB, SB, TH]">
 !dmh = !tcp.hbm<f32, "[TT, SI, TH, TL]">
-!oh = !tcp.hbm<bf16, "[N, G, TB, TT, D, TH, TL]">
-!ngt = !tcp.hbm<f32, "[N, G, TB, TT, TH, TL]">
+!ah = !tcp.hbm<bf16, "[N, G, TB, TT, TH, TL, D]">
 
 // The queries: 16 of one head per slice, into the TRF.
 !qdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D / 8, TH, TL, D % 8]">
@@ -116,11 +115,15 @@
 
 // o: the two parts (d in time, queries in the lanes), the diagonal's through the VRF.
 !oacc = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D % 64, D / 64, TH]", packet = "TL">
-!ores = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D % 64, D / 64, TH]", packet = "TL">
 !odm = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D % 64, D / 64, TH, TL]">
 !oload = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D % 64, D / 64, TH]", packet = "TL">
 !ovrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D % 64, D / 64, TH, TL]">
-!obdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D / 64, D % 64, TH, TL]">
+// a = bf16(o / l), transposed on the way (4 values of d a packet) so that each query's row
+// is contiguous.
+!ain = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D / 64, D % 64 / 4, D % 4, TH]", packet = "TL">
+!ainb = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D / 64, D % 64 / 4, D % 4, TH]", packet = "TL">
+!aout = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D / 64, D % 64 / 4, TH, TL]", packet = "D % 4">
+!adm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[TH, TL, D]">
 
 module attributes {tcp.axes = {N = 8, G = 2, D = 128, TB = 8, TT = 4, TH = 2, TL = 8, SB = 8, SI = 64, X64 = 64, X8 = 8,
                                C2 = 2, R4 = 4, R2 = 2, R4B = 4, R8 = 8}} {
@@ -129,9 +132,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, TB = 8, TT = 4, TH = 2, TL
                          %v: !kv {tcp.arg = "in", tcp.name = "v_cache"},
                          %tile_mask: !tmh {tcp.arg = "in", tcp.name = "tile_mask"},
                          %diag_mask: !dmh {tcp.arg = "in", tcp.name = "diag_mask"},
-                         %max_hbm: !ngt {tcp.arg = "out", tcp.name = "max_hbm"},
-                         %sum_hbm: !ngt {tcp.arg = "out", tcp.name = "sum_hbm"},
-                         %out_hbm: !oh {tcp.arg = "out", tcp.name = "out_hbm"}) {
+                         %attn: !ah {tcp.arg = "out", tcp.name = "attn"}) {
     // The queries into the TRF; the masks into the VRF.
     %qd = tcp.dma %q : !qh -> !qdm
     %q1 = tcp.fetch main %qd : !qdm -> !qload
@@ -246,12 +247,19 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, TB = 8, TT = 4, TH = 2, TL
     %u3 = tcp.collect %u2 : !vs
     %ob = tcp.contract %u3, %pt pack 2 : !vs, !ptrf -> !oacc
     %os = tcp.vector %ob [add_f vrf(%odv : !ovrf)] : !oacc
-    %oc = tcp.cast %os : !oacc -> !ores
-    %o = tcp.commit %oc : !ores -> !obdm
+    %o = tcp.commit %os : !oacc -> !odm
 
-    tcp.dma %m into %max_hbm : !qrowdm -> !ngt
-    tcp.dma %l into %sum_hbm : !qrowdm -> !ngt
-    tcp.dma %o into %out_hbm : !obdm -> !oh
+    // a = bf16(o / l), each query's 128 values contiguous.
+    %z1 = tcp.fetch sub %l : !qrowdm -> !qrow
+    %z2 = tcp.collect %z1 : !qrow
+    %lv = tcp.to_vrf %z2 : !qrow -> !qrowvrf
+    %a1 = tcp.fetch main %o : !odm -> !ain
+    %a2 = tcp.collect %a1 : !ain
+    %a3 = tcp.vector %a2 [div_f vrf(%lv : !qrowvrf)] : !ain
+    %a4 = tcp.cast %a3 : !ain -> !ainb
+    %a5 = tcp.transpose %a4 : !ainb -> !aout
+    %a = tcp.commit %a5 : !aout -> !adm
+    tcp.dma %a into %attn : !adm -> !ah
     return
   }
 }
