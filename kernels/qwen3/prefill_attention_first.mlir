@@ -15,7 +15,8 @@
 //                -2^100 where it is the same or after
 //   diag_mask    f32 [TT, SI, TH, TL]: within a 64-position tile, 0 where the key is at or
 //                before the query, -2^100 after
-//   attn         bf16 a [N, G, T, D]
+//   attn         bf16 a [N, G, T, D], layout [N, G, D / 16, T, D % 16] (the multi-token
+//                decoder's slices each read 16 values of d for many tokens)
 // The masks depend only on positions relative to the chunk, so one pair serves every block.
 //
 // Placement (docs/prefill.md): the queries stay in the TRF, 16 of one head per slice (8 lanes,
@@ -33,7 +34,7 @@
 // p is transposed (4 keys a packet) into the TRF next to the queries; V, transposed on each
 // slice to [D % 64, S % 16], is broadcast around the same rings (main: 64 slices, diagonal: 8)
 // and contracted against p: o's two parts are added from the VRF, then divided by l and
-// transposed so that each query's row is contiguous. l is p . 1, the ones made from a view of
+// transposed so that each query's 16-value pieces of d are contiguous. l is p . 1, the ones made from a view of
 // p (x 0 + 1).
 // Rounding points: s, p and a are bf16; the contraction sums, m, l, o (the sum of its two
 // parts) and o / l are f32.
@@ -41,7 +42,7 @@
 !kv = !tcp.hbm<bf16, "[SB, SI, N, D]">
 !tmh = !tcp.hbm<f32, "[TB, SB, TH]">
 !dmh = !tcp.hbm<f32, "[TT, SI, TH, TL]">
-!ah = !tcp.hbm<bf16, "[N, G, TB, TT, TH, TL, D]">
+!ah = !tcp.hbm<bf16, "[N, G, D / 16, TB, TT, TH, TL, D % 16]">
 
 // The queries: 16 of one head per slice, into the TRF.
 !qdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D / 8, TH, TL, D % 8]">
@@ -118,12 +119,11 @@
 !odm = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D % 64, D / 64, TH, TL]">
 !oload = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D % 64, D / 64, TH]", packet = "TL">
 !ovrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D % 64, D / 64, TH, TL]">
-// a = bf16(o / l), transposed on the way (4 values of d a packet) so that each query's row
-// is contiguous.
+// a = bf16(o / l), transposed on the way (4 values of d a packet) into [D / 16, T % 16, D % 16].
 !ain = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D / 64, D % 64 / 4, D % 4, TH]", packet = "TL">
 !ainb = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D / 64, D % 64 / 4, D % 4, TH]", packet = "TL">
 !aout = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D / 64, D % 64 / 4, TH, TL]", packet = "D % 4">
-!adm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[TH, TL, D]">
+!adm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D / 16, TH, TL, D % 16]">
 
 module attributes {tcp.axes = {N = 8, G = 2, D = 128, TB = 8, TT = 4, TH = 2, TL = 8, SB = 8, SI = 64, X64 = 64, X8 = 8,
                                C2 = 2, R4 = 4, R2 = 2, R4B = 4, R8 = 8}} {
@@ -249,7 +249,7 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, TB = 8, TT = 4, TH = 2, TL
     %os = tcp.vector %ob [add_f vrf(%odv : !ovrf)] : !oacc
     %o = tcp.commit %os : !oacc -> !odm
 
-    // a = bf16(o / l), each query's 128 values contiguous.
+    // a = bf16(o / l), 16 values of d contiguous per query.
     %z1 = tcp.fetch sub %l : !qrowdm -> !qrow
     %z2 = tcp.collect %z1 : !qrow
     %lv = tcp.to_vrf %z2 : !qrow -> !qrowvrf
