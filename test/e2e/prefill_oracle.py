@@ -18,6 +18,8 @@ KERNEL: prefill_gemm     y[t, o] = sum_h x[t, h] w[o, h]  (T = 512, H = 1024, O 
         prefill_projection  RoPE(HeadNorm(RMSNorm(x) W^T)): the two above, then every 128-row
                          head normalised and rotated (O = 4096 rows: Qwen3's 16 q, 8 k, 8 v
                          heads); outputs q_out, k_cache and v_cache (v raw)
+        prefill_decoder  the rest of a layer for 512 tokens: o_proj + residual, RMSNorm,
+                         silu(gate) x up, down + residual; output y
         prefill_attention_first  causal attention of 512 queries over the chunk's 512 keys,
                          16 q heads on 8 kv heads; output attn (normalised, bf16)
 DIST: `small` (normal activations, 0.02-scaled weights) or `uniform` ([0, 1)).
@@ -148,6 +150,24 @@ def make_inputs(kernel, d, seed, dist):
         tile, diag = attention_masks()
         tile.tofile(os.path.join(d, "tile_mask.bin"))
         diag.tofile(os.path.join(d, "diag_mask.bin"))
+        return
+    if kernel == "prefill_decoder":
+        ax = DEC_AXES
+        if dist == "uniform":
+            draw = lambda shape, scale: rng.random(shape, dtype=np.float32) * np.float32(scale)
+        else:
+            draw = lambda shape, scale: np.clip(rng.standard_normal(shape, dtype=np.float32),
+                                                -4, 4) * np.float32(scale)
+        to_layout(f32_to_bf16(draw((ax["T"], ax["Q"]), 1.0)), DEC_ATTN,
+                  {"T": ax["T"], "Q": ax["Q"]}).tofile(os.path.join(d, "attn.bin"))
+        to_layout(f32_to_bf16(draw((ax["T"], ax["H"]), 1.0)), GEMM_X,
+                  axes_of("TH")).tofile(os.path.join(d, "x.bin"))
+        scale = 0.02 if dist == "small" else 0.05
+        f32_to_bf16(draw((ax["H"], ax["Q"]), scale)).tofile(os.path.join(d, "o_weight.bin"))
+        f32_to_bf16(np.float32(1) + draw(ax["H"], 0.1)).tofile(os.path.join(d, "post_rms_weight.bin"))
+        for name in ("gate_weight", "up_weight"):
+            f32_to_bf16(draw((ax["L"], ax["H"]), scale)).tofile(os.path.join(d, name + ".bin"))
+        f32_to_bf16(draw((ax["H"], ax["L"]), scale)).tofile(os.path.join(d, "down_weight.bin"))
         return
     if kernel == "prefill_rmsnorm":
         t, h = RMS_AXES["T"], RMS_AXES["H"]
@@ -370,9 +390,58 @@ def prefill_attention_first(d):
                          ATTN_A, ATTN_AXES)}
 
 
+DEC_AXES = {"T": 512, "H": 1024, "Q": 2048, "L": 3072}
+DEC_ATTN = "[Q / 16, T, Q % 16]"
+
+
+def down_order():
+    """The order in which prefill_decoder's down contraction meets block k's 1024 values of
+    L: [L % 32 / 16, L % 1024 / 32, L % 16], the pack-2 packet two consecutive L % 1024 / 32."""
+    a, b, e = np.meshgrid(np.arange(2), np.arange(32), np.arange(16), indexing="ij")
+    return (32 * b + 16 * a + e).ravel()
+
+
+def silu_times(g, u):
+    """p = bf16(f32(f32(sigmoid(g)) g) u), sigmoid in float64 rounded to f32 (decode's rule)."""
+    sig = (1.0 / (1.0 + np.exp(-g.astype(np.float64)))).astype(np.float32)
+    return f32_to_bf16((sig * g) * u)
+
+
+def prefill_decoder(d):
+    """qwen3/prefill_decoder.mlir: r = bf16(((P0 + P1) + P2) + P3 + x), P_k o_proj's partial
+    sums over K blocks of 512; h = bf16(RMSNorm(r)) (16 values of h per slice, as the
+    projection's x); g, u = h W^T; p = silu_times(g, u); y = bf16((D0 + D1) + D2 + r), D_k the
+    down partial sums over K blocks of 1024 in down_order()."""
+    ax = DEC_AXES
+    a = bf16_to_f32(read_bf16(d, "attn.bin", DEC_ATTN, {"T": ax["T"], "Q": ax["Q"]}))
+    x = bf16_to_f32(read_bf16(d, "x.bin", GEMM_X, axes_of("TH")))
+    wo = bf16_to_f32(read_bf16(d, "o_weight.bin", "[H, Q]", {"H": ax["H"], "Q": ax["Q"]}))
+    pw = bf16_to_f32(np.fromfile(os.path.join(d, "post_rms_weight.bin"), dtype=np.uint16))
+    lh = {"L": ax["L"], "H": ax["H"]}
+    wg = bf16_to_f32(read_bf16(d, "gate_weight.bin", "[L, H]", lh))
+    wu = bf16_to_f32(read_bf16(d, "up_weight.bin", "[L, H]", lh))
+    wd = bf16_to_f32(read_bf16(d, "down_weight.bin", "[H, L]", {"H": ax["H"], "L": ax["L"]}))
+    parts = [contract(a[:, 512 * k:512 * k + 512], wo[:, 512 * k:512 * k + 512]) for k in range(4)]
+    r = bf16_to_f32(f32_to_bf16((((parts[0] + parts[1]) + parts[2]) + parts[3]) + x))
+    hn, _ = rmsnorm(r, pw, 16)
+    h = bf16_to_f32(f32_to_bf16(hn))
+    p = bf16_to_f32(silu_times(contract(h, wg), contract(h, wu)))
+    order = down_order()
+    downs = [contract(p[:, 1024 * k + order], wd[:, 1024 * k + order]) for k in range(3)]
+    y = f32_to_bf16(((downs[0] + downs[1]) + downs[2]) + r)
+    # The float64 rule, from the bf16 inputs.
+    r64 = x.astype(np.float64) + a.astype(np.float64) @ wo.astype(np.float64).T
+    h64 = r64 * pw.astype(np.float64)[None, :] / np.sqrt((r64 * r64).mean(axis=1) + 1e-6)[:, None]
+    g64, u64 = h64 @ wg.astype(np.float64).T, h64 @ wu.astype(np.float64).T
+    p64 = g64 / (1.0 + np.exp(-g64)) * u64
+    y64 = r64 + p64 @ wd.astype(np.float64).T
+    return {"y.bin": (y, y64, GEMM_X, axes_of("TH"))}
+
+
 KERNELS = {"prefill_gemm": prefill_gemm, "prefill_rmsnorm": prefill_rmsnorm,
            "prefill_projection": prefill_projection,
-           "prefill_attention_first": prefill_attention_first}
+           "prefill_attention_first": prefill_attention_first,
+           "prefill_decoder": prefill_decoder}
 
 
 def compare(name, expected, ref, got, out=sys.stdout):

@@ -67,9 +67,11 @@ std::optional<ContractPlan> planContract(ContractOp op) {
     op.emitOpError("context: the Contraction Engine runs on the main context only");
     return std::nullopt;
   }
-  if (!sameSlices(getTarget(op), in->spatial, w->spatial) || !sameSlices(getTarget(op), out->spatial, w->spatial)) {
-    op.emitOpError("each slice contracts its own stream with its own TRF: the stream, the TRF "
-                   "tensor and the result must occupy the same slices");
+  // The stream may reach more slices than hold weights (a ring broadcast covers whole rings);
+  // only the TRF tensor's slices contract into the result.
+  if (!slicesWithin(t, w->spatial, in->spatial) || !sameSlices(t, out->spatial, w->spatial)) {
+    op.emitOpError("each slice contracts its own stream with its own TRF: the TRF tensor and "
+                   "the result must occupy the same slices, all of them reached by the stream");
     return std::nullopt;
   }
   int64_t eb = in->elemBytes;

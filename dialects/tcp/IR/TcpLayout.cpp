@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "dialects/tcp/IR/TcpLayout.h"
 #include "dialects/tcp/IR/TcpDialect.h"
 
@@ -240,6 +241,11 @@ bool sameSpatial(const SpatialLayout &a, const SpatialLayout &b) {
 
 bool sameSlices(const TargetModel &t, const SpatialLayout &a, const SpatialLayout &b) {
   return a.activeSlices(t) == b.activeSlices(t);
+}
+
+bool slicesWithin(const TargetModel &t, const SpatialLayout &a, const SpatialLayout &b) {
+  std::vector<int64_t> inner = a.activeSlices(t), outer = b.activeSlices(t);
+  return std::includes(outer.begin(), outer.end(), inner.begin(), inner.end());
 }
 
 std::optional<mapping::Sequencer> deriveTensorSequencer(Operation *op, StringRef what,

@@ -97,6 +97,8 @@ mapping::Mapping concat(const mapping::Mapping &a, const mapping::Mapping &b);
 bool sameSpatial(const SpatialLayout &a, const SpatialLayout &b);
 /// Whether two placements put data on the same global slices.
 bool sameSlices(const TargetModel &t, const SpatialLayout &a, const SpatialLayout &b);
+/// Whether every global slice `a` places data on is one of `b`'s.
+bool slicesWithin(const TargetModel &t, const SpatialLayout &a, const SpatialLayout &b);
 
 /// Fetch or commit sequencer of a pass reading/writing `buffer` in the stream's order.
 /// `maxAccessBytes` is the context's access size (32 B main, 8 B sub).
