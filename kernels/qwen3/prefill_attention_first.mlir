@@ -8,12 +8,14 @@
 //   a[t]    = bf16((p[t] . V) / l[t])
 //
 // Signature (each slice's part contiguous in HBM):
-//   q            [N, G, T, D] bf16 (head 2 N + G), layout [N, G, TB, TT, D / 8, TH, TL, D % 8]
-//                (T = [TB, TT, TH, TL] = [T / 64, T % 64 / 16, T % 16 / 8, T % 8])
+//   q            [N, G, T, D] bf16 (head 2 N + G), layout
+//                [TB / 4, N, G, TB % 4, TT, D / 8, TQ, D % 8] (T = [TB, TT, TQ] =
+//                [T / 64, T % 64 / 16, T % 16]; each cluster's tokens of prefill_projection
+//                apart)
 //   k_cache, v_cache [S, N, D] bf16: the chunk (the decode stages' layout; S = [SB, SI])
-//   tile_mask    f32 [TB, SB, TH]: 0 where the key's 64-position tile is before the query's,
+//   tile_mask    f32 [TB, SB, TQ]: 0 where the key's 64-position tile is before the query's,
 //                -2^100 where it is the same or after
-//   diag_mask    f32 [TT, SI, TH, TL]: within a 64-position tile, 0 where the key is at or
+//   diag_mask    f32 [TT, SI, TQ]: within a 64-position tile, 0 where the key is at or
 //                before the query, -2^100 after
 //   attn         bf16 a [N, G, T, D], layout [N, G, D / 16, T, D % 16] (the multi-token
 //                decoder's slices each read 16 values of d for many tokens)
@@ -38,16 +40,16 @@
 // p (x 0 + 1).
 // Rounding points: s, p and a are bf16; the contraction sums, m, l, o (the sum of its two
 // parts) and o / l are f32.
-!qh = !tcp.hbm<bf16, "[N, G, TB, TT, D / 8, TH, TL, D % 8]">
+!qh = !tcp.hbm<bf16, "[TB / 4, N, G, TB % 4, TT, D / 8, TQ, D % 8]">
 !kv = !tcp.hbm<bf16, "[SB, SI, N, D]">
-!tmh = !tcp.hbm<f32, "[TB, SB, TH]">
-!dmh = !tcp.hbm<f32, "[TT, SI, TH, TL]">
-!ah = !tcp.hbm<bf16, "[N, G, D / 16, TB, TT, TH, TL, D % 16]">
+!tmh = !tcp.hbm<f32, "[TB, SB, TQ]">
+!dmh = !tcp.hbm<f32, "[TT, SI, TQ]">
+!ah = !tcp.hbm<bf16, "[N, G, D / 16, TB, TT, TQ, D % 16]">
 
 // The queries: 16 of one head per slice, into the TRF.
-!qdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D / 8, TH, TL, D % 8]">
-!qload = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[TL, TH, D / 16, D % 16 / 8]", packet = "D % 8">
-!qtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", lane = "TL", elem = "[TH, D]">
+!qdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D / 8, TQ / 8, TQ % 8, D % 8]">
+!qload = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[TQ % 8, TQ / 8, D / 16, D % 16 / 8]", packet = "D % 8">
+!qtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", lane = "TQ % 8", elem = "[TQ / 8, D]">
 
 // The keys: slice (SB, D / 16) of a kv head's ring holds 64 keys x 16 values.
 !kdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, SB, D / 16]", elem = "[SI, D % 16]">
@@ -59,39 +61,39 @@
 !kds = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, X8]", time = "[SI, D / 16]", packet = "D % 16">
 
 // The masks, from HBM once per slice that uses them (fresh replica axes), into the VRF.
-!tmdm = !tcp.dm<f32, cluster = "C2", slice = "[R4, TB, R2, R4B]", elem = "[SB, TH]">
-!tmload = !tcp.stream<f32, cluster = "C2", slice = "[R4, TB, R2, R4B]", time = "SB", packet = "TH">
-!tmvrf = !tcp.vrf<f32, cluster = "C2", slice = "[R4, TB, R2, R4B]", elem = "[SB, TH]">
-!dmdm = !tcp.dm<f32, cluster = "C2", slice = "[R4, R8, R2, TT]", elem = "[SI, TH, TL]">
-!dmload = !tcp.stream<f32, cluster = "C2", slice = "[R4, R8, R2, TT]", time = "[SI, TH, TL / 2]", packet = "TL % 2">
-!dmvrf = !tcp.vrf<f32, cluster = "C2", slice = "[R4, R8, R2, TT]", elem = "[SI, TH, TL]">
+!tmdm = !tcp.dm<f32, cluster = "C2", slice = "[R4, TB, R2, R4B]", elem = "[SB, TQ]">
+!tmload = !tcp.stream<f32, cluster = "C2", slice = "[R4, TB, R2, R4B]", time = "[SB, TQ / 8, TQ % 8 / 2]", packet = "TQ % 2">
+!tmvrf = !tcp.vrf<f32, cluster = "C2", slice = "[R4, TB, R2, R4B]", elem = "[SB, TQ]">
+!dmdm = !tcp.dm<f32, cluster = "C2", slice = "[R4, R8, R2, TT]", elem = "[SI, TQ]">
+!dmload = !tcp.stream<f32, cluster = "C2", slice = "[R4, R8, R2, TT]", time = "[SI, TQ / 8, TQ % 8 / 2]", packet = "TQ % 2">
+!dmvrf = !tcp.vrf<f32, cluster = "C2", slice = "[R4, R8, R2, TT]", elem = "[SI, TQ]">
 
 // Scores: keys in time, queries in the lanes.
-!sacc = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI, SB, TH]", packet = "TL">
-!sres = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI, SB, TH]", packet = "TL">
-!sdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[SI, SB, TH, TL]">
-!dacc = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI, TH]", packet = "TL">
-!dres = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI, TH]", packet = "TL">
-!ddm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[SI, TH, TL]">
+!sacc = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI, SB, TQ / 8]", packet = "TQ % 8">
+!sres = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI, SB, TQ / 8]", packet = "TQ % 8">
+!sdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[SI, SB, TQ / 8, TQ % 8]">
+!dacc = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI, TQ / 8]", packet = "TQ % 8">
+!dres = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI, TQ / 8]", packet = "TQ % 8">
+!ddm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[SI, TQ]">
 
 // m: the max over each part (one slot per time-broadcast row), then the larger of the two.
-!qrow = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "TH", packet = "TL">
-!qrowdm = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[TH, TL]">
-!qrowvrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[TH, TL]">
+!qrow = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "TQ / 8", packet = "TQ % 8">
+!qrowdm = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[TQ / 8, TQ % 8]">
+!qrowvrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[TQ / 8, TQ % 8]">
 
 // p = bf16(exp(s - m)), transposed on the way: 4 keys a packet, the lanes into time.
-!ein = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SB, SI / 4, SI % 4, TH]", packet = "TL">
-!einb = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SB, SI / 4, SI % 4, TH]", packet = "TL">
-!eout = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SB, SI / 4, TH, TL]", packet = "SI % 4">
-!pdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[TL, TH, SB, SI]">
-!pload = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[TL, TH, SB, SI / 16]", packet = "SI % 16">
-!ptrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", lane = "TL", elem = "[TH, SB, SI]">
-!dein = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI / 4, SI % 4, TH]", packet = "TL">
-!deinb = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI / 4, SI % 4, TH]", packet = "TL">
-!deout = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI / 4, TH, TL]", packet = "SI % 4">
-!pddm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[TL, TH, SI]">
-!pdload = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[TL, TH, SI / 16]", packet = "SI % 16">
-!pdtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", lane = "TL", elem = "[TH, SI]">
+!ein = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SB, SI / 4, SI % 4, TQ / 8]", packet = "TQ % 8">
+!einb = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SB, SI / 4, SI % 4, TQ / 8]", packet = "TQ % 8">
+!eout = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SB, SI / 4, TQ / 8, TQ % 8]", packet = "SI % 4">
+!pdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[TQ % 8, TQ / 8, SB, SI]">
+!pload = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[TQ % 8, TQ / 8, SB, SI / 16]", packet = "SI % 16">
+!ptrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", lane = "TQ % 8", elem = "[TQ / 8, SB, SI]">
+!dein = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI / 4, SI % 4, TQ / 8]", packet = "TQ % 8">
+!deinb = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI / 4, SI % 4, TQ / 8]", packet = "TQ % 8">
+!deout = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SI / 4, TQ / 8, TQ % 8]", packet = "SI % 4">
+!pddm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[TQ % 8, TQ / 8, SI]">
+!pdload = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[TQ % 8, TQ / 8, SI / 16]", packet = "SI % 16">
+!pdtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", lane = "TQ % 8", elem = "[TQ / 8, SI]">
 
 // l = p . 1: the ones from a view of p's first 512 values (p x 0 + 1; p is finite).
 !pview = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[SB, SI]">
@@ -99,7 +101,7 @@
 !onedm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[SB, SI]">
 !ones = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[SB, SI / 16]", packet = "SI % 16">
 !onesd = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "SI / 16", packet = "SI % 16">
-!lacc = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "TH", packet = "TL">
+!lacc = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "TQ / 8", packet = "TQ % 8">
 
 // V: slice (SB, D / 64, SI / 16) of a ring holds 16 keys x 64 values, transposed in
 // place to [D % 64, SI % 16]; the main ring streams all 512 keys for each d, the diagonal ring
@@ -115,17 +117,17 @@
 !vds = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, X8]", time = "[D % 64, D / 64, SI / 16]", packet = "SI % 16">
 
 // o: the two parts (d in time, queries in the lanes), the diagonal's through the VRF.
-!oacc = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D % 64, D / 64, TH]", packet = "TL">
-!odm = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D % 64, D / 64, TH, TL]">
-!oload = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D % 64, D / 64, TH]", packet = "TL">
-!ovrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D % 64, D / 64, TH, TL]">
+!oacc = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D % 64, D / 64, TQ / 8]", packet = "TQ % 8">
+!odm = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D % 64, D / 64, TQ / 8, TQ % 8]">
+!oload = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D % 64, D / 64, TQ / 8]", packet = "TQ % 8">
+!ovrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D % 64, D / 64, TQ / 8, TQ % 8]">
 // a = bf16(o / l), transposed on the way (4 values of d a packet) into [D / 16, T % 16, D % 16].
-!ain = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D / 64, D % 64 / 4, D % 4, TH]", packet = "TL">
-!ainb = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D / 64, D % 64 / 4, D % 4, TH]", packet = "TL">
-!aout = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D / 64, D % 64 / 4, TH, TL]", packet = "D % 4">
-!adm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D / 16, TH, TL, D % 16]">
+!ain = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D / 64, D % 64 / 4, D % 4, TQ / 8]", packet = "TQ % 8">
+!ainb = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D / 64, D % 64 / 4, D % 4, TQ / 8]", packet = "TQ % 8">
+!aout = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D / 64, D % 64 / 4, TQ / 8, TQ % 8]", packet = "D % 4">
+!adm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D / 16, TQ / 8, TQ % 8, D % 16]">
 
-module attributes {tcp.axes = {N = 8, G = 2, D = 128, TB = 8, TT = 4, TH = 2, TL = 8, SB = 8, SI = 64, X64 = 64, X8 = 8,
+module attributes {tcp.axes = {N = 8, G = 2, D = 128, TB = 8, TT = 4, TQ = 16, SB = 8, SI = 64, X64 = 64, X8 = 8,
                                C2 = 2, R4 = 4, R2 = 2, R4B = 4, R8 = 8}} {
   func.func @prefill_attention_first(%q: !qh {tcp.arg = "in", tcp.name = "q"},
                          %k: !kv {tcp.arg = "in", tcp.name = "k_cache"},

@@ -12,7 +12,8 @@
 //   cos, sin         [T, 64] bf16 for the block's positions (F = d % 64), layout
 //                    [T / 256, F / 8, T % 64, T % 256 / 64, F % 8]
 //   q_out            [T, Q = 2048] bf16, layout
-//                    [T / 256, Q / 128, Q % 64 / 8, Q % 128 / 64, T % 64, T % 256 / 64, Q % 8]
+//                    [T / 256, Q / 128, T % 256 / 16, Q % 128 / 8, T % 16, Q % 8]
+//                    (prefill_attention_first's q: 16 tokens x 8 values of a head contiguous)
 //   k_cache, v_cache [T, N, D] bf16: the chunk, every row written (the rows of a shorter
 //                    prompt's padding tokens hold their values until decode overwrites them)
 //
@@ -109,16 +110,16 @@
 !halfs = !tcp.stream<f32, cluster = "T / 256", slice = "[G32, F / 8]", time = "[T % 64, T % 256 / 64]", packet = "F % 8">
 !part = !tcp.dm<f32, cluster = "T / 256", slice = "[G32, F / 8]", elem = "[T % 64, T % 256 / 64, F % 8]">
 !partv = !tcp.vrf<f32, cluster = "T / 256", slice = "[G32, F / 8]", elem = "[T % 64, T % 256 / 64, F % 8]">
-!outb = !tcp.dm<bf16, cluster = "T / 256", slice = "[G32, F / 8]", elem = "[T % 64, T % 256 / 64, F % 8]">
-!outj = !tcp.dm<bf16, cluster = "T / 256", slice = "[G32, F / 8]", elem = "[P2, T % 64, T % 256 / 64, F % 8]">
-!rope = !tcp.dm<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", elem = "[O % 128 / 64, T % 64, T % 256 / 64, O % 8]">
+!outb = !tcp.dm<bf16, cluster = "T / 256", slice = "[G32, F / 8]", elem = "[T % 256 / 64, T % 64, F % 8]">
+!outj = !tcp.dm<bf16, cluster = "T / 256", slice = "[G32, F / 8]", elem = "[P2, T % 256 / 64, T % 64, F % 8]">
+!rope = !tcp.dm<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", elem = "[O % 128 / 64, T % 256 / 64, T % 64, O % 8]">
 
 // Outputs: q's heads (0..15) as they are; each k head (16..23, after RoPE) and v head (24..31,
 // the GEMM's rows) gathered onto one slice of its 8 by the Switch Engine (a row of 128 values
 // per token; v's on the sub context, in 8-byte packets), then copied into the cache chunk
 // through views on those heads' slices.
-!qv = !tcp.dm<bf16, cluster = "T / 256", slice = "[Q / 128 # 32, Q % 64 / 8]", elem = "[Q % 128 / 64, T % 64, T % 256 / 64, Q % 8]">
-!qo = !tcp.hbm<bf16, "[T / 256, Q / 128, Q % 64 / 8, Q % 128 / 64, T % 64, T % 256 / 64, Q % 8]">
+!qv = !tcp.dm<bf16, cluster = "T / 256", slice = "[Q / 128 # 32, Q % 64 / 8]", elem = "[Q % 128 / 64, T % 256 / 64, T % 64, Q % 8]">
+!qo = !tcp.hbm<bf16, "[T / 256, Q / 128, T % 256 / 16, Q % 128 / 8, T % 16, Q % 8]">
 !gin = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[O % 128 / 64, T % 64, T % 256 / 64]", packet = "O % 8">
 !gout = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, X8]", time = "[O % 128 / 64, T % 64, T % 256 / 64, O % 64 / 8]", packet = "O % 8">
 !vin = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[O % 128 / 64, T % 64, T % 256 / 64, O % 8 / 4]", packet = "O % 4">

@@ -143,7 +143,7 @@ def make_inputs(kernel, d, seed, dist):
             if dist == "uniform":
                 return rng.random(shape, dtype=np.float32)
             return np.clip(rng.standard_normal(shape, dtype=np.float32), -4, 4)
-        to_layout(f32_to_bf16(draw((16, 512, 128))).reshape(8, 2, 8, 4, 2, 8, 128), ATTN_Q,
+        to_layout(f32_to_bf16(draw((16, 512, 128))).reshape(8, 2, 8, 4, 16, 128), ATTN_Q,
                   ATTN_AXES).tofile(os.path.join(d, "q.bin"))
         for name in ("k_cache", "v_cache"):
             f32_to_bf16(draw((512, 8, 128))).tofile(os.path.join(d, name + ".bin"))
@@ -303,7 +303,7 @@ def rope(xn, cos, sin):
     return f32_to_bf16(out), ref
 
 
-QKV_Q = "[T / 256, Q / 128, Q % 64 / 8, Q % 128 / 64, T % 64, T % 256 / 64, Q % 8]"
+QKV_Q = "[T / 256, Q / 128, T % 256 / 16, Q % 128 / 8, T % 16, Q % 8]"
 CACHE = "[T, N, D]"
 
 
@@ -323,27 +323,26 @@ def prefill_projection(d):
             "v_cache.bin": (raw[:, 3072:], raw_ref[:, 3072:], CACHE, cache_axes)}
 
 
-ATTN_AXES = {"N": 8, "G": 2, "TB": 8, "TT": 4, "TH": 2, "TL": 8, "D": 128}  # q [N, G, T, D]
-ATTN_Q = "[N, G, TB, TT, D / 8, TH, TL, D % 8]"
+ATTN_AXES = {"N": 8, "G": 2, "TB": 8, "TT": 4, "TQ": 16, "D": 128}  # q [N, G, T, D]
+ATTN_Q = "[TB / 4, N, G, TB % 4, TT, D / 8, TQ, D % 8]"
 ATTN_KV_AXES = {"SB": 8, "SI": 64, "N": 8, "D": 128}  # the chunk [S, N, D]
 ATTN_KV = "[SB, SI, N, D]"
-ATTN_A = "[N, G, D / 16, TB, TT, TH, TL, D % 16]"
-ATTN_TILE_AXES = {"TB": 8, "SB": 8, "TH": 2}
-ATTN_DIAG_AXES = {"TT": 4, "SI": 64, "TH": 2, "TL": 8}
+ATTN_A = "[N, G, D / 16, TB, TT, TQ, D % 16]"
+ATTN_TILE_AXES = {"TB": 8, "SB": 8, "TQ": 16}
+ATTN_DIAG_AXES = {"TT": 4, "SI": 64, "TQ": 16}
 MASKED = np.float32(-2.0 ** 100)  # far below any score, finite: 0 x it is no NaN
 SCALE = np.float32(11.313708)     # sqrt(128) as the kernels' div_f immediate
 
 
 def attention_masks():
     """The causal tables of qwen3/prefill_attention_first.mlir (positions relative to the
-    chunk): tile_mask [TB, SB, TH] masks key tiles at or after the query's 64-position tile,
-    diag_mask [TT, SI, TH, TL] the keys after the query within its tile."""
+    chunk): tile_mask [TB, SB, TQ] masks key tiles at or after the query's 64-position tile,
+    diag_mask [TT, SI, TQ] the keys after the query within its tile."""
     tb, sb = np.meshgrid(np.arange(8), np.arange(8), indexing="ij")
     tile = np.where(sb < tb, np.float32(0), MASKED).astype(np.float32)
-    tile = np.repeat(tile[:, :, None], 2, axis=2)
-    tt, si, th, tl = np.meshgrid(np.arange(4), np.arange(64), np.arange(2), np.arange(8),
-                                 indexing="ij")
-    diag = np.where(si <= tt * 16 + th * 8 + tl, np.float32(0), MASKED).astype(np.float32)
+    tile = np.repeat(tile[:, :, None], 16, axis=2)
+    tt, si, tq = np.meshgrid(np.arange(4), np.arange(64), np.arange(16), indexing="ij")
+    diag = np.where(si <= tt * 16 + tq, np.float32(0), MASKED).astype(np.float32)
     return tile, diag
 
 
@@ -361,8 +360,7 @@ def prefill_attention_first(d):
     tile, diag = attention_masks()
     pos = np.arange(512)
     tile_add = tile[pos[:, None] // 64, pos[None, :] // 64, 0]       # [t, s]
-    diag_add = diag[pos[:, None] % 64 // 16, np.arange(64)[None, :],
-                    pos[:, None] % 16 // 8, pos[:, None] % 8]        # [t, s % 64]
+    diag_add = diag[pos[:, None] % 64 // 16, np.arange(64)[None, :], pos[:, None] % 16]  # [t, s % 64]
     out = np.zeros((16, 512, 128), np.uint16)
     a_ref = np.zeros((16, 512, 128))
     causal = pos[None, :] <= pos[:, None]
@@ -386,7 +384,7 @@ def prefill_attention_first(d):
         s64 = np.where(causal, s64, -np.inf)
         p64 = np.exp(s64 - s64.max(axis=1)[:, None])
         a_ref[h] = (p64 @ vh.astype(np.float64)) / p64.sum(axis=1)[:, None]
-    return {"attn.bin": (out.reshape(8, 2, 8, 4, 2, 8, 128), a_ref.reshape(8, 2, 8, 4, 2, 8, 128),
+    return {"attn.bin": (out.reshape(8, 2, 8, 4, 16, 128), a_ref.reshape(8, 2, 8, 4, 16, 128),
                          ATTN_A, ATTN_AXES)}
 
 
