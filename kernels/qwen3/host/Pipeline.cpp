@@ -20,11 +20,29 @@ namespace rngd::qwen3 {
 const char *const kStages[NumStages] = {"embedding",         "projection",
                                         "attention_forward_first", "attention_forward",
                                         "decoder",           "final_layer",
-                                        "token_lookup"};
+                                        "token_lookup",      "prefill_projection",
+                                        "prefill_attention_first", "prefill_decoder"};
 
-std::vector<int> Pipeline::stagesUsed(bool deviceLookup) {
-  return {deviceLookup ? TokenLookup : Embedding, Projection, AttentionFirst, AttentionNext,
-          Decoder, FinalLayer};
+std::vector<int> Pipeline::stagesUsed(bool deviceLookup, bool prefill) {
+  std::vector<int> s = {deviceLookup ? TokenLookup : Embedding, Projection, AttentionFirst,
+                        AttentionNext, Decoder, FinalLayer};
+  if (prefill)
+    s.insert(s.end(), {PrefillProjection, PrefillAttention, PrefillDecoder});
+  return s;
+}
+
+std::string Pipeline::prefillUnsupported(const Qwen3Config &cfg) {
+  const Qwen3Config q06; // the dimensions the multi-token stages are compiled for
+  if (cfg.hiddenSize != q06.hiddenSize || cfg.numHeads != q06.numHeads ||
+      cfg.numKvHeads != q06.numKvHeads || cfg.headDim != q06.headDim ||
+      cfg.intermediateSize != q06.intermediateSize)
+    return "the multi-token stages are compiled for hidden 1024, 16 q heads, 8 kv heads, head "
+           "dim 128, intermediate 3072; this model has hidden " +
+           std::to_string(cfg.hiddenSize) + ", " + std::to_string(cfg.numHeads) + " q heads, " +
+           std::to_string(cfg.numKvHeads) + " kv heads, head dim " +
+           std::to_string(cfg.headDim) + ", intermediate " +
+           std::to_string(cfg.intermediateSize);
+  return "";
 }
 
 namespace {
@@ -52,11 +70,29 @@ const std::vector<std::pair<const char *, const char *>> kDecoderWeights = {
     {"up_weight", "mlp.up_proj.weight"},
     {"gate_weight", "mlp.gate_proj.weight"},
     {"down_weight", "mlp.down_proj.weight"}};
+// The prefill projection's weights, made per layer at load: q, k and v's rows in one tensor,
+// and each head's norm weights (q_norm's for the q heads, k_norm's for the k heads, zeros for
+// the v heads, whose norm the stage computes but does not use).
+const std::vector<std::pair<const char *, const char *>> kPrefillProjectionWeights = {
+    {"qkv_weight", "prefill.qkv_weight"},
+    {"input_rms_weight", "input_layernorm.weight"},
+    {"head_rms_weight", "prefill.head_rms_weight"}};
+
+// The prefill stages' HBM layouts (kernels/qwen3/prefill_*.mlir headers), as indices.
+// x [T, H]: [T / 256, T % 256 / 64, H / 16, T % 64, H % 16].
+size_t blockIndex(size_t t, size_t h, size_t H) {
+  return (((t / 256 * 4 + t % 256 / 64) * (H / 16) + h / 16) * 64 + t % 64) * 16 + h % 16;
+}
+// cos, sin [T, F = 64]: [T / 256, F / 8, T % 64, T % 256 / 64, F % 8].
+size_t ropeIndex(size_t t, size_t f) {
+  return (((t / 256 * 8 + f / 8) * 64 + t % 64) * 4 + t % 256 / 64) * 8 + f % 8;
+}
+constexpr float kMasked = -1.2676506002282294e30f; // -2^100
 
 } // namespace
 
 HbmPlan Pipeline::hbmPlan(const Qwen3Config &cfg, int positions, bool deviceLookup,
-                          bool tiedHead, const rngd::TargetModel &target) {
+                          bool tiedHead, bool prefill, const rngd::TargetModel &target) {
   const uint64_t align = uint64_t(target.hbmArgumentAlignment);
   auto padded = [&](uint64_t bytes) { return (bytes + align - 1) / align * align; };
   const uint64_t H = cfg.hiddenSize, Q = uint64_t(cfg.numHeads) * cfg.headDim, D = cfg.headDim;
@@ -74,6 +110,14 @@ HbmPlan Pipeline::hbmPlan(const Qwen3Config &cfg, int positions, bool deviceLook
   plan.activations = padded(H * 2) + 2 * padded(Q * 2) + 2 * padded(uint64_t(cfg.numHeads) * 4) +
                      padded(uint64_t(kChunk) * 4) + (deviceLookup ? padded(4) : padded(H * 2)) +
                      padded(4) + 2 * padded(D * 2) + padded(uint64_t(kPaddedVocab) * 2);
+  if (prefill) {
+    const uint64_t rows = Q + 2 * kv, T = kChunk;
+    plan.weights += uint64_t(cfg.numLayers) * (padded(rows * H * 2) + padded(rows * 2));
+    // Two x blocks (the layers alternate), q, attn, the two masks, cos and sin.
+    plan.activations += 2 * padded(T * H * 2) + 2 * padded(T * Q * 2) +
+                        padded(uint64_t(T / 64) * (T / 64) * 16 * 4) + padded(4 * 64 * 16 * 4) +
+                        2 * padded(T * (D / 2) * 2);
+  }
   return plan;
 }
 
@@ -102,9 +146,12 @@ ScheduleInfo readSchedule(const std::string &path, const char *stage) {
   return info;
 }
 
-Pipeline::Pipeline(const std::string &dir, const Weights &weights, bool deviceLookup)
+Pipeline::Pipeline(const std::string &dir, const Weights &weights, bool deviceLookup,
+                   bool prefill)
     : w_(weights), cfg_(weights.config()), deviceLookup_(deviceLookup) {
-  for (int s : stagesUsed(deviceLookup)) {
+  if (prefill && !prefillUnsupported(cfg_).empty())
+    throw std::runtime_error(prefillUnsupported(cfg_));
+  for (int s : stagesUsed(deviceLookup, prefill)) {
     std::string path = dir + "/" + kStages[s] + ".rngd";
     if (!fileExists(path))
       throw std::runtime_error("kernel file " + path + " not found (compile kernels/qwen3/" +
@@ -169,6 +216,55 @@ Pipeline::Pipeline(const std::string &dir, const Weights &weights, bool deviceLo
   bind(FinalLayer, "rms_weight", *buffers_.at("model.norm.weight"));
   bind(FinalLayer, "lm_head_weight", lm);
   bind(FinalLayer, "out", buffer("logits", uint64_t(kPaddedVocab) * 2));
+  if (prefill)
+    setUpPrefill();
+}
+
+void Pipeline::setUpPrefill() {
+  const size_t H = cfg_.hiddenSize, Q = cfg_.qDim(), kv = cfg_.kvDim(), D = cfg_.headDim;
+  const size_t T = kChunk, rows = Q + 2 * kv;
+  for (int L = 0; L < cfg_.numLayers; ++L) {
+    std::vector<uint16_t> qkv;
+    qkv.reserve(rows * H);
+    for (const char *suffix :
+         {"self_attn.q_proj.weight", "self_attn.k_proj.weight", "self_attn.v_proj.weight"}) {
+      const Bf16Tensor &t = w_.layer(L, suffix);
+      qkv.insert(qkv.end(), t.data.begin(), t.data.end());
+    }
+    write(buffer(layerTensorName(L, "prefill.qkv_weight"), rows * H * 2), qkv);
+    std::vector<uint16_t> norms(rows, 0);
+    const Bf16Tensor &qn = w_.layer(L, "self_attn.q_norm.weight");
+    const Bf16Tensor &kn = w_.layer(L, "self_attn.k_norm.weight");
+    for (size_t r = 0; r < Q + kv; ++r)
+      norms[r] = r < Q ? qn.data[r % D] : kn.data[r % D];
+    write(buffer(layerTensorName(L, "prefill.head_rms_weight"), rows * 2), norms);
+  }
+  rngd::Buffer &x0 = buffer("prefill.x0", T * H * 2);
+  buffer("prefill.x1", T * H * 2);
+  rngd::Buffer &q = buffer("prefill.q", T * Q * 2), &attn = buffer("prefill.attn", T * Q * 2);
+  // The causal masks (positions relative to the chunk): whole 64-position tiles, then within one.
+  std::vector<float> tile(8 * 8 * 16), diag(4 * 64 * 16);
+  for (int tb = 0; tb < 8; ++tb)
+    for (int sb = 0; sb < 8; ++sb)
+      for (int tq = 0; tq < 16; ++tq)
+        tile[(tb * 8 + sb) * 16 + tq] = sb < tb ? 0.0f : kMasked;
+  for (int tt = 0; tt < 4; ++tt)
+    for (int si = 0; si < 64; ++si)
+      for (int tq = 0; tq < 16; ++tq)
+        diag[(tt * 64 + si) * 16 + tq] = si <= tt * 16 + tq ? 0.0f : kMasked;
+  rngd::Buffer &tm = buffer("prefill.tile_mask", tile.size() * 4);
+  rngd::Buffer &dm = buffer("prefill.diag_mask", diag.size() * 4);
+  write(tm, tile);
+  write(dm, diag);
+  bind(PrefillProjection, "x", x0);
+  bind(PrefillProjection, "cos", buffer("prefill.cos", T * (D / 2) * 2));
+  bind(PrefillProjection, "sin", buffer("prefill.sin", T * (D / 2) * 2));
+  bind(PrefillProjection, "q_out", q);
+  bind(PrefillAttention, "q", q);
+  bind(PrefillAttention, "tile_mask", tm);
+  bind(PrefillAttention, "diag_mask", dm);
+  bind(PrefillAttention, "attn", attn);
+  bind(PrefillDecoder, "attn", attn);
 }
 
 rngd::Buffer &Pipeline::buffer(const std::string &name, uint64_t bytes) {
@@ -329,6 +425,74 @@ void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &log
     logits[i] = bf16ToFloat(raw[i]);
   if (checking_)
     record(FinalLayer, oracle::checkRule(oracle::finalLayer(cfg_, read<uint16_t>(x),
+                                                            w_.get("model.norm.weight"),
+                                                            w_.get("lm_head.weight")),
+                                         logits));
+}
+
+void Pipeline::prefill(const std::vector<int> &tokens, bool wantLogits,
+                       std::vector<float> &logits) {
+  if (!uses(PrefillProjection))
+    throw std::runtime_error("internal error: prefill on a pipeline made without it");
+  const size_t n = tokens.size(), H = cfg_.hiddenSize, D = cfg_.headDim, T = kChunk;
+  if (n < 1 || n > T)
+    throw std::runtime_error("prefill of " + std::to_string(n) + " tokens: a block is 1.." +
+                             std::to_string(T) + " tokens");
+  // The block's embedding rows (zero rows after the prompt: the causal mask keeps them from
+  // the prompt's tokens, and decode overwrites their K/V rows position by position).
+  const Bf16Tensor &emb = w_.get("model.embed_tokens.weight");
+  std::vector<uint16_t> xb(T * H, 0);
+  for (size_t t = 0; t < n; ++t) {
+    if (tokens[t] < 0 || tokens[t] >= cfg_.vocabSize)
+      throw std::runtime_error("token id " + std::to_string(tokens[t]) + " out of range 0.." +
+                               std::to_string(cfg_.vocabSize - 1));
+    for (size_t h = 0; h < H; ++h)
+      xb[blockIndex(t, h, H)] = emb.data[size_t(tokens[t]) * H + h];
+  }
+  rngd::Buffer *x = buffers_.at("prefill.x0"), *y = buffers_.at("prefill.x1");
+  write(*x, xb);
+  // RoPE tables of positions 0..T-1, as step() computes them (without the sign of rotate_half:
+  // the stage applies it).
+  std::vector<uint16_t> cos(T * (D / 2)), sin(T * (D / 2));
+  for (size_t t = 0; t < T; ++t)
+    for (size_t f = 0; f < D / 2; ++f) {
+      double angle = double(t) * std::pow(cfg_.ropeTheta, -2.0 * double(f) / double(D));
+      cos[ropeIndex(t, f)] = doubleToBf16(std::cos(angle));
+      sin[ropeIndex(t, f)] = doubleToBf16(std::sin(angle));
+    }
+  write(*buffers_.at("prefill.cos"), cos);
+  write(*buffers_.at("prefill.sin"), sin);
+
+  for (int L = 0; L < cfg_.numLayers; ++L) {
+    bindLayer(PrefillProjection, L, kPrefillProjectionWeights);
+    bind(PrefillProjection, "x", *x);
+    bind(PrefillProjection, "k_cache", cache(L, 'k', 0));
+    bind(PrefillProjection, "v_cache", cache(L, 'v', 0));
+    launch(PrefillProjection);
+    bind(PrefillAttention, "k_cache", cache(L, 'k', 0));
+    bind(PrefillAttention, "v_cache", cache(L, 'v', 0));
+    launch(PrefillAttention);
+    bindLayer(PrefillDecoder, L, kDecoderWeights);
+    check(k_[PrefillDecoder]->unbind("y"), "prefill_decoder.y"); // the buffers swap each layer
+    bind(PrefillDecoder, "x", *x);
+    bind(PrefillDecoder, "y", *y);
+    launch(PrefillDecoder);
+    std::swap(x, y);
+  }
+  if (!wantLogits)
+    return;
+  // final_layer on the last token's row, copied into the decode stages' x.
+  std::vector<uint16_t> block = read<uint16_t>(*x), row(H);
+  for (size_t h = 0; h < H; ++h)
+    row[h] = block[blockIndex(n - 1, h, H)];
+  write(*buffers_.at("x"), row);
+  launch(FinalLayer);
+  std::vector<uint16_t> raw = read<uint16_t>(*buffers_.at("logits"));
+  logits.resize(cfg_.vocabSize);
+  for (int i = 0; i < cfg_.vocabSize; ++i)
+    logits[i] = bf16ToFloat(raw[i]);
+  if (checking_)
+    record(FinalLayer, oracle::checkRule(oracle::finalLayer(cfg_, row,
                                                             w_.get("model.norm.weight"),
                                                             w_.get("lm_head.weight")),
                                          logits));

@@ -33,6 +33,7 @@ constexpr int kPaddedVocab = 155648; // Wp = 19 x 8192
 
 /// A step runs Embedding (the host uploads the token's row) or TokenLookup (the host writes the
 /// row's byte offset; a DMA gather reads the row from the resident table), then the others.
+/// A prefill runs the three multi-token stages per layer (docs/prefill.md), then FinalLayer.
 enum Stage {
   Embedding,
   Projection,
@@ -41,6 +42,9 @@ enum Stage {
   Decoder,
   FinalLayer,
   TokenLookup,
+  PrefillProjection,
+  PrefillAttention,
+  PrefillDecoder,
   NumStages
 };
 extern const char *const kStages[NumStages];
@@ -77,18 +81,29 @@ public:
   /// The buffers of a run of `positions` positions (start position + prompt + new tokens - 1)
   /// with cfg.numLayers layers; tiedHead: lm_head is the embedding.
   static HbmPlan hbmPlan(const Qwen3Config &cfg, int positions, bool deviceLookup, bool tiedHead,
+                         bool prefill = false,
                          const rngd::TargetModel &target = rngd::defaultTarget());
 
   /// Loads DIR/<stage>.rngd for the six stages of a step (with deviceLookup, token_lookup
-  /// instead of embedding), allocates the buffers and uploads the weights.
-  Pipeline(const std::string &dir, const Weights &weights, bool deviceLookup = false);
+  /// instead of embedding; with prefill also the three multi-token stages), allocates the
+  /// buffers and uploads the weights.
+  Pipeline(const std::string &dir, const Weights &weights, bool deviceLookup = false,
+           bool prefill = false);
   /// The stage files a run loads.
-  static std::vector<int> stagesUsed(bool deviceLookup);
+  static std::vector<int> stagesUsed(bool deviceLookup, bool prefill = false);
+  /// Why the multi-token stages cannot run this model ("" when they can): they are compiled
+  /// for Qwen3-0.6B's dimensions.
+  static std::string prefillUnsupported(const Qwen3Config &cfg);
   /// Whether this pipeline runs stage s.
   bool uses(int s) const { return k_[s] != nullptr; }
 
   /// One token at `pos`; when wantLogits, runs final_layer and fills logits [W] (float).
   void step(int token, int pos, bool wantLogits, std::vector<float> &logits);
+
+  /// The first 1..512 tokens of a prompt at positions 0.. (one KV chunk, padded with zero
+  /// rows): per layer prefill_projection (writes the chunk's K/V rows), prefill_attention_first
+  /// and prefill_decoder; when wantLogits, final_layer on the last token's row.
+  void prefill(const std::vector<int> &tokens, bool wantLogits, std::vector<float> &logits);
 
   /// Fills the KV rows of positions 0..length-1 of layer L with the given bf16 rows
   /// ([length][kvDim]); allocates the chunks they need.
@@ -106,6 +121,7 @@ public:
   const rngd::Device &device() const { return device_; }
 
 private:
+  void setUpPrefill();
   rngd::Buffer &buffer(const std::string &name, uint64_t bytes);
   rngd::Buffer &weight(const std::string &name);
   /// Layer L's key ('k') or value ('v') buffer of chunk c, allocated (zero) on first use.

@@ -76,6 +76,8 @@ struct Options {
   std::string report;
   bool keepKernels = false;
   bool deviceLookup = false; // token_lookup (DMA gather on the device) instead of embedding
+  bool noPrefill = false;    // the prompt token by token instead of through the prefill stages
+  bool prefillGiven = false; // --prefill-block: the prefill must run (an error if it cannot)
   // Text in: the prompt as text, through the chat template unless --raw.
   std::string prompt, promptFile, system, tokenizerPath;
   bool havePrompt = false, noThink = false, raw = false;
@@ -127,6 +129,13 @@ void printHelp() {
       "  --device-lookup        gather the token's embedding row on the device (token_lookup:\n"
       "                         a DMA gather from the resident table at an offset the host\n"
       "                         writes) instead of uploading the row (embedding)\n"
+      "  --prefill-block T      the prompt's first T tokens go through the multi-token stages\n"
+      "                         (prefill_*), one pass per layer; T is 512 (one KV chunk; a\n"
+      "                         shorter prompt is padded, the rest of a longer one runs token\n"
+      "                         by token). The default when the stages can run: from\n"
+      "                         position 0, Qwen3-0.6B's dimensions, their .rngd files in\n"
+      "                         --kernels DIR, and HBM for them; given, an error if not\n"
+      "  --no-prefill           run the whole prompt token by token\n"
       "checks and figures:\n"
       "  --check                compare every launch with the per-boundary host oracle and\n"
       "                         the last step's logits with the whole-model reference\n"
@@ -261,6 +270,19 @@ Options parseArgs(int argc, char **argv) {
     } else if (a == "--keep-kernels") {
       flag();
       o.keepKernels = true;
+    } else if (a == "--prefill-block") {
+      std::string s = next();
+      if (!parseInt64(s, 1, LLONG_MAX, v))
+        usageError("--prefill-block must be a positive integer, got '" + s + "'");
+      if (v != kChunk)
+        usageError("--prefill-block " + s + ": the multi-token stages are compiled for blocks of " +
+                   std::to_string(kChunk) + " tokens (one KV chunk); a shorter prompt is padded");
+      o.noPrefill = false;
+      o.prefillGiven = true;
+    } else if (a == "--no-prefill") {
+      flag();
+      o.noPrefill = true;
+      o.prefillGiven = false;
     } else if (a == "--device-lookup") {
       flag();
       o.deviceLookup = true;
@@ -559,6 +581,42 @@ std::string bytesText(uint64_t bytes) {
   return std::to_string(bytes) + " bytes (" + buf + ")";
 }
 
+/// How many prompt tokens the prefill stages take: 0, with `why` saying why, when they cannot
+/// (a start position, other dimensions, --kernels DIR without their files, or device HBM),
+/// or when --no-prefill turned them off (`why` empty).
+int prefillTokens(const Options &opt, const Qwen3Config &config, std::string &why) {
+  why.clear();
+  if (opt.noPrefill)
+    return 0;
+  Qwen3Config run = config;
+  run.numLayers = opt.layers;
+  if (opt.startPos > 0)
+    why = "the prefill stages start at position 0 (--start-pos " + std::to_string(opt.startPos) +
+          ")";
+  else
+    why = Pipeline::prefillUnsupported(run);
+  if (why.empty() && !opt.kernelsDir.empty())
+    for (int s : {PrefillProjection, PrefillAttention, PrefillDecoder}) {
+      std::string path = opt.kernelsDir + "/" + kStages[s] + ".rngd";
+      if (!fileExists(path)) {
+        why = "kernel file " + path + " not found (compile kernels/qwen3/" + kStages[s] +
+              ".mlir with rngdc)";
+        break;
+      }
+    }
+  if (why.empty()) {
+    const rngd::TargetModel &target = rngd::defaultTarget();
+    HbmPlan plan = Pipeline::hbmPlan(run, int(positionsNeeded(opt)), opt.deviceLookup,
+                                     run.tieWordEmbeddings, true, target);
+    if (plan.total() > target.hbmCapacityBytes)
+      why = "with the prefill stages' weights and buffers the run needs " +
+            bytesText(plan.total()) + " of device HBM, more than " + target.name + "'s " +
+            bytesText(target.hbmCapacityBytes);
+  }
+  return why.empty() ? int(std::min<size_t>(opt.tokens.size(), kChunk)) : 0;
+}
+
+
 /// The sizes a user controls, checked once the prompt's length and the model's config are known
 /// and before any weight is read or device memory allocated: the positions against the KV cache
 /// (and the checkpoint's max_position_embeddings), then the device HBM the run takes.
@@ -582,7 +640,9 @@ void checkLimits(const Options &opt, const Qwen3Config &config, bool fromCheckpo
   Qwen3Config run = config;
   run.numLayers = opt.layers;
   const rngd::TargetModel &target = rngd::defaultTarget();
-  HbmPlan plan = Pipeline::hbmPlan(run, int(need), opt.deviceLookup, run.tieWordEmbeddings, target);
+  std::string why;
+  HbmPlan plan = Pipeline::hbmPlan(run, int(need), opt.deviceLookup, run.tieWordEmbeddings,
+                                   prefillTokens(opt, config, why) > 0, target);
   if (plan.total() > target.hbmCapacityBytes)
     fatal("the run needs " + bytesText(plan.total()) + " of device HBM (weights of " +
           std::to_string(opt.layers) + " layers and the LM head " + bytesText(plan.weights) +
@@ -667,7 +727,11 @@ int run(int argc, char **argv) {
       if (t < 0 || t >= Qwen3Config().vocabSize)
         usageError("token id " + std::to_string(t) + " out of range 0.." +
                    std::to_string(Qwen3Config().vocabSize - 1));
-  const std::vector<int> stages = Pipeline::stagesUsed(opt.deviceLookup);
+  std::string noPrefillWhy;
+  const int prefillCount = prefillTokens(opt, modelConfig, noPrefillWhy);
+  if (!noPrefillWhy.empty() && opt.prefillGiven)
+    fatal("--prefill-block: " + noPrefillWhy);
+  const std::vector<int> stages = Pipeline::stagesUsed(opt.deviceLookup, prefillCount > 0);
   if (!opt.kernelsDir.empty())
     for (int s : stages) {
       const char *stage = kStages[s];
@@ -714,7 +778,7 @@ int run(int argc, char **argv) {
     tempKernels = true;
   }
   std::unique_ptr<Pipeline> pipe;
-  pipe = std::make_unique<Pipeline>(kdir, *weights, opt.deviceLookup);
+  pipe = std::make_unique<Pipeline>(kdir, *weights, opt.deviceLookup, prefillCount > 0);
   if (opt.check)
     pipe->checkBoundaries();
   if (tempKernels && !opt.keepKernels)
@@ -793,12 +857,37 @@ int run(int argc, char **argv) {
   const bool tty = isatty(fileno(stderr)) == 1;
   bool stopped = false;
   double promptSeconds = 0;
+  int64_t firstTokenCycles = -1, firstTokenLaunches = 0; // until the first logits
+  int64_t prefillCycles = 0, prefillLaunches = 0;
+  auto deviceCycles = [&] {
+    int64_t c = 0;
+    for (int s : stages)
+      c += pipe->stats(s).cycles;
+    return c;
+  };
   for (int i = 0; i < totalSteps; ++i) {
-    const int pos = P0 + i;
-    int token = i < promptLen ? opt.tokens[i] : next;
-    bool wantLogits = i >= promptLen - 1;
     auto ts = Clock::now();
-    pipe->step(token, pos, wantLogits, logits);
+    if (i == 0 && prefillCount > 0) {
+      // The prompt's first block in one pass per layer; the loop goes on at its last token.
+      std::vector<int> block(opt.tokens.begin(), opt.tokens.begin() + prefillCount);
+      i = prefillCount - 1;
+      pipe->prefill(block, i >= promptLen - 1, logits);
+      fed.insert(fed.end(), block.begin(), block.end() - 1);
+      prefillCycles = deviceCycles();
+      prefillLaunches = 0;
+      for (int s : stages)
+        prefillLaunches += pipe->stats(s).launches;
+    } else {
+      pipe->step(i < promptLen ? opt.tokens[i] : next, P0 + i, i >= promptLen - 1, logits);
+    }
+    const int pos = P0 + i;
+    const int token = i < promptLen ? opt.tokens[i] : next;
+    const bool wantLogits = i >= promptLen - 1;
+    if (wantLogits && firstTokenCycles < 0) {
+      firstTokenCycles = deviceCycles();
+      for (int s : stages)
+        firstTokenLaunches += pipe->stats(s).launches;
+    }
     fed.push_back(token);
     double dt = std::chrono::duration<double>(Clock::now() - ts).count();
     if (i < promptLen) {
@@ -836,6 +925,7 @@ int run(int argc, char **argv) {
   {
     const bool tied = weights->shared("lm_head.weight") == weights->shared("model.embed_tokens.weight");
     HbmPlan used = Pipeline::hbmPlan(cfg, P0 + int(fed.size()), opt.deviceLookup, tied,
+                                     prefillCount > 0,
                                      pipe->device().target());
     if (pipe->device().hbmUsed() != used.total())
       throw std::runtime_error("internal error: the device HBM in use, " +
@@ -960,6 +1050,47 @@ int run(int argc, char **argv) {
                 weightSeconds, loopSeconds, loopSeconds / totalSteps, simWall);
   }
 
+  // Time to the first token, and the prefill against its compute roofline: the FLOPs the
+  // model needs for the prefilled tokens (2 x the MACs of every layer's matrices, attention
+  // over the keys at or before each token, the LM head on the last row), at the chip's peak.
+  nlohmann::json jttft = nullptr, jprefill = nullptr;
+  if (firstTokenCycles >= 0) {
+    jttft = {{"cycles", firstTokenCycles},
+             {"ms", double(firstTokenCycles) / (ghz * 1e6)},
+             {"launches", firstTokenLaunches},
+             {"ms_with_launch",
+              double(firstTokenCycles + launchCycles * firstTokenLaunches) / (ghz * 1e6)}};
+    if (plain)
+      std::printf("time to first token: %lld cycles, %.3f ms simulated (%.3f ms with %lld "
+                  "launches' overhead)\n",
+                  (long long)firstTokenCycles, double(firstTokenCycles) / (ghz * 1e6),
+                  jttft["ms_with_launch"].get<double>(), (long long)firstTokenLaunches);
+  }
+  if (prefillCount > 0) {
+    const double n = prefillCount, H = cfg.hiddenSize, Q = cfg.qDim(), kv = cfg.kvDim();
+    const double macsPerLayer = n * H * (Q + 2 * kv) +                     // q, k, v
+                                2.0 * cfg.numHeads * cfg.headDim * n * (n + 1) / 2 + // QK, PV
+                                n * Q * H + 3.0 * n * H * cfg.intermediateSize;      // o, MLP
+    const bool head = prefillCount == promptLen;
+    const double flops =
+        2.0 * (macsPerLayer * cfg.numLayers + (head ? H * double(cfg.vocabSize) : 0.0));
+    const double roofline = flops / (2.0 * double(target.bf16MacsPerCycle()));
+    jprefill = {{"tokens", prefillCount},
+                {"block", kChunk},
+                {"cycles", prefillCycles},
+                {"launches", prefillLaunches},
+                {"flops", flops},
+                {"compute_roofline_cycles", roofline},
+                {"roofline_ratio", roofline > 0 ? double(prefillCycles) / roofline : 0.0},
+                {"includes_lm_head", head}};
+    if (plain)
+      std::printf("prefill: %d tokens (block of %d) in %lld cycles (%.3f ms); compute roofline "
+                  "%.0f cycles (%.3g FLOPs at %lld MACs/cycle): %.2fx\n",
+                  prefillCount, kChunk, (long long)prefillCycles,
+                  double(prefillCycles) / (ghz * 1e6), roofline, flops,
+                  (long long)target.bf16MacsPerCycle(), double(prefillCycles) / roofline);
+  }
+
   nlohmann::json rep = {
       {"format", "rngd-qwen3-report"},
       {"version", 1},
@@ -972,6 +1103,8 @@ int run(int argc, char **argv) {
       {"clock_ghz", ghz},
       {"kernel_launch_cycles", launchCycles},
       {"stages", jstages},
+      {"time_to_first_token", jttft},
+      {"prefill", jprefill},
       {"total",
        {{"launches", totalLaunches},
         {"cycles", totalCycles},
