@@ -179,7 +179,8 @@ std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chu
   // A stream reads each HBM byte once per cluster piece: a load replicating within a piece (a
   // loop reading the same source again) is small however many copies it writes; one that
   // replicates only across clusters streams each cluster's copy.
-  bool largeLoad = plan.hbmSource && makePart(whole, 0).packets * packetBytes >= kDmaSplitBytes;
+  bool largeLoad = (plan.hbmSource || (plan.dmSource && plan.dmDest)) &&
+                   makePart(whole, 0).packets * packetBytes >= kDmaSplitBytes;
   size_t nextChunk = 0;
   for (size_t pi = 0; pi < pieces.size(); ++pi) {
     const Piece &p = pieces[pi];

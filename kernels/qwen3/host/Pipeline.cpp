@@ -87,6 +87,13 @@ size_t blockIndex(size_t t, size_t h, size_t H) {
 size_t ropeIndex(size_t t, size_t f) {
   return (((t / 256 * 8 + f / 8) * 64 + t % 64) * 4 + t % 256 / 64) * 8 + f % 8;
 }
+// q_out [T, Q]: [T / 256, Q / 128, T % 256 / 16, Q % 128 / 8, T % 16, Q % 8].
+size_t prefillQIndex(size_t t, size_t q) {
+  return ((((t / 256 * 16 + q / 128) * 16 + t % 256 / 16) * 16 + q % 128 / 8) * 16 + t % 16) * 8 +
+         q % 8;
+}
+// attn [T, Q]: [Q / 16, T, Q % 16] (T = 512).
+size_t prefillAttnIndex(size_t t, size_t q) { return (q / 16 * 512 + t) * 16 + q % 16; }
 constexpr float kMasked = -1.2676506002282294e30f; // -2^100
 
 } // namespace
@@ -464,19 +471,22 @@ void Pipeline::prefill(const std::vector<int> &tokens, bool wantLogits,
   write(*buffers_.at("prefill.sin"), sin);
 
   for (int L = 0; L < cfg_.numLayers; ++L) {
+    rngd::Buffer &kc = cache(L, 'k', 0), &vc = cache(L, 'v', 0);
     bindLayer(PrefillProjection, L, kPrefillProjectionWeights);
     bind(PrefillProjection, "x", *x);
-    bind(PrefillProjection, "k_cache", cache(L, 'k', 0));
-    bind(PrefillProjection, "v_cache", cache(L, 'v', 0));
+    bind(PrefillProjection, "k_cache", kc);
+    bind(PrefillProjection, "v_cache", vc);
     launch(PrefillProjection);
-    bind(PrefillAttention, "k_cache", cache(L, 'k', 0));
-    bind(PrefillAttention, "v_cache", cache(L, 'v', 0));
+    bind(PrefillAttention, "k_cache", kc);
+    bind(PrefillAttention, "v_cache", vc);
     launch(PrefillAttention);
     bindLayer(PrefillDecoder, L, kDecoderWeights);
     check(k_[PrefillDecoder]->unbind("y"), "prefill_decoder.y"); // the buffers swap each layer
     bind(PrefillDecoder, "x", *x);
     bind(PrefillDecoder, "y", *y);
     launch(PrefillDecoder);
+    if (checking_)
+      checkPrefillLayer(L, n, *x, *y);
     std::swap(x, y);
   }
   if (!wantLogits)
@@ -496,6 +506,63 @@ void Pipeline::prefill(const std::vector<int> &tokens, bool wantLogits,
                                                             w_.get("model.norm.weight"),
                                                             w_.get("lm_head.weight")),
                                          logits));
+}
+
+void Pipeline::checkPrefillLayer(int L, size_t n, const rngd::Buffer &x, const rngd::Buffer &y) {
+  // Each prompt token's row of each boundary against the decode stages' oracle (the padding
+  // rows are not the model's), on the inputs the launch had: x, then the device's q, K and V,
+  // then its attn (normalised: the decoder's oracle divides by a sum of 1).
+  const size_t H = cfg_.hiddenSize, Q = cfg_.qDim(), kv = cfg_.kvDim(), D = cfg_.headDim;
+  auto wl = [&](const char *suffix) -> const Bf16Tensor & { return w_.layer(L, suffix); };
+  const std::vector<uint16_t> xb = read<uint16_t>(x), yb = read<uint16_t>(y);
+  const std::vector<uint16_t> qb = read<uint16_t>(*buffers_.at("prefill.q"));
+  const std::vector<uint16_t> ab = read<uint16_t>(*buffers_.at("prefill.attn"));
+  const std::vector<uint16_t> kb = read<uint16_t>(cache(L, 'k', 0));
+  const std::vector<uint16_t> vb = read<uint16_t>(cache(L, 'v', 0));
+  oracle::RuleCount proj, attn, dec;
+  for (size_t t = 0; t < n; ++t) {
+    oracle::Bits xr(H), qr(Q), ar(Q), cos(D), sin(D);
+    for (size_t h = 0; h < H; ++h)
+      xr[h] = xb[blockIndex(t, h, H)];
+    for (size_t i = 0; i < Q; ++i) {
+      qr[i] = qb[prefillQIndex(t, i)];
+      ar[i] = ab[prefillAttnIndex(t, i)];
+    }
+    for (size_t i = 0; i < D; ++i) {
+      double angle = double(t) * std::pow(cfg_.ropeTheta, -2.0 * double(i % (D / 2)) / double(D));
+      cos[i] = doubleToBf16(std::cos(angle));
+      sin[i] = doubleToBf16(i < D / 2 ? -std::sin(angle) : std::sin(angle));
+    }
+    oracle::ProjectionOut e = oracle::projection(
+        cfg_, xr, wl("self_attn.q_proj.weight"), wl("self_attn.k_proj.weight"),
+        wl("self_attn.v_proj.weight"), wl("input_layernorm.weight"),
+        wl("self_attn.q_norm.weight"), wl("self_attn.k_norm.weight"), cos, sin);
+    proj.add(oracle::checkRule(e.q, qr));
+    proj.add(oracle::checkRule(e.k, oracle::Bits(kb.begin() + t * kv, kb.begin() + (t + 1) * kv)));
+    proj.add(oracle::checkRule(e.v, oracle::Bits(vb.begin() + t * kv, vb.begin() + (t + 1) * kv)));
+    std::vector<float> mask(kChunk);
+    for (size_t s = 0; s < size_t(kChunk); ++s)
+      mask[s] = s <= t ? 1.0f : 0.0f;
+    oracle::AttentionState st = oracle::attention(cfg_, qr, kb, vb, mask, nullptr);
+    std::vector<float> want(Q), got(Q);
+    for (size_t i = 0; i < Q; ++i) {
+      want[i] = bf16ToFloat(st.out[i]) / st.sum[i / D];
+      got[i] = bf16ToFloat(ar[i]);
+    }
+    attn.add(oracle::checkRule(want, got));
+    oracle::Bits yr(H);
+    for (size_t h = 0; h < H; ++h)
+      yr[h] = yb[blockIndex(t, h, H)];
+    dec.add(oracle::checkRule(
+        oracle::decoder(cfg_, ar, std::vector<float>(cfg_.numHeads, 1.0f), xr,
+                        wl("self_attn.o_proj.weight"), wl("post_attention_layernorm.weight"),
+                        wl("mlp.up_proj.weight"), wl("mlp.gate_proj.weight"),
+                        wl("mlp.down_proj.weight")),
+        yr));
+  }
+  record(PrefillProjection, proj);
+  record(PrefillAttention, attn);
+  record(PrefillDecoder, dec);
 }
 
 void Pipeline::preloadCache(int layer, int length, const std::vector<uint16_t> &k,

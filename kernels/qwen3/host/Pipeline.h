@@ -122,6 +122,9 @@ public:
 
 private:
   void setUpPrefill();
+  /// --check: layer L's prefill launches, row by row for the n prompt tokens (x: the layer's
+  /// input block, y: its output).
+  void checkPrefillLayer(int L, size_t n, const rngd::Buffer &x, const rngd::Buffer &y);
   rngd::Buffer &buffer(const std::string &name, uint64_t bytes);
   rngd::Buffer &weight(const std::string &name);
   /// Layer L's key ('k') or value ('v') buffer of chunk c, allocated (zero) on first use.
