@@ -19,13 +19,13 @@ struct DmaPart {
   int64_t chunk = 0; // a cut piece's part: the iterations of the piece's cut loop it moves
   int64_t piece = 0; // which cluster piece it belongs to
   int64_t cutIterations = 0; // iterations of the piece's cut loop (0: no loop to cut)
-  bool stream = false;       // a part of a weight stream (a large load from HBM)
+  bool stream = false;       // a part of a stream (a large load from HBM or DM to DM copy)
 };
 
 /// The descriptors of a DMA. An engine reaches only its own cluster's DM (the destination's,
 /// for DM to DM), so a DMA whose DM side spans both clusters is first cut, at the outermost
 /// loop whose iterations each stay in one cluster, into one piece per cluster. A load from
-/// HBM of at least kDmaSplitBytes then streams each piece that reads each source byte once
+/// HBM, or a DM to DM copy, of at least kDmaSplitBytes then streams each piece that reads each source byte once
 /// (no replication inside the piece; a copy per cluster is two pieces) over its cluster's
 /// first three engines: the piece's loop of kStreamSplitIterations or more iterations that
 /// three engines share most evenly (else its longest) is cut into near-equal chunks, chunk i

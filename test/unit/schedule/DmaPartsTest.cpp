@@ -107,3 +107,33 @@ TEST_CASE("a load copied to both clusters streams each copy, one copied in a clu
   small.plan.loops[2].size = 7;
   CHECK(dmaParts(small).size() == 2);
 }
+
+TEST_CASE("a large DM to DM copy streams over the cluster's engines like a large load") {
+  const TargetModel &t = defaultTarget();
+  const int64_t window = t.dmSliceWindowBytes;
+  // 16 slices of cluster 0 each copy 4 KB within their DM: 64 KB, the stream threshold
+  // (kDmaSplitBytes) exactly.
+  DmaOpPlan copy;
+  copy.target = &t;
+  copy.plan.loops = {{16, window, window}, {16, 256, 256}};
+  copy.plan.packetBytes = 256;
+  copy.route = DmaRoute::DmToDmSameCluster;
+  copy.dmSource = DmLayout{};
+  copy.dmDest = DmLayout{};
+  std::vector<DmaPart> parts = dmaParts(copy);
+  REQUIRE(parts.size() == 3);
+  int64_t packets = 0;
+  for (const DmaPart &p : parts) {
+    CHECK(p.stream);
+    CHECK(p.engine < 3);
+    packets += p.packets;
+  }
+  CHECK(packets == 256);
+  // One row of packets short of it: one part on the cluster's fourth engine.
+  DmaOpPlan small = copy;
+  small.plan.loops[1].size = 15;
+  std::vector<DmaPart> one = dmaParts(small);
+  REQUIRE(one.size() == 1);
+  CHECK_FALSE(one[0].stream);
+  CHECK(one[0].engine == 3);
+}
