@@ -7,7 +7,13 @@ ratios, the compile time and the simulator's wall time. Then, unless --kernels-o
 28-layer Qwen3-0.6B decode run (rngd-qwen3 --report) for the device time of a step that generates
 a token (every stage once plus final_layer for its logits; the prompt's earlier steps, without
 final_layer, and the run's average are printed beside it), the launch overhead beside it, that
-step's roofline and the simulator's wall time per token, each target of issue 5 marked met or not. Times are measured here, on this machine; nothing is assumed.
+step's roofline and the simulator's wall time per token, each target of issue 5 marked met or not. Then
+the prefill (issue 18): a 512-token prompt through the multi-token stages of every layer
+(rngd-qwen3 --report's prefill object) against its compute roofline, the time to the first token
+beside the token-by-token path's (512 of the decode run's prompt steps and a final_layer), and
+the simulator's wall time of that prefill beside PyTorch's for the same prefill on this machine
+(scripts/prefill_torch.py, Debian's python3-torch, bf16 on the CPU). Times are measured here, on
+this machine; nothing is assumed.
 """
 import argparse
 import json
@@ -21,8 +27,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QWEN3 = ["embedding", "projection", "attention_forward_first", "attention_forward", "decoder",
          "final_layer"]
 PREFILL = ["prefill_projection", "prefill_attention_first", "prefill_decoder"]  # the multi-token stages built so far (docs/prefill.md)
-GATED = {"projection": 1.2, "decoder": 1.2, "final_layer": 1.2}  # simulated / roofline targets
+GATED = {"projection": 1.2, "decoder": 1.2, "final_layer": 1.2,  # simulated / roofline targets
+         "prefill_projection": 1.5, "prefill_decoder": 1.5}
 TOKEN_TARGET_MS = 1.0
+PREFILL_ROOFLINE_TARGET = 2.0  # a 512-token prompt through every layer, over its compute roofline
+PREFILL_TORCH_TARGET = 3.0     # the simulator's wall time of that prefill over PyTorch's
 
 
 def run(cmd):
@@ -81,11 +90,69 @@ def print_kernels(rows):
 def print_token(binary, out, layers):
     report = os.path.join(out, "qwen3-report.json")
     cmd = [os.path.join(binary, "rngd-qwen3"), "--kernels", out, "--layers", str(layers),
-           "--token-ids", "151644,872,198", "--max-new-tokens", "2", "--report", report]
+           "--token-ids", "151644,872,198", "--max-new-tokens", "2", "--no-prefill", "--report",
+           report]
     print("\n$ " + " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd))
     _, wall = run(cmd)
     with open(report) as f:
-        print_step(json.load(f), wall)
+        r = json.load(f)
+    print_step(r, wall)
+    return r
+
+
+def print_prefill(binary, out, layers, step_report, kernels):
+    """A 512-token prompt prefilled: cycles against the compute roofline, the time to the
+    first token beside the token-by-token path's, the simulator's wall time beside PyTorch's."""
+    report = os.path.join(out, "qwen3-prefill-report.json")
+    ids = ",".join(str(1000 + 37 * i % 140000) for i in range(512))
+    cmd = [os.path.join(binary, "rngd-qwen3"), "--kernels", out, "--layers", str(layers),
+           "--token-ids", ids, "--max-new-tokens", "1", "--report", report]
+    print("\n$ rngd-qwen3 --kernels %s --layers %d --token-ids <512 ids> --max-new-tokens 1 "
+          "--report %s" % (os.path.relpath(out, ROOT), layers, os.path.relpath(report, ROOT)))
+    _, wall = run(cmd)
+    with open(report) as f:
+        r = json.load(f)
+    p = r["prefill"]
+    ratio = p["cycles"] / p["compute_roofline_cycles"]
+    print("prefill stages at T = 512 (simulated / roofline, the larger of compute and HBM):")
+    for k in kernels:
+        if k["name"] in PREFILL:
+            target = GATED.get(k["name"])
+            mark = "" if target is None else "  target <= %.1fx: %s" % (
+                target, "met" if k["simulated"] <= target * k["roofline"] else "not met")
+            print("  %-26s %8d cycles, roofline %6d: %.2fx%s" % (
+                k["name"], k["simulated"], k["roofline"], k["simulated"] / k["roofline"], mark))
+    print("prefill of %d tokens, %d layers: %d cycles (%.3f ms), compute roofline %.0f cycles "
+          "(%.3g FLOPs): %.2fx  target <= %.1fx: %s" % (
+              p["tokens"], layers, p["cycles"], p["cycles"] / 1e6, p["compute_roofline_cycles"],
+              p["flops"], ratio, PREFILL_ROOFLINE_TARGET,
+              "met" if ratio <= PREFILL_ROOFLINE_TARGET else "not met"))
+    # Token by token: the decode run's prompt step (without logits) 512 times, one final_layer.
+    steps, final = 0.0, 0.0
+    for st in step_report["stages"]:
+        if st["launches"] and st["stage"] == "final_layer":
+            final = st["cycles"] / st["launches"]
+        elif st["launches"] and st["stage"] not in PREFILL:
+            steps += st["cycles"] / step_report["steps"]
+    ttft = r["time_to_first_token"]
+    print("time to first token: %.3f ms prefilled; token by token %.3f ms (512 prompt steps of "
+          "the decode run above and a final_layer: %.0fx)" % (
+              ttft["ms"], (512 * steps + final) / 1e6, (512 * steps + final) / ttft["cycles"]))
+    sim = sum(st["sim_wall_seconds"] for st in r["stages"])
+    torch_py = "/usr/bin/python3"
+    done = subprocess.run([torch_py, os.path.join(ROOT, "scripts", "prefill_torch.py"),
+                           "--layers", str(layers)], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        print("simulator wall time of the prefill: %.1f s; PyTorch: not available (%s)" % (
+            sim, done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "failed"))
+        return
+    t = json.loads(done.stdout)
+    print("simulator wall time of the prefill: %.1f s (whole run %.1f s); PyTorch %s, %d "
+          "threads, bf16: %.2f s; %.1fx  target <= %.1fx: %s" % (
+              sim, wall, t["torch"], t["threads"], t["seconds"], sim / t["seconds"],
+              PREFILL_TORCH_TARGET, "met" if sim <= PREFILL_TORCH_TARGET * t["seconds"] else
+              "not met"))
 
 
 def print_step(r, wall=None):
@@ -143,9 +210,11 @@ def main():
         if not os.access(os.path.join(binary, tool), os.X_OK):
             sys.exit("bench: %s not found (build first: make build)" % os.path.join(binary, tool))
     os.makedirs(out, exist_ok=True)
-    print_kernels([bench_kernel(binary, out, k) for k in kernel_files()])
+    kernels = [bench_kernel(binary, out, k) for k in kernel_files()]
+    print_kernels(kernels)
     if not a.kernels_only:
-        print_token(binary, out, a.layers)
+        step = print_token(binary, out, a.layers)
+        print_prefill(binary, out, a.layers, step, kernels)
 
 
 if __name__ == "__main__":
