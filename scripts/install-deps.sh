@@ -9,6 +9,7 @@ PACKAGES=(
   nlohmann-json3-dev catch2 libspdlog-dev
   cmake ninja-build make g++ ccache python3 python3-psutil
   python3-numpy  # the multi-token kernels' oracle (test/e2e/prefill_oracle.py)
+  python3-torch  # make bench: PyTorch's time for the prefill beside the simulator's (scripts/prefill_torch.py)
   chromium  # headless, for the schedule viewer test (test/tools/schedule-view-chromium.test)
   libpcre2-dev libutf8proc-dev  # the BPE encoder: pre-tokenizer regex, NFC (docs/tokenizer.md)
   nodejs  # runs the npm tokenizer that the encoder is checked against
