@@ -129,13 +129,54 @@ template <int N, typename T> inline T tree(const T *v) {
   }
 }
 
-// One lane's packet: E products, then the pairwise tree (level by level). The TRF's bf16
-// weights come widened to f32 (exactly) once per pass.
-template <int E> inline float dotBf16(const float *x, const float *w) {
-  float v[E];
-  for (int j = 0; j < E; ++j)
-    v[j] = x[j] * w[j]; // exact: 8-bit x 8-bit significands fit f32
-  return tree<E>(v);
+// Eight lanes' floats as one value (GCC/Clang vector extension: one operation per lane).
+typedef float Lanes8 __attribute__((vector_size(32)));
+
+// Each lane's pairwise tree over N values, level by level, all 8 lanes at once: the values in
+// v[0..N) are replaced, the sum ends in v[0].
+template <int N> __attribute__((always_inline)) inline void laneTree(Lanes8 *v) {
+  if constexpr (N > 1) {
+    for (int j = 0; j < N / 2; ++j)
+      v[j] = v[2 * j] + v[2 * j + 1]; // v[j] was read at this level's iteration j / 2
+    laneTree<N / 2>(v);
+  }
+}
+
+// Every lane's packet at once: E products per lane, then each lane's pairwise tree, added into
+// the lanes' slot. The TRF's bf16 weights come widened to f32 (exactly) once per pass, laid out
+// [element][lane] (8 lanes, unused ones zero) so that each step is one operation across the
+// lanes: every lane's sums are exactly the one-lane tree's.
+template <int E>
+__attribute__((always_inline)) inline void dotBf16LanesT(const float *x, const float *w,
+                                                         float *row) {
+  Lanes8 v[E];
+  for (int j = 0; j < E; ++j) {
+    Lanes8 wj;
+    std::memcpy(&wj, w + j * 8, sizeof wj);
+    v[j] = x[j] * wj; // exact: 8-bit x 8-bit significands fit f32
+  }
+  laneTree<E>(v);
+  Lanes8 acc;
+  std::memcpy(&acc, row, sizeof acc);
+  acc += v[0];
+  std::memcpy(row, &acc, sizeof acc);
+}
+
+// The packet sizes the engine takes, compiled for the CPU's widest vectors (the products are
+// exact in f32, so a fused multiply-add gives the same sums).
+__attribute__((target_clones("avx512f", "avx2", "default"))) void
+dotBf16Lanes32(const float *x, const float *w, float *row) {
+  dotBf16LanesT<32>(x, w, row);
+}
+__attribute__((target_clones("avx512f", "avx2", "default"))) void
+dotBf16Lanes16(const float *x, const float *w, float *row) {
+  dotBf16LanesT<16>(x, w, row);
+}
+template <int E> inline void dotBf16Lanes(const float *x, const float *w, float *row) {
+  if constexpr (E == 32)
+    dotBf16Lanes32(x, w, row);
+  else
+    dotBf16Lanes16(x, w, row);
 }
 
 template <int E> inline uint32_t dotI8(const int32_t *x, const uint8_t *trf) {
@@ -145,38 +186,53 @@ template <int E> inline uint32_t dotI8(const int32_t *x, const uint8_t *trf) {
   return tree<E>(v); // wrap-around: unsigned arithmetic
 }
 
-// The nest for one MAC type and packet size: acc[a][l] += dot(stream[s], lane l at r). The
-// weights W hold the lanes' read ranges: byte r of lane l is element (r - base) / unit + l x
-// laneStride (bf16: the f32-widened range [trfLo, trfHi), unit 2; i8: the TRF itself).
-template <bool Bf16, int E, typename X, typename W, typename Acc>
-void contractAll(const ContractPlan &p, const X *stream, const W *weights, int64_t base,
-                 int64_t laneStride, Acc *acc, uint32_t *out) {
+// The lane folder drains a complete window's slots in order (`o` starts zeroed).
+template <typename Acc>
+void drainWindow(const ContractPlan &p, const Acc *acc, uint32_t *&o) {
+  int64_t lanes = p.lanes, slots = p.cfg.slots;
+  if (p.sequential) // one flit per slot and lane: the lane's value in element 0
+    for (int64_t a = 0; a < slots; ++a)
+      for (int64_t l = 0; l < lanes; ++l, o += 8)
+        std::memcpy(&o[0], &acc[a * 8 + l], 4);
+  else // interleaved: one flit per slot, lanes in order, unused lanes zero
+    for (int64_t a = 0; a < slots; ++a, o += 8)
+      for (int64_t l = 0; l < lanes; ++l)
+        std::memcpy(&o[l], &acc[a * 8 + l], 4);
+}
+
+// bf16: acc[a][l] += dot(stream[s], lane l at r); weights [element][8 lanes] over the lanes'
+// read range [base, trfHi) (byte r is element (r - base) / 2).
+template <int E>
+void contractBf16(const ContractPlan &p, const float *stream, const float *weights, int64_t base,
+                  float *acc, uint32_t *out) {
   const isa::ContractConfig &c = p.cfg;
-  int64_t lanes = p.lanes, slots = c.slots;
-  constexpr int64_t unit = Bf16 ? 2 : 1;
   uint32_t *o = out;
   walk(p.outer, 0, c.trfBase, 0, [&](int64_t s0, int64_t r0, int64_t a0) {
-    std::fill(acc, acc + slots * 8, Acc(0));
+    std::fill(acc, acc + c.slots * 8, 0.0f);
     walk(p.inner, s0, r0, a0, [&](int64_t s, int64_t r, int64_t a) {
-      const X *x = stream + s * E;
-      const W *t = weights + (r - base) / unit;
-      Acc *row = acc + a * 8;
-      for (int64_t l = 0; l < lanes; ++l, t += laneStride) {
-        if constexpr (Bf16)
-          row[l] += dotBf16<E>(x, t);
-        else
-          row[l] += dotI8<E>(x, reinterpret_cast<const uint8_t *>(t));
-      }
+      dotBf16Lanes<E>(stream + s * E, weights + (r - base) / 2 * 8, acc + a * 8);
     });
-    // The window is complete: the lane folder drains the slots in order (`o` starts zeroed).
-    if (p.sequential) // one flit per slot and lane: the lane's value in element 0
-      for (int64_t a = 0; a < slots; ++a)
-        for (int64_t l = 0; l < lanes; ++l, o += 8)
-          std::memcpy(&o[0], &acc[a * 8 + l], 4);
-    else // interleaved: one flit per slot, lanes in order, unused lanes zero
-      for (int64_t a = 0; a < slots; ++a, o += 8)
-        for (int64_t l = 0; l < lanes; ++l)
-          std::memcpy(&o[l], &acc[a * 8 + l], 4);
+    drainWindow(p, acc, o);
+  });
+}
+
+// i8: acc[a][l] += dot(stream[s], lane l at r), the TRF read in place.
+template <int E>
+void contractI8(const ContractPlan &p, const int32_t *stream, const uint8_t *trf, uint32_t *acc,
+                uint32_t *out) {
+  const isa::ContractConfig &c = p.cfg;
+  int64_t lanes = p.lanes;
+  uint32_t *o = out;
+  walk(p.outer, 0, c.trfBase, 0, [&](int64_t s0, int64_t r0, int64_t a0) {
+    std::fill(acc, acc + c.slots * 8, 0u);
+    walk(p.inner, s0, r0, a0, [&](int64_t s, int64_t r, int64_t a) {
+      const int32_t *x = stream + s * E;
+      const uint8_t *t = trf + r;
+      uint32_t *row = acc + a * 8;
+      for (int64_t l = 0; l < lanes; ++l, t += p.segBytes)
+        row[l] += dotI8<E>(x, t);
+    });
+    drainWindow(p, acc, o);
   });
 }
 
@@ -200,29 +256,28 @@ void ContractRunner::run(std::vector<uint32_t> &flits, const uint8_t *trf) {
       std::memcpy(&b, bytes + 2 * i, 2);
       streamF_[i] = bf16ToF32(b);
     }
-    // Every lane's read range widened once: a weight is read by every packet it meets.
+    // Every lane's read range widened once (a weight is read by every packet it meets), laid
+    // out [element][lane] for dotBf16Lanes.
     int64_t span = (p.trfHi - p.trfLo) / 2;
-    weightsF_.resize(static_cast<size_t>(span * p.lanes));
+    weightsF_.assign(static_cast<size_t>(span * 8), 0.0f);
     for (int64_t l = 0; l < p.lanes; ++l)
       for (int64_t i = 0; i < span; ++i) {
         uint16_t b;
         std::memcpy(&b, trf + l * p.segBytes + p.trfLo + 2 * i, 2);
-        weightsF_[static_cast<size_t>(l * span + i)] = bf16ToF32(b);
+        weightsF_[static_cast<size_t>(i * 8 + l)] = bf16ToF32(b);
       }
     if (e == 32)
-      contractAll<true, 32>(p, streamF_.data(), weightsF_.data(), p.trfLo, span, accF.data(),
-                            out_.data());
+      contractBf16<32>(p, streamF_.data(), weightsF_.data(), p.trfLo, accF.data(), out_.data());
     else
-      contractAll<true, 16>(p, streamF_.data(), weightsF_.data(), p.trfLo, span, accF.data(),
-                            out_.data());
+      contractBf16<16>(p, streamF_.data(), weightsF_.data(), p.trfLo, accF.data(), out_.data());
   } else {
     streamI_.resize(total);
     for (size_t i = 0; i < total; ++i)
       streamI_[i] = static_cast<int8_t>(bytes[i]);
     if (e == 64)
-      contractAll<false, 64>(p, streamI_.data(), trf, 0, p.segBytes, accI.data(), out_.data());
+      contractI8<64>(p, streamI_.data(), trf, accI.data(), out_.data());
     else
-      contractAll<false, 32>(p, streamI_.data(), trf, 0, p.segBytes, accI.data(), out_.data());
+      contractI8<32>(p, streamI_.data(), trf, accI.data(), out_.data());
   }
   flits.swap(out_);
 }

@@ -65,7 +65,7 @@ public:
 private:
   const ContractPlan &p_;
   std::vector<float> streamF_;
-  std::vector<float> weightsF_; // bf16: each lane's TRF read range, widened to f32
+  std::vector<float> weightsF_; // bf16: the lanes' TRF read range, widened to f32, [element][lane]
   std::vector<int32_t> streamI_;
   std::vector<uint32_t> out_;
 };
