@@ -536,7 +536,8 @@ void Pipeline::checkPrefillLayer(int L, size_t n, const rngd::Buffer &x, const r
     oracle::ProjectionOut e = oracle::projection(
         cfg_, xr, wl("self_attn.q_proj.weight"), wl("self_attn.k_proj.weight"),
         wl("self_attn.v_proj.weight"), wl("input_layernorm.weight"),
-        wl("self_attn.q_norm.weight"), wl("self_attn.k_norm.weight"), cos, sin);
+        wl("self_attn.q_norm.weight"), wl("self_attn.k_norm.weight"), cos, sin,
+        /*rawBf16=*/true);
     proj.add(oracle::checkRule(e.q, qr));
     proj.add(oracle::checkRule(e.k, oracle::Bits(kb.begin() + t * kv, kb.begin() + (t + 1) * kv)));
     proj.add(oracle::checkRule(e.v, oracle::Bits(vb.begin() + t * kv, vb.begin() + (t + 1) * kv)));

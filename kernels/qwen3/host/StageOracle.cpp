@@ -48,12 +48,16 @@ std::vector<float> gemv(const Bf16Tensor &w, const std::vector<float> &x) {
 ProjectionOut projection(const Qwen3Config &cfg, const Bits &x, const Bf16Tensor &qWeight,
                          const Bf16Tensor &kWeight, const Bf16Tensor &vWeight,
                          const Bf16Tensor &inputRms, const Bf16Tensor &qRms,
-                         const Bf16Tensor &kRms, const Bits &cos, const Bits &sin) {
+                         const Bf16Tensor &kRms, const Bits &cos, const Bits &sin,
+                         bool rawBf16) {
   const int d = cfg.headDim, half = d / 2;
   std::vector<float> xf = toFloat(x);
   std::vector<float> xn = normBf16(xf.data(), cfg.hiddenSize, inputRms.data.data(), cfg.rmsNormEps);
   auto headsWithRope = [&](const Bf16Tensor &w, const Bf16Tensor &rms) {
     std::vector<float> y = gemv(w, xn);
+    if (rawBf16)
+      for (float &v : y)
+        v = roundBf16(v);
     std::vector<float> out(y.size());
     for (size_t h = 0; h < y.size() / d; ++h) {
       std::vector<float> n = normBf16(y.data() + h * d, d, rms.data.data(), cfg.rmsNormEps);

@@ -15,14 +15,16 @@ namespace rngd::qwen3::oracle {
 
 using Bits = std::vector<uint16_t>; // bf16 bit patterns
 
-/// projection: q_out [Q] and the new K and V rows [P].
+/// projection: q_out [Q] and the new K and V rows [P]. rawBf16: q and k are rounded to bf16
+/// before the head norms (prefill_projection's GEMM commits bf16; the decode stage keeps f32).
 struct ProjectionOut {
   Bits q, k, v;
 };
 ProjectionOut projection(const Qwen3Config &cfg, const Bits &x, const Bf16Tensor &qWeight,
                          const Bf16Tensor &kWeight, const Bf16Tensor &vWeight,
                          const Bf16Tensor &inputRms, const Bf16Tensor &qRms,
-                         const Bf16Tensor &kRms, const Bits &cos, const Bits &sin);
+                         const Bf16Tensor &kRms, const Bits &cos, const Bits &sin,
+                         bool rawBf16 = false);
 
 /// The online-softmax state of attention_forward_first / attention_forward.
 struct AttentionState {

@@ -616,7 +616,6 @@ int prefillTokens(const Options &opt, const Qwen3Config &config, std::string &wh
   return why.empty() ? int(std::min<size_t>(opt.tokens.size(), kChunk)) : 0;
 }
 
-
 /// The sizes a user controls, checked once the prompt's length and the model's config are known
 /// and before any weight is read or device memory allocated: the positions against the KV cache
 /// (and the checkpoint's max_position_embeddings), then the device HBM the run takes.
