@@ -11,8 +11,10 @@
 #include "VectorEngine.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <thread>
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "the simulator stores device words in host order; it needs a little-endian host");
@@ -475,18 +477,68 @@ private:
   }
 
   // ---- Data movement -----------------------------------------------------------------------
+  // What one thread needs to run slices: the engines' runners and scratch buffers.
+  struct Worker {
+    std::unique_ptr<ContractRunner> contract;
+    std::unique_ptr<VectorRunner> vector;
+    std::vector<uint8_t> stream, packets, switched;
+    std::vector<uint32_t> words, scratch;
+  };
+
+  // Slices are independent within a pass (each reads and writes its own memories; a switch
+  // reads the fetched packets of every slice, all fetched first), so a pass with a contraction
+  // runs its slices on up to two threads: the results are the same bits whatever the split.
+  // RNGD_SIM_THREADS=1 keeps one.
+  static int64_t threadsFor(int64_t slices) {
+    int64_t n = std::min<int64_t>(2, std::max(1u, std::thread::hardware_concurrency()));
+    if (const char *env = std::getenv("RNGD_SIM_THREADS"))
+      n = std::max<int64_t>(1, std::min<int64_t>(n, std::atoll(env)));
+    return std::min(n, slices);
+  }
+
+  template <typename F> void forSlicesParallel(const isa::SliceBitmap &set, F &&body) {
+    std::vector<int64_t> list;
+    forEachSlice(set, [&](int64_t s) { list.push_back(s); });
+    size_t n = std::min(workers_.size(), std::max<size_t>(1, list.size()));
+    auto range = [&](size_t k) {
+      for (size_t i = list.size() * k / n; i < list.size() * (k + 1) / n; ++i)
+        body(list[i], workers_[k]);
+    };
+    std::vector<std::thread> others;
+    for (size_t k = 1; k < n; ++k)
+      others.emplace_back(range, k);
+    range(0);
+    for (std::thread &t : others)
+      t.join();
+  }
+
   void execute() {
-    if (contract_)
-      contractRunner_ = std::make_unique<ContractRunner>(contractPlan_);
-    if (vector_)
-      vectorRunner_ = std::make_unique<VectorRunner>(vectorPlan_);
-    bool inter = vector_ && vectorPlan_.inter;
-    if (!sw_ && !inter) { // slice-local: stream one slice at a time through shared buffers
+    // The workers, made before any slice runs (the threads hold references to them).
+    int64_t count = 0;
+    forEachSlice(computeSet_, [&](int64_t) { ++count; });
+    int64_t threads = contract_ ? threadsFor(count) : 1;
+    workers_.resize(static_cast<size_t>(std::max<int64_t>(1, threads)));
+    for (Worker &w : workers_) {
+      if (contract_)
+        w.contract = std::make_unique<ContractRunner>(contractPlan_);
+      if (vector_)
+        w.vector = std::make_unique<VectorRunner>(vectorPlan_);
+    }
+    if (workers_.size() > 1) // the memories the slices reach, allocated before threads use them
       forEachSlice(computeSet_, [&](int64_t s) {
-        fetchSlice(s, packetBuf_);
-        processSlice(s, packetBuf_.data(), words_);
+        env_.dm.slice(s);
+        if (trf_ || contract_)
+          env_.dm.memory(SliceMemory::Trf, s);
+        if (vrf_ || (vector_ && vectorPlan_.readsVrf))
+          env_.dm.memory(SliceMemory::Vrf, s);
+      });
+    bool inter = vector_ && vectorPlan_.inter;
+    if (!sw_ && !inter) { // slice-local: each slice streams through its worker's buffers
+      forSlicesParallel(computeSet_, [&](int64_t s, Worker &w) {
+        fetchSlice(s, w.packets, w);
+        processSlice(s, w.packets.data(), w.words, w);
         if (commit_)
-          finishSlice(s, words_);
+          finishSlice(s, w.words, w);
       });
       return;
     }
@@ -503,44 +555,44 @@ private:
       });
     else
       need = computeSet_;
+    Worker &first = workers_.front();
     forEachSlice(need, [&](int64_t s) {
-      fetchSlice(s, fetched[static_cast<size_t>(s)]);
+      fetchSlice(s, fetched[static_cast<size_t>(s)], first);
       in[static_cast<size_t>(s)] = fetched[static_cast<size_t>(s)].data();
     });
     std::vector<std::vector<uint32_t>> streams(inter ? static_cast<size_t>(total) : 0);
-    std::vector<uint8_t> switched;
-    forEachSlice(computeSet_, [&](int64_t s) {
+    forSlicesParallel(computeSet_, [&](int64_t s, Worker &w) {
       const uint8_t *packets = in[static_cast<size_t>(s)];
       if (sw_) {
-        switched.resize(static_cast<size_t>(packets_ * packetOut_));
-        runSwitch(switch_, s, in, packetOut_, switched.data());
-        packets = switched.data();
+        w.switched.resize(static_cast<size_t>(packets_ * packetOut_));
+        runSwitch(switch_, s, in, packetOut_, w.switched.data());
+        packets = w.switched.data();
       }
-      processSlice(s, packets, words_);
+      processSlice(s, packets, w.words, w);
       if (inter)
-        streams[static_cast<size_t>(s)].swap(words_);
+        streams[static_cast<size_t>(s)].swap(w.words);
       else if (commit_)
-        finishSlice(s, words_);
+        finishSlice(s, w.words, w);
     });
     if (!inter)
       return;
     int64_t g = vectorPlan_.group;
     std::vector<uint32_t *> group(static_cast<size_t>(g));
-    for (int64_t first = 0; first < total; first += g) {
-      if (!testSlice(computeSet_, first))
+    for (int64_t firstSlice = 0; firstSlice < total; firstSlice += g) {
+      if (!testSlice(computeSet_, firstSlice))
         continue; // groups are complete (planSlices)
       for (int64_t k = 0; k < g; ++k)
-        group[static_cast<size_t>(k)] = streams[static_cast<size_t>(first + k)].data();
+        group[static_cast<size_t>(k)] = streams[static_cast<size_t>(firstSlice + k)].data();
       interReduce(vectorPlan_, group);
     }
-    forEachSlice(outSet_, [&](int64_t s) { finishSlice(s, streams[static_cast<size_t>(s)]); });
+    forEachSlice(outSet_, [&](int64_t s) { finishSlice(s, streams[static_cast<size_t>(s)], first); });
   }
 
   // The slice's fetch stream as packets of packetOut_ bytes (fetch cast applied).
-  void fetchSlice(int64_t s, std::vector<uint8_t> &out) {
+  void fetchSlice(int64_t s, std::vector<uint8_t> &out, Worker &w) {
     const uint8_t *dm = env_.dm.slice(s);
     bool widen = out_.shape.fetchCast;
-    std::vector<uint8_t> &raw = widen ? stream_ : out;
+    std::vector<uint8_t> &raw = widen ? w.stream : out;
     raw.resize(static_cast<size_t>(fetch_.streamBytes));
     uint8_t *st = raw.data();
     for (const Run &r : fetch_.runs) {
@@ -558,7 +610,7 @@ private:
   }
 
   // Collect, then the register-file write or Contraction and the slice-local Vector steps.
-  void processSlice(int64_t s, const uint8_t *packets, std::vector<uint32_t> &words) {
+  void processSlice(int64_t s, const uint8_t *packets, std::vector<uint32_t> &words, Worker &w) {
     size_t streamBytes = static_cast<size_t>(packets_ * packetOut_);
     if (trf_) {
       uint8_t *trf = env_.dm.memory(SliceMemory::Trf, s);
@@ -582,18 +634,18 @@ private:
       for (int64_t p = 0; p < packets_; ++p)
         std::memcpy(flits + p * span, packets + p * packet, packet);
     if (contract_)
-      contractRunner_->run(words, env_.dm.memory(SliceMemory::Trf, s));
+      w.contract->run(words, env_.dm.memory(SliceMemory::Trf, s));
     if (vector_)
-      vectorRunner_->run(words, vectorPlan_.readsVrf ? env_.dm.memory(SliceMemory::Vrf, s)
+      w.vector->run(words, vectorPlan_.readsVrf ? env_.dm.memory(SliceMemory::Vrf, s)
                                                      : nullptr);
   }
 
   // Cast, transpose and commit (the commit adapter's cast, then the trim).
-  void finishSlice(int64_t s, std::vector<uint32_t> &words) {
+  void finishSlice(int64_t s, std::vector<uint32_t> &words, Worker &w) {
     if (cast_)
       castFlits(castMode_, words.data(), validCastIn_);
     if (transpose_)
-      runTranspose(transposePlan_, words, scratch_);
+      runTranspose(transposePlan_, words, w.scratch);
     if (commitCast_) // same conversion as the Cast Engine's f32->bf16
       castFlits(isa::CastMode::F32ToBf16, words.data(), validCommitCastIn_);
     uint8_t *dm = env_.dm.slice(s);
@@ -627,10 +679,7 @@ private:
   std::vector<int64_t> commitOffsets_;
   int64_t commitLo_ = 0, commitHi_ = 0;
 
-  std::unique_ptr<ContractRunner> contractRunner_;
-  std::unique_ptr<VectorRunner> vectorRunner_;
-  std::vector<uint8_t> stream_, packetBuf_;
-  std::vector<uint32_t> words_, scratch_;
+  std::vector<Worker> workers_; // one per thread that runs slices
 };
 
 } // namespace
