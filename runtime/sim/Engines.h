@@ -30,6 +30,10 @@ bool planSwitch(const isa::SwitchConfig &c, int64_t packets, const isa::SliceBit
 /// find which inputs an output needs.
 int64_t switchRingBase(const SwitchPlan &plan, int64_t slice);
 
+/// Output slices with the same key receive the same packets (the broadcasts give every slice of
+/// a ring, or of one of its sub-rings, one stream), so a run for one serves the others.
+int64_t switchShareKey(const SwitchPlan &plan, int64_t slice);
+
 /// Fills `out` (outPackets x packetBytes) for output slice `slice`. `in[g]` is global slice g's
 /// packet stream, or nullptr for a slice the fetch bitmap does not enable (zero packets).
 void runSwitch(const SwitchPlan &plan, int64_t slice, const std::vector<const uint8_t *> &in,

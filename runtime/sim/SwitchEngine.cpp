@@ -65,6 +65,21 @@ int64_t switchRingBase(const SwitchPlan &p, int64_t slice) {
   return cluster * p.slicesPerCluster + local / p.ring * p.ring;
 }
 
+int64_t switchShareKey(const SwitchPlan &p, int64_t slice) {
+  const isa::SwitchConfig &c = p.cfg;
+  int64_t base = switchRingBase(p, slice), pos = slice - base;
+  switch (c.mode) {
+  case isa::SwitchMode::Broadcast01: // every slice of the ring: the whole ring's packets
+    return base * (p.ring + 1);
+  case isa::SwitchMode::Broadcast1: // the slices with this j0
+    return base * (p.ring + 1) + 1 + pos % c.slice0;
+  case isa::SwitchMode::TransposedBroadcast1: // the slices with this b
+    return base * (p.ring + 1) + 1 + pos % c.slice1;
+  default: // Transpose, InterTranspose: each slice its own packets
+    return -1 - slice;
+  }
+}
+
 void runSwitch(const SwitchPlan &p, int64_t slice, const std::vector<const uint8_t *> &in,
                int64_t packetBytes, uint8_t *out) {
   const isa::SwitchConfig &c = p.cfg;

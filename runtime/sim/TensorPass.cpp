@@ -483,6 +483,8 @@ private:
     std::unique_ptr<VectorRunner> vector;
     std::vector<uint8_t> stream, packets, switched;
     std::vector<uint32_t> words, scratch;
+    int64_t switchedKey = 0; // switchShareKey of what `switched` holds, when switchedValid
+    bool switchedValid = false;
   };
 
   // Slices are independent within a pass (each reads and writes its own memories; a switch
@@ -563,9 +565,14 @@ private:
     std::vector<std::vector<uint32_t>> streams(inter ? static_cast<size_t>(total) : 0);
     forSlicesParallel(computeSet_, [&](int64_t s, Worker &w) {
       const uint8_t *packets = in[static_cast<size_t>(s)];
-      if (sw_) {
-        w.switched.resize(static_cast<size_t>(packets_ * packetOut_));
-        runSwitch(switch_, s, in, packetOut_, w.switched.data());
+      if (sw_) { // one run per group of slices that receive the same packets
+        int64_t key = switchShareKey(switch_, s);
+        if (!w.switchedValid || w.switchedKey != key) {
+          w.switched.resize(static_cast<size_t>(packets_ * packetOut_));
+          runSwitch(switch_, s, in, packetOut_, w.switched.data());
+          w.switchedKey = key;
+          w.switchedValid = true;
+        }
         packets = w.switched.data();
       }
       processSlice(s, packets, w.words, w);
