@@ -1233,6 +1233,8 @@ int run(int argc, char **argv) {
         {"steps", totalSteps},
         {"clock_ghz", ghz},
         {"stages", rep["stages"]},
+        {"time_to_first_token", rep["time_to_first_token"]},
+        {"prefill", rep["prefill"]},
         {"total", rep["total"]},
         {"wall_seconds", rep["wall_seconds"]}};
     if (opt.check)

@@ -32,6 +32,11 @@ assert run["total"]["launches"] == sum(s["launches"] for s in run["stages"])
 assert run["stages"][0]["launches"] == run["steps"]  # one embedding per step
 assert run["stages"][5]["launches"] == new_tokens  # final_layer only where logits are needed
 assert run["total"]["cycles"] > 0 and run["wall_seconds"]["decode_loop"] > 0
+# --kernels with the six decode stages only: the prompt ran token by token.
+assert run["prefill"] is None, run["prefill"]
+ttft = run["time_to_first_token"]
+assert ttft["launches"] == 1 + len(prompt_ids) * (1 + 3 * run["layers"]), ttft  # + final_layer
+assert 0 < ttft["cycles"] <= run["total"]["cycles"], ttft
 print("generated %s" % ",".join(map(str, run["generated_ids"])))
 print("text %s" % json.dumps(text))
 print("ok: json, quiet and rngd-tokenize agree")
