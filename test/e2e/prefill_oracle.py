@@ -20,6 +20,8 @@ KERNEL: prefill_gemm     y[t, o] = sum_h x[t, h] w[o, h]  (T = 512, H = 1024, O 
                          heads); outputs q_out, k_cache and v_cache (v raw)
         prefill_decoder  the rest of a layer for 512 tokens: o_proj + residual, RMSNorm,
                          silu(gate) x up, down + residual; output y
+        prefill_attention  512 queries against an earlier, full chunk, folded into their
+                         online-softmax state (max_hbm, sum_hbm, out_hbm: read and written)
         prefill_attention_first  causal attention of 512 queries over the chunk's 512 keys,
                          16 q heads on 8 kv heads; output attn (normalised, bf16)
 DIST: `small` (normal activations, 0.02-scaled weights) or `uniform` ([0, 1)).
@@ -138,7 +140,7 @@ def make_inputs(kernel, d, seed, dist):
         raise SystemExit("unknown kernel " + kernel)
     os.makedirs(d, exist_ok=True)
     rng = np.random.default_rng(seed)
-    if kernel == "prefill_attention_first":
+    if kernel in ("prefill_attention_first", "prefill_attention"):
         def draw(shape):
             if dist == "uniform":
                 return rng.random(shape, dtype=np.float32)
@@ -150,6 +152,19 @@ def make_inputs(kernel, d, seed, dist):
         tile, diag = attention_masks()
         tile.tofile(os.path.join(d, "tile_mask.bin"))
         diag.tofile(os.path.join(d, "diag_mask.bin"))
+        if kernel == "prefill_attention":  # the state as an earlier chunk leaves it (inout:
+            # the kernel reads *_in.bin, writes max_hbm, sum_hbm and out_hbm)
+            m = (rng.standard_normal((16, 512)) + 2.5).astype(np.float32)
+            l = (rng.random((16, 512)) * 100 + 1).astype(np.float32)
+            o = (rng.standard_normal((16, 512, 128)) * 10).astype(np.float32)
+            if dist == "uniform":  # a block's first chunk: the state the host starts from
+                m[:], l[:], o[:] = MASKED, 0, 0
+            to_layout(m.reshape(8, 2, 8, 4, 16), ATTN_STATE, ATTN_STATE_AXES).tofile(
+                os.path.join(d, "max_in.bin"))
+            to_layout(l.reshape(8, 2, 8, 4, 16), ATTN_STATE, ATTN_STATE_AXES).tofile(
+                os.path.join(d, "sum_in.bin"))
+            to_layout(o.reshape(8, 2, 8, 4, 16, 128), ATTN_OUT_STATE, ATTN_AXES).tofile(
+                os.path.join(d, "out_in.bin"))
         return
     if kernel == "prefill_decoder":
         ax = DEC_AXES
@@ -388,6 +403,65 @@ def prefill_attention_first(d):
                          ATTN_A, ATTN_AXES)}
 
 
+
+ATTN_STATE_AXES = {"N": 8, "G": 2, "TB": 8, "TT": 4, "TQ": 16}
+ATTN_STATE = "[N, G, TB, TT, TQ]"
+ATTN_OUT_STATE = "[N, G, TB, TT, D % 64, D / 64, TQ]"
+
+
+def read_f32(d, name, mapping, axes):
+    flat = np.fromfile(os.path.join(d, name), dtype=np.float32)
+    cells = int(np.prod(list(axes.values())))
+    if flat.size != cells:
+        raise SystemExit("%s: expected %d f32 values, found %d" % (name, cells, flat.size))
+    return from_layout(flat, mapping, axes)
+
+
+def prefill_attention(d):
+    """qwen3/prefill_attention.mlir: 512 queries against one earlier, full chunk, folded into
+    each query's state (m, l, o): s = bf16(q . k / SCALE); m' = max(m, max_s s); alpha =
+    exp(m - m') (float64, rounded to f32); p = bf16(exp(s - m')); l' = l alpha + p . 1;
+    o' = p . V + o alpha (f32). The rule compares m' with the float64 max, l' with the float64
+    sum over the old state and the chunk relative to the state's max m', and o' / l' with the
+    float64 attention o_ref / l_ref."""
+    q = bf16_to_f32(read_bf16(d, "q.bin", ATTN_Q, ATTN_AXES)).reshape(16, 512, 128)
+    k = bf16_to_f32(read_bf16(d, "k_cache.bin", ATTN_KV, ATTN_KV_AXES)).reshape(512, 8, 128)
+    v = bf16_to_f32(read_bf16(d, "v_cache.bin", ATTN_KV, ATTN_KV_AXES)).reshape(512, 8, 128)
+    m_old = read_f32(d, "max_in.bin", ATTN_STATE, ATTN_STATE_AXES).reshape(16, 512)
+    l_old = read_f32(d, "sum_in.bin", ATTN_STATE, ATTN_STATE_AXES).reshape(16, 512)
+    o_old = read_f32(d, "out_in.bin", ATTN_OUT_STATE, ATTN_AXES).reshape(16, 512, 128)
+    ones = np.ones((1, 512), np.float32)
+    m_new, l_new, o_new = (np.zeros_like(m_old), np.zeros_like(l_old), np.zeros_like(o_old))
+    m_ref, l_ref, o_ref = (np.zeros(m_old.shape), np.zeros(l_old.shape), np.zeros(o_old.shape))
+    for h in range(16):
+        kh, vh = k[:, h // 2], v[:, h // 2]
+        s = bf16_to_f32(f32_to_bf16(contract(q[h], kh) / SCALE))
+        m = np.maximum(s.max(axis=1), m_old[h])
+        alpha = np.exp((m_old[h] - m).astype(np.float64)).astype(np.float32)
+        p = bf16_to_f32(f32_to_bf16(np.exp((s - m[:, None]).astype(np.float64)).astype(np.float32)))
+        m_new[h] = m
+        l_new[h] = l_old[h] * alpha + contract(p, ones)[:, 0]
+        o_new[h] = contract(p, vh.T) + o_old[h] * alpha[:, None]
+        s64 = (q[h].astype(np.float64) @ kh.astype(np.float64).T) / np.sqrt(128.0)
+        m_ref[h] = np.maximum(s64.max(axis=1), m_old[h].astype(np.float64))
+        big = m.astype(np.float64)  # l' and o' are relative to the state's max
+        a64 = np.exp(m_old[h].astype(np.float64) - big)
+        p64 = np.exp(s64 - big[:, None])
+        l_ref[h] = l_old[h] * a64 + p64.sum(axis=1)
+        o_ref[h] = p64 @ vh.astype(np.float64) + o_old[h] * a64[:, None]
+    st = (8, 2, 8, 4, 16)
+    return {"max_hbm.bin": (m_new.view(np.uint32).reshape(st), m_ref.reshape(st), ATTN_STATE,
+                            ATTN_STATE_AXES),
+            "sum_hbm.bin": (l_new.view(np.uint32).reshape(st), l_ref.reshape(st), ATTN_STATE,
+                            ATTN_STATE_AXES),
+            # o' against the float64 attention it stands for: o' / l' (l' the emulated sum,
+            # the kernel's when the sums are bit-exact) against o_ref / l_ref.
+            "out_hbm.bin": (o_new.view(np.uint32).reshape(st + (128,)),
+                            (o_ref / l_ref[:, :, None]).reshape(st + (128,)), ATTN_OUT_STATE,
+                            ATTN_AXES,
+                            np.broadcast_to(l_new.astype(np.float64)[:, :, None],
+                                            o_new.shape).reshape(st + (128,)))}
+
 DEC_AXES = {"T": 512, "H": 1024, "Q": 2048, "L": 3072}
 DEC_ATTN = "[Q / 16, T, Q % 16]"
 
@@ -439,13 +513,18 @@ def prefill_decoder(d):
 KERNELS = {"prefill_gemm": prefill_gemm, "prefill_rmsnorm": prefill_rmsnorm,
            "prefill_projection": prefill_projection,
            "prefill_attention_first": prefill_attention_first,
+           "prefill_attention": prefill_attention,
            "prefill_decoder": prefill_decoder}
 
 
-def compare(name, expected, ref, got, out=sys.stdout):
+def compare(name, expected, ref, got, out=sys.stdout, divisor=None):
+    """Bit-exactness, and the float64 rule on the values (divided by `divisor` first: an
+    unnormalised sum against its normalised reference)."""
     n = expected.size
     bad = np.flatnonzero(expected.ravel() != got.ravel())
     actual = (bf16_to_f32(got) if got.dtype == np.uint16 else got.view(np.float32)).astype(np.float64)
+    if divisor is not None:
+        actual = actual / divisor
     diff = np.abs(actual - ref)
     within = np.count_nonzero(diff <= np.maximum(0.01 * np.abs(ref), 2.0 ** -8))
     print("%s: %d values, %d bit-exact, reference rule %.2f%% within tolerance (max |diff| %.3g)"
@@ -459,7 +538,7 @@ def compare(name, expected, ref, got, out=sys.stdout):
 
 def check(kernel, d, out=sys.stdout):
     rc = 0
-    for name, (expected, ref, mapping, axes) in KERNELS[kernel](d).items():
+    for name, (expected, ref, mapping, axes, *divisor) in KERNELS[kernel](d).items():
         path = os.path.join(d, name)
         got = np.fromfile(path, dtype=expected.dtype) if os.path.exists(path) else \
             np.zeros(0, expected.dtype)
@@ -468,7 +547,8 @@ def check(kernel, d, out=sys.stdout):
             rc = 1
             continue
         got = from_layout(got, mapping, axes).reshape(expected.shape)
-        rc |= compare("%s %s" % (kernel, name), expected, np.reshape(ref, expected.shape), got, out)
+        rc |= compare("%s %s" % (kernel, name), expected, np.reshape(ref, expected.shape), got, out,
+                      np.reshape(divisor[0], expected.shape) if divisor else None)
     return rc
 
 
