@@ -2,10 +2,14 @@
 // T = 512 queries at positions 0..511 of a KV-cache chunk over the chunk's keys (the same
 // positions), every one of the 16 q heads. For query t and key s of one head:
 //   s[t, s] = bf16((q . k + mask) / sqrt(128)),  mask = 0 for s <= t, -2^100 for s > t
-//   m[t]    = max_s s[t, s]                       (masked keys are far below any real score)
+//   m[t]    = max(max_s s[t, s], m_in[t])         (masked keys are far below any real score)
+//   alpha   = exp(m_in[t] - m[t])
 //   p[t, s] = bf16(exp(s[t, s] - m[t]))           (0 for the masked keys)
-//   l[t]    = sum_s p[t, s]                       (the P . 1 contraction)
-//   a[t]    = bf16((p[t] . V) / l[t])
+//   l[t]    = sum_s p[t, s] + l_in[t] alpha       (the P . 1 contraction)
+//   a[t]    = bf16((p[t] . V + o_in[t] alpha) / l[t])
+// (m_in, l_in, o_in) is the online-softmax state of the block's earlier chunks
+// (prefill_attention); for a block in the first chunk the host passes m_in = -2^100, l_in = 0,
+// o_in = 0, so alpha = 0 and the carried terms are exact zeros.
 //
 // Signature (each slice's part contiguous in HBM):
 //   q            [N, G, T, D] bf16 (head 2 N + G), layout
@@ -17,6 +21,8 @@
 //                -2^100 where it is the same or after
 //   diag_mask    f32 [TT, SI, TQ]: within a 64-position tile, 0 where the key is at or
 //                before the query, -2^100 after
+//   max_in, sum_in f32 [N, G, T] (layout [N, G, TB, TT, TQ]), out_in f32 [N, G, T, D] (layout
+//                [N, G, TB, TT, D % 64, D / 64, TQ]): the carried state
 //   attn         bf16 a [N, G, T, D], layout [N, G, D / 16, T, D % 16] (the multi-token
 //                decoder's slices each read 16 values of d for many tokens)
 // The masks depend only on positions relative to the chunk, so one pair serves every block.
@@ -38,13 +44,17 @@
 // and contracted against p: o's two parts are added from the VRF, then divided by l and
 // transposed so that each query's 16-value pieces of d are contiguous. l is p . 1, the ones made from a view of
 // p (x 0 + 1).
-// Rounding points: s, p and a are bf16; the contraction sums, m, l, o (the sum of its two
-// parts) and o / l are f32.
+// The carried state folds in beside the diagonal tile: o_in alpha through the VRF into the
+// diagonal part's chain, l_in alpha added to l.
+// Rounding points: s, p and a are bf16; the contraction sums, m, l, o (the sum of its parts)
+// and o / l are f32.
 !qh = !tcp.hbm<bf16, "[TB / 4, N, G, TB % 4, TT, D / 8, TQ, D % 8]">
 !kv = !tcp.hbm<bf16, "[SB, SI, N, D]">
 !tmh = !tcp.hbm<f32, "[TB, SB, TQ]">
 !dmh = !tcp.hbm<f32, "[TT, SI, TQ]">
 !ah = !tcp.hbm<bf16, "[N, G, D / 16, TB, TT, TQ, D % 16]">
+!sth = !tcp.hbm<f32, "[N, G, TB, TT, TQ]">
+!osh = !tcp.hbm<f32, "[N, G, TB, TT, D % 64, D / 64, TQ]">
 
 // The queries: 16 of one head per slice, into the TRF.
 !qdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D / 8, TQ / 8, TQ % 8, D % 8]">
@@ -121,6 +131,7 @@
 !odm = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D % 64, D / 64, TQ / 8, TQ % 8]">
 !oload = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D % 64, D / 64, TQ / 8]", packet = "TQ % 8">
 !ovrf = !tcp.vrf<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D % 64, D / 64, TQ / 8, TQ % 8]">
+!ostate = !tcp.dm<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D % 64, D / 64, TQ / 8, TQ % 8]">
 // a = bf16(o / l), transposed on the way (4 values of d a packet) into [D / 16, T % 16, D % 16].
 !ain = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D / 64, D % 64 / 4, D % 4, TQ / 8]", packet = "TQ % 8">
 !ainb = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[D / 64, D % 64 / 4, D % 4, TQ / 8]", packet = "TQ % 8">
@@ -134,6 +145,9 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, TB = 8, TT = 4, TQ = 16, S
                          %v: !kv {tcp.arg = "in", tcp.name = "v_cache"},
                          %tile_mask: !tmh {tcp.arg = "in", tcp.name = "tile_mask"},
                          %diag_mask: !dmh {tcp.arg = "in", tcp.name = "diag_mask"},
+                         %max_in: !sth {tcp.arg = "in", tcp.name = "max_in"},
+                         %sum_in: !sth {tcp.arg = "in", tcp.name = "sum_in"},
+                         %out_in: !osh {tcp.arg = "in", tcp.name = "out_in"},
                          %attn: !ah {tcp.arg = "out", tcp.name = "attn"}) {
     // The queries into the TRF; the masks into the VRF.
     %qd = tcp.dma %q : !qh -> !qdm
@@ -182,10 +196,26 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, TB = 8, TT = 4, TQ = 16, S
     %x1 = tcp.fetch main %mm : !qrowdm -> !qrow
     %x2 = tcp.collect %x1 : !qrow
     %x3 = tcp.vector %x2 [max_f vrf(%mdv : !qrowvrf)] : !qrow
-    %m = tcp.commit %x3 : !qrow -> !qrowdm
+    %mb = tcp.commit %x3 : !qrow -> !qrowdm
+    %mi = tcp.dma %max_in : !sth -> !qrowdm
+    %mi1 = tcp.fetch sub %mi : !qrowdm -> !qrow
+    %mi2 = tcp.collect %mi1 : !qrow
+    %miv = tcp.to_vrf %mi2 : !qrow -> !qrowvrf
+    %x6 = tcp.fetch main %mb : !qrowdm -> !qrow
+    %x7 = tcp.collect %x6 : !qrow
+    %x8 = tcp.vector %x7 [max_f vrf(%miv : !qrowvrf)] : !qrow
+    %m = tcp.commit %x8 : !qrow -> !qrowdm
     %x4 = tcp.fetch sub %m : !qrowdm -> !qrow
     %x5 = tcp.collect %x4 : !qrow
     %mv = tcp.to_vrf %x5 : !qrow -> !qrowvrf
+    // alpha = exp(m_in - m): the carried state's weight (0 for a block's first chunk).
+    %c1 = tcp.fetch main %mi : !qrowdm -> !qrow
+    %c2 = tcp.collect %c1 : !qrow
+    %c3 = tcp.vector %c2 [sub_f vrf(%mv : !qrowvrf), exp_f] : !qrow
+    %al = tcp.commit %c3 : !qrow -> !qrowdm
+    %c4 = tcp.fetch sub %al : !qrowdm -> !qrow
+    %c5 = tcp.collect %c4 : !qrow
+    %alv = tcp.to_vrf %c5 : !qrow -> !qrowvrf
 
     // p = bf16(exp(s - m)), transposed into the TRF.
     %e1 = tcp.fetch main %sd : !sdm -> !ein
@@ -227,7 +257,19 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, TB = 8, TT = 4, TQ = 16, S
     %l7 = tcp.fetch main %lm : !qrowdm -> !qrow
     %l8 = tcp.collect %l7 : !qrow
     %l9 = tcp.vector %l8 [add_f vrf(%ldv : !qrowvrf)] : !qrow
-    %l = tcp.commit %l9 : !qrow -> !qrowdm
+    %lp = tcp.commit %l9 : !qrow -> !qrowdm
+    %li = tcp.dma %sum_in : !sth -> !qrowdm
+    %li1 = tcp.fetch main %li : !qrowdm -> !qrow
+    %li2 = tcp.collect %li1 : !qrow
+    %li3 = tcp.vector %li2 [mul_f vrf(%alv : !qrowvrf)] : !qrow
+    %lia = tcp.commit %li3 : !qrow -> !qrowdm
+    %li4 = tcp.fetch sub %lia : !qrowdm -> !qrow
+    %li5 = tcp.collect %li4 : !qrow
+    %liv = tcp.to_vrf %li5 : !qrow -> !qrowvrf
+    %li6 = tcp.fetch main %lp : !qrowdm -> !qrow
+    %li7 = tcp.collect %li6 : !qrow
+    %li8 = tcp.vector %li7 [add_f vrf(%liv : !qrowvrf)] : !qrow
+    %l = tcp.commit %li8 : !qrow -> !qrowdm
 
     // o = p . V: the diagonal tile's part into the VRF, then every key's part plus it.
     %vd = tcp.dma %v : !kv -> !vdm
@@ -239,8 +281,17 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, TB = 8, TT = 4, TQ = 16, S
     %w1 = tcp.fetch main %vtd : !vtddm -> !vdf
     %w2 = tcp.switch broadcast1 %w1 : !vdf -> !vds
     %w3 = tcp.collect %w2 : !vds
+    %oi = tcp.dma %out_in : !osh -> !ostate
+    %oi1 = tcp.fetch main %oi : !ostate -> !oload
+    %oi2 = tcp.collect %oi1 : !oload
+    %oi3 = tcp.vector %oi2 [mul_f vrf(%alv : !qrowvrf)] : !oload
+    %oia = tcp.commit %oi3 : !oload -> !odm
+    %oi4 = tcp.fetch main %oia : !odm -> !oload
+    %oi5 = tcp.collect %oi4 : !oload
+    %oiv = tcp.to_vrf %oi5 : !oload -> !ovrf
     %oa = tcp.contract %w3, %pdt pack 2 : !vds, !pdtrf -> !oacc
-    %od = tcp.commit %oa : !oacc -> !odm
+    %oa2 = tcp.vector %oa [add_f vrf(%oiv : !ovrf)] : !oacc
+    %od = tcp.commit %oa2 : !oacc -> !odm
     %y1 = tcp.fetch main %od : !odm -> !oload
     %y2 = tcp.collect %y1 : !oload
     %odv = tcp.to_vrf %y2 : !oload -> !ovrf

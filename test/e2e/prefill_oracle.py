@@ -152,19 +152,20 @@ def make_inputs(kernel, d, seed, dist):
         tile, diag = attention_masks()
         tile.tofile(os.path.join(d, "tile_mask.bin"))
         diag.tofile(os.path.join(d, "diag_mask.bin"))
-        if kernel == "prefill_attention":  # the state as an earlier chunk leaves it (inout:
-            # the kernel reads *_in.bin, writes max_hbm, sum_hbm and out_hbm)
-            m = (rng.standard_normal((16, 512)) + 2.5).astype(np.float32)
-            l = (rng.random((16, 512)) * 100 + 1).astype(np.float32)
-            o = (rng.standard_normal((16, 512, 128)) * 10).astype(np.float32)
-            if dist == "uniform":  # a block's first chunk: the state the host starts from
-                m[:], l[:], o[:] = MASKED, 0, 0
-            to_layout(m.reshape(8, 2, 8, 4, 16), ATTN_STATE, ATTN_STATE_AXES).tofile(
-                os.path.join(d, "max_in.bin"))
-            to_layout(l.reshape(8, 2, 8, 4, 16), ATTN_STATE, ATTN_STATE_AXES).tofile(
-                os.path.join(d, "sum_in.bin"))
-            to_layout(o.reshape(8, 2, 8, 4, 16, 128), ATTN_OUT_STATE, ATTN_AXES).tofile(
-                os.path.join(d, "out_in.bin"))
+        # The state earlier chunks leave (prefill_attention reads it as max_hbm, sum_hbm and
+        # out_hbm and writes them; prefill_attention_first reads it as max_in, sum_in, out_in);
+        # uniform: a block's first chunk, the state the host starts from.
+        m = (rng.standard_normal((16, 512)) + 2.5).astype(np.float32)
+        l = (rng.random((16, 512)) * 100 + 1).astype(np.float32)
+        o = (rng.standard_normal((16, 512, 128)) * 10).astype(np.float32)
+        if dist == "uniform":
+            m[:], l[:], o[:] = MASKED, 0, 0
+        to_layout(m.reshape(8, 2, 8, 4, 16), ATTN_STATE, ATTN_STATE_AXES).tofile(
+            os.path.join(d, "max_in.bin"))
+        to_layout(l.reshape(8, 2, 8, 4, 16), ATTN_STATE, ATTN_STATE_AXES).tofile(
+            os.path.join(d, "sum_in.bin"))
+        to_layout(o.reshape(8, 2, 8, 4, 16, 128), ATTN_OUT_STATE, ATTN_AXES).tofile(
+            os.path.join(d, "out_in.bin"))
         return
     if kernel == "prefill_decoder":
         ax = DEC_AXES
@@ -368,10 +369,15 @@ def prefill_attention_first(d):
     after the query's, the diagonal tile comes again with the exact mask; m = the max over
     both; p = bf16(exp(s - m)) (exp in float64, rounded to f32); l = p . 1 (main part, then
     the diagonal's added); o = p . V over every key + p . V over the diagonal tile (f32);
+    the carried state (m_in, l_in, o_in: earlier chunks, prefill_attention) folds in at
+    m = max(m_main, m_diag, m_in), alpha = exp(m_in - m), l += l_in alpha, o_diag += o_in alpha;
     a = bf16(o / l)."""
     q = bf16_to_f32(read_bf16(d, "q.bin", ATTN_Q, ATTN_AXES)).reshape(16, 512, 128)
     k = bf16_to_f32(read_bf16(d, "k_cache.bin", ATTN_KV, ATTN_KV_AXES)).reshape(512, 8, 128)
     v = bf16_to_f32(read_bf16(d, "v_cache.bin", ATTN_KV, ATTN_KV_AXES)).reshape(512, 8, 128)
+    m_in = read_f32(d, "max_in.bin", ATTN_STATE, ATTN_STATE_AXES).reshape(16, 512)
+    l_in = read_f32(d, "sum_in.bin", ATTN_STATE, ATTN_STATE_AXES).reshape(16, 512)
+    o_in = read_f32(d, "out_in.bin", ATTN_OUT_STATE, ATTN_AXES).reshape(16, 512, 128)
     tile, diag = attention_masks()
     pos = np.arange(512)
     tile_add = tile[pos[:, None] // 64, pos[None, :] // 64, 0]       # [t, s]
@@ -386,19 +392,22 @@ def prefill_attention_first(d):
         main = bf16_to_f32(f32_to_bf16((raw + tile_add) / SCALE))
         own = np.stack([raw[t, t // 64 * 64:t // 64 * 64 + 64] for t in range(512)])
         dg = bf16_to_f32(f32_to_bf16((own + diag_add) / SCALE))     # [t, 64]
-        m = np.maximum(main.max(axis=1), dg.max(axis=1))
+        m = np.maximum(np.maximum(main.max(axis=1), dg.max(axis=1)), m_in[h])
+        alpha = np.exp((m_in[h] - m).astype(np.float64)).astype(np.float32)
         pm = bf16_to_f32(f32_to_bf16(np.exp((main - m[:, None]).astype(np.float64)).astype(np.float32)))
         pd = bf16_to_f32(f32_to_bf16(np.exp((dg - m[:, None]).astype(np.float64)).astype(np.float32)))
-        l = contract(pm, ones)[:, 0] + contract(pd, ones[:, :64])[:, 0]
+        l = (contract(pm, ones)[:, 0] + contract(pd, ones[:, :64])[:, 0]) + l_in[h] * alpha
         om = contract(pm, vh.T)
         od = np.stack([contract(pd[t:t + 1], vh[t // 64 * 64:t // 64 * 64 + 64].T)[0]
-                       for t in range(512)])
+                       for t in range(512)]) + o_in[h] * alpha[:, None]
         out[h] = f32_to_bf16((om + od) / l[:, None])
         # The float64 rule, from the bf16 q, k and v.
         s64 = (q[h].astype(np.float64) @ kh.astype(np.float64).T) / np.sqrt(128.0)
         s64 = np.where(causal, s64, -np.inf)
-        p64 = np.exp(s64 - s64.max(axis=1)[:, None])
-        a_ref[h] = (p64 @ vh.astype(np.float64)) / p64.sum(axis=1)[:, None]
+        big = np.maximum(s64.max(axis=1), m_in[h].astype(np.float64))
+        p64, a64 = np.exp(s64 - big[:, None]), np.exp(m_in[h].astype(np.float64) - big)
+        a_ref[h] = (p64 @ vh.astype(np.float64) + o_in[h] * a64[:, None]) / \
+            (p64.sum(axis=1) + l_in[h] * a64)[:, None]
     return {"attn.bin": (out.reshape(8, 2, 8, 4, 16, 128), a_ref.reshape(8, 2, 8, 4, 16, 128),
                          ATTN_A, ATTN_AXES)}
 

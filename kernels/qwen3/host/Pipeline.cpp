@@ -21,13 +21,14 @@ const char *const kStages[NumStages] = {"embedding",         "projection",
                                         "attention_forward_first", "attention_forward",
                                         "decoder",           "final_layer",
                                         "token_lookup",      "prefill_projection",
-                                        "prefill_attention_first", "prefill_decoder"};
+                                        "prefill_attention_first", "prefill_attention",
+                                        "prefill_decoder"};
 
 std::vector<int> Pipeline::stagesUsed(bool deviceLookup, bool prefill) {
   std::vector<int> s = {deviceLookup ? TokenLookup : Embedding, Projection, AttentionFirst,
                         AttentionNext, Decoder, FinalLayer};
   if (prefill)
-    s.insert(s.end(), {PrefillProjection, PrefillAttention, PrefillDecoder});
+    s.insert(s.end(), {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder});
   return s;
 }
 
@@ -120,10 +121,12 @@ HbmPlan Pipeline::hbmPlan(const Qwen3Config &cfg, int positions, bool deviceLook
   if (prefill) {
     const uint64_t rows = Q + 2 * kv, T = kChunk;
     plan.weights += uint64_t(cfg.numLayers) * (padded(rows * H * 2) + padded(rows * 2));
-    // Two x blocks (the layers alternate), q, attn, the two masks, cos and sin.
+    // Two x blocks (the layers alternate), q, attn, the two masks, cos and sin, the
+    // attention state (max, sum, out: f32).
     plan.activations += 2 * padded(T * H * 2) + 2 * padded(T * Q * 2) +
                         padded(uint64_t(T / 64) * (T / 64) * 16 * 4) + padded(4 * 64 * 16 * 4) +
-                        2 * padded(T * (D / 2) * 2);
+                        2 * padded(T * (D / 2) * 2) + 2 * padded(T * uint64_t(cfg.numHeads) * 4) +
+                        padded(T * Q * 4);
   }
   return plan;
 }
@@ -271,6 +274,19 @@ void Pipeline::setUpPrefill() {
   bind(PrefillAttention, "tile_mask", tm);
   bind(PrefillAttention, "diag_mask", dm);
   bind(PrefillAttention, "attn", attn);
+  // The online-softmax state of a block's earlier chunks: prefill_attention reads and writes
+  // it, prefill_attention_first reads it.
+  const size_t heads = cfg_.numHeads;
+  rngd::Buffer &mx = buffer("prefill.max", T * heads * 4);
+  rngd::Buffer &sm = buffer("prefill.sum", T * heads * 4);
+  rngd::Buffer &out = buffer("prefill.out", T * Q * 4);
+  bind(PrefillAttention, "max_in", mx);
+  bind(PrefillAttention, "sum_in", sm);
+  bind(PrefillAttention, "out_in", out);
+  bind(PrefillAttentionChunk, "q", q);
+  bind(PrefillAttentionChunk, "max_hbm", mx);
+  bind(PrefillAttentionChunk, "sum_hbm", sm);
+  bind(PrefillAttentionChunk, "out_hbm", out);
   bind(PrefillDecoder, "attn", attn);
 }
 
@@ -437,7 +453,7 @@ void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &log
                                          logits));
 }
 
-void Pipeline::prefill(const std::vector<int> &tokens, bool wantLogits,
+void Pipeline::prefill(const std::vector<int> &tokens, int block, bool wantLogits,
                        std::vector<float> &logits) {
   if (!uses(PrefillProjection))
     throw std::runtime_error("internal error: prefill on a pipeline made without it");
@@ -445,6 +461,8 @@ void Pipeline::prefill(const std::vector<int> &tokens, bool wantLogits,
   if (n < 1 || n > T)
     throw std::runtime_error("prefill of " + std::to_string(n) + " tokens: a block is 1.." +
                              std::to_string(T) + " tokens");
+  if (block < 0)
+    throw std::runtime_error("prefill block " + std::to_string(block) + " is negative");
   // The block's embedding rows (zero rows after the prompt: the causal mask keeps them from
   // the prompt's tokens, and decode overwrites their K/V rows position by position).
   const Bf16Tensor &emb = w_.get("model.embed_tokens.weight");
@@ -458,25 +476,37 @@ void Pipeline::prefill(const std::vector<int> &tokens, bool wantLogits,
   }
   rngd::Buffer *x = buffers_.at("prefill.x0"), *y = buffers_.at("prefill.x1");
   write(*x, xb);
-  // RoPE tables of positions 0..T-1, as step() computes them (without the sign of rotate_half:
-  // the stage applies it).
+  // RoPE tables of the block's positions, as step() computes them (without the sign of
+  // rotate_half: the stage applies it).
+  const size_t first = size_t(block) * T;
   std::vector<uint16_t> cos(T * (D / 2)), sin(T * (D / 2));
   for (size_t t = 0; t < T; ++t)
     for (size_t f = 0; f < D / 2; ++f) {
-      double angle = double(t) * std::pow(cfg_.ropeTheta, -2.0 * double(f) / double(D));
+      double angle = double(first + t) * std::pow(cfg_.ropeTheta, -2.0 * double(f) / double(D));
       cos[ropeIndex(t, f)] = doubleToBf16(std::cos(angle));
       sin[ropeIndex(t, f)] = doubleToBf16(std::sin(angle));
     }
   write(*buffers_.at("prefill.cos"), cos);
   write(*buffers_.at("prefill.sin"), sin);
 
+  // The state a block's attention starts from: nothing seen (alpha = 0 on the first chunk).
+  const size_t heads = cfg_.numHeads, Q = cfg_.qDim();
+  const std::vector<float> m0(T * heads, kMasked), l0(T * heads, 0.0f), o0(T * Q, 0.0f);
   for (int L = 0; L < cfg_.numLayers; ++L) {
-    rngd::Buffer &kc = cache(L, 'k', 0), &vc = cache(L, 'v', 0);
+    rngd::Buffer &kc = cache(L, 'k', block), &vc = cache(L, 'v', block);
     bindLayer(PrefillProjection, L, kPrefillProjectionWeights);
     bind(PrefillProjection, "x", *x);
     bind(PrefillProjection, "k_cache", kc);
     bind(PrefillProjection, "v_cache", vc);
     launch(PrefillProjection);
+    write(*buffers_.at("prefill.max"), m0);
+    write(*buffers_.at("prefill.sum"), l0);
+    write(*buffers_.at("prefill.out"), o0);
+    for (int c = 0; c < block; ++c) {
+      bind(PrefillAttentionChunk, "k_cache", cache(L, 'k', c));
+      bind(PrefillAttentionChunk, "v_cache", cache(L, 'v', c));
+      launch(PrefillAttentionChunk);
+    }
     bind(PrefillAttention, "k_cache", kc);
     bind(PrefillAttention, "v_cache", vc);
     launch(PrefillAttention);
@@ -486,15 +516,15 @@ void Pipeline::prefill(const std::vector<int> &tokens, bool wantLogits,
     bind(PrefillDecoder, "y", *y);
     launch(PrefillDecoder);
     if (checking_)
-      checkPrefillLayer(L, n, *x, *y);
+      checkPrefillLayer(L, block, n, *x, *y);
     std::swap(x, y);
   }
   if (!wantLogits)
     return;
   // final_layer on the last token's row, copied into the decode stages' x.
-  std::vector<uint16_t> block = read<uint16_t>(*x), row(H);
+  std::vector<uint16_t> last = read<uint16_t>(*x), row(H);
   for (size_t h = 0; h < H; ++h)
-    row[h] = block[blockIndex(n - 1, h, H)];
+    row[h] = last[blockIndex(n - 1, h, H)];
   write(*buffers_.at("x"), row);
   launch(FinalLayer);
   std::vector<uint16_t> raw = read<uint16_t>(*buffers_.at("logits"));
@@ -508,7 +538,8 @@ void Pipeline::prefill(const std::vector<int> &tokens, bool wantLogits,
                                          logits));
 }
 
-void Pipeline::checkPrefillLayer(int L, size_t n, const rngd::Buffer &x, const rngd::Buffer &y) {
+void Pipeline::checkPrefillLayer(int L, int block, size_t n, const rngd::Buffer &x,
+                                 const rngd::Buffer &y) {
   // Each prompt token's row of each boundary against the decode stages' oracle (the padding
   // rows are not the model's), on the inputs the launch had: x, then the device's q, K and V,
   // then its attn (normalised: the decoder's oracle divides by a sum of 1).
@@ -517,8 +548,12 @@ void Pipeline::checkPrefillLayer(int L, size_t n, const rngd::Buffer &x, const r
   const std::vector<uint16_t> xb = read<uint16_t>(x), yb = read<uint16_t>(y);
   const std::vector<uint16_t> qb = read<uint16_t>(*buffers_.at("prefill.q"));
   const std::vector<uint16_t> ab = read<uint16_t>(*buffers_.at("prefill.attn"));
-  const std::vector<uint16_t> kb = read<uint16_t>(cache(L, 'k', 0));
-  const std::vector<uint16_t> vb = read<uint16_t>(cache(L, 'v', 0));
+  std::vector<std::vector<uint16_t>> kc, vc; // chunks 0..block
+  for (int c = 0; c <= block; ++c) {
+    kc.push_back(read<uint16_t>(cache(L, 'k', c)));
+    vc.push_back(read<uint16_t>(cache(L, 'v', c)));
+  }
+  const std::vector<uint16_t> &kb = kc.back(), &vb = vc.back();
   oracle::RuleCount proj, attn, dec;
   for (size_t t = 0; t < n; ++t) {
     oracle::Bits xr(H), qr(Q), ar(Q), cos(D), sin(D);
@@ -528,8 +563,9 @@ void Pipeline::checkPrefillLayer(int L, size_t n, const rngd::Buffer &x, const r
       qr[i] = qb[prefillQIndex(t, i)];
       ar[i] = ab[prefillAttnIndex(t, i)];
     }
+    const size_t pos = size_t(block) * kChunk + t;
     for (size_t i = 0; i < D; ++i) {
-      double angle = double(t) * std::pow(cfg_.ropeTheta, -2.0 * double(i % (D / 2)) / double(D));
+      double angle = double(pos) * std::pow(cfg_.ropeTheta, -2.0 * double(i % (D / 2)) / double(D));
       cos[i] = doubleToBf16(std::cos(angle));
       sin[i] = doubleToBf16(i < D / 2 ? -std::sin(angle) : std::sin(angle));
     }
@@ -541,10 +577,15 @@ void Pipeline::checkPrefillLayer(int L, size_t n, const rngd::Buffer &x, const r
     proj.add(oracle::checkRule(e.q, qr));
     proj.add(oracle::checkRule(e.k, oracle::Bits(kb.begin() + t * kv, kb.begin() + (t + 1) * kv)));
     proj.add(oracle::checkRule(e.v, oracle::Bits(vb.begin() + t * kv, vb.begin() + (t + 1) * kv)));
-    std::vector<float> mask(kChunk);
-    for (size_t s = 0; s < size_t(kChunk); ++s)
-      mask[s] = s <= t ? 1.0f : 0.0f;
-    oracle::AttentionState st = oracle::attention(cfg_, qr, kb, vb, mask, nullptr);
+    // Every earlier chunk whole, then this one up to the token, as step() runs them.
+    oracle::AttentionState st;
+    for (int c = 0; c <= block; ++c) {
+      std::vector<float> mask(kChunk);
+      for (size_t s = 0; s < size_t(kChunk); ++s)
+        mask[s] = c < block || s <= t ? 1.0f : 0.0f;
+      oracle::AttentionState prev = st;
+      st = oracle::attention(cfg_, qr, kc[size_t(c)], vc[size_t(c)], mask, c ? &prev : nullptr);
+    }
     std::vector<float> want(Q), got(Q);
     for (size_t i = 0; i < Q; ++i) {
       want[i] = bf16ToFloat(st.out[i]) / st.sum[i / D];

@@ -43,7 +43,8 @@ enum Stage {
   FinalLayer,
   TokenLookup,
   PrefillProjection,
-  PrefillAttention,
+  PrefillAttention,      // prefill_attention_first: the block's own chunk, causal
+  PrefillAttentionChunk, // prefill_attention: an earlier chunk folded into the state
   PrefillDecoder,
   NumStages
 };
@@ -100,10 +101,13 @@ public:
   /// One token at `pos`; when wantLogits, runs final_layer and fills logits [W] (float).
   void step(int token, int pos, bool wantLogits, std::vector<float> &logits);
 
-  /// The first 1..512 tokens of a prompt at positions 0.. (one KV chunk, padded with zero
-  /// rows): per layer prefill_projection (writes the chunk's K/V rows), prefill_attention_first
-  /// and prefill_decoder; when wantLogits, final_layer on the last token's row.
-  void prefill(const std::vector<int> &tokens, bool wantLogits, std::vector<float> &logits);
+  /// Block `block` of a prompt: its 1..512 tokens at positions 512 block.. (one KV chunk,
+  /// padded with zero rows); the earlier blocks must have run. Per layer prefill_projection
+  /// (writes the chunk's K/V rows), prefill_attention over each earlier chunk and
+  /// prefill_attention_first over this one, and prefill_decoder; when wantLogits, final_layer
+  /// on the last token's row.
+  void prefill(const std::vector<int> &tokens, int block, bool wantLogits,
+               std::vector<float> &logits);
 
   /// Fills the KV rows of positions 0..length-1 of layer L with the given bf16 rows
   /// ([length][kvDim]); allocates the chunks they need.
@@ -122,9 +126,9 @@ public:
 
 private:
   void setUpPrefill();
-  /// --check: layer L's prefill launches, row by row for the n prompt tokens (x: the layer's
-  /// input block, y: its output).
-  void checkPrefillLayer(int L, size_t n, const rngd::Buffer &x, const rngd::Buffer &y);
+  /// --check: layer L's prefill launches of block `block`, row by row for its n prompt tokens
+  /// (x: the layer's input block, y: its output).
+  void checkPrefillLayer(int L, int block, size_t n, const rngd::Buffer &x, const rngd::Buffer &y);
   rngd::Buffer &buffer(const std::string &name, uint64_t bytes);
   rngd::Buffer &weight(const std::string &name);
   /// Layer L's key ('k') or value ('v') buffer of chunk c, allocated (zero) on first use.

@@ -129,10 +129,10 @@ void printHelp() {
       "  --device-lookup        gather the token's embedding row on the device (token_lookup:\n"
       "                         a DMA gather from the resident table at an offset the host\n"
       "                         writes) instead of uploading the row (embedding)\n"
-      "  --prefill-block T      the prompt's first T tokens go through the multi-token stages\n"
-      "                         (prefill_*), one pass per layer; T is 512 (one KV chunk; a\n"
-      "                         shorter prompt is padded, the rest of a longer one runs token\n"
-      "                         by token). The default when the stages can run: from\n"
+      "  --prefill-block T      the prompt goes through the multi-token stages (prefill_*) in\n"
+      "                         blocks of T tokens, one pass per layer each; T is 512 (one KV\n"
+      "                         chunk; the last block is padded). The default when the\n"
+      "                         stages can run: from\n"
       "                         position 0, Qwen3-0.6B's dimensions, their .rngd files in\n"
       "                         --kernels DIR, and HBM for them; given, an error if not\n"
       "  --no-prefill           run the whole prompt token by token\n"
@@ -581,7 +581,8 @@ std::string bytesText(uint64_t bytes) {
   return std::to_string(bytes) + " bytes (" + buf + ")";
 }
 
-/// How many prompt tokens the prefill stages take: 0, with `why` saying why, when they cannot
+/// How many prompt tokens the prefill stages take (all, in blocks of 512 from position 0): 0,
+/// with `why` saying why, when they cannot
 /// (a start position, other dimensions, --kernels DIR without their files, or device HBM),
 /// or when --no-prefill turned them off (`why` empty).
 int prefillTokens(const Options &opt, const Qwen3Config &config, std::string &why) {
@@ -596,7 +597,7 @@ int prefillTokens(const Options &opt, const Qwen3Config &config, std::string &wh
   else
     why = Pipeline::prefillUnsupported(run);
   if (why.empty() && !opt.kernelsDir.empty())
-    for (int s : {PrefillProjection, PrefillAttention, PrefillDecoder}) {
+    for (int s : {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder}) {
       std::string path = opt.kernelsDir + "/" + kStages[s] + ".rngd";
       if (!fileExists(path)) {
         why = "kernel file " + path + " not found (compile kernels/qwen3/" + kStages[s] +
@@ -613,7 +614,7 @@ int prefillTokens(const Options &opt, const Qwen3Config &config, std::string &wh
             bytesText(plan.total()) + " of device HBM, more than " + target.name + "'s " +
             bytesText(target.hbmCapacityBytes);
   }
-  return why.empty() ? int(std::min<size_t>(opt.tokens.size(), kChunk)) : 0;
+  return why.empty() ? int(opt.tokens.size()) : 0;
 }
 
 /// The sizes a user controls, checked once the prompt's length and the model's config are known
@@ -867,11 +868,15 @@ int run(int argc, char **argv) {
   for (int i = 0; i < totalSteps; ++i) {
     auto ts = Clock::now();
     if (i == 0 && prefillCount > 0) {
-      // The prompt's first block in one pass per layer; the loop goes on at its last token.
-      std::vector<int> block(opt.tokens.begin(), opt.tokens.begin() + prefillCount);
+      // The prompt in blocks of 512, one pass per layer each; the loop goes on at its last
+      // token.
+      for (int b = 0; b * kChunk < prefillCount; ++b) {
+        int end = std::min(prefillCount, (b + 1) * kChunk);
+        std::vector<int> block(opt.tokens.begin() + b * kChunk, opt.tokens.begin() + end);
+        pipe->prefill(block, b, end == promptLen, logits);
+      }
       i = prefillCount - 1;
-      pipe->prefill(block, i >= promptLen - 1, logits);
-      fed.insert(fed.end(), block.begin(), block.end() - 1);
+      fed.insert(fed.end(), opt.tokens.begin(), opt.tokens.begin() + i);
       prefillCycles = deviceCycles();
       prefillLaunches = 0;
       for (int s : stages)
