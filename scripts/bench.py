@@ -139,6 +139,7 @@ def print_prefill(binary, out, layers, step_report, kernels):
     print("time to first token: %.3f ms prefilled; token by token %.3f ms (512 prompt steps of "
           "the decode run above and a final_layer: %.0fx)" % (
               ttft["ms"], (512 * steps + final) / 1e6, (512 * steps + final) / ttft["cycles"]))
+    print("  (the distances, stage by stage, and why: docs/prefill.md, \"What exists\")")
     sim = sum(st["sim_wall_seconds"] for st in r["stages"])
     torch_py = "/usr/bin/python3"
     done = subprocess.run([torch_py, os.path.join(ROOT, "scripts", "prefill_torch.py"),
