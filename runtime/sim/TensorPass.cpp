@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <thread>
 
@@ -506,12 +507,24 @@ private:
       for (size_t i = list.size() * k / n; i < list.size() * (k + 1) / n; ++i)
         body(list[i], workers_[k]);
     };
+    // An exception (an allocation that fails) reaches the caller from whichever thread.
+    std::vector<std::exception_ptr> errors(n);
+    auto guarded = [&](size_t k) {
+      try {
+        range(k);
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+    };
     std::vector<std::thread> others;
     for (size_t k = 1; k < n; ++k)
-      others.emplace_back(range, k);
-    range(0);
+      others.emplace_back(guarded, k);
+    guarded(0);
     for (std::thread &t : others)
       t.join();
+    for (const std::exception_ptr &e : errors)
+      if (e)
+        std::rethrow_exception(e);
   }
 
   void execute() {
