@@ -97,6 +97,11 @@ size_t prefillQIndex(size_t t, size_t q) {
 size_t prefillAttnIndex(size_t t, size_t q) { return (q / 16 * 512 + t) * 16 + q % 16; }
 constexpr float kMasked = -1.2676506002282294e30f; // -2^100
 
+// RoPE's angle of frequency j (0..headDim/2) at position pos, in double.
+double ropeAngle(const Qwen3Config &cfg, size_t pos, size_t j) {
+  return double(pos) * std::pow(cfg.ropeTheta, -2.0 * double(j) / double(cfg.headDim));
+}
+
 } // namespace
 
 HbmPlan Pipeline::hbmPlan(const Qwen3Config &cfg, int positions, bool deviceLookup,
@@ -343,9 +348,7 @@ void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &log
   // 1. embedding: the host selects the row; or token_lookup: the host writes the row's byte
   // offset and the kernel gathers it. Either way the host's row is the reference.
   const Bf16Tensor &emb = w_.get("model.embed_tokens.weight");
-  if (token < 0 || token >= cfg_.vocabSize)
-    throw std::runtime_error("token id " + std::to_string(token) + " out of range 0.." +
-                             std::to_string(cfg_.vocabSize - 1));
+  checkToken(token);
   const Stage first = deviceLookup_ ? TokenLookup : Embedding;
   if (deviceLookup_)
     write(*buffers_.at("token.offset"), std::vector<int32_t>{int32_t(size_t(token) * H * 2)});
@@ -358,16 +361,8 @@ void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &log
                                                  emb.data.begin() + size_t(token + 1) * H),
                                     read<uint16_t>(x)));
 
-  // RoPE tables of this position: duplicated halves, sin's first half negated.
-  const int half = cfg_.headDim / 2;
-  std::vector<uint16_t> cos(cfg_.headDim), sin(cfg_.headDim);
-  for (int i = 0; i < cfg_.headDim; ++i) {
-    int j = i % half;
-    double invFreq = std::pow(cfg_.ropeTheta, -2.0 * j / cfg_.headDim);
-    double angle = double(pos) * invFreq;
-    cos[i] = doubleToBf16(std::cos(angle));
-    sin[i] = doubleToBf16(i < half ? -std::sin(angle) : std::sin(angle));
-  }
+  std::vector<uint16_t> cos, sin;
+  ropeTables(pos, cos, sin);
   write(*buffers_.at("rope.cos"), cos);
   write(*buffers_.at("rope.sin"), sin);
   write(*buffers_.at("kv_offset"), std::vector<int32_t>{int32_t(row * kv * 2)});
@@ -438,16 +433,38 @@ void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &log
     }
   }
 
-  if (!wantLogits)
-    return;
-  // 3. final_layer: logits of the W valid rows.
+  if (wantLogits)
+    finalLogits(logits);
+}
+
+void Pipeline::checkToken(int token) const {
+  if (token < 0 || token >= cfg_.vocabSize)
+    throw std::runtime_error("token id " + std::to_string(token) + " out of range 0.." +
+                             std::to_string(cfg_.vocabSize - 1));
+}
+
+void Pipeline::ropeTables(size_t pos, std::vector<uint16_t> &cos,
+                          std::vector<uint16_t> &sin) const {
+  // Duplicated halves, sin's first half negated (the kernels' rotate_half is a half swap).
+  const size_t d = cfg_.headDim, half = d / 2;
+  cos.resize(d);
+  sin.resize(d);
+  for (size_t i = 0; i < d; ++i) {
+    double angle = ropeAngle(cfg_, pos, i % half);
+    cos[i] = doubleToBf16(std::cos(angle));
+    sin[i] = doubleToBf16(i < half ? -std::sin(angle) : std::sin(angle));
+  }
+}
+
+void Pipeline::finalLogits(std::vector<float> &logits) {
+  // final_layer on the residual `x`: logits of the W valid rows.
   launch(FinalLayer);
   std::vector<uint16_t> raw = read<uint16_t>(*buffers_.at("logits"));
   logits.resize(cfg_.vocabSize);
   for (int i = 0; i < cfg_.vocabSize; ++i)
     logits[i] = bf16ToFloat(raw[i]);
   if (checking_)
-    record(FinalLayer, oracle::checkRule(oracle::finalLayer(cfg_, read<uint16_t>(x),
+    record(FinalLayer, oracle::checkRule(oracle::finalLayer(cfg_, read<uint16_t>(*buffers_.at("x")),
                                                             w_.get("model.norm.weight"),
                                                             w_.get("lm_head.weight")),
                                          logits));
@@ -468,9 +485,7 @@ void Pipeline::prefill(const std::vector<int> &tokens, int block, bool wantLogit
   const Bf16Tensor &emb = w_.get("model.embed_tokens.weight");
   std::vector<uint16_t> xb(T * H, 0);
   for (size_t t = 0; t < n; ++t) {
-    if (tokens[t] < 0 || tokens[t] >= cfg_.vocabSize)
-      throw std::runtime_error("token id " + std::to_string(tokens[t]) + " out of range 0.." +
-                               std::to_string(cfg_.vocabSize - 1));
+    checkToken(tokens[t]);
     for (size_t h = 0; h < H; ++h)
       xb[blockIndex(t, h, H)] = emb.data[size_t(tokens[t]) * H + h];
   }
@@ -482,7 +497,7 @@ void Pipeline::prefill(const std::vector<int> &tokens, int block, bool wantLogit
   std::vector<uint16_t> cos(T * (D / 2)), sin(T * (D / 2));
   for (size_t t = 0; t < T; ++t)
     for (size_t f = 0; f < D / 2; ++f) {
-      double angle = double(first + t) * std::pow(cfg_.ropeTheta, -2.0 * double(f) / double(D));
+      double angle = ropeAngle(cfg_, first + t, f);
       cos[ropeIndex(t, f)] = doubleToBf16(std::cos(angle));
       sin[ropeIndex(t, f)] = doubleToBf16(std::sin(angle));
     }
@@ -526,16 +541,7 @@ void Pipeline::prefill(const std::vector<int> &tokens, int block, bool wantLogit
   for (size_t h = 0; h < H; ++h)
     row[h] = last[blockIndex(n - 1, h, H)];
   write(*buffers_.at("x"), row);
-  launch(FinalLayer);
-  std::vector<uint16_t> raw = read<uint16_t>(*buffers_.at("logits"));
-  logits.resize(cfg_.vocabSize);
-  for (int i = 0; i < cfg_.vocabSize; ++i)
-    logits[i] = bf16ToFloat(raw[i]);
-  if (checking_)
-    record(FinalLayer, oracle::checkRule(oracle::finalLayer(cfg_, row,
-                                                            w_.get("model.norm.weight"),
-                                                            w_.get("lm_head.weight")),
-                                         logits));
+  finalLogits(logits);
 }
 
 void Pipeline::checkPrefillLayer(int L, int block, size_t n, const rngd::Buffer &x,
@@ -556,19 +562,14 @@ void Pipeline::checkPrefillLayer(int L, int block, size_t n, const rngd::Buffer 
   const std::vector<uint16_t> &kb = kc.back(), &vb = vc.back();
   oracle::RuleCount proj, attn, dec;
   for (size_t t = 0; t < n; ++t) {
-    oracle::Bits xr(H), qr(Q), ar(Q), cos(D), sin(D);
+    oracle::Bits xr(H), qr(Q), ar(Q), cos, sin;
     for (size_t h = 0; h < H; ++h)
       xr[h] = xb[blockIndex(t, h, H)];
     for (size_t i = 0; i < Q; ++i) {
       qr[i] = qb[prefillQIndex(t, i)];
       ar[i] = ab[prefillAttnIndex(t, i)];
     }
-    const size_t pos = size_t(block) * kChunk + t;
-    for (size_t i = 0; i < D; ++i) {
-      double angle = double(pos) * std::pow(cfg_.ropeTheta, -2.0 * double(i % (D / 2)) / double(D));
-      cos[i] = doubleToBf16(std::cos(angle));
-      sin[i] = doubleToBf16(i < D / 2 ? -std::sin(angle) : std::sin(angle));
-    }
+    ropeTables(size_t(block) * kChunk + t, cos, sin);
     oracle::ProjectionOut e = oracle::projection(
         cfg_, xr, wl("self_attn.q_proj.weight"), wl("self_attn.k_proj.weight"),
         wl("self_attn.v_proj.weight"), wl("input_layernorm.weight"),

@@ -865,6 +865,12 @@ int run(int argc, char **argv) {
       c += pipe->stats(s).cycles;
     return c;
   };
+  auto deviceLaunches = [&] {
+    int64_t n = 0;
+    for (int s : stages)
+      n += pipe->stats(s).launches;
+    return n;
+  };
   for (int i = 0; i < totalSteps; ++i) {
     auto ts = Clock::now();
     if (i == 0 && prefillCount > 0) {
@@ -878,9 +884,7 @@ int run(int argc, char **argv) {
       i = prefillCount - 1;
       fed.insert(fed.end(), opt.tokens.begin(), opt.tokens.begin() + i);
       prefillCycles = deviceCycles();
-      prefillLaunches = 0;
-      for (int s : stages)
-        prefillLaunches += pipe->stats(s).launches;
+      prefillLaunches = deviceLaunches();
     } else {
       pipe->step(i < promptLen ? opt.tokens[i] : next, P0 + i, i >= promptLen - 1, logits);
     }
@@ -889,8 +893,7 @@ int run(int argc, char **argv) {
     const bool wantLogits = i >= promptLen - 1;
     if (wantLogits && firstTokenCycles < 0) {
       firstTokenCycles = deviceCycles();
-      for (int s : stages)
-        firstTokenLaunches += pipe->stats(s).launches;
+      firstTokenLaunches = deviceLaunches();
     }
     fed.push_back(token);
     double dt = std::chrono::duration<double>(Clock::now() - ts).count();
