@@ -220,12 +220,20 @@ def make_inputs(kernel, d, seed, dist):
                 os.path.join(d, name + ".bin"))
 
 
-def read_bf16(d, name, mapping, axes):
-    flat = np.fromfile(os.path.join(d, name), dtype=np.uint16)
+def read_cells(d, name, mapping, axes, dtype, what):
+    flat = np.fromfile(os.path.join(d, name), dtype=dtype)
     cells = int(np.prod(list(axes.values())))
     if flat.size != cells:
-        raise SystemExit("%s: expected %d bf16 values, found %d" % (name, cells, flat.size))
+        raise SystemExit("%s: expected %d %s values, found %d" % (name, cells, what, flat.size))
     return from_layout(flat, mapping, axes)
+
+
+def read_bf16(d, name, mapping, axes):
+    return read_cells(d, name, mapping, axes, np.uint16, "bf16")
+
+
+def read_f32(d, name, mapping, axes):
+    return read_cells(d, name, mapping, axes, np.float32, "f32")
 
 
 def prefill_gemm(d):
@@ -412,18 +420,9 @@ def prefill_attention_first(d):
                          ATTN_A, ATTN_AXES)}
 
 
-
 ATTN_STATE_AXES = {"N": 8, "G": 2, "TB": 8, "TT": 4, "TQ": 16}
 ATTN_STATE = "[N, G, TB, TT, TQ]"
 ATTN_OUT_STATE = "[N, G, TB, TT, D % 64, D / 64, TQ]"
-
-
-def read_f32(d, name, mapping, axes):
-    flat = np.fromfile(os.path.join(d, name), dtype=np.float32)
-    cells = int(np.prod(list(axes.values())))
-    if flat.size != cells:
-        raise SystemExit("%s: expected %d f32 values, found %d" % (name, cells, flat.size))
-    return from_layout(flat, mapping, axes)
 
 
 def prefill_attention(d):
