@@ -605,7 +605,8 @@ private:
         group[static_cast<size_t>(k)] = streams[static_cast<size_t>(firstSlice + k)].data();
       interReduce(vectorPlan_, group);
     }
-    forEachSlice(outSet_, [&](int64_t s) { finishSlice(s, streams[static_cast<size_t>(s)], first); });
+    forEachSlice(outSet_,
+                 [&](int64_t s) { finishSlice(s, streams[static_cast<size_t>(s)], first); });
   }
 
   // The slice's fetch stream as packets of packetOut_ bytes (fetch cast applied).

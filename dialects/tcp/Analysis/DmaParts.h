@@ -22,24 +22,23 @@ struct DmaPart {
   bool stream = false;       // a part of a stream (a large load from HBM or DM to DM copy)
 };
 
-/// The descriptors of a DMA. An engine reaches only its own cluster's DM (the destination's,
-/// for DM to DM), so a DMA whose DM side spans both clusters is first cut, at the outermost
-/// loop whose iterations each stay in one cluster, into one piece per cluster. A load from
-/// HBM, or a DM to DM copy, of at least kDmaSplitBytes then streams each piece that reads each source byte once
-/// (no replication inside the piece; a copy per cluster is two pieces) over its cluster's
-/// first three engines: the piece's loop of kStreamSplitIterations or more iterations that
-/// three engines share most evenly (else its longest) is cut into near-equal chunks, chunk i
-/// on engine 4c + i. Every other DMA runs on the cluster's fourth engine (tcp-schedule moves
-/// it to whichever engine of the cluster frees first), so the weight streams do not hold up
-/// the kernel's own traffic in their engines' queues. A DMA writing HBM is only cut at a loop
-/// whose parts write disjoint [lo, hi) ranges (the simulator compares concurrent commands by
-/// such bounding ranges); with no such loop it stays whole. The scheduler and the lowering
-/// both use this, so they issue the same descriptors. Empty when the DM side spans both
-/// clusters and no loop of the nest separates them (no engine could run it). `chunks`, when
-/// given, are the stream parts' iteration counts, one per engine of the piece's cluster in
-/// order (the fourth is the spare engine, which tcp-schedule lends a stream across the
-/// others' start-ups); a chunk of 0 drops its part. Given for a small DMA, they cut it the
-/// same way, over the cluster's engines that tcp-schedule found idle at a kernel's end.
+/// The descriptors of a DMA. An engine reaches only its own cluster's DM (the destination's, for DM
+/// to DM), so a DMA whose DM side spans both clusters is first cut, at the outermost loop whose
+/// iterations each stay in one cluster, into one piece per cluster. A load from HBM, or a DM to DM
+/// copy, of at least kDmaSplitBytes then streams each piece that reads each source byte once (no
+/// replication inside the piece; a copy per cluster is two pieces) over its cluster's first three
+/// engines: the piece's loop of kStreamSplitIterations or more iterations that three engines share
+/// most evenly (else its longest) is cut into near-equal chunks, chunk i on engine 4c + i. Every
+/// other DMA runs on the cluster's fourth engine (tcp-schedule moves it to whichever engine of the
+/// cluster frees first), so the weight streams do not hold up the kernel's own traffic in their
+/// engines' queues. A DMA writing HBM is only cut at a loop whose parts write disjoint [lo, hi)
+/// ranges (the simulator compares concurrent commands by such bounding ranges); with no such loop
+/// it stays whole. The scheduler and the lowering both use this, so they issue the same
+/// descriptors. Empty when the DM side spans both clusters and no loop of the nest separates them
+/// (no engine could run it). `chunks`, when given, are the stream parts' iteration counts, one per
+/// engine of the piece's cluster in order (the fourth is the spare engine, which tcp-schedule lends
+/// a stream across the others' start-ups); a chunk of 0 drops its part. Given for a small DMA, they
+/// cut it the same way, over the cluster's engines that tcp-schedule found idle at a kernel's end.
 std::vector<DmaPart> dmaParts(const DmaOpPlan &plan, llvm::ArrayRef<int64_t> chunks = {});
 constexpr int64_t kDmaSplitBytes = 64 * 1024;
 /// A stream is cut at a loop of at least this many iterations (four per engine of a cluster),

@@ -1,9 +1,9 @@
-#include <algorithm>
 #include "dialects/tcp/IR/TcpLayout.h"
 #include "dialects/tcp/IR/TcpDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <algorithm>
 #include <set>
 
 using namespace mlir;
