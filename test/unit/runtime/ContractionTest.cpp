@@ -4,6 +4,7 @@
 #include "Rig.h"
 #include "rngd/Bf16.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace rngd;
@@ -79,9 +80,10 @@ isa::ContractConfig gemvContract() {
   return c;
 }
 
+// The stream: `streamBytes` at 8192.
 void contractPass(Rig &rig, const isa::SliceBitmap &s, const isa::ContractConfig &c,
-                  int64_t outBase, int64_t outFlits) {
-  int64_t f = rig.config(isa::Unit::Fetch, fetchLinear(s, 8192, 128, 32).values());
+                  int64_t outBase, int64_t outFlits, int64_t streamBytes = 128) {
+  int64_t f = rig.config(isa::Unit::Fetch, fetchLinear(s, 8192, streamBytes, 32).values());
   int64_t k = rig.config(isa::Unit::Contract, c.values());
   int64_t w = rig.config(isa::Unit::Commit, commitLinear(s, outBase, outFlits, 32).values());
   rig.pass(kFetchCollect | isa::UnitContract | isa::UnitCommit, {f, k, w});
@@ -157,6 +159,69 @@ TEST_CASE("TRF write and a bf16 GEMV contraction match the host bit for bit",
   CHECK(tensorPassCycles(t, k) == 8 + t.pipelineFillCycles + 5 + 4 + t.contractLaneFoldCycles);
   std::string json = rig.device.traceJson(*kernel, r);
   CHECK(json.find("\"memory\": \"trf\"") != std::string::npos);
+}
+
+TEST_CASE("a GEMM-shaped pass (each weight met by many packets) matches the host bit for "
+          "bit, also where products leave f32's normal range", "[sim][contract][gemm]") {
+  // 64 packets of 32 elements, each against 4 rows of every lane (a window per packet, a slot
+  // per row). Slice 0's operands are ordinary; slice 3's first packet and lane 0's row 0 hold
+  // 2^-75 and 2^-74, whose products 2^-150 and 2^-149 are not both exact (f32's smallest
+  // subnormal is 2^-149, and 2^-150 rounds to 0): the pairs (2^-150, 2^-149) and (2^-149,
+  // 2^-150) sum to 2^-149 each when every product rounds first, as the engine does (2^-148 in
+  // all), but one of them to 2^-148 if the same position of each pair were fused with the
+  // other's rounded product (3 x 2^-149 in all).
+  Rig rig;
+  isa::SliceBitmap s = twoSlices();
+  const float tiny = std::ldexp(1.0f, -75);
+  struct Operands {
+    std::vector<uint16_t> w = std::vector<uint16_t>(8 * 256), x = std::vector<uint16_t>(64 * 32);
+    float weight(int lane, int row, int j) const { return bf16ToF32(w[lane * 256 + row * 32 + j]); }
+    // Packet p against lane l's row r: one tree into a +0 accumulator.
+    float dot(int p, int lane, int row) const {
+      std::vector<float> v(32);
+      for (int j = 0; j < 32; ++j)
+        v[j] = bf16ToF32(x[p * 32 + j]) * weight(lane, row, j);
+      return 0.0f + hostTree(v);
+    }
+  };
+  Operands ops[2];
+  for (int k = 0; k < 2; ++k) {
+    Lcg r(uint32_t(21 + k));
+    for (auto &v : ops[k].w)
+      v = f32ToBf16(r.uniform(-2.0f, 2.0f));
+    for (auto &v : ops[k].x)
+      v = f32ToBf16(r.uniform(-3.0f, 3.0f));
+  }
+  Operands &o3 = ops[1];
+  const float xs[4] = {tiny, tiny, tiny, tiny}, ws[4] = {tiny, 2 * tiny, 2 * tiny, tiny};
+  for (int j = 0; j < 32; ++j) {
+    o3.x[j] = f32ToBf16(j < 4 ? xs[j] : 0.0f);
+    o3.w[j] = f32ToBf16(j < 4 ? ws[j] : 0.0f);
+  }
+  REQUIRE(bits(o3.dot(0, 0, 0)) == bits(std::ldexp(1.0f, -148)));
+  rig.put(0, 0, ops[0].w);
+  rig.put(0, 8192, ops[0].x);
+  rig.put(3, 0, o3.w);
+  rig.put(3, 8192, o3.x);
+  loadWeights(rig, s, 0);
+  isa::ContractConfig c;
+  c.pack = 2, c.lanesLog2 = 3, c.mac = isa::MacType::Bf16, c.packetElems = 32;
+  c.window = 1, c.slots = 4;
+  c.limits[0] = 64, c.streamStrides[0] = 1; // a window per packet
+  c.limits[7] = 4, c.trfStrides[7] = 64, c.accStrides[7] = 1; // its 4 rows, a slot each
+  contractPass(rig, s, c, 16384, 256, 64 * 32 * 2);
+  Status st = rig.run();
+  INFO(st.message());
+  REQUIRE(st.ok());
+  for (auto [slice, o] : {std::pair<int, Operands *>{0, &ops[0]}, {3, &o3}}) {
+    auto out = rig.get<uint32_t>(slice, 16384, 256 * 8);
+    for (int p = 0; p < 64; ++p)
+      for (int row = 0; row < 4; ++row)
+        for (int lane = 0; lane < 8; ++lane) {
+          INFO("slice " << slice << " packet " << p << " row " << row << " lane " << lane);
+          CHECK(out[(p * 4 + row) * 8 + lane] == bits(o->dot(p, lane, row)));
+        }
+  }
 }
 
 TEST_CASE("sequential lane folding: a flit per slot and lane, the interleaved values in "
