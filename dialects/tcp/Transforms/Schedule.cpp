@@ -45,14 +45,15 @@ LogicalResult scheduleFunction(func::FuncOp func, const TargetModel &t,
   linkUnits(units);
   std::deque<std::vector<Unit>> runs; // a deque: each scheduler holds a reference to its run
   std::vector<std::unique_ptr<ListScheduler>> schedulers;
-  for (bool leave : {false, true})
-    for (bool stagger : {false, true})
-      if (tries(leaveEngine, leave) && tries(staggerBusySpare, stagger)) {
-        runs.push_back(units);
-        schedulers.push_back(std::make_unique<ListScheduler>(
-            t, runs.back(), SchedulerOptions{/*staggerBusySpare=*/stagger,
-                                             /*leaveEngine=*/leave}));
-      }
+  for (bool unlock : {false, true})
+    for (bool leave : {false, true})
+      for (bool stagger : {false, true})
+        if (tries(leaveEngine, leave) && tries(staggerBusySpare, stagger)) {
+          runs.push_back(units);
+          schedulers.push_back(std::make_unique<ListScheduler>(
+              t, runs.back(), SchedulerOptions{/*staggerBusySpare=*/stagger,
+                                               /*leaveEngine=*/leave, /*unlockDmas=*/unlock}));
+        }
   size_t best = 0;
   for (size_t r = 0; r < schedulers.size(); ++r) {
     schedulers[r]->run();

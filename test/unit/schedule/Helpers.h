@@ -46,10 +46,11 @@ inline Unit pass(Footprint reads, Footprint writes, int64_t context, int64_t cyc
   return u;
 }
 
-/// Links the units and schedules them (plain run: no stagger, no leaving).
-inline int64_t schedule(std::vector<Unit> &units, const TargetModel &t = defaultTarget()) {
+/// Links the units and schedules them (default: the plain run, no stagger, no leaving).
+inline int64_t schedule(std::vector<Unit> &units, const TargetModel &t = defaultTarget(),
+                        SchedulerOptions options = {}) {
   linkUnits(units);
-  ListScheduler scheduler(t, units, SchedulerOptions{});
+  ListScheduler scheduler(t, units, options);
   scheduler.run();
   return scheduler.makespan();
 }

@@ -125,6 +125,22 @@ TEST_CASE("the next unit: earliest ready, then the longest path; streams and the
     c[1].isDma = true; // only passes wait for passes
     CHECK(chooseNext(c, startup) == 0);
   }
+  SECTION("unlockDmas: a pass that leads to a DMA within half the first pick's cycles goes first") {
+    std::vector<Candidate> c = {{0, 100, 900}, {1, 100, 500}, {2, 100, 400}};
+    c[0].ownCycles = 1000;
+    c[1].unlock = 500; // at the limit: 1000 / 2
+    CHECK(chooseNext(c, startup) == 0); // the rule is off by default
+    CHECK(chooseNext(c, startup, true) == 1);
+    c[2].unlock = 300; // the one that unlocks soonest
+    CHECK(chooseNext(c, startup, true) == 2);
+    c[2].ready = 101; // not ready as soon as the first pick
+    CHECK(chooseNext(c, startup, true) == 1);
+    c[1].unlock = 501; // one past the limit
+    CHECK(chooseNext(c, startup, true) == 0);
+    c[1].unlock = 500;
+    c[1].isDma = true; // the rule orders passes only
+    CHECK(chooseNext(c, startup, true) == 0);
+  }
 }
 
 TEST_CASE("stream shares: the engines' iterations end together") {

@@ -2,7 +2,8 @@
 
 namespace rngd::tcp::sched {
 
-size_t chooseNext(llvm::ArrayRef<Candidate> candidates, int64_t dmaStartupCycles) {
+size_t chooseNext(llvm::ArrayRef<Candidate> candidates, int64_t dmaStartupCycles,
+                  bool unlockDmas) {
   size_t best = 0;
   for (size_t c = 1; c < candidates.size(); ++c) {
     const Candidate &x = candidates[c], &b = candidates[best];
@@ -22,6 +23,15 @@ size_t chooseNext(llvm::ArrayRef<Candidate> candidates, int64_t dmaStartupCycles
           candidates[c].path > candidates[longer].path)
         longer = c;
     best = longer;
+  }
+  if (unlockDmas && !candidates[best].isDma) {
+    size_t first = best;
+    for (size_t c = 0; c < candidates.size(); ++c) {
+      const Candidate &x = candidates[c];
+      if (!x.isDma && x.ready <= candidates[first].ready &&
+          x.unlock <= candidates[first].ownCycles / 2 && x.unlock < candidates[best].unlock)
+        best = c;
+    }
   }
   return best;
 }

@@ -4,6 +4,7 @@
 #include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
+#include <limits>
 
 namespace rngd::tcp::sched {
 
@@ -15,6 +16,10 @@ struct Candidate {
   bool isDma = false;
   bool isStream = false; // a weight stream
   int64_t loadCycles = 0; // a pass: its configuration loads if every word loaded
+  int64_t ownCycles = 0;  // a pass: its own cycles
+  /// A pass: the fewest cycles of passes not yet issued, its own included, after which a DMA
+  /// it leads to can issue (INT64_MAX: it leads to none); see ListScheduler::dmaUnlocks.
+  int64_t unlock = std::numeric_limits<int64_t>::max();
 };
 
 /// The candidate to issue next (an index into `candidates`, which are in program order):
@@ -24,7 +29,11 @@ struct Candidate {
 ///   idle at the end);
 /// - the filler rule: a pass that would fill the queue while a pass with a longer path is not
 ///   ready yet waits for that one if it is ready before the filler's configuration loads would
-///   end (those loads would only hold it up).
-size_t chooseNext(llvm::ArrayRef<Candidate> candidates, int64_t dmaStartupCycles);
+///   end (those loads would only hold it up);
+/// - with `unlockDmas`, a pass ready as soon as that pass that leads, within at most half that
+///   pass's cycles, to a DMA goes first (the one that unlocks soonest): the DMA then runs
+///   beside the longer pass instead of after it.
+size_t chooseNext(llvm::ArrayRef<Candidate> candidates, int64_t dmaStartupCycles,
+                  bool unlockDmas = false);
 
 } // namespace rngd::tcp::sched

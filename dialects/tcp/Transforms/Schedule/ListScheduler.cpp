@@ -8,6 +8,8 @@
 #include "DependenceGraph.h"
 #include "Engines.h"
 
+#include <limits>
+
 namespace rngd::tcp::sched {
 
 ListScheduler::ListScheduler(const TargetModel &t, std::vector<Unit> &units,
@@ -25,14 +27,22 @@ void ListScheduler::run() {
   std::vector<Candidate> candidates;
   for (size_t n = 0; n < units_.size(); ++n) {
     candidates.clear();
+    std::vector<int64_t> unlocks;
+    if (options_.unlockDmas)
+      unlocks = dmaUnlocks();
     for (size_t u = 0; u < units_.size(); ++u) {
       const Unit &unit = units_[u];
       if (unit.issued || !llvm::all_of(unit.preds, [&](size_t p) { return units_[p].issued; }))
         continue;
-      candidates.push_back({u, std::max(readyAt(u), clock_.now()), pathToEnd_[u], unit.isDma,
-                            unit.isStream(), unit.isDma ? 0 : wholeLoadCycles(t_, unit)});
+      Candidate c{u, std::max(readyAt(u), clock_.now()), pathToEnd_[u], unit.isDma,
+                  unit.isStream(), unit.isDma ? 0 : wholeLoadCycles(t_, unit)};
+      c.ownCycles = unit.isDma ? 0 : ownCycles(t_, unit);
+      if (!unlocks.empty())
+        c.unlock = unlocks[u];
+      candidates.push_back(c);
     }
-    size_t best = candidates[chooseNext(candidates, t_.dmaStartupCycles)].unit;
+    size_t best =
+        candidates[chooseNext(candidates, t_.dmaStartupCycles, options_.unlockDmas)].unit;
     issue(best);
     issueOrder_.push_back(best);
   }
@@ -57,6 +67,39 @@ void ListScheduler::run() {
     }
   }
   resolveEngineWaits();
+}
+
+/// Per pass not yet issued: the fewest cycles of passes not yet issued (its own included) that
+/// some DMA not yet issued waits for, among the DMAs it leads to through passes only; INT64_MAX
+/// when it leads to none (or only through another DMA not yet issued).
+std::vector<int64_t> ListScheduler::dmaUnlocks() const {
+  const int64_t none = std::numeric_limits<int64_t>::max();
+  std::vector<int64_t> best(units_.size(), none);
+  std::vector<char> in(units_.size());
+  for (size_t d = 0; d < units_.size(); ++d) {
+    if (units_[d].issued || !units_[d].isDma)
+      continue;
+    // The passes not yet issued that d waits for, transitively; none of its waits a DMA.
+    std::fill(in.begin(), in.end(), 0);
+    llvm::SmallVector<size_t> stack(units_[d].preds.begin(), units_[d].preds.end());
+    bool viaDma = false;
+    int64_t cycles = 0;
+    while (!stack.empty() && !viaDma) {
+      size_t p = stack.pop_back_val();
+      if (units_[p].issued || in[p])
+        continue;
+      viaDma = units_[p].isDma;
+      in[p] = 1;
+      cycles += ownCycles(t_, units_[p]);
+      stack.append(units_[p].preds.begin(), units_[p].preds.end());
+    }
+    if (viaDma)
+      continue;
+    for (size_t p = 0; p < units_.size(); ++p)
+      if (in[p])
+        best[p] = std::min(best[p], cycles);
+  }
+  return best;
 }
 
 /// Sets each DMA part's `partAfter` from the final times: a part that started after its unit

@@ -16,6 +16,8 @@ struct SchedulerOptions {
   /// The kernel's first weight stream leaves each cluster's last stream engine to the streams
   /// after it (leaves).
   bool leaveEngine = false;
+  /// Issue a short pass that unlocks a DMA before a longer pass ready as soon (chooseNext).
+  bool unlockDmas = false;
 };
 
 class ListScheduler {
@@ -36,6 +38,7 @@ private:
   llvm::SmallVector<size_t> blockers(size_t u) const;
   int64_t projectedEnd(size_t u) const;
   int64_t readyAt(size_t u);
+  std::vector<int64_t> dmaUnlocks() const;
   llvm::SmallVector<Wait> retire(const llvm::SmallVector<size_t> &which, int64_t &heldBy);
   llvm::SmallVector<uint64_t> loadBlocks(size_t u);
   bool hoistLoads(size_t u, int64_t cycles);
