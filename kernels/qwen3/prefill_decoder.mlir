@@ -13,22 +13,26 @@
 //   o_weight [H, Q], post_rms_weight [H], gate_weight and up_weight [L, H], down_weight [H, L]
 //
 // Placement: tokens split over the clusters (T / 256, 256 each); each weight on one slice of
-// each cluster, used by all 256 of its tokens while it sits in the TRF.
+// each cluster, used by all 256 of its tokens while it sits in the TRF. After o_proj, the work
+// runs in two halves of each cluster's tokens (T % 64 / 32: 32 of each slice's 64 in x's
+// layout), so that one half's DMAs and short passes run beside the other half's contraction.
 // 1. o_proj: 1024 rows x 2048 is 16 rows x 512 per slice, so K is split in 4 blocks (KS):
 //    slice (KS, H / 16) holds rows H / 16 (8 lanes, two time-broadcast rows) x block KS, and
 //    the 64 slices of a block are a ring that broadcasts a's block (128 tokens x 16 values per
-//    slice, 8,192 cycles). The partial sums (f32) are added across the blocks by a DMA that
-//    gathers the 4 partials of 64 tokens x 16 rows onto slice (T % 256 / 64, H / 16) (the
-//    inter-slice reducer adds only innermost slices; the ring needs the blocks outermost),
-//    then ((p0 + p1) + p2) + p3 + x through the VRF.
-// 2. RMSNorm of r in x's layout, as prefill_projection normalises x.
+//    slice, 8,192 cycles), for all the tokens at once.
+// 2. Per half: a DMA gathers the 4 partial sums (f32) of 32 tokens x 16 rows onto slice
+//    (T % 256 / 64, H / 16) (the inter-slice reducer adds only innermost slices; the ring needs
+//    the blocks outermost), ((p0 + p1) + p2) + p3 + x through the VRF, then the RMSNorm of r in
+//    x's layout, as prefill_projection normalises x (the half's 32 tokens in the reducer's 8
+//    slots of 4).
 // 3. gate/up: 3072 pairs, 16 per slice on 192 slices (each lane holds the gate and up rows of
-//    two pairs: four time-broadcast rows, 64 KB of TRF), h broadcast around the 256-slice
-//    ring (32,768 cycles); silu(g) u per 64 tokens with u from the VRF.
-// 4. down: 1024 rows x 3072 is 16 rows x 1024 per slice on 192 slices (K in 3 blocks); a DMA
-//    lays p out for the ring of each block (128 tokens x 32 values per slice), contracted in
-//    the order [L % 32 / 16, L % 1024 / 32, L % 16] (16,384 cycles); the partials are added
-//    like o_proj's, plus r.
+//    two pairs: four time-broadcast rows, 64 KB of TRF), h's half broadcast around the
+//    256-slice ring (16,384 cycles a half); silu(g) u per 64 tokens with u from the VRF.
+// 4. down: 1024 rows x 3072 is 16 rows x 1024 per slice on 192 slices (K in 3 blocks); per
+//    half, a DMA lays p out for the ring of each block (64 tokens x 32 values per slice),
+//    contracted in the order [L % 32 / 16, L % 1024 / 32, L % 16] (8,192 cycles a half); the
+//    partials are gathered and added like o_proj's, plus r.
+// Each token's sums are added in the same order as with the whole block at once.
 // Rounding points: r, h, p and y are bf16; the contraction sums, the partial sums' additions,
 // the norm and silu(g) u are f32.
 !ah = !tcp.hbm<bf16, "[Q / 16, T, Q % 16]">
@@ -46,71 +50,74 @@
 !owload = !tcp.stream<bf16, cluster = "C2", slice = "[Q / 512, H / 16]", time = "[H % 8, H % 16 / 8, Q % 512 / 16]", packet = "Q % 16">
 !owtrf = !tcp.trf<bf16, cluster = "C2", slice = "[Q / 512, H / 16]", lane = "H % 8", elem = "[H % 16 / 8, Q % 512]">
 !oacc = !tcp.stream<f32, cluster = "T / 256", slice = "[KS, H / 16]", time = "[T % 128, T % 256 / 128, H % 16 / 8]", packet = "H % 8">
-
-// The partial sums of a block (KS) gathered per 64 tokens and added with the residual.
 !part = !tcp.dm<f32, cluster = "T / 256", slice = "[KS, H / 16]", elem = "[T % 256 / 64, T % 64, H % 16]">
-!parts = !tcp.dm<f32, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", elem = "[KS, T % 64, H % 16]">
-!one = !tcp.dm<f32, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", elem = "[T % 64, H % 16]">
-!ones = !tcp.stream<f32, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", time = "[T % 64, H % 16 / 8]", packet = "H % 8">
-!onesb = !tcp.stream<bf16, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", time = "[T % 64, H % 16 / 8]", packet = "H % 8">
-!onevrf = !tcp.vrf<f32, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", elem = "[T % 64, H % 16]">
 
-// h = RMSNorm(r), in r's layout (the projection's x RMSNorm): 64 tokens x 16 values per slice.
+// The rest in two halves of the tokens (K4 = T % 256 / 64, U = T % 32; half h holds the
+// tokens with T % 64 / 32 = h, 32 of each slice's 64 in x's layout), so that one half's DMAs
+// (partial-sum gathers, p's layout) and short passes run beside the other half's contraction.
 !xdm = !tcp.dm<bf16, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", elem = "[T % 64, H % 16]">
-!trin = !tcp.stream<bf16, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", time = "[T % 64 / 4, T % 4, H % 16 / 8]", packet = "H % 8">
-!trout = !tcp.stream<bf16, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", time = "[T % 64 / 4, H % 16 / 8, H % 8]", packet = "T % 4">
-!xtdm = !tcp.dm<bf16, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", elem = "[T % 64 / 4, H % 16, T % 4]">
-// A chunk of 32 tokens (U) of the transposed r, its sums of squares, and the two joined.
+!half = !tcp.dm<bf16, cluster = "K2", slice = "[K4, H / 16]", elem = "[U, H % 16]">
+!yj = !tcp.dm<bf16, cluster = "K2", slice = "[K4, H / 16]", elem = "[P2, U, H % 16]">
+// A half's partial sums gathered onto slice (K4, H / 16) and added with the residual.
+!parth = !tcp.dm<f32, cluster = "K2", slice = "[KS, H / 16]", elem = "[K4, U # 64, H % 16]">
+!parts = !tcp.dm<f32, cluster = "K2", slice = "[K4, H / 16]", elem = "[KS, U, H % 16]">
+!one = !tcp.dm<f32, cluster = "K2", slice = "[K4, H / 16]", elem = "[U, H % 16]">
+!ones = !tcp.stream<f32, cluster = "K2", slice = "[K4, H / 16]", time = "[U, H % 16 / 8]", packet = "H % 8">
+!onesb = !tcp.stream<bf16, cluster = "K2", slice = "[K4, H / 16]", time = "[U, H % 16 / 8]", packet = "H % 8">
+!onevrf = !tcp.vrf<f32, cluster = "K2", slice = "[K4, H / 16]", elem = "[U, H % 16]">
+
+// h = RMSNorm(r) for a half (the projection's x RMSNorm): the transpose puts 4 tokens in the
+// lanes, the reducer's 8 slots sum the half's 32 tokens, the inter-slice reducer a row's 64
+// slices.
+!trin = !tcp.stream<bf16, cluster = "K2", slice = "[K4, H / 16]", time = "[U / 4, U % 4, H % 16 / 8]", packet = "H % 8">
+!trout = !tcp.stream<bf16, cluster = "K2", slice = "[K4, H / 16]", time = "[U / 4, H % 16 / 8, H % 8]", packet = "U % 4">
 !xtc = !tcp.dm<bf16, cluster = "K2", slice = "[K4, H / 16]", elem = "[U / 4, H % 16, U % 4]">
 !sqin = !tcp.stream<f32, cluster = "K2", slice = "[K4, H / 16]", time = "[H % 16, U / 4]", packet = "U % 4">
 !ssc = !tcp.stream<f32, cluster = "K2", slice = "[K4, X64]", time = "U / 4", packet = "U % 4">
-!sscdm = !tcp.dm<f32, cluster = "K2", slice = "[K4, X64]", elem = "[U / 4, U % 4]">
-!ssj = !tcp.dm<f32, cluster = "K2", slice = "[K4, X64]", elem = "[P2, U / 4, U % 4]">
-!ssdm = !tcp.dm<f32, cluster = "T / 256", slice = "[T % 256 / 64, X64]", elem = "T % 64">
-!sss = !tcp.stream<f32, cluster = "T / 256", slice = "[T % 256 / 64, X64]", time = "T % 64 / 8", packet = "T % 8">
-!rsub = !tcp.stream<f32, cluster = "T / 256", slice = "[T % 256 / 64, X64]", time = "T % 64 / 2", packet = "T % 2">
-!rvrf = !tcp.vrf<f32, cluster = "T / 256", slice = "[T % 256 / 64, X64]", elem = "T % 64">
+!ssdm = !tcp.dm<f32, cluster = "K2", slice = "[K4, X64]", elem = "U">
+!sss = !tcp.stream<f32, cluster = "K2", slice = "[K4, X64]", time = "U / 8", packet = "U % 8">
+!rsub = !tcp.stream<f32, cluster = "K2", slice = "[K4, X64]", time = "U / 2", packet = "U % 2">
+!rvrf = !tcp.vrf<f32, cluster = "K2", slice = "[K4, X64]", elem = "U">
 !wn = !tcp.dm<bf16, cluster = "C2", slice = "[R4, H / 16]", elem = "H % 16">
 !wnsub = !tcp.stream<f32, cluster = "C2", slice = "[R4, H / 16]", time = "H % 16 / 2", packet = "H % 2">
 !wnvrf = !tcp.vrf<f32, cluster = "C2", slice = "[R4, H / 16]", elem = "H % 16">
-!xs = !tcp.stream<f32, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", time = "[T % 64, H % 16 / 8]", packet = "H % 8">
-!xwdm = !tcp.dm<f32, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", elem = "[T % 64, H % 16]">
-!xws = !tcp.stream<f32, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", time = "[H % 16 / 8, T % 64]", packet = "H % 8">
+!xws = !tcp.stream<f32, cluster = "K2", slice = "[K4, H / 16]", time = "[H % 16 / 8, U]", packet = "H % 8">
 
 // gate/up: slice L / 16 (192 of 256) holds pairs L % 16: lane L % 8, rows [L % 16 / 8, GU]
-// (GU: 0 gate, 1 up). h is broadcast around the 256-slice ring as in prefill_projection.
-!xf = !tcp.stream<bf16, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", time = "T % 64", packet = "H % 16">
-!xn = !tcp.stream<bf16, cluster = "T / 256", slice = "X256", time = "[T % 64, T % 256 / 64, H / 16]", packet = "H % 16">
+// (GU: 0 gate, 1 up). h's half is broadcast around the 256-slice ring as in prefill_projection.
+!xf = !tcp.stream<bf16, cluster = "K2", slice = "[K4, H / 16]", time = "U", packet = "H % 16">
+!xn = !tcp.stream<bf16, cluster = "K2", slice = "X256", time = "[U, K4, H / 16]", packet = "H % 16">
 !guh = !tcp.dm<bf16, cluster = "C2", slice = "L / 16 # 256", elem = "[L % 16, H]">
 !gudm = !tcp.dm<bf16, cluster = "C2", slice = "L / 16 # 256", elem = "[GU, L % 16, H]">
 !guload = !tcp.stream<bf16, cluster = "C2", slice = "L / 16 # 256", time = "[L % 8, L % 16 / 8, GU, H / 16]", packet = "H % 16">
 !gutrf = !tcp.trf<bf16, cluster = "C2", slice = "L / 16 # 256", lane = "L % 8", elem = "[L % 16 / 8, GU, H]">
-!guacc = !tcp.stream<f32, cluster = "T / 256", slice = "L / 16 # 256", time = "[T % 64, T % 256 / 64, L % 16 / 8, GU]", packet = "L % 8">
-!gures = !tcp.dm<f32, cluster = "T / 256", slice = "L / 16 # 256", elem = "[T % 256 / 64, T % 64, L % 16 / 8, GU, L % 8]">
-// silu(g) u for 64 tokens (U64) at a time: g and u through views 8 cells apart.
+!guacc = !tcp.stream<f32, cluster = "K2", slice = "L / 16 # 256", time = "[U, K4, L % 16 / 8, GU]", packet = "L % 8">
+!gures = !tcp.dm<f32, cluster = "K2", slice = "L / 16 # 256", elem = "[K4, U, L % 16 / 8, GU, L % 8]">
+// silu(g) u for 64 tokens (U64 = [K4 % 2, U]) at a time: g and u through views 8 cells apart.
 !gview = !tcp.dm<f32, cluster = "K2", slice = "LS # 256", elem = "[U64, J2, LN # 16]">
 !gs = !tcp.stream<f32, cluster = "K2", slice = "LS # 256", time = "[U64, J2]", packet = "LN">
 !gsb = !tcp.stream<bf16, cluster = "K2", slice = "LS # 256", time = "[U64, J2]", packet = "LN">
 !uvrf = !tcp.vrf<f32, cluster = "K2", slice = "LS # 256", elem = "[U64, J2, LN]">
 !pc = !tcp.dm<bf16, cluster = "K2", slice = "LS # 256", elem = "[U64, J2, LN]">
-!pj = !tcp.dm<bf16, cluster = "K2", slice = "LS # 256", elem = "[P4, U64, J2, LN]">
-!pdm = !tcp.dm<bf16, cluster = "T / 256", slice = "L / 16 # 256", elem = "[T % 256 / 64, T % 64, L % 16]">
+!pj = !tcp.dm<bf16, cluster = "K2", slice = "LS # 256", elem = "[P2, U64, J2, LN]">
+!ph = !tcp.dm<bf16, cluster = "K2", slice = "L / 16 # 256", elem = "[K4, U, L % 16]">
 
-// down: slice (L / 1024, H / 16) (192 of 256) holds 16 rows x block L / 1024; p laid out for
-// the block's ring: slice (T % 256 / 128, L % 1024 / 32) of it holds 128 tokens x 32 values.
-!ddm = !tcp.dm<bf16, cluster = "T / 256", slice = "[L / 1024 # 4, T % 256 / 128, L % 1024 / 32]", elem = "[L % 32 / 16, T % 128, L % 16]">
-!df = !tcp.stream<bf16, cluster = "T / 256", slice = "[L / 1024 # 4, T % 256 / 128, L % 1024 / 32]", time = "[T % 128, L % 32 / 16]", packet = "L % 16">
-!ds = !tcp.stream<bf16, cluster = "T / 256", slice = "[L / 1024 # 4, X64]", time = "[T % 128, L % 32 / 16, T % 256 / 128, L % 1024 / 32]", packet = "L % 16">
+// down: slice (L / 1024, H / 16) (192 of 256) holds 16 rows x block L / 1024 (K in 3 blocks).
+// p's half laid out for the block's ring: slice (K4 / 2, L % 1024 / 32) of it holds 64 tokens
+// x 32 values, contracted in the order [L % 32 / 16, L % 1024 / 32, L % 16].
+!ddm = !tcp.dm<bf16, cluster = "K2", slice = "[L / 1024 # 4, K4 / 2, L % 1024 / 32]", elem = "[L % 32 / 16, K4 % 2, U, L % 16]">
+!df = !tcp.stream<bf16, cluster = "K2", slice = "[L / 1024 # 4, K4 / 2, L % 1024 / 32]", time = "[K4 % 2, U, L % 32 / 16]", packet = "L % 16">
+!ds = !tcp.stream<bf16, cluster = "K2", slice = "[L / 1024 # 4, X64]", time = "[K4 % 2, U, L % 32 / 16, K4 / 2, L % 1024 / 32]", packet = "L % 16">
 !dwdm = !tcp.dm<bf16, cluster = "C2", slice = "[L / 1024 # 4, H / 16]", elem = "[H % 16, L % 1024]">
 !dwload = !tcp.stream<bf16, cluster = "C2", slice = "[L / 1024 # 4, H / 16]", time = "[H % 8, H % 16 / 8, L % 32 / 16, L % 1024 / 32]", packet = "L % 16">
 !dwtrf = !tcp.trf<bf16, cluster = "C2", slice = "[L / 1024 # 4, H / 16]", lane = "H % 8", elem = "[H % 16 / 8, L % 32 / 16, L % 1024 / 32, L % 16]">
-!dacc = !tcp.stream<f32, cluster = "T / 256", slice = "[KS3 # 4, H / 16]", time = "[T % 128, T % 256 / 128, H % 16 / 8]", packet = "H % 8">
-!dpart = !tcp.dm<f32, cluster = "T / 256", slice = "[KS3 # 4, H / 16]", elem = "[T % 256 / 64, T % 64, H % 16]">
-!dparts = !tcp.dm<f32, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", elem = "[KS3, T % 64, H % 16]">
+!dacc = !tcp.stream<f32, cluster = "K2", slice = "[KS3 # 4, H / 16]", time = "[K4 % 2, U, K4 / 2, H % 16 / 8]", packet = "H % 8">
+!dpart = !tcp.dm<f32, cluster = "K2", slice = "[KS3 # 4, H / 16]", elem = "[K4, U, H % 16]">
+!dparts = !tcp.dm<f32, cluster = "K2", slice = "[K4, H / 16]", elem = "[KS3, U, H % 16]">
 
 module attributes {tcp.axes = {T = 512, H = 1024, Q = 2048, L = 3072, X64 = 64, X256 = 256,
-                               C2 = 2, KS = 4, U = 32, P2 = 2, K2 = 2, K4 = 4, R4 = 4, GU = 2,
-                               LS = 192, U64 = 64, J2 = 2, LN = 8, P4 = 4, KS3 = 3}} {
+                               C2 = 2, KS = 4, KS3 = 3, K2 = 2, K4 = 4, U = 32, P2 = 2, R4 = 4,
+                               GU = 2, LS = 192, U64 = 64, J2 = 2, LN = 8}} {
   func.func @prefill_decoder(%attn: !ah {tcp.arg = "in", tcp.name = "attn"},
                              %x: !x {tcp.arg = "in", tcp.name = "x"},
                              %o_weight: !ow {tcp.arg = "in", tcp.name = "o_weight"},
@@ -119,7 +126,7 @@ module attributes {tcp.axes = {T = 512, H = 1024, Q = 2048, L = 3072, X64 = 64, 
                              %up_weight: !lw {tcp.arg = "in", tcp.name = "up_weight"},
                              %down_weight: !dw {tcp.arg = "in", tcp.name = "down_weight"},
                              %y: !x {tcp.arg = "out", tcp.name = "y"}) {
-    // 1. o_proj: partial sums per block of K.
+    // 1. o_proj: partial sums per block of K, for all the tokens.
     %owd = tcp.dma %o_weight : !ow -> !owdm
     %ow1 = tcp.fetch main %owd : !owdm -> !owload
     %ow2 = tcp.collect %ow1 : !owload
@@ -130,172 +137,268 @@ module attributes {tcp.axes = {T = 512, H = 1024, Q = 2048, L = 3072, X64 = 64, 
     %aa3 = tcp.collect %aa2 : !as
     %oa = tcp.contract %aa3, %owt pack 2 : !as, !owtrf -> !oacc
     %op = tcp.commit %oa : !oacc -> !part
-    %ops = tcp.dma %op : !part -> !parts
-    // r = bf16(((p0 + p1) + p2) + p3 + x).
     %xd = tcp.dma %x : !x -> !xdm
-    %o0 = tcp.dm_view %ops offset 0 : !parts -> !one
-    %o1 = tcp.dm_view %ops offset 1024 : !parts -> !one
-    %o2 = tcp.dm_view %ops offset 2048 : !parts -> !one
-    %o3 = tcp.dm_view %ops offset 3072 : !parts -> !one
-    %ob1 = tcp.fetch main %o1 : !one -> !ones
-    %ob2 = tcp.collect %ob1 : !ones
-    %ob3 = tcp.to_vrf %ob2 : !ones -> !onevrf
-    %oc1 = tcp.fetch main %o0 : !one -> !ones
-    %oc2 = tcp.collect %oc1 : !ones
-    %oc3 = tcp.vector %oc2 [add_f vrf(%ob3 : !onevrf)] : !ones
-    %os1 = tcp.commit %oc3 : !ones -> !one
-    %ob4 = tcp.fetch main %o2 : !one -> !ones
-    %ob5 = tcp.collect %ob4 : !ones
-    %ob6 = tcp.to_vrf %ob5 : !ones -> !onevrf
-    %oc4 = tcp.fetch main %os1 : !one -> !ones
-    %oc5 = tcp.collect %oc4 : !ones
-    %oc6 = tcp.vector %oc5 [add_f vrf(%ob6 : !onevrf)] : !ones
-    %os2 = tcp.commit %oc6 : !ones -> !one
-    %ob7 = tcp.fetch main %o3 : !one -> !ones
-    %ob8 = tcp.collect %ob7 : !ones
-    %ob9 = tcp.to_vrf %ob8 : !ones -> !onevrf
-    %oc7 = tcp.fetch main %os2 : !one -> !ones
-    %oc8 = tcp.collect %oc7 : !ones
-    %oc9 = tcp.vector %oc8 [add_f vrf(%ob9 : !onevrf)] : !ones
-    %os3 = tcp.commit %oc9 : !ones -> !one
-    %xx1 = tcp.fetch main %xd : !xdm -> !ones
-    %xx2 = tcp.collect %xx1 : !ones
-    %xx3 = tcp.to_vrf %xx2 : !ones -> !onevrf
-    %oc10 = tcp.fetch main %os3 : !one -> !ones
-    %oc11 = tcp.collect %oc10 : !ones
-    %oc12 = tcp.vector %oc11 [add_f vrf(%xx3 : !onevrf)] : !ones
-    %oc13 = tcp.cast %oc12 : !ones -> !onesb
-    %r = tcp.commit %oc13 : !onesb -> !xdm
-
-    // 2. h = RMSNorm(r).
-    %t1 = tcp.fetch main %r : !xdm -> !trin
-    %t2 = tcp.collect %t1 : !trin
-    %t3 = tcp.transpose %t2 : !trin -> !trout
-    %xt = tcp.commit %t3 : !trout -> !xtdm
-    %xt0 = tcp.dm_view %xt offset 0 : !xtdm -> !xtc
-    %a1 = tcp.fetch main %xt0 : !xtc -> !sqin
-    %a2 = tcp.collect %a1 : !sqin
-    %a3 = tcp.vector %a2 [stash, mul_f stash, reduce_add_f, inter_add_f] : !sqin -> !ssc
-    %s0 = tcp.commit %a3 : !ssc -> !sscdm
-    %xt1 = tcp.dm_view %xt offset 512 : !xtdm -> !xtc
-    %b1 = tcp.fetch main %xt1 : !xtc -> !sqin
-    %b2 = tcp.collect %b1 : !sqin
-    %b3 = tcp.vector %b2 [stash, mul_f stash, reduce_add_f, inter_add_f] : !sqin -> !ssc
-    %s1 = tcp.commit %b3 : !ssc -> !sscdm
-    %sj = tcp.dm_join %s0, %s1 : !sscdm, !sscdm -> !ssj
-    %ss = tcp.reinterpret %sj : !ssj -> !ssdm
-    %r1 = tcp.fetch main %ss : !ssdm -> !sss
-    %r2 = tcp.collect %r1 : !sss
-    %r3 = tcp.vector %r2 [fma_f 9.765625e-04 + 1.0e-06, sqrt_f] : !sss
-    %rd = tcp.commit %r3 : !sss -> !ssdm
-    %v1 = tcp.fetch sub %rd : !ssdm -> !rsub
-    %v2 = tcp.collect %v1 : !rsub
-    %rv = tcp.to_vrf %v2 : !rsub -> !rvrf
     %wnd = tcp.dma %post_rms_weight : !vec -> !wn
     %n1 = tcp.fetch sub %wnd : !wn -> !wnsub
     %n2 = tcp.collect %n1 : !wnsub
     %wnv = tcp.to_vrf %n2 : !wnsub -> !wnvrf
-    %m1 = tcp.fetch main %r : !xdm -> !xs
-    %m2 = tcp.collect %m1 : !xs
-    %m3 = tcp.vector %m2 [mul_f vrf(%wnv : !wnvrf)] : !xs
-    %xw = tcp.commit %m3 : !xs -> !xwdm
-    %d1 = tcp.fetch main %xw : !xwdm -> !xws
-    %d2 = tcp.collect %d1 : !xws
-    %d3 = tcp.vector %d2 [div_f vrf(%rv : !rvrf)] : !xws
-    %xh = tcp.commit %d3 {cast} : !xws -> !xdm
 
-    // 3. gate/up and p = bf16(silu(g) u), 64 tokens at a time.
+    // 2. Half 0: r = bf16(((p0 + p1) + p2) + p3 + x), then h = bf16(RMSNorm(r) w).
+    %op0 = tcp.dm_view %op offset 0 : !part -> !parth
+    %ops0 = tcp.dma %op0 : !parth -> !parts
+    %o00 = tcp.dm_view %ops0 offset 0 : !parts -> !one
+    %o01 = tcp.dm_view %ops0 offset 512 : !parts -> !one
+    %o02 = tcp.dm_view %ops0 offset 1024 : !parts -> !one
+    %o03 = tcp.dm_view %ops0 offset 1536 : !parts -> !one
+    %ob01a = tcp.fetch main %o01 : !one -> !ones
+    %ob01b = tcp.collect %ob01a : !ones
+    %ob01v = tcp.to_vrf %ob01b : !ones -> !onevrf
+    %oc01a = tcp.fetch main %o00 : !one -> !ones
+    %oc01b = tcp.collect %oc01a : !ones
+    %oc01c = tcp.vector %oc01b [add_f vrf(%ob01v : !onevrf)] : !ones
+    %os01 = tcp.commit %oc01c : !ones -> !one
+    %ob02a = tcp.fetch main %o02 : !one -> !ones
+    %ob02b = tcp.collect %ob02a : !ones
+    %ob02v = tcp.to_vrf %ob02b : !ones -> !onevrf
+    %oc02a = tcp.fetch main %os01 : !one -> !ones
+    %oc02b = tcp.collect %oc02a : !ones
+    %oc02c = tcp.vector %oc02b [add_f vrf(%ob02v : !onevrf)] : !ones
+    %os02 = tcp.commit %oc02c : !ones -> !one
+    %ob03a = tcp.fetch main %o03 : !one -> !ones
+    %ob03b = tcp.collect %ob03a : !ones
+    %ob03v = tcp.to_vrf %ob03b : !ones -> !onevrf
+    %oc03a = tcp.fetch main %os02 : !one -> !ones
+    %oc03b = tcp.collect %oc03a : !ones
+    %oc03c = tcp.vector %oc03b [add_f vrf(%ob03v : !onevrf)] : !ones
+    %os03 = tcp.commit %oc03c : !ones -> !one
+    %x0 = tcp.dm_view %xd offset 0 : !xdm -> !half
+    %xx0a = tcp.fetch main %x0 : !half -> !ones
+    %xx0b = tcp.collect %xx0a : !ones
+    %xx0v = tcp.to_vrf %xx0b : !ones -> !onevrf
+    %oc04a = tcp.fetch main %os03 : !one -> !ones
+    %oc04b = tcp.collect %oc04a : !ones
+    %oc04c = tcp.vector %oc04b [add_f vrf(%xx0v : !onevrf)] : !ones
+    %oc04d = tcp.cast %oc04c : !ones -> !onesb
+    %r0 = tcp.commit %oc04d : !onesb -> !half
+    %t0a = tcp.fetch main %r0 : !half -> !trin
+    %t0b = tcp.collect %t0a : !trin
+    %t0c = tcp.transpose %t0b : !trin -> !trout
+    %xt0 = tcp.commit %t0c : !trout -> !xtc
+    %sq0a = tcp.fetch main %xt0 : !xtc -> !sqin
+    %sq0b = tcp.collect %sq0a : !sqin
+    %sq0c = tcp.vector %sq0b [stash, mul_f stash, reduce_add_f, inter_add_f] : !sqin -> !ssc
+    %ss0 = tcp.commit %sq0c : !ssc -> !ssdm
+    %rs0a = tcp.fetch main %ss0 : !ssdm -> !sss
+    %rs0b = tcp.collect %rs0a : !sss
+    %rs0c = tcp.vector %rs0b [fma_f 9.765625e-04 + 1.0e-06, sqrt_f] : !sss
+    %rd0 = tcp.commit %rs0c : !sss -> !ssdm
+    %rv0a = tcp.fetch sub %rd0 : !ssdm -> !rsub
+    %rv0b = tcp.collect %rv0a : !rsub
+    %rv0 = tcp.to_vrf %rv0b : !rsub -> !rvrf
+    %m0a = tcp.fetch main %r0 : !half -> !ones
+    %m0b = tcp.collect %m0a : !ones
+    %m0c = tcp.vector %m0b [mul_f vrf(%wnv : !wnvrf)] : !ones
+    %xw0 = tcp.commit %m0c : !ones -> !one
+    %dv0a = tcp.fetch main %xw0 : !one -> !xws
+    %dv0b = tcp.collect %dv0a : !xws
+    %dv0c = tcp.vector %dv0b [div_f vrf(%rv0 : !rvrf)] : !xws
+    %hn0 = tcp.commit %dv0c {cast} : !xws -> !half
+
+    // 2. Half 1: r = bf16(((p0 + p1) + p2) + p3 + x), then h = bf16(RMSNorm(r) w).
+    %op1 = tcp.dm_view %op offset 512 : !part -> !parth
+    %ops1 = tcp.dma %op1 : !parth -> !parts
+    %o10 = tcp.dm_view %ops1 offset 0 : !parts -> !one
+    %o11 = tcp.dm_view %ops1 offset 512 : !parts -> !one
+    %o12 = tcp.dm_view %ops1 offset 1024 : !parts -> !one
+    %o13 = tcp.dm_view %ops1 offset 1536 : !parts -> !one
+    %ob11a = tcp.fetch main %o11 : !one -> !ones
+    %ob11b = tcp.collect %ob11a : !ones
+    %ob11v = tcp.to_vrf %ob11b : !ones -> !onevrf
+    %oc11a = tcp.fetch main %o10 : !one -> !ones
+    %oc11b = tcp.collect %oc11a : !ones
+    %oc11c = tcp.vector %oc11b [add_f vrf(%ob11v : !onevrf)] : !ones
+    %os11 = tcp.commit %oc11c : !ones -> !one
+    %ob12a = tcp.fetch main %o12 : !one -> !ones
+    %ob12b = tcp.collect %ob12a : !ones
+    %ob12v = tcp.to_vrf %ob12b : !ones -> !onevrf
+    %oc12a = tcp.fetch main %os11 : !one -> !ones
+    %oc12b = tcp.collect %oc12a : !ones
+    %oc12c = tcp.vector %oc12b [add_f vrf(%ob12v : !onevrf)] : !ones
+    %os12 = tcp.commit %oc12c : !ones -> !one
+    %ob13a = tcp.fetch main %o13 : !one -> !ones
+    %ob13b = tcp.collect %ob13a : !ones
+    %ob13v = tcp.to_vrf %ob13b : !ones -> !onevrf
+    %oc13a = tcp.fetch main %os12 : !one -> !ones
+    %oc13b = tcp.collect %oc13a : !ones
+    %oc13c = tcp.vector %oc13b [add_f vrf(%ob13v : !onevrf)] : !ones
+    %os13 = tcp.commit %oc13c : !ones -> !one
+    %x1 = tcp.dm_view %xd offset 512 : !xdm -> !half
+    %xx1a = tcp.fetch main %x1 : !half -> !ones
+    %xx1b = tcp.collect %xx1a : !ones
+    %xx1v = tcp.to_vrf %xx1b : !ones -> !onevrf
+    %oc14a = tcp.fetch main %os13 : !one -> !ones
+    %oc14b = tcp.collect %oc14a : !ones
+    %oc14c = tcp.vector %oc14b [add_f vrf(%xx1v : !onevrf)] : !ones
+    %oc14d = tcp.cast %oc14c : !ones -> !onesb
+    %r1 = tcp.commit %oc14d : !onesb -> !half
+    %t1a = tcp.fetch main %r1 : !half -> !trin
+    %t1b = tcp.collect %t1a : !trin
+    %t1c = tcp.transpose %t1b : !trin -> !trout
+    %xt1 = tcp.commit %t1c : !trout -> !xtc
+    %sq1a = tcp.fetch main %xt1 : !xtc -> !sqin
+    %sq1b = tcp.collect %sq1a : !sqin
+    %sq1c = tcp.vector %sq1b [stash, mul_f stash, reduce_add_f, inter_add_f] : !sqin -> !ssc
+    %ss1 = tcp.commit %sq1c : !ssc -> !ssdm
+    %rs1a = tcp.fetch main %ss1 : !ssdm -> !sss
+    %rs1b = tcp.collect %rs1a : !sss
+    %rs1c = tcp.vector %rs1b [fma_f 9.765625e-04 + 1.0e-06, sqrt_f] : !sss
+    %rd1 = tcp.commit %rs1c : !sss -> !ssdm
+    %rv1a = tcp.fetch sub %rd1 : !ssdm -> !rsub
+    %rv1b = tcp.collect %rv1a : !rsub
+    %rv1 = tcp.to_vrf %rv1b : !rsub -> !rvrf
+    %m1a = tcp.fetch main %r1 : !half -> !ones
+    %m1b = tcp.collect %m1a : !ones
+    %m1c = tcp.vector %m1b [mul_f vrf(%wnv : !wnvrf)] : !ones
+    %xw1 = tcp.commit %m1c : !ones -> !one
+    %dv1a = tcp.fetch main %xw1 : !one -> !xws
+    %dv1b = tcp.collect %dv1a : !xws
+    %dv1c = tcp.vector %dv1b [div_f vrf(%rv1 : !rvrf)] : !xws
+    %hn1 = tcp.commit %dv1c {cast} : !xws -> !half
+
+    // 3. gate/up per half, then p = bf16(silu(g) u), 64 tokens at a time.
     %gd = tcp.dma %gate_weight : !lw -> !guh
     %ud = tcp.dma %up_weight : !lw -> !guh
     %gud = tcp.dm_join %gd, %ud : !guh, !guh -> !gudm
     %gu1 = tcp.fetch main %gud : !gudm -> !guload
     %gu2 = tcp.collect %gu1 : !guload
     %gut = tcp.to_trf %gu2 : !guload -> !gutrf
-    %h1 = tcp.fetch main %xh : !xdm -> !xf
-    %h2 = tcp.switch broadcast1 %h1 : !xf -> !xn
-    %h3 = tcp.collect %h2 : !xn
-    %ga = tcp.contract %h3, %gut pack 2 : !xn, !gutrf -> !guacc
-    %gr = tcp.commit %ga : !guacc -> !gures
-    %g0a = tcp.dm_view %gr offset 0 : !gures -> !gview
-    %u0a = tcp.dm_view %gr offset 8 : !gures -> !gview
-    %u0b = tcp.fetch main %u0a : !gview -> !gs
-    %u0c = tcp.collect %u0b : !gs
-    %u0v = tcp.to_vrf %u0c : !gs -> !uvrf
-    %g0b = tcp.fetch main %g0a : !gview -> !gs
-    %g0c = tcp.collect %g0b : !gs
-    %g0d = tcp.vector %g0c [stash, sigmoid_f, mul_f stash, mul_f vrf(%u0v : !uvrf)] : !gs
-    %g0e = tcp.cast %g0d : !gs -> !gsb
-    %p0 = tcp.commit %g0e : !gsb -> !pc
-    %g1a = tcp.dm_view %gr offset 2048 : !gures -> !gview
-    %u1a = tcp.dm_view %gr offset 2056 : !gures -> !gview
-    %u1b = tcp.fetch main %u1a : !gview -> !gs
-    %u1c = tcp.collect %u1b : !gs
-    %u1v = tcp.to_vrf %u1c : !gs -> !uvrf
-    %g1b = tcp.fetch main %g1a : !gview -> !gs
-    %g1c = tcp.collect %g1b : !gs
-    %g1d = tcp.vector %g1c [stash, sigmoid_f, mul_f stash, mul_f vrf(%u1v : !uvrf)] : !gs
-    %g1e = tcp.cast %g1d : !gs -> !gsb
-    %p1 = tcp.commit %g1e : !gsb -> !pc
-    %g2a = tcp.dm_view %gr offset 4096 : !gures -> !gview
-    %u2a = tcp.dm_view %gr offset 4104 : !gures -> !gview
-    %u2b = tcp.fetch main %u2a : !gview -> !gs
-    %u2c = tcp.collect %u2b : !gs
-    %u2v = tcp.to_vrf %u2c : !gs -> !uvrf
-    %g2b = tcp.fetch main %g2a : !gview -> !gs
-    %g2c = tcp.collect %g2b : !gs
-    %g2d = tcp.vector %g2c [stash, sigmoid_f, mul_f stash, mul_f vrf(%u2v : !uvrf)] : !gs
-    %g2e = tcp.cast %g2d : !gs -> !gsb
-    %p2 = tcp.commit %g2e : !gsb -> !pc
-    %g3a = tcp.dm_view %gr offset 6144 : !gures -> !gview
-    %u3a = tcp.dm_view %gr offset 6152 : !gures -> !gview
-    %u3b = tcp.fetch main %u3a : !gview -> !gs
-    %u3c = tcp.collect %u3b : !gs
-    %u3v = tcp.to_vrf %u3c : !gs -> !uvrf
-    %g3b = tcp.fetch main %g3a : !gview -> !gs
-    %g3c = tcp.collect %g3b : !gs
-    %g3d = tcp.vector %g3c [stash, sigmoid_f, mul_f stash, mul_f vrf(%u3v : !uvrf)] : !gs
-    %g3e = tcp.cast %g3d : !gs -> !gsb
-    %p3 = tcp.commit %g3e : !gsb -> !pc
-    %pjn = tcp.dm_join %p0, %p1, %p2, %p3 : !pc, !pc, !pc, !pc -> !pj
-    %p = tcp.reinterpret %pjn : !pj -> !pdm
+    %hb0a = tcp.fetch main %hn0 : !half -> !xf
+    %hb0b = tcp.switch broadcast1 %hb0a : !xf -> !xn
+    %hb0c = tcp.collect %hb0b : !xn
+    %ga0 = tcp.contract %hb0c, %gut pack 2 : !xn, !gutrf -> !guacc
+    %gr0 = tcp.commit %ga0 : !guacc -> !gures
+    %g00a = tcp.dm_view %gr0 offset 0 : !gures -> !gview
+    %u00a = tcp.dm_view %gr0 offset 8 : !gures -> !gview
+    %u00b = tcp.fetch main %u00a : !gview -> !gs
+    %u00c = tcp.collect %u00b : !gs
+    %u00v = tcp.to_vrf %u00c : !gs -> !uvrf
+    %g00b = tcp.fetch main %g00a : !gview -> !gs
+    %g00c = tcp.collect %g00b : !gs
+    %g00d = tcp.vector %g00c [stash, sigmoid_f, mul_f stash, mul_f vrf(%u00v : !uvrf)] : !gs
+    %g00e = tcp.cast %g00d : !gs -> !gsb
+    %p00 = tcp.commit %g00e : !gsb -> !pc
+    %g01a = tcp.dm_view %gr0 offset 2048 : !gures -> !gview
+    %u01a = tcp.dm_view %gr0 offset 2056 : !gures -> !gview
+    %u01b = tcp.fetch main %u01a : !gview -> !gs
+    %u01c = tcp.collect %u01b : !gs
+    %u01v = tcp.to_vrf %u01c : !gs -> !uvrf
+    %g01b = tcp.fetch main %g01a : !gview -> !gs
+    %g01c = tcp.collect %g01b : !gs
+    %g01d = tcp.vector %g01c [stash, sigmoid_f, mul_f stash, mul_f vrf(%u01v : !uvrf)] : !gs
+    %g01e = tcp.cast %g01d : !gs -> !gsb
+    %p01 = tcp.commit %g01e : !gsb -> !pc
+    %pj0 = tcp.dm_join %p00, %p01 : !pc, !pc -> !pj
+    %p0 = tcp.reinterpret %pj0 : !pj -> !ph
+    %hb1a = tcp.fetch main %hn1 : !half -> !xf
+    %hb1b = tcp.switch broadcast1 %hb1a : !xf -> !xn
+    %hb1c = tcp.collect %hb1b : !xn
+    %ga1 = tcp.contract %hb1c, %gut pack 2 : !xn, !gutrf -> !guacc
+    %gr1 = tcp.commit %ga1 : !guacc -> !gures
+    %g10a = tcp.dm_view %gr1 offset 0 : !gures -> !gview
+    %u10a = tcp.dm_view %gr1 offset 8 : !gures -> !gview
+    %u10b = tcp.fetch main %u10a : !gview -> !gs
+    %u10c = tcp.collect %u10b : !gs
+    %u10v = tcp.to_vrf %u10c : !gs -> !uvrf
+    %g10b = tcp.fetch main %g10a : !gview -> !gs
+    %g10c = tcp.collect %g10b : !gs
+    %g10d = tcp.vector %g10c [stash, sigmoid_f, mul_f stash, mul_f vrf(%u10v : !uvrf)] : !gs
+    %g10e = tcp.cast %g10d : !gs -> !gsb
+    %p10 = tcp.commit %g10e : !gsb -> !pc
+    %g11a = tcp.dm_view %gr1 offset 2048 : !gures -> !gview
+    %u11a = tcp.dm_view %gr1 offset 2056 : !gures -> !gview
+    %u11b = tcp.fetch main %u11a : !gview -> !gs
+    %u11c = tcp.collect %u11b : !gs
+    %u11v = tcp.to_vrf %u11c : !gs -> !uvrf
+    %g11b = tcp.fetch main %g11a : !gview -> !gs
+    %g11c = tcp.collect %g11b : !gs
+    %g11d = tcp.vector %g11c [stash, sigmoid_f, mul_f stash, mul_f vrf(%u11v : !uvrf)] : !gs
+    %g11e = tcp.cast %g11d : !gs -> !gsb
+    %p11 = tcp.commit %g11e : !gsb -> !pc
+    %pj1 = tcp.dm_join %p10, %p11 : !pc, !pc -> !pj
+    %p1 = tcp.reinterpret %pj1 : !pj -> !ph
 
-    // 4. down: p laid out for the rings, partial sums per block, y = bf16(sums + r).
+    // 4. down per half: p laid out for the rings, partial sums per block,
+    // y = bf16(((d0 + d1) + d2) + r).
     %dwd = tcp.dma %down_weight : !dw -> !dwdm
     %dw1 = tcp.fetch main %dwd : !dwdm -> !dwload
     %dw2 = tcp.collect %dw1 : !dwload
     %dwt = tcp.to_trf %dw2 : !dwload -> !dwtrf
-    %pd = tcp.dma %p : !pdm -> !ddm
-    %dd1 = tcp.fetch main %pd : !ddm -> !df
-    %dd2 = tcp.switch broadcast1 %dd1 : !df -> !ds
-    %dd3 = tcp.collect %dd2 : !ds
-    %da = tcp.contract %dd3, %dwt pack 2 : !ds, !dwtrf -> !dacc
-    %dp = tcp.commit %da : !dacc -> !dpart
-    %dps = tcp.dma %dp : !dpart -> !dparts
-    %e0 = tcp.dm_view %dps offset 0 : !dparts -> !one
-    %e1 = tcp.dm_view %dps offset 1024 : !dparts -> !one
-    %e2 = tcp.dm_view %dps offset 2048 : !dparts -> !one
-    %f1 = tcp.fetch main %e1 : !one -> !ones
-    %f2 = tcp.collect %f1 : !ones
-    %f3 = tcp.to_vrf %f2 : !ones -> !onevrf
-    %k1 = tcp.fetch main %e0 : !one -> !ones
-    %k2 = tcp.collect %k1 : !ones
-    %k3 = tcp.vector %k2 [add_f vrf(%f3 : !onevrf)] : !ones
-    %t1s = tcp.commit %k3 : !ones -> !one
-    %f4 = tcp.fetch main %e2 : !one -> !ones
-    %f5 = tcp.collect %f4 : !ones
-    %f6 = tcp.to_vrf %f5 : !ones -> !onevrf
-    %k4 = tcp.fetch main %t1s : !one -> !ones
-    %k5 = tcp.collect %k4 : !ones
-    %k6 = tcp.vector %k5 [add_f vrf(%f6 : !onevrf)] : !ones
-    %t2s = tcp.commit %k6 : !ones -> !one
-    %rr1 = tcp.fetch main %r : !xdm -> !ones
-    %rr2 = tcp.collect %rr1 : !ones
-    %rr3 = tcp.to_vrf %rr2 : !ones -> !onevrf
-    %k10 = tcp.fetch main %t2s : !one -> !ones
-    %k11 = tcp.collect %k10 : !ones
-    %k12 = tcp.vector %k11 [add_f vrf(%rr3 : !onevrf)] : !ones
-    %k13 = tcp.cast %k12 : !ones -> !onesb
-    %yd = tcp.commit %k13 : !onesb -> !xdm
+    %pd0 = tcp.dma %p0 : !ph -> !ddm
+    %dd0a = tcp.fetch main %pd0 : !ddm -> !df
+    %dd0b = tcp.switch broadcast1 %dd0a : !df -> !ds
+    %dd0c = tcp.collect %dd0b : !ds
+    %da0 = tcp.contract %dd0c, %dwt pack 2 : !ds, !dwtrf -> !dacc
+    %dp0 = tcp.commit %da0 : !dacc -> !dpart
+    %dps0 = tcp.dma %dp0 : !dpart -> !dparts
+    %e00 = tcp.dm_view %dps0 offset 0 : !dparts -> !one
+    %e01 = tcp.dm_view %dps0 offset 512 : !dparts -> !one
+    %e02 = tcp.dm_view %dps0 offset 1024 : !dparts -> !one
+    %f01a = tcp.fetch main %e01 : !one -> !ones
+    %f01b = tcp.collect %f01a : !ones
+    %f01v = tcp.to_vrf %f01b : !ones -> !onevrf
+    %k01a = tcp.fetch main %e00 : !one -> !ones
+    %k01b = tcp.collect %k01a : !ones
+    %k01c = tcp.vector %k01b [add_f vrf(%f01v : !onevrf)] : !ones
+    %ks01 = tcp.commit %k01c : !ones -> !one
+    %f02a = tcp.fetch main %e02 : !one -> !ones
+    %f02b = tcp.collect %f02a : !ones
+    %f02v = tcp.to_vrf %f02b : !ones -> !onevrf
+    %k02a = tcp.fetch main %ks01 : !one -> !ones
+    %k02b = tcp.collect %k02a : !ones
+    %k02c = tcp.vector %k02b [add_f vrf(%f02v : !onevrf)] : !ones
+    %ks02 = tcp.commit %k02c : !ones -> !one
+    %rr0a = tcp.fetch main %r0 : !half -> !ones
+    %rr0b = tcp.collect %rr0a : !ones
+    %rr0v = tcp.to_vrf %rr0b : !ones -> !onevrf
+    %k03a = tcp.fetch main %ks02 : !one -> !ones
+    %k03b = tcp.collect %k03a : !ones
+    %k03c = tcp.vector %k03b [add_f vrf(%rr0v : !onevrf)] : !ones
+    %k03d = tcp.cast %k03c : !ones -> !onesb
+    %y0 = tcp.commit %k03d : !onesb -> !half
+    %pd1 = tcp.dma %p1 : !ph -> !ddm
+    %dd1a = tcp.fetch main %pd1 : !ddm -> !df
+    %dd1b = tcp.switch broadcast1 %dd1a : !df -> !ds
+    %dd1c = tcp.collect %dd1b : !ds
+    %da1 = tcp.contract %dd1c, %dwt pack 2 : !ds, !dwtrf -> !dacc
+    %dp1 = tcp.commit %da1 : !dacc -> !dpart
+    %dps1 = tcp.dma %dp1 : !dpart -> !dparts
+    %e10 = tcp.dm_view %dps1 offset 0 : !dparts -> !one
+    %e11 = tcp.dm_view %dps1 offset 512 : !dparts -> !one
+    %e12 = tcp.dm_view %dps1 offset 1024 : !dparts -> !one
+    %f11a = tcp.fetch main %e11 : !one -> !ones
+    %f11b = tcp.collect %f11a : !ones
+    %f11v = tcp.to_vrf %f11b : !ones -> !onevrf
+    %k11a = tcp.fetch main %e10 : !one -> !ones
+    %k11b = tcp.collect %k11a : !ones
+    %k11c = tcp.vector %k11b [add_f vrf(%f11v : !onevrf)] : !ones
+    %ks11 = tcp.commit %k11c : !ones -> !one
+    %f12a = tcp.fetch main %e12 : !one -> !ones
+    %f12b = tcp.collect %f12a : !ones
+    %f12v = tcp.to_vrf %f12b : !ones -> !onevrf
+    %k12a = tcp.fetch main %ks11 : !one -> !ones
+    %k12b = tcp.collect %k12a : !ones
+    %k12c = tcp.vector %k12b [add_f vrf(%f12v : !onevrf)] : !ones
+    %ks12 = tcp.commit %k12c : !ones -> !one
+    %rr1a = tcp.fetch main %r1 : !half -> !ones
+    %rr1b = tcp.collect %rr1a : !ones
+    %rr1v = tcp.to_vrf %rr1b : !ones -> !onevrf
+    %k13a = tcp.fetch main %ks12 : !one -> !ones
+    %k13b = tcp.collect %k13a : !ones
+    %k13c = tcp.vector %k13b [add_f vrf(%rr1v : !onevrf)] : !ones
+    %k13d = tcp.cast %k13c : !ones -> !onesb
+    %y1 = tcp.commit %k13d : !onesb -> !half
+    %yj = tcp.dm_join %y0, %y1 : !half, !half -> !yj
+    %yd = tcp.reinterpret %yj : !yj -> !xdm
     tcp.dma %yd into %y : !xdm -> !x
     return
   }
