@@ -51,7 +51,13 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     start-up apart when its cluster's spare engine is busy but frees three start-ups before
     they end (`stagger-busy-spare` forces it on or off), and the kernel's first weight stream
     leaving each cluster's third stream engine to the streams after it, whose first part then
-    starts at once (`leave-engine` forces it on or off).
+    starts at once (`leave-engine` forces it on or off). Two more choices order the ready
+    units: a weight stream at most a quarter as long as the stream the scheduler would pick,
+    ready as soon and whose path would become the longer if it waited, goes first
+    (`short-streams-first`: the two share HBM, so the long one ends hardly later); a pass that
+    leads, within half the cycles of the pass the scheduler would pick, to a DMA goes before
+    it (`unlock-dmas`: the DMA then runs beside the longer pass). All sixteen combinations
+    run by default, the shortest kept.
   }];
   let options = [
     Option<"staggerBusySpare", "stagger-busy-spare", "rngd::tcp::ScheduleChoice",
@@ -67,7 +73,21 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
            [{::llvm::cl::values(
              clEnumValN(rngd::tcp::ScheduleChoice::best, "best", "the shorter of both"),
              clEnumValN(rngd::tcp::ScheduleChoice::always, "always", "always leave it"),
-             clEnumValN(rngd::tcp::ScheduleChoice::never, "never", "never leave it"))}]>
+             clEnumValN(rngd::tcp::ScheduleChoice::never, "never", "never leave it"))}]>,
+    Option<"shortStreamsFirst", "short-streams-first", "rngd::tcp::ScheduleChoice",
+           /*default=*/"rngd::tcp::ScheduleChoice::best",
+           "a short weight stream that would become critical goes before a long one",
+           [{::llvm::cl::values(
+             clEnumValN(rngd::tcp::ScheduleChoice::best, "best", "the shorter of both"),
+             clEnumValN(rngd::tcp::ScheduleChoice::always, "always", "always"),
+             clEnumValN(rngd::tcp::ScheduleChoice::never, "never", "never"))}]>,
+    Option<"unlockDmas", "unlock-dmas", "rngd::tcp::ScheduleChoice",
+           /*default=*/"rngd::tcp::ScheduleChoice::best",
+           "a short pass leading to a DMA goes before a longer pass",
+           [{::llvm::cl::values(
+             clEnumValN(rngd::tcp::ScheduleChoice::best, "best", "the shorter of both"),
+             clEnumValN(rngd::tcp::ScheduleChoice::always, "always", "always"),
+             clEnumValN(rngd::tcp::ScheduleChoice::never, "never", "never"))}]>
   ];
 }
 

@@ -125,21 +125,38 @@ TEST_CASE("the next unit: earliest ready, then the longest path; streams and the
     c[1].isDma = true; // only passes wait for passes
     CHECK(chooseNext(c, startup) == 0);
   }
+  SECTION("shortStreamsFirst: a stream a quarter as long that would become critical goes first") {
+    // 0: a 4,000-cycle stream (path 10,000); 1: a 1,000-cycle one whose path, 6,001, would
+    // pass 10,000 if it waited for 0.
+    std::vector<Candidate> c = {{0, 0, 10000, true, true}, {1, 0, 6001, true, true}};
+    c[0].ownCycles = 4000;
+    c[1].ownCycles = 1000; // at the limit: 4,000 / 4
+    CHECK(chooseNext(c, startup) == 0); // the rule is off by default
+    CHECK(chooseNext(c, startup, ChoiceRules{true, false}) == 1);
+    c[1].ownCycles = 1001; // one past the limit
+    CHECK(chooseNext(c, startup, ChoiceRules{true, false}) == 0);
+    c[1].ownCycles = 1000;
+    c[1].path = 6000; // waiting would only tie 0's path
+    CHECK(chooseNext(c, startup, ChoiceRules{true, false}) == 0);
+    c[1].path = 6001;
+    c[1].ready = 1; // not ready as soon
+    CHECK(chooseNext(c, startup, ChoiceRules{true, false}) == 0);
+  }
   SECTION("unlockDmas: a pass that leads to a DMA within half the first pick's cycles goes first") {
     std::vector<Candidate> c = {{0, 100, 900}, {1, 100, 500}, {2, 100, 400}};
     c[0].ownCycles = 1000;
     c[1].unlock = 500; // at the limit: 1000 / 2
     CHECK(chooseNext(c, startup) == 0); // the rule is off by default
-    CHECK(chooseNext(c, startup, true) == 1);
+    CHECK(chooseNext(c, startup, ChoiceRules{false, true}) == 1);
     c[2].unlock = 300; // the one that unlocks soonest
-    CHECK(chooseNext(c, startup, true) == 2);
+    CHECK(chooseNext(c, startup, ChoiceRules{false, true}) == 2);
     c[2].ready = 101; // not ready as soon as the first pick
-    CHECK(chooseNext(c, startup, true) == 1);
+    CHECK(chooseNext(c, startup, ChoiceRules{false, true}) == 1);
     c[1].unlock = 501; // one past the limit
-    CHECK(chooseNext(c, startup, true) == 0);
+    CHECK(chooseNext(c, startup, ChoiceRules{false, true}) == 0);
     c[1].unlock = 500;
     c[1].isDma = true; // the rule orders passes only
-    CHECK(chooseNext(c, startup, true) == 0);
+    CHECK(chooseNext(c, startup, ChoiceRules{false, true}) == 0);
   }
 }
 

@@ -3,7 +3,7 @@
 namespace rngd::tcp::sched {
 
 size_t chooseNext(llvm::ArrayRef<Candidate> candidates, int64_t dmaStartupCycles,
-                  bool unlockDmas) {
+                  ChoiceRules rules) {
   size_t best = 0;
   for (size_t c = 1; c < candidates.size(); ++c) {
     const Candidate &x = candidates[c], &b = candidates[best];
@@ -24,7 +24,17 @@ size_t chooseNext(llvm::ArrayRef<Candidate> candidates, int64_t dmaStartupCycles
         longer = c;
     best = longer;
   }
-  if (unlockDmas && !candidates[best].isDma) {
+  if (rules.shortStreamsFirst && candidates[best].isStream) {
+    size_t first = best;
+    const Candidate &f = candidates[first];
+    for (size_t c = 0; c < candidates.size(); ++c) {
+      const Candidate &x = candidates[c];
+      if (x.isStream && x.ready <= f.ready && 4 * x.ownCycles <= f.ownCycles &&
+          x.path + f.ownCycles > f.path && x.ownCycles < candidates[best].ownCycles)
+        best = c;
+    }
+  }
+  if (rules.unlockDmas && !candidates[best].isDma) {
     size_t first = best;
     for (size_t c = 0; c < candidates.size(); ++c) {
       const Candidate &x = candidates[c];

@@ -16,7 +16,7 @@ struct Candidate {
   bool isDma = false;
   bool isStream = false; // a weight stream
   int64_t loadCycles = 0; // a pass: its configuration loads if every word loaded
-  int64_t ownCycles = 0;  // a pass: its own cycles
+  int64_t ownCycles = 0;  // its own cycles (a DMA: its longest part's)
   /// A pass: the fewest cycles of passes not yet issued, its own included, after which a DMA
   /// it leads to can issue (INT64_MAX: it leads to none); see ListScheduler::dmaUnlocks.
   int64_t unlock = std::numeric_limits<int64_t>::max();
@@ -30,10 +30,18 @@ struct Candidate {
 /// - the filler rule: a pass that would fill the queue while a pass with a longer path is not
 ///   ready yet waits for that one if it is ready before the filler's configuration loads would
 ///   end (those loads would only hold it up);
-/// - with `unlockDmas`, a pass ready as soon as that pass that leads, within at most half that
-///   pass's cycles, to a DMA goes first (the one that unlocks soonest): the DMA then runs
-///   beside the longer pass instead of after it.
+/// - with `shortStreamsFirst`, when that is a weight stream, a stream ready as soon whose own
+///   cycles are at most a quarter of that one's goes first (the shortest such) if waiting for
+///   it would make its path the longer (path + that one's cycles > that one's path): the two
+///   share HBM either way, so the long one ends hardly later;
+/// - with `unlockDmas`, when that is a pass, a pass ready as soon that leads, within at most
+///   half that pass's cycles, to a DMA goes first (the one that unlocks soonest): the DMA then
+///   runs beside the longer pass instead of after it.
+struct ChoiceRules {
+  bool shortStreamsFirst = false;
+  bool unlockDmas = false;
+};
 size_t chooseNext(llvm::ArrayRef<Candidate> candidates, int64_t dmaStartupCycles,
-                  bool unlockDmas = false);
+                  ChoiceRules rules = {});
 
 } // namespace rngd::tcp::sched

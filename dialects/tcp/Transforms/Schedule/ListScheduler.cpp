@@ -36,13 +36,15 @@ void ListScheduler::run() {
         continue;
       Candidate c{u, std::max(readyAt(u), clock_.now()), pathToEnd_[u], unit.isDma,
                   unit.isStream(), unit.isDma ? 0 : wholeLoadCycles(t_, unit)};
-      c.ownCycles = unit.isDma ? 0 : ownCycles(t_, unit);
+      c.ownCycles = ownCycles(t_, unit);
       if (!unlocks.empty())
         c.unlock = unlocks[u];
       candidates.push_back(c);
     }
     size_t best =
-        candidates[chooseNext(candidates, t_.dmaStartupCycles, options_.unlockDmas)].unit;
+        candidates[chooseNext(candidates, t_.dmaStartupCycles,
+                              ChoiceRules{options_.shortStreamsFirst, options_.unlockDmas})]
+            .unit;
     issue(best);
     issueOrder_.push_back(best);
   }

@@ -16,7 +16,8 @@ struct SchedulerOptions {
   /// The kernel's first weight stream leaves each cluster's last stream engine to the streams
   /// after it (leaves).
   bool leaveEngine = false;
-  /// Issue a short pass that unlocks a DMA before a longer pass ready as soon (chooseNext).
+  /// chooseNext's shortStreamsFirst and unlockDmas rules.
+  bool shortStreamsFirst = false;
   bool unlockDmas = false;
 };
 
