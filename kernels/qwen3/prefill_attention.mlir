@@ -22,6 +22,11 @@
 !qdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", elem = "[D / 8, TQ / 8, TQ % 8, D % 8]">
 !qload = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", time = "[TQ % 8, TQ / 8, D / 16, D % 16 / 8]", packet = "D % 8">
 !qtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", lane = "TQ % 8", elem = "[TQ / 8, D]">
+// They arrive as whole rows (8 keys x 128 values on slice (SB, SI / 8): 256-byte pieces), and
+// the Switch Engine's inter_transpose swaps SI / 8 with D / 16 (a ring of 8, 512 cycles).
+!krow = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, SB, SI / 8]", elem = "[SI % 8, D]">
+!krf = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, SB, SI / 8]", time = "[SI % 8, D / 16]", packet = "D % 16">
+!krt = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, SB, D / 16]", time = "[SI % 8, SI / 8]", packet = "D % 16">
 !kdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, SB, D / 16]", elem = "[SI, D % 16]">
 !kf = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, SB, D / 16]", time = "SI", packet = "D % 16">
 !ks = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, X64]", time = "[SI, SB, D / 16]", packet = "D % 16">
@@ -71,7 +76,11 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, TB = 8, TT = 4, TQ = 16, S
     %qt = tcp.to_trf %q2 : !qload -> !qtrf
 
     // s = bf16(q . k / sqrt(128)).
-    %kd = tcp.dma %k : !kv -> !kdm
+    %kr = tcp.dma %k : !kv -> !krow
+    %kr1 = tcp.fetch main %kr : !krow -> !krf
+    %kr2 = tcp.switch inter_transpose %kr1 : !krf -> !krt
+    %kr3 = tcp.collect %kr2 : !krt
+    %kd = tcp.commit %kr3 : !krt -> !kdm
     %k1 = tcp.fetch main %kd : !kdm -> !kf
     %k2 = tcp.switch broadcast1 %k1 : !kf -> !ks
     %k3 = tcp.collect %k2 : !ks

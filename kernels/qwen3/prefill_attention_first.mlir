@@ -31,8 +31,10 @@
 // two time-broadcast rows): slice [N % 4, T / 64, G, T % 64 / 16] of cluster N / 4, so a kv
 // head's 64 slices are one ring. The keys reach them through the Switch Engine: slice
 // (S / 64, D / 16) of a ring holds 64 keys x 16 values and the broadcast streams every key's
-// 128 values in D order, one flit a cycle (4,096 contraction cycles). Scores come out with the
-// keys in time and the queries in the lanes, so the softmax's max is an intra-slice reduce.
+// 128 values in D order, one flit a cycle (4,096 contraction cycles); the keys come from HBM as
+// whole rows (256-byte pieces, a fifth of the DMA time of 32-byte ones) and the Switch Engine's
+// inter_transpose lays them out so (512 cycles). Scores come out with the keys in time and the
+// queries in the lanes, so the softmax's max is an intra-slice reduce.
 // The causal mask in two parts, both added in the contraction's chain from the VRF:
 //  - the main contraction masks whole 64-key tiles at or after the query's tile (tile_mask,
 //    16 values per slice);
@@ -62,6 +64,11 @@
 !qtrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[N % 4, TB, G, TT]", lane = "TQ % 8", elem = "[TQ / 8, D]">
 
 // The keys: slice (SB, D / 16) of a kv head's ring holds 64 keys x 16 values.
+// They arrive as whole rows (8 keys x 128 values on slice (SB, SI / 8): 256-byte pieces), and
+// the Switch Engine's inter_transpose swaps SI / 8 with D / 16 (a ring of 8, 512 cycles).
+!krow = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, SB, SI / 8]", elem = "[SI % 8, D]">
+!krf = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, SB, SI / 8]", time = "[SI % 8, D / 16]", packet = "D % 16">
+!krt = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, SB, D / 16]", time = "[SI % 8, SI / 8]", packet = "D % 16">
 !kdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, SB, D / 16]", elem = "[SI, D % 16]">
 !kf = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, SB, D / 16]", time = "SI", packet = "D % 16">
 !ks = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, X64]", time = "[SI, SB, D / 16]", packet = "D % 16">
@@ -164,7 +171,11 @@ module attributes {tcp.axes = {N = 8, G = 2, D = 128, TB = 8, TT = 4, TQ = 16, S
     %dmv = tcp.to_vrf %dm2 : !dmload -> !dmvrf
 
     // Scores: every key against the tile mask, the diagonal tile's keys against its own.
-    %kd = tcp.dma %k : !kv -> !kdm
+    %kr = tcp.dma %k : !kv -> !krow
+    %kr1 = tcp.fetch main %kr : !krow -> !krf
+    %kr2 = tcp.switch inter_transpose %kr1 : !krf -> !krt
+    %kr3 = tcp.collect %kr2 : !krt
+    %kd = tcp.commit %kr3 : !krt -> !kdm
     %k1 = tcp.fetch main %kd : !kdm -> !kf
     %k2 = tcp.switch broadcast1 %k1 : !kf -> !ks
     %k3 = tcp.collect %k2 : !ks
