@@ -55,9 +55,10 @@
 // The rest in two halves of the tokens (K4 = T % 256 / 64, U = T % 32; half h holds the
 // tokens with T % 64 / 32 = h, 32 of each slice's 64 in x's layout), so that one half's DMAs
 // (partial-sum gathers, p's layout) and short passes run beside the other half's contraction.
-!xdm = !tcp.dm<bf16, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", elem = "[T % 64, H % 16]">
+// x and y over those axes (P2 = T % 64 / 32), through views of the arguments.
+!xv = !tcp.hbm<bf16, "[K2, K4, H / 16, P2, U, H % 16]">
+!xj = !tcp.dm<bf16, cluster = "K2", slice = "[K4, H / 16]", elem = "[P2, U, H % 16]">
 !half = !tcp.dm<bf16, cluster = "K2", slice = "[K4, H / 16]", elem = "[U, H % 16]">
-!yj = !tcp.dm<bf16, cluster = "K2", slice = "[K4, H / 16]", elem = "[P2, U, H % 16]">
 // A half's partial sums gathered onto slice (K4, H / 16) and added with the residual.
 !parth = !tcp.dm<f32, cluster = "K2", slice = "[KS, H / 16]", elem = "[K4, U # 64, H % 16]">
 !parts = !tcp.dm<f32, cluster = "K2", slice = "[K4, H / 16]", elem = "[KS, U, H % 16]">
@@ -137,7 +138,8 @@ module attributes {tcp.axes = {T = 512, H = 1024, Q = 2048, L = 3072, X64 = 64, 
     %aa3 = tcp.collect %aa2 : !as
     %oa = tcp.contract %aa3, %owt pack 2 : !as, !owtrf -> !oacc
     %op = tcp.commit %oa : !oacc -> !part
-    %xd = tcp.dma %x : !x -> !xdm
+    %xv = tcp.view %x offset 0 : !x -> !xv
+    %xd = tcp.dma %xv : !xv -> !xj
     %wnd = tcp.dma %post_rms_weight : !vec -> !wn
     %n1 = tcp.fetch sub %wnd : !wn -> !wnsub
     %n2 = tcp.collect %n1 : !wnsub
@@ -171,7 +173,7 @@ module attributes {tcp.axes = {T = 512, H = 1024, Q = 2048, L = 3072, X64 = 64, 
     %oc03b = tcp.collect %oc03a : !ones
     %oc03c = tcp.vector %oc03b [add_f vrf(%ob03v : !onevrf)] : !ones
     %os03 = tcp.commit %oc03c : !ones -> !one
-    %x0 = tcp.dm_view %xd offset 0 : !xdm -> !half
+    %x0 = tcp.dm_view %xd offset 0 : !xj -> !half
     %xx0a = tcp.fetch main %x0 : !half -> !ones
     %xx0b = tcp.collect %xx0a : !ones
     %xx0v = tcp.to_vrf %xx0b : !ones -> !onevrf
@@ -232,7 +234,7 @@ module attributes {tcp.axes = {T = 512, H = 1024, Q = 2048, L = 3072, X64 = 64, 
     %oc13b = tcp.collect %oc13a : !ones
     %oc13c = tcp.vector %oc13b [add_f vrf(%ob13v : !onevrf)] : !ones
     %os13 = tcp.commit %oc13c : !ones -> !one
-    %x1 = tcp.dm_view %xd offset 512 : !xdm -> !half
+    %x1 = tcp.dm_view %xd offset 512 : !xj -> !half
     %xx1a = tcp.fetch main %x1 : !half -> !ones
     %xx1b = tcp.collect %xx1a : !ones
     %xx1v = tcp.to_vrf %xx1b : !ones -> !onevrf
@@ -397,9 +399,9 @@ module attributes {tcp.axes = {T = 512, H = 1024, Q = 2048, L = 3072, X64 = 64, 
     %k13c = tcp.vector %k13b [add_f vrf(%rr1v : !onevrf)] : !ones
     %k13d = tcp.cast %k13c : !ones -> !onesb
     %y1 = tcp.commit %k13d : !onesb -> !half
-    %yj = tcp.dm_join %y0, %y1 : !half, !half -> !yj
-    %yd = tcp.reinterpret %yj : !yj -> !xdm
-    tcp.dma %yd into %y : !xdm -> !x
+    %yj = tcp.dm_join %y0, %y1 : !half, !half -> !xj
+    %yv = tcp.view %y offset 0 : !x -> !xv
+    tcp.dma %yj into %yv : !xj -> !xv
     return
   }
 }
