@@ -5,7 +5,6 @@
 
 #include <cstring>
 #include <fstream>
-#include <iterator>
 
 namespace rngd {
 namespace {
@@ -26,16 +25,6 @@ const char *npyDescr(DType d) {
 
 bool endsWith(const std::string &s, const std::string &suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-Status readFile(const std::string &path, std::vector<uint8_t> &out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Status::failure("cannot open '" + path + "'");
-  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  if (in.bad())
-    return Status::failure("cannot read '" + path + "'");
-  return Status::success();
 }
 
 Status writeFile(const std::string &path, const std::vector<uint8_t> &bytes) {
@@ -62,6 +51,21 @@ bool valueAfter(const std::string &h, const std::string &key, std::string &rest)
 }
 
 } // namespace
+
+Status readFile(const std::string &path, std::vector<uint8_t> &out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Status::failure("cannot open '" + path + "'");
+  // Blocks of 1 MiB (a character iterator took a quarter of rngd-run's time on 16 MB inputs);
+  // a pipe or a file whose size is unknown reads the same way.
+  out.clear();
+  std::vector<char> block(size_t(1) << 20);
+  while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0)
+    out.insert(out.end(), block.data(), block.data() + in.gcount());
+  if (in.bad())
+    return Status::failure("cannot read '" + path + "'");
+  return Status::success();
+}
 
 std::vector<uint8_t> encodeNpy(const std::string &descr, const std::vector<int64_t> &shape,
                                const std::vector<uint8_t> &data) {

@@ -1,10 +1,10 @@
 // Loader, kernel HBM spaces, device buffers and argument binding, launches on the simulator.
 #include "rngd/Runtime.h"
 
+#include "rngd/HostData.h"
+
 #include <algorithm>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 namespace rngd {
 
@@ -16,14 +16,9 @@ Status loadExecutableBytes(const std::vector<uint8_t> &bytes, Executable &out) {
 }
 
 Status loadExecutableFile(const std::string &path, Executable &out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Status::failure("cannot open '" + path + "'");
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  if (in.bad())
-    return Status::failure("cannot read '" + path + "'");
-  return loadExecutableBytes(bytes, out);
+  std::vector<uint8_t> bytes;
+  Status st = readFile(path, bytes);
+  return st ? loadExecutableBytes(bytes, out) : st;
 }
 
 Status Kernel::open(const std::string &path, std::unique_ptr<Kernel> &out) {

@@ -16,6 +16,8 @@
 
 namespace rngd {
 
+/// Reads the whole file `path`.
+Status readFile(const std::string &path, std::vector<uint8_t> &out);
 /// Reads an argument's bytes from `path`: .npy by extension, anything else raw.
 Status readArgFile(const std::string &path, const ArgInfo &arg, std::vector<uint8_t> &bytes);
 /// Writes an argument's bytes to `path`: .npy by extension (shape = the argument's), else raw.
