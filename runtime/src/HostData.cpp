@@ -56,8 +56,8 @@ Status readFile(const std::string &path, std::vector<uint8_t> &out) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return Status::failure("cannot open '" + path + "'");
-  // Blocks of 1 MiB (a character iterator took a quarter of rngd-run's time on 16 MB inputs);
-  // a pipe or a file whose size is unknown reads the same way.
+  // Blocks of 1 MiB (a character iterator took ~5 % of rngd-run's time on prefill_decoder's
+  // 50 MB of inputs); a pipe or a file whose size is unknown reads the same way.
   out.clear();
   std::vector<char> block(size_t(1) << 20);
   while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0)
