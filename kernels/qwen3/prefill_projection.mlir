@@ -116,16 +116,17 @@
 
 // Outputs: q's heads (0..15) as they are; each k head (16..23, after RoPE) and v head (24..31,
 // the GEMM's rows) gathered onto one slice of its 8 by the Switch Engine (a row of 128 values
-// per token; v's on the sub context, in 8-byte packets), then copied into the cache chunk
-// through views on those heads' slices.
+// per token, committed with each token's row contiguous: 256-byte DMA pieces; v's on the sub
+// context, in 8-byte packets), then copied into the cache chunk through views on those heads'
+// slices.
 !qv = !tcp.dm<bf16, cluster = "T / 256", slice = "[Q / 128 # 32, Q % 64 / 8]", elem = "[Q % 128 / 64, T % 256 / 64, T % 64, Q % 8]">
 !qo = !tcp.hbm<bf16, "[T / 256, Q / 128, T % 256 / 16, Q % 128 / 8, T % 16, Q % 8]">
 !gin = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[O % 128 / 64, T % 64, T % 256 / 64]", packet = "O % 8">
 !gout = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, X8]", time = "[O % 128 / 64, T % 64, T % 256 / 64, O % 64 / 8]", packet = "O % 8">
 !vin = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[O % 128 / 64, T % 64, T % 256 / 64, O % 8 / 4]", packet = "O % 4">
 !vout = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, X8]", time = "[O % 128 / 64, T % 64, T % 256 / 64, O % 8 / 4, O % 64 / 8]", packet = "O % 4">
-!rows = !tcp.dm<bf16, cluster = "T / 256", slice = "[O / 128, 1 # 8]", elem = "[O % 128 / 64, T % 64, T % 256 / 64, O % 64 / 8, O % 8]">
-!kvrows = !tcp.dm<bf16, cluster = "T / 256", slice = "[1 # 4, N, 1 # 8]", elem = "[D / 64, T % 64, T % 256 / 64, D % 64 / 8, D % 8]">
+!rows = !tcp.dm<bf16, cluster = "T / 256", slice = "[O / 128, 1 # 8]", elem = "[T % 64, T % 256 / 64, O % 128 / 64, O % 64 / 8, O % 8]">
+!kvrows = !tcp.dm<bf16, cluster = "T / 256", slice = "[1 # 4, N, 1 # 8]", elem = "[T % 64, T % 256 / 64, D / 64, D % 64 / 8, D % 8]">
 !cache = !tcp.hbm<bf16, "[T, N, D]">
 
 module attributes {tcp.axes = {T = 512, H = 1024, O = 4096, U = 32, P2 = 2, K2 = 2, K4 = 4,
