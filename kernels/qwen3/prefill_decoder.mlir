@@ -29,9 +29,10 @@
 //    two pairs: four time-broadcast rows, 64 KB of TRF), h's half broadcast around the
 //    256-slice ring (16,384 cycles a half); silu(g) u per 64 tokens with u from the VRF.
 // 4. down: 1024 rows x 3072 is 16 rows x 1024 per slice on 192 slices (K in 3 blocks); per
-//    half, a DMA lays p out for the ring of each block (64 tokens x 32 values per slice),
-//    contracted in the order [L % 32 / 16, L % 1024 / 32, L % 16] (8,192 cycles a half); the
-//    partials are gathered and added like o_proj's, plus r.
+//    quarter of the tokens (each half's T % 32 / 16), a DMA lays p out for the ring of each
+//    block (32 tokens x 32 values per slice), contracted in the order [L % 32 / 16,
+//    L % 1024 / 32, L % 16] (4,096 cycles a quarter); the partials are gathered and added like
+//    o_proj's, plus r, so only the last quarter's gather and additions follow the contractions.
 // Each token's sums are added in the same order as with the whole block at once.
 // Rounding points: r, h, p and y are bf16; the contraction sums, the partial sums' additions,
 // the norm and silu(g) u are f32.
@@ -55,7 +56,7 @@
 // The rest in two halves of the tokens (K4 = T % 256 / 64, U = T % 32; half h holds the
 // tokens with T % 64 / 32 = h, 32 of each slice's 64 in x's layout), so that one half's DMAs
 // (partial-sum gathers, p's layout) and short passes run beside the other half's contraction.
-// x and y over those axes (P2 = T % 64 / 32), through views of the arguments.
+// x over those axes (P2 = T % 64 / 32) through a view of the argument (y likewise, below).
 !xv = !tcp.hbm<bf16, "[K2, K4, H / 16, P2, U, H % 16]">
 !xj = !tcp.dm<bf16, cluster = "K2", slice = "[K4, H / 16]", elem = "[P2, U, H % 16]">
 !half = !tcp.dm<bf16, cluster = "K2", slice = "[K4, H / 16]", elem = "[U, H % 16]">
@@ -106,19 +107,29 @@
 // down: slice (L / 1024, H / 16) (192 of 256) holds 16 rows x block L / 1024 (K in 3 blocks).
 // p's half laid out for the block's ring: slice (K4 / 2, L % 1024 / 32) of it holds 64 tokens
 // x 32 values, contracted in the order [L % 32 / 16, L % 1024 / 32, L % 16].
-!ddm = !tcp.dm<bf16, cluster = "K2", slice = "[L / 1024 # 4, K4 / 2, L % 1024 / 32]", elem = "[L % 32 / 16, K4 % 2, U, L % 16]">
-!df = !tcp.stream<bf16, cluster = "K2", slice = "[L / 1024 # 4, K4 / 2, L % 1024 / 32]", time = "[K4 % 2, U, L % 32 / 16]", packet = "L % 16">
-!ds = !tcp.stream<bf16, cluster = "K2", slice = "[L / 1024 # 4, X64]", time = "[K4 % 2, U, L % 32 / 16, K4 / 2, L % 1024 / 32]", packet = "L % 16">
+// Down runs in quarters of the tokens (U16 = T % 16; quarter (h, j) holds half h's tokens with
+// U / 16 = j), so that only the last quarter's gather and additions follow the contractions.
+!pq = !tcp.dm<bf16, cluster = "K2", slice = "L / 16 # 256", elem = "[K4, U16 # 32, L % 16]">
+!ddm = !tcp.dm<bf16, cluster = "K2", slice = "[L / 1024 # 4, K4 / 2, L % 1024 / 32]", elem = "[L % 32 / 16, K4 % 2, U16, L % 16]">
+!df = !tcp.stream<bf16, cluster = "K2", slice = "[L / 1024 # 4, K4 / 2, L % 1024 / 32]", time = "[K4 % 2, U16, L % 32 / 16]", packet = "L % 16">
+!ds = !tcp.stream<bf16, cluster = "K2", slice = "[L / 1024 # 4, X64]", time = "[K4 % 2, U16, L % 32 / 16, K4 / 2, L % 1024 / 32]", packet = "L % 16">
 !dwdm = !tcp.dm<bf16, cluster = "C2", slice = "[L / 1024 # 4, H / 16]", elem = "[H % 16, L % 1024]">
 !dwload = !tcp.stream<bf16, cluster = "C2", slice = "[L / 1024 # 4, H / 16]", time = "[H % 8, H % 16 / 8, L % 32 / 16, L % 1024 / 32]", packet = "L % 16">
 !dwtrf = !tcp.trf<bf16, cluster = "C2", slice = "[L / 1024 # 4, H / 16]", lane = "H % 8", elem = "[H % 16 / 8, L % 32 / 16, L % 1024 / 32, L % 16]">
-!dacc = !tcp.stream<f32, cluster = "K2", slice = "[KS3 # 4, H / 16]", time = "[K4 % 2, U, K4 / 2, H % 16 / 8]", packet = "H % 8">
-!dpart = !tcp.dm<f32, cluster = "K2", slice = "[KS3 # 4, H / 16]", elem = "[K4, U, H % 16]">
-!dparts = !tcp.dm<f32, cluster = "K2", slice = "[K4, H / 16]", elem = "[KS3, U, H % 16]">
+!dacc = !tcp.stream<f32, cluster = "K2", slice = "[KS3 # 4, H / 16]", time = "[K4 % 2, U16, K4 / 2, H % 16 / 8]", packet = "H % 8">
+!dpart = !tcp.dm<f32, cluster = "K2", slice = "[KS3 # 4, H / 16]", elem = "[K4, U16, H % 16]">
+!dparts = !tcp.dm<f32, cluster = "K2", slice = "[K4, H / 16]", elem = "[KS3, U16, H % 16]">
+!qone = !tcp.dm<f32, cluster = "K2", slice = "[K4, H / 16]", elem = "[U16, H % 16]">
+!qones = !tcp.stream<f32, cluster = "K2", slice = "[K4, H / 16]", time = "[U16, H % 16 / 8]", packet = "H % 8">
+!qonesb = !tcp.stream<bf16, cluster = "K2", slice = "[K4, H / 16]", time = "[U16, H % 16 / 8]", packet = "H % 8">
+!qonevrf = !tcp.vrf<f32, cluster = "K2", slice = "[K4, H / 16]", elem = "[U16, H % 16]">
+!quarter = !tcp.dm<bf16, cluster = "K2", slice = "[K4, H / 16]", elem = "[U16, H % 16]">
+!yq = !tcp.dm<bf16, cluster = "K2", slice = "[K4, H / 16]", elem = "[Q4, U16, H % 16]">
+!yv = !tcp.hbm<bf16, "[K2, K4, H / 16, Q4, U16, H % 16]">
 
 module attributes {tcp.axes = {T = 512, H = 1024, Q = 2048, L = 3072, X64 = 64, X256 = 256,
                                C2 = 2, KS = 4, KS3 = 3, K2 = 2, K4 = 4, U = 32, P2 = 2, R4 = 4,
-                               GU = 2, LS = 192, U64 = 64, J2 = 2, LN = 8}} {
+                               GU = 2, LS = 192, U64 = 64, J2 = 2, LN = 8, U16 = 16, Q4 = 4}} {
   func.func @prefill_decoder(%attn: !ah {tcp.arg = "in", tcp.name = "attn"},
                              %x: !x {tcp.arg = "in", tcp.name = "x"},
                              %o_weight: !ow {tcp.arg = "in", tcp.name = "o_weight"},
@@ -329,79 +340,151 @@ module attributes {tcp.axes = {T = 512, H = 1024, Q = 2048, L = 3072, X64 = 64, 
     %pj1 = tcp.dm_join %p10, %p11 : !pc, !pc -> !pj
     %p1 = tcp.reinterpret %pj1 : !pj -> !ph
 
-    // 4. down per half: p laid out for the rings, partial sums per block,
+    // 4. down per quarter: p laid out for the rings, partial sums per block,
     // y = bf16(((d0 + d1) + d2) + r).
     %dwd = tcp.dma %down_weight : !dw -> !dwdm
     %dw1 = tcp.fetch main %dwd : !dwdm -> !dwload
     %dw2 = tcp.collect %dw1 : !dwload
     %dwt = tcp.to_trf %dw2 : !dwload -> !dwtrf
-    %pd0 = tcp.dma %p0 : !ph -> !ddm
-    %dd0a = tcp.fetch main %pd0 : !ddm -> !df
-    %dd0b = tcp.switch broadcast1 %dd0a : !df -> !ds
-    %dd0c = tcp.collect %dd0b : !ds
-    %da0 = tcp.contract %dd0c, %dwt pack 2 : !ds, !dwtrf -> !dacc
-    %dp0 = tcp.commit %da0 : !dacc -> !dpart
-    %dps0 = tcp.dma %dp0 : !dpart -> !dparts
-    %e00 = tcp.dm_view %dps0 offset 0 : !dparts -> !one
-    %e01 = tcp.dm_view %dps0 offset 512 : !dparts -> !one
-    %e02 = tcp.dm_view %dps0 offset 1024 : !dparts -> !one
-    %f01a = tcp.fetch main %e01 : !one -> !ones
-    %f01b = tcp.collect %f01a : !ones
-    %f01v = tcp.to_vrf %f01b : !ones -> !onevrf
-    %k01a = tcp.fetch main %e00 : !one -> !ones
-    %k01b = tcp.collect %k01a : !ones
-    %k01c = tcp.vector %k01b [add_f vrf(%f01v : !onevrf)] : !ones
-    %ks01 = tcp.commit %k01c : !ones -> !one
-    %f02a = tcp.fetch main %e02 : !one -> !ones
-    %f02b = tcp.collect %f02a : !ones
-    %f02v = tcp.to_vrf %f02b : !ones -> !onevrf
-    %k02a = tcp.fetch main %ks01 : !one -> !ones
-    %k02b = tcp.collect %k02a : !ones
-    %k02c = tcp.vector %k02b [add_f vrf(%f02v : !onevrf)] : !ones
-    %ks02 = tcp.commit %k02c : !ones -> !one
-    %rr0a = tcp.fetch main %r0 : !half -> !ones
-    %rr0b = tcp.collect %rr0a : !ones
-    %rr0v = tcp.to_vrf %rr0b : !ones -> !onevrf
-    %k03a = tcp.fetch main %ks02 : !one -> !ones
-    %k03b = tcp.collect %k03a : !ones
-    %k03c = tcp.vector %k03b [add_f vrf(%rr0v : !onevrf)] : !ones
-    %k03d = tcp.cast %k03c : !ones -> !onesb
-    %y0 = tcp.commit %k03d : !onesb -> !half
-    %pd1 = tcp.dma %p1 : !ph -> !ddm
-    %dd1a = tcp.fetch main %pd1 : !ddm -> !df
-    %dd1b = tcp.switch broadcast1 %dd1a : !df -> !ds
-    %dd1c = tcp.collect %dd1b : !ds
-    %da1 = tcp.contract %dd1c, %dwt pack 2 : !ds, !dwtrf -> !dacc
-    %dp1 = tcp.commit %da1 : !dacc -> !dpart
-    %dps1 = tcp.dma %dp1 : !dpart -> !dparts
-    %e10 = tcp.dm_view %dps1 offset 0 : !dparts -> !one
-    %e11 = tcp.dm_view %dps1 offset 512 : !dparts -> !one
-    %e12 = tcp.dm_view %dps1 offset 1024 : !dparts -> !one
-    %f11a = tcp.fetch main %e11 : !one -> !ones
-    %f11b = tcp.collect %f11a : !ones
-    %f11v = tcp.to_vrf %f11b : !ones -> !onevrf
-    %k11a = tcp.fetch main %e10 : !one -> !ones
-    %k11b = tcp.collect %k11a : !ones
-    %k11c = tcp.vector %k11b [add_f vrf(%f11v : !onevrf)] : !ones
-    %ks11 = tcp.commit %k11c : !ones -> !one
-    %f12a = tcp.fetch main %e12 : !one -> !ones
-    %f12b = tcp.collect %f12a : !ones
-    %f12v = tcp.to_vrf %f12b : !ones -> !onevrf
-    %k12a = tcp.fetch main %ks11 : !one -> !ones
-    %k12b = tcp.collect %k12a : !ones
-    %k12c = tcp.vector %k12b [add_f vrf(%f12v : !onevrf)] : !ones
-    %ks12 = tcp.commit %k12c : !ones -> !one
-    %rr1a = tcp.fetch main %r1 : !half -> !ones
-    %rr1b = tcp.collect %rr1a : !ones
-    %rr1v = tcp.to_vrf %rr1b : !ones -> !onevrf
-    %k13a = tcp.fetch main %ks12 : !one -> !ones
-    %k13b = tcp.collect %k13a : !ones
-    %k13c = tcp.vector %k13b [add_f vrf(%rr1v : !onevrf)] : !ones
-    %k13d = tcp.cast %k13c : !ones -> !onesb
-    %y1 = tcp.commit %k13d : !onesb -> !half
-    %yj = tcp.dm_join %y0, %y1 : !half, !half -> !xj
-    %yv = tcp.view %y offset 0 : !x -> !xv
-    tcp.dma %yj into %yv : !xj -> !xv
+    %pq00 = tcp.dm_view %p0 offset 0 : !ph -> !pq
+    %pd00 = tcp.dma %pq00 : !pq -> !ddm
+    %dd00a = tcp.fetch main %pd00 : !ddm -> !df
+    %dd00b = tcp.switch broadcast1 %dd00a : !df -> !ds
+    %dd00c = tcp.collect %dd00b : !ds
+    %da00 = tcp.contract %dd00c, %dwt pack 2 : !ds, !dwtrf -> !dacc
+    %dp00 = tcp.commit %da00 : !dacc -> !dpart
+    %dps00 = tcp.dma %dp00 : !dpart -> !dparts
+    %e000 = tcp.dm_view %dps00 offset 0 : !dparts -> !qone
+    %e001 = tcp.dm_view %dps00 offset 256 : !dparts -> !qone
+    %e002 = tcp.dm_view %dps00 offset 512 : !dparts -> !qone
+    %f001a = tcp.fetch main %e001 : !qone -> !qones
+    %f001b = tcp.collect %f001a : !qones
+    %f001v = tcp.to_vrf %f001b : !qones -> !qonevrf
+    %k001a = tcp.fetch main %e000 : !qone -> !qones
+    %k001b = tcp.collect %k001a : !qones
+    %k001c = tcp.vector %k001b [add_f vrf(%f001v : !qonevrf)] : !qones
+    %ks001 = tcp.commit %k001c : !qones -> !qone
+    %f002a = tcp.fetch main %e002 : !qone -> !qones
+    %f002b = tcp.collect %f002a : !qones
+    %f002v = tcp.to_vrf %f002b : !qones -> !qonevrf
+    %k002a = tcp.fetch main %ks001 : !qone -> !qones
+    %k002b = tcp.collect %k002a : !qones
+    %k002c = tcp.vector %k002b [add_f vrf(%f002v : !qonevrf)] : !qones
+    %ks002 = tcp.commit %k002c : !qones -> !qone
+    %rq00 = tcp.dm_view %r0 offset 0 : !half -> !quarter
+    %rr00a = tcp.fetch main %rq00 : !quarter -> !qones
+    %rr00b = tcp.collect %rr00a : !qones
+    %rr00v = tcp.to_vrf %rr00b : !qones -> !qonevrf
+    %k003a = tcp.fetch main %ks002 : !qone -> !qones
+    %k003b = tcp.collect %k003a : !qones
+    %k003c = tcp.vector %k003b [add_f vrf(%rr00v : !qonevrf)] : !qones
+    %k003d = tcp.cast %k003c : !qones -> !qonesb
+    %y00 = tcp.commit %k003d : !qonesb -> !quarter
+    %pq01 = tcp.dm_view %p0 offset 256 : !ph -> !pq
+    %pd01 = tcp.dma %pq01 : !pq -> !ddm
+    %dd01a = tcp.fetch main %pd01 : !ddm -> !df
+    %dd01b = tcp.switch broadcast1 %dd01a : !df -> !ds
+    %dd01c = tcp.collect %dd01b : !ds
+    %da01 = tcp.contract %dd01c, %dwt pack 2 : !ds, !dwtrf -> !dacc
+    %dp01 = tcp.commit %da01 : !dacc -> !dpart
+    %dps01 = tcp.dma %dp01 : !dpart -> !dparts
+    %e010 = tcp.dm_view %dps01 offset 0 : !dparts -> !qone
+    %e011 = tcp.dm_view %dps01 offset 256 : !dparts -> !qone
+    %e012 = tcp.dm_view %dps01 offset 512 : !dparts -> !qone
+    %f011a = tcp.fetch main %e011 : !qone -> !qones
+    %f011b = tcp.collect %f011a : !qones
+    %f011v = tcp.to_vrf %f011b : !qones -> !qonevrf
+    %k011a = tcp.fetch main %e010 : !qone -> !qones
+    %k011b = tcp.collect %k011a : !qones
+    %k011c = tcp.vector %k011b [add_f vrf(%f011v : !qonevrf)] : !qones
+    %ks011 = tcp.commit %k011c : !qones -> !qone
+    %f012a = tcp.fetch main %e012 : !qone -> !qones
+    %f012b = tcp.collect %f012a : !qones
+    %f012v = tcp.to_vrf %f012b : !qones -> !qonevrf
+    %k012a = tcp.fetch main %ks011 : !qone -> !qones
+    %k012b = tcp.collect %k012a : !qones
+    %k012c = tcp.vector %k012b [add_f vrf(%f012v : !qonevrf)] : !qones
+    %ks012 = tcp.commit %k012c : !qones -> !qone
+    %rq01 = tcp.dm_view %r0 offset 256 : !half -> !quarter
+    %rr01a = tcp.fetch main %rq01 : !quarter -> !qones
+    %rr01b = tcp.collect %rr01a : !qones
+    %rr01v = tcp.to_vrf %rr01b : !qones -> !qonevrf
+    %k013a = tcp.fetch main %ks012 : !qone -> !qones
+    %k013b = tcp.collect %k013a : !qones
+    %k013c = tcp.vector %k013b [add_f vrf(%rr01v : !qonevrf)] : !qones
+    %k013d = tcp.cast %k013c : !qones -> !qonesb
+    %y01 = tcp.commit %k013d : !qonesb -> !quarter
+    %pq10 = tcp.dm_view %p1 offset 0 : !ph -> !pq
+    %pd10 = tcp.dma %pq10 : !pq -> !ddm
+    %dd10a = tcp.fetch main %pd10 : !ddm -> !df
+    %dd10b = tcp.switch broadcast1 %dd10a : !df -> !ds
+    %dd10c = tcp.collect %dd10b : !ds
+    %da10 = tcp.contract %dd10c, %dwt pack 2 : !ds, !dwtrf -> !dacc
+    %dp10 = tcp.commit %da10 : !dacc -> !dpart
+    %dps10 = tcp.dma %dp10 : !dpart -> !dparts
+    %e100 = tcp.dm_view %dps10 offset 0 : !dparts -> !qone
+    %e101 = tcp.dm_view %dps10 offset 256 : !dparts -> !qone
+    %e102 = tcp.dm_view %dps10 offset 512 : !dparts -> !qone
+    %f101a = tcp.fetch main %e101 : !qone -> !qones
+    %f101b = tcp.collect %f101a : !qones
+    %f101v = tcp.to_vrf %f101b : !qones -> !qonevrf
+    %k101a = tcp.fetch main %e100 : !qone -> !qones
+    %k101b = tcp.collect %k101a : !qones
+    %k101c = tcp.vector %k101b [add_f vrf(%f101v : !qonevrf)] : !qones
+    %ks101 = tcp.commit %k101c : !qones -> !qone
+    %f102a = tcp.fetch main %e102 : !qone -> !qones
+    %f102b = tcp.collect %f102a : !qones
+    %f102v = tcp.to_vrf %f102b : !qones -> !qonevrf
+    %k102a = tcp.fetch main %ks101 : !qone -> !qones
+    %k102b = tcp.collect %k102a : !qones
+    %k102c = tcp.vector %k102b [add_f vrf(%f102v : !qonevrf)] : !qones
+    %ks102 = tcp.commit %k102c : !qones -> !qone
+    %rq10 = tcp.dm_view %r1 offset 0 : !half -> !quarter
+    %rr10a = tcp.fetch main %rq10 : !quarter -> !qones
+    %rr10b = tcp.collect %rr10a : !qones
+    %rr10v = tcp.to_vrf %rr10b : !qones -> !qonevrf
+    %k103a = tcp.fetch main %ks102 : !qone -> !qones
+    %k103b = tcp.collect %k103a : !qones
+    %k103c = tcp.vector %k103b [add_f vrf(%rr10v : !qonevrf)] : !qones
+    %k103d = tcp.cast %k103c : !qones -> !qonesb
+    %y10 = tcp.commit %k103d : !qonesb -> !quarter
+    %pq11 = tcp.dm_view %p1 offset 256 : !ph -> !pq
+    %pd11 = tcp.dma %pq11 : !pq -> !ddm
+    %dd11a = tcp.fetch main %pd11 : !ddm -> !df
+    %dd11b = tcp.switch broadcast1 %dd11a : !df -> !ds
+    %dd11c = tcp.collect %dd11b : !ds
+    %da11 = tcp.contract %dd11c, %dwt pack 2 : !ds, !dwtrf -> !dacc
+    %dp11 = tcp.commit %da11 : !dacc -> !dpart
+    %dps11 = tcp.dma %dp11 : !dpart -> !dparts
+    %e110 = tcp.dm_view %dps11 offset 0 : !dparts -> !qone
+    %e111 = tcp.dm_view %dps11 offset 256 : !dparts -> !qone
+    %e112 = tcp.dm_view %dps11 offset 512 : !dparts -> !qone
+    %f111a = tcp.fetch main %e111 : !qone -> !qones
+    %f111b = tcp.collect %f111a : !qones
+    %f111v = tcp.to_vrf %f111b : !qones -> !qonevrf
+    %k111a = tcp.fetch main %e110 : !qone -> !qones
+    %k111b = tcp.collect %k111a : !qones
+    %k111c = tcp.vector %k111b [add_f vrf(%f111v : !qonevrf)] : !qones
+    %ks111 = tcp.commit %k111c : !qones -> !qone
+    %f112a = tcp.fetch main %e112 : !qone -> !qones
+    %f112b = tcp.collect %f112a : !qones
+    %f112v = tcp.to_vrf %f112b : !qones -> !qonevrf
+    %k112a = tcp.fetch main %ks111 : !qone -> !qones
+    %k112b = tcp.collect %k112a : !qones
+    %k112c = tcp.vector %k112b [add_f vrf(%f112v : !qonevrf)] : !qones
+    %ks112 = tcp.commit %k112c : !qones -> !qone
+    %rq11 = tcp.dm_view %r1 offset 256 : !half -> !quarter
+    %rr11a = tcp.fetch main %rq11 : !quarter -> !qones
+    %rr11b = tcp.collect %rr11a : !qones
+    %rr11v = tcp.to_vrf %rr11b : !qones -> !qonevrf
+    %k113a = tcp.fetch main %ks112 : !qone -> !qones
+    %k113b = tcp.collect %k113a : !qones
+    %k113c = tcp.vector %k113b [add_f vrf(%rr11v : !qonevrf)] : !qones
+    %k113d = tcp.cast %k113c : !qones -> !qonesb
+    %y11 = tcp.commit %k113d : !qonesb -> !quarter
+    %yq = tcp.dm_join %y00, %y01, %y10, %y11 : !quarter, !quarter, !quarter, !quarter -> !yq
+    %yv = tcp.view %y offset 0 : !x -> !yv
+    tcp.dma %yq into %yv : !yq -> !yv
     return
   }
 }
