@@ -617,10 +617,17 @@ int prefillTokens(const Options &opt, const Qwen3Config &config, std::string &wh
   return why.empty() ? int(opt.tokens.size()) : 0;
 }
 
+/// Whether the prompt goes through the prefill stages: prefillTokens' count and reason.
+struct PrefillChoice {
+  int tokens = 0;
+  std::string why;
+};
+
 /// The sizes a user controls, checked once the prompt's length and the model's config are known
 /// and before any weight is read or device memory allocated: the positions against the KV cache
-/// (and the checkpoint's max_position_embeddings), then the device HBM the run takes.
-void checkLimits(const Options &opt, const Qwen3Config &config, bool fromCheckpoint) {
+/// (and the checkpoint's max_position_embeddings), then the device HBM the run takes with or
+/// without the prefill stages, whichever it chooses (returned).
+PrefillChoice checkLimits(const Options &opt, const Qwen3Config &config, bool fromCheckpoint) {
   const long long need = positionsNeeded(opt);
   const std::string what = "--start-pos " + std::to_string(opt.startPos) + " + " +
                            std::to_string(opt.tokens.size()) + " prompt tokens + --max-new-tokens " +
@@ -640,9 +647,10 @@ void checkLimits(const Options &opt, const Qwen3Config &config, bool fromCheckpo
   Qwen3Config run = config;
   run.numLayers = opt.layers;
   const rngd::TargetModel &target = rngd::defaultTarget();
-  std::string why;
+  PrefillChoice prefill;
+  prefill.tokens = prefillTokens(opt, config, prefill.why);
   HbmPlan plan = Pipeline::hbmPlan(run, int(need), opt.deviceLookup, run.tieWordEmbeddings,
-                                   prefillTokens(opt, config, why) > 0, target);
+                                   prefill.tokens > 0, target);
   if (plan.total() > target.hbmCapacityBytes)
     fatal("the run needs " + bytesText(plan.total()) + " of device HBM (weights of " +
           std::to_string(opt.layers) + " layers and the LM head " + bytesText(plan.weights) +
@@ -654,6 +662,7 @@ void checkLimits(const Options &opt, const Qwen3Config &config, bool fromCheckpo
           (fromCheckpoint ? "; the checkpoint has " + std::to_string(config.numLayers) +
                                 " layers (give --layers N to run fewer)"
                           : std::string()));
+  return prefill;
 }
 
 /// JSON string of possibly invalid UTF-8 bytes (malformed stretches as U+FFFD).
@@ -709,13 +718,14 @@ int run(int argc, char **argv) {
       opt.layers = modelConfig.numLayers;
   }
   const bool fromCheckpoint = !opt.modelDir.empty();
+  PrefillChoice prefill;
   if (!opt.havePrompt)
-    checkLimits(opt, modelConfig, fromCheckpoint);
+    prefill = checkLimits(opt, modelConfig, fromCheckpoint);
   // The tokenizer and a text prompt before anything slow.
   std::unique_ptr<Tokenizer> tokenizer = loadTokenizer(opt);
   if (opt.havePrompt) {
     opt.tokens = encodePrompt(opt, *tokenizer);
-    checkLimits(opt, modelConfig, fromCheckpoint);
+    prefill = checkLimits(opt, modelConfig, fromCheckpoint);
   }
   int threads = int(std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
   auto t0 = Clock::now();
@@ -727,10 +737,9 @@ int run(int argc, char **argv) {
       if (t < 0 || t >= Qwen3Config().vocabSize)
         usageError("token id " + std::to_string(t) + " out of range 0.." +
                    std::to_string(Qwen3Config().vocabSize - 1));
-  std::string noPrefillWhy;
-  const int prefillCount = prefillTokens(opt, modelConfig, noPrefillWhy);
-  if (!noPrefillWhy.empty() && opt.prefillGiven)
-    fatal("--prefill-block: " + noPrefillWhy);
+  const int prefillCount = prefill.tokens;
+  if (!prefill.why.empty() && opt.prefillGiven)
+    fatal("--prefill-block: " + prefill.why);
   const std::vector<int> stages = Pipeline::stagesUsed(opt.deviceLookup, prefillCount > 0);
   if (!opt.kernelsDir.empty())
     for (int s : stages) {
