@@ -6,7 +6,8 @@
 // Signature (HBM layouts chosen so that each slice's part is contiguous):
 //   x                [T, H] bf16, layout [T / 256, T % 256 / 64, H / 16, T % 64, H % 16]
 //   input_rms_weight [H] bf16
-//   qkv_weight       [O = 4096, H] bf16: q_proj's 2048 rows, then k_proj's 1024, v_proj's 1024
+//   qkv_weight       [O = 4096, H] bf16: q_proj's 2048 rows, then k_proj's 1024, v_proj's 1024,
+//                    layout [H / 512, O, H % 512] (each half of h a contiguous tile)
 //   head_rms_weight  [O] bf16: q_norm's 128 weights for each q head, k_norm's for each k head,
 //                    anything for the v heads (not used)
 //   cos, sin         [T, 64] bf16 for the block's positions (F = d % 64), layout
@@ -20,12 +21,16 @@
 // Placement: tokens split over the clusters (T / 256); every slice of both clusters holds 16
 // weight rows in its TRF (8 lanes, two rows per lane), a head on 8 slices, rows d and d + 64 of
 // a head on one slice and lane.
-// 1. x's RMSNorm in x's layout (slice (T % 256 / 64, H / 16) holds 64 tokens x 16 values): the
-//    transpose puts 4 tokens in the lanes, the reducer's 8 slots sum 32 tokens a pass (two
-//    passes over dm_views, joined by tcp.dm_join, re-spelled over T), the inter-slice reducer
-//    adds a row's 64 slices; rms and the weights from the VRF. Runs while the weights stream.
-// 2. The GEMM: x^ broadcast around each 256-slice ring into the contraction, each packet
-//    time-broadcast over a lane's two rows: 16,384 contraction cycles, the compute roofline.
+// 1. x's RMSNorm in the GEMM's layout (slice (T % 256 / 32, H % 512 / 16) holds 32 tokens x
+//    16 values of each half of h): the transpose puts 4 tokens in the lanes, the reducer's 8
+//    slots sum a slice's 32 values of each token ([H / 512, H % 16] order), the inter-slice
+//    reducer adds a row's 32 slices; rms and the weights from the VRF. Runs while the weights
+//    stream.
+// 2. The GEMM in two halves of h: each half's weights arrive and load into the TRF by
+//    themselves, so one half's contraction runs while the other's weights stream; each half of
+//    x^ broadcast around each 256-slice ring, each packet time-broadcast over a lane's two
+//    rows (8,192 contraction cycles a half: 16,384 in all, the compute roofline). The halves'
+//    f32 sums are added 128 tokens at a time (one through the VRF), then rounded to bf16.
 // 3. v's heads to the cache: each head's 8 slices gathered onto one by the Switch Engine
 //    (ring 8) on the sub context while main normalises q and k, then copied through a view on
 //    the v heads' slices.
@@ -36,45 +41,57 @@
 //    tables come from HBM once, onto one head's slices, and are copied DM to DM to the others
 //    (read 32 times from HBM they took 4 MB of its bandwidth from the weights).
 // 6. q's heads out through a view on their slices; k's heads gathered and copied like v's.
-// Rounding points: x^, the GEMM's q, k and v, the normalised heads and the results are bf16;
-// every other value is f32.
+// Rounding points: x^, the GEMM's q, k and v (after the halves' sums are added), the
+// normalised heads and the results are bf16; every other value is f32.
 !x = !tcp.hbm<bf16, "[T / 256, T % 256 / 64, H / 16, T % 64, H % 16]">
 !vec = !tcp.hbm<bf16, "H">
-!w = !tcp.hbm<bf16, "[O, H]">
+!w = !tcp.hbm<bf16, "[H / 512, O, H % 512]">
+!wh = !tcp.hbm<bf16, "[O, HL]">
 !hwh = !tcp.hbm<bf16, "O">
 !yh = !tcp.hbm<bf16, "[T / 256, O / 128, O % 64 / 8, T % 64, T % 256 / 64, O % 128 / 64, O % 8]">
 
-// x's RMSNorm, in x's layout: 64 tokens x 16 values per slice.
-!xdm = !tcp.dm<bf16, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", elem = "[T % 64, H % 16]">
-!trin = !tcp.stream<bf16, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", time = "[T % 64 / 4, T % 4, H % 16 / 8]", packet = "H % 8">
-!trout = !tcp.stream<bf16, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", time = "[T % 64 / 4, H % 16 / 8, H % 8]", packet = "T % 4">
-!xtdm = !tcp.dm<bf16, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", elem = "[T % 64 / 4, H % 16, T % 4]">
-// A chunk of 32 tokens (U) of the transposed x, its sums of squares, and the two joined.
-!xtc = !tcp.dm<bf16, cluster = "K2", slice = "[K4, H / 16]", elem = "[U / 4, H % 16, U % 4]">
-!sqin = !tcp.stream<f32, cluster = "K2", slice = "[K4, H / 16]", time = "[H % 16, U / 4]", packet = "U % 4">
-!ssc = !tcp.stream<f32, cluster = "K2", slice = "[K4, X64]", time = "U / 4", packet = "U % 4">
-!sscdm = !tcp.dm<f32, cluster = "K2", slice = "[K4, X64]", elem = "[U / 4, U % 4]">
-!ssj = !tcp.dm<f32, cluster = "K2", slice = "[K4, X64]", elem = "[P2, U / 4, U % 4]">
-!ssdm = !tcp.dm<f32, cluster = "T / 256", slice = "[T % 256 / 64, X64]", elem = "T % 64">
-!sss = !tcp.stream<f32, cluster = "T / 256", slice = "[T % 256 / 64, X64]", time = "T % 64 / 8", packet = "T % 8">
-!rsub = !tcp.stream<f32, cluster = "T / 256", slice = "[T % 256 / 64, X64]", time = "T % 64 / 2", packet = "T % 2">
-!rvrf = !tcp.vrf<f32, cluster = "T / 256", slice = "[T % 256 / 64, X64]", elem = "T % 64">
-!wn = !tcp.dm<bf16, cluster = "C2", slice = "[R4, H / 16]", elem = "H % 16">
-!wnsub = !tcp.stream<f32, cluster = "C2", slice = "[R4, H / 16]", time = "H % 16 / 2", packet = "H % 2">
-!wnvrf = !tcp.vrf<f32, cluster = "C2", slice = "[R4, H / 16]", elem = "H % 16">
-!xs = !tcp.stream<f32, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", time = "[T % 64, H % 16 / 8]", packet = "H % 8">
-!xwdm = !tcp.dm<f32, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", elem = "[T % 64, H % 16]">
-!xws = !tcp.stream<f32, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", time = "[H % 16 / 8, T % 64]", packet = "H % 8">
+// x's RMSNorm, in the GEMM's layout: slice (T % 256 / 32, H % 512 / 16) holds 32 tokens x 16
+// values of each half of H (H / 512), so that each half alone spans a cluster's 256 slices.
+// The transpose puts 4 tokens in the lanes; one pass sums a slice's 32 values of each token
+// ([H / 512, H % 16] order) in the reducer's 8 slots of 4 tokens, the inter-slice reducer a
+// row's 32 slices.
+!xdm = !tcp.dm<bf16, cluster = "T / 256", slice = "[T % 256 / 32, H % 512 / 16]", elem = "[H / 512, T % 32, H % 16]">
+!trin = !tcp.stream<bf16, cluster = "T / 256", slice = "[T % 256 / 32, H % 512 / 16]", time = "[H / 512, T % 32 / 4, T % 4, H % 16 / 8]", packet = "H % 8">
+!trout = !tcp.stream<bf16, cluster = "T / 256", slice = "[T % 256 / 32, H % 512 / 16]", time = "[H / 512, T % 32 / 4, H % 16 / 8, H % 8]", packet = "T % 4">
+!xtdm = !tcp.dm<bf16, cluster = "T / 256", slice = "[T % 256 / 32, H % 512 / 16]", elem = "[H / 512, T % 32 / 4, H % 16, T % 4]">
+!sqin = !tcp.stream<f32, cluster = "T / 256", slice = "[T % 256 / 32, H % 512 / 16]", time = "[H / 512, H % 16, T % 32 / 4]", packet = "T % 4">
+!ssc = !tcp.stream<f32, cluster = "T / 256", slice = "[T % 256 / 32, X32]", time = "T % 32 / 4", packet = "T % 4">
+!ssdm = !tcp.dm<f32, cluster = "T / 256", slice = "[T % 256 / 32, X32]", elem = "T % 32">
+!sss = !tcp.stream<f32, cluster = "T / 256", slice = "[T % 256 / 32, X32]", time = "T % 32 / 8", packet = "T % 8">
+!rsub = !tcp.stream<f32, cluster = "T / 256", slice = "[T % 256 / 32, X32]", time = "T % 32 / 2", packet = "T % 2">
+!rvrf = !tcp.vrf<f32, cluster = "T / 256", slice = "[T % 256 / 32, X32]", elem = "T % 32">
+!wn = !tcp.dm<bf16, cluster = "C2", slice = "[R8, H % 512 / 16]", elem = "[H / 512, H % 16]">
+!wnsub = !tcp.stream<f32, cluster = "C2", slice = "[R8, H % 512 / 16]", time = "[H / 512, H % 16 / 2]", packet = "H % 2">
+!wnvrf = !tcp.vrf<f32, cluster = "C2", slice = "[R8, H % 512 / 16]", elem = "[H / 512, H % 16]">
+!xs = !tcp.stream<f32, cluster = "T / 256", slice = "[T % 256 / 32, H % 512 / 16]", time = "[T % 32, H / 512, H % 16 / 8]", packet = "H % 8">
+!xwdm = !tcp.dm<f32, cluster = "T / 256", slice = "[T % 256 / 32, H % 512 / 16]", elem = "[H / 512, T % 32, H % 16]">
+!xws = !tcp.stream<f32, cluster = "T / 256", slice = "[T % 256 / 32, H % 512 / 16]", time = "[H / 512, H % 16 / 8, T % 32]", packet = "H % 8">
 
 // q, k and v: 32 heads of 128 rows (O / 128: 16 q, 8 k, 8 v), a head on 8 slices; a slice holds
 // rows d and d + 64 (d % 64 / 8 its slice in the head, d % 8 its lane).
-!xf = !tcp.stream<bf16, cluster = "T / 256", slice = "[T % 256 / 64, H / 16]", time = "T % 64", packet = "H % 16">
-!xn = !tcp.stream<bf16, cluster = "T / 256", slice = "X256", time = "[T % 64, T % 256 / 64, H / 16]", packet = "H % 16">
-!wdm = !tcp.dm<bf16, cluster = "C2", slice = "[O / 128, O % 64 / 8]", elem = "[O % 8, O % 128 / 64, H]">
-!wload = !tcp.stream<bf16, cluster = "C2", slice = "[O / 128, O % 64 / 8]", time = "[O % 8, O % 128 / 64, H / 16]", packet = "H % 16">
-!wtrf = !tcp.trf<bf16, cluster = "C2", slice = "[O / 128, O % 64 / 8]", lane = "O % 8", elem = "[O % 128 / 64, H]">
-!acc = !tcp.stream<f32, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[T % 64, T % 256 / 64, O % 128 / 64]", packet = "O % 8">
-!out = !tcp.stream<bf16, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[T % 64, T % 256 / 64, O % 128 / 64]", packet = "O % 8">
+// In two halves of H (HL = H % 512): each half's weights (a contiguous tile of qkv_weight) and
+// its TRF load, so that the first half's contraction runs while the second's weights stream;
+// each half of x^ (an element offset in its layout) broadcast around the 256-slice ring.
+!xhh = !tcp.dm<bf16, cluster = "T / 256", slice = "[T % 256 / 32, HL / 16]", elem = "[T % 32, HL % 16]">
+!xf = !tcp.stream<bf16, cluster = "T / 256", slice = "[T % 256 / 32, HL / 16]", time = "T % 32", packet = "HL % 16">
+!xn = !tcp.stream<bf16, cluster = "T / 256", slice = "X256", time = "[T % 32, T % 256 / 32, HL / 16]", packet = "HL % 16">
+!wdm = !tcp.dm<bf16, cluster = "C2", slice = "[O / 128, O % 64 / 8]", elem = "[O % 8, O % 128 / 64, HL]">
+!wload = !tcp.stream<bf16, cluster = "C2", slice = "[O / 128, O % 64 / 8]", time = "[O % 8, O % 128 / 64, HL / 16]", packet = "HL % 16">
+!wtrf = !tcp.trf<bf16, cluster = "C2", slice = "[O / 128, O % 64 / 8]", lane = "O % 8", elem = "[O % 128 / 64, HL]">
+!acc = !tcp.stream<f32, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", time = "[T % 32, T % 256 / 32, O % 128 / 64]", packet = "O % 8">
+// The halves' partial sums (f32) added 128 tokens at a time (T % 64 / 32; U = T % 32,
+// K4 = T % 256 / 64): the second's chunk through the VRF (8 KB), then bf16.
+!qc = !tcp.dm<f32, cluster = "K2", slice = "[O / 128, O % 64 / 8]", elem = "[U, K4, O % 128 / 64, O % 8]">
+!qcs = !tcp.stream<f32, cluster = "K2", slice = "[O / 128, O % 64 / 8]", time = "[U, K4, O % 128 / 64]", packet = "O % 8">
+!qcsb = !tcp.stream<bf16, cluster = "K2", slice = "[O / 128, O % 64 / 8]", time = "[U, K4, O % 128 / 64]", packet = "O % 8">
+!qcv = !tcp.vrf<f32, cluster = "K2", slice = "[O / 128, O % 64 / 8]", elem = "[U, K4, O % 128 / 64, O % 8]">
+!qcb = !tcp.dm<bf16, cluster = "K2", slice = "[O / 128, O % 64 / 8]", elem = "[U, K4, O % 128 / 64, O % 8]">
+!qcj = !tcp.dm<bf16, cluster = "K2", slice = "[O / 128, O % 64 / 8]", elem = "[P2, U, K4, O % 128 / 64, O % 8]">
 
 // Per-head RMSNorm of q and k (every head is normalised; v's results are not used).
 !qraw = !tcp.dm<f32, cluster = "T / 256", slice = "[O / 128, O % 64 / 8]", elem = "[T % 64, T % 256 / 64, O % 128 / 64, O % 8]">
@@ -131,7 +148,8 @@
 
 module attributes {tcp.axes = {T = 512, H = 1024, O = 4096, U = 32, P2 = 2, K2 = 2, K4 = 4,
                                R4 = 4, C2 = 2, X64 = 64, X256 = 256, G32 = 32, J8 = 8, X8 = 8,
-                               V = 8, JJ = 2, L = 8, P8 = 8, F = 64, R32 = 32, Q = 2048, N = 8, D = 128}} {
+                               V = 8, JJ = 2, L = 8, P8 = 8, F = 64, R32 = 32, Q = 2048, N = 8, D = 128,
+                               HL = 512, R8 = 8, X32 = 32}} {
   func.func @prefill_projection(%x: !x {tcp.arg = "in", tcp.name = "x"},
                          %input_rms_weight: !vec {tcp.arg = "in", tcp.name = "input_rms_weight"},
                          %qkv_weight: !w {tcp.arg = "in", tcp.name = "qkv_weight"},
@@ -146,18 +164,10 @@ module attributes {tcp.axes = {T = 512, H = 1024, O = 4096, U = 32, P2 = 2, K2 =
     %t2 = tcp.collect %t1 : !trin
     %t3 = tcp.transpose %t2 : !trin -> !trout
     %xt = tcp.commit %t3 : !trout -> !xtdm
-    %xt0 = tcp.dm_view %xt offset 0 : !xtdm -> !xtc
-    %a1 = tcp.fetch main %xt0 : !xtc -> !sqin
+    %a1 = tcp.fetch main %xt : !xtdm -> !sqin
     %a2 = tcp.collect %a1 : !sqin
     %a3 = tcp.vector %a2 [stash, mul_f stash, reduce_add_f, inter_add_f] : !sqin -> !ssc
-    %s0 = tcp.commit %a3 : !ssc -> !sscdm
-    %xt1 = tcp.dm_view %xt offset 512 : !xtdm -> !xtc
-    %b1 = tcp.fetch main %xt1 : !xtc -> !sqin
-    %b2 = tcp.collect %b1 : !sqin
-    %b3 = tcp.vector %b2 [stash, mul_f stash, reduce_add_f, inter_add_f] : !sqin -> !ssc
-    %s1 = tcp.commit %b3 : !ssc -> !sscdm
-    %sj = tcp.dm_join %s0, %s1 : !sscdm, !sscdm -> !ssj
-    %ss = tcp.reinterpret %sj : !ssj -> !ssdm
+    %ss = tcp.commit %a3 : !ssc -> !ssdm
     %r1 = tcp.fetch main %ss : !ssdm -> !sss
     %r2 = tcp.collect %r1 : !sss
     %r3 = tcp.vector %r2 [fma_f 9.765625e-04 + 1.0e-06, sqrt_f] : !sss
@@ -178,16 +188,50 @@ module attributes {tcp.axes = {T = 512, H = 1024, O = 4096, U = 32, P2 = 2, K2 =
     %d3 = tcp.vector %d2 [div_f vrf(%rv : !rvrf)] : !xws
     %xh = tcp.commit %d3 {cast} : !xws -> !xdm
 
-    %wd = tcp.dma %qkv_weight : !w -> !wdm
-    %ws = tcp.fetch main %wd : !wdm -> !wload
-    %wc = tcp.collect %ws : !wload
-    %wt = tcp.to_trf %wc : !wload -> !wtrf
-    %xs2 = tcp.fetch main %xh : !xdm -> !xf
-    %xw2 = tcp.switch broadcast1 %xs2 : !xf -> !xn
-    %xc = tcp.collect %xw2 : !xn
-    %g = tcp.contract %xc, %wt pack 2 : !xn, !wtrf -> !acc
-    %gb = tcp.cast %g : !acc -> !out
-    %qr = tcp.commit %gb : !out -> !qrawb
+    %wa = tcp.view %qkv_weight offset 0 : !w -> !wh
+    %wb = tcp.view %qkv_weight offset 2097152 : !w -> !wh
+    %wda = tcp.dma %wa : !wh -> !wdm
+    %wdb = tcp.dma %wb : !wh -> !wdm
+    %wsa = tcp.fetch main %wda : !wdm -> !wload
+    %wca = tcp.collect %wsa : !wload
+    %wta = tcp.to_trf %wca : !wload -> !wtrf
+    %xa = tcp.dm_view %xh offset 0 : !xdm -> !xhh
+    %xa1 = tcp.fetch main %xa : !xhh -> !xf
+    %xa2 = tcp.switch broadcast1 %xa1 : !xf -> !xn
+    %xa3 = tcp.collect %xa2 : !xn
+    %ga = tcp.contract %xa3, %wta pack 2 : !xn, !wtrf -> !acc
+    %pa = tcp.commit %ga : !acc -> !qraw
+    %wsb = tcp.fetch main %wdb : !wdm -> !wload
+    %wcb = tcp.collect %wsb : !wload
+    %wtb = tcp.to_trf %wcb : !wload -> !wtrf
+    %xb = tcp.dm_view %xh offset 512 : !xdm -> !xhh
+    %xb1 = tcp.fetch main %xb : !xhh -> !xf
+    %xb2 = tcp.switch broadcast1 %xb1 : !xf -> !xn
+    %xb3 = tcp.collect %xb2 : !xn
+    %gbh = tcp.contract %xb3, %wtb pack 2 : !xn, !wtrf -> !acc
+    %pb = tcp.commit %gbh : !acc -> !qraw
+    %pa0 = tcp.dm_view %pa offset 0 : !qraw -> !qc
+    %pb0 = tcp.dm_view %pb offset 0 : !qraw -> !qc
+    %pv01 = tcp.fetch main %pb0 : !qc -> !qcs
+    %pv02 = tcp.collect %pv01 : !qcs
+    %pv0 = tcp.to_vrf %pv02 : !qcs -> !qcv
+    %ps01 = tcp.fetch main %pa0 : !qc -> !qcs
+    %ps02 = tcp.collect %ps01 : !qcs
+    %ps03 = tcp.vector %ps02 [add_f vrf(%pv0 : !qcv)] : !qcs
+    %ps04 = tcp.cast %ps03 : !qcs -> !qcsb
+    %qs0 = tcp.commit %ps04 : !qcsb -> !qcb
+    %pa1 = tcp.dm_view %pa offset 2048 : !qraw -> !qc
+    %pb1 = tcp.dm_view %pb offset 2048 : !qraw -> !qc
+    %pv11 = tcp.fetch main %pb1 : !qc -> !qcs
+    %pv12 = tcp.collect %pv11 : !qcs
+    %pv1 = tcp.to_vrf %pv12 : !qcs -> !qcv
+    %ps11 = tcp.fetch main %pa1 : !qc -> !qcs
+    %ps12 = tcp.collect %ps11 : !qcs
+    %ps13 = tcp.vector %ps12 [add_f vrf(%pv1 : !qcv)] : !qcs
+    %ps14 = tcp.cast %ps13 : !qcs -> !qcsb
+    %qs1 = tcp.commit %ps14 : !qcsb -> !qcb
+    %qj = tcp.dm_join %qs0, %qs1 : !qcb, !qcb -> !qcj
+    %qr = tcp.reinterpret %qj : !qcj -> !qrawb
 
     // v's heads to the cache while the q and k heads are normalised.
     %w1 = tcp.fetch sub %qr : !qrawb -> !vin

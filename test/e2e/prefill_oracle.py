@@ -128,6 +128,7 @@ def from_layout(flat, mapping, axes):
 GEMM_AXES = {"T": 512, "H": 1024, "O": 4096}
 GEMM_X = "[T / 256, T % 256 / 64, H / 16, T % 64, H % 16]"
 GEMM_W = "[O, H]"
+PROJ_W = "[H / 512, O, H % 512]"  # prefill_projection's qkv_weight: each half of H a tile
 GEMM_Y = "[T / 256, O / 16, T % 64, T % 256 / 64, O % 16]"
 
 
@@ -202,8 +203,9 @@ def make_inputs(kernel, d, seed, dist):
         x = np.clip(rng.standard_normal((t, h), dtype=np.float32), -4, 4)
         w = rng.standard_normal((o, h), dtype=np.float32) * np.float32(0.02)
     to_layout(f32_to_bf16(x), GEMM_X, axes_of("TH")).tofile(os.path.join(d, "x.bin"))
-    w_name = "qkv_weight.bin" if kernel == "prefill_projection" else "w.bin"
-    to_layout(f32_to_bf16(w), GEMM_W, axes_of("OH")).tofile(os.path.join(d, w_name))
+    w_name, w_layout = ("qkv_weight.bin", PROJ_W) if kernel == "prefill_projection" else \
+        ("w.bin", GEMM_W)
+    to_layout(f32_to_bf16(w), w_layout, axes_of("OH")).tofile(os.path.join(d, w_name))
     if kernel == "prefill_projection":
         rw = rng.random(h, dtype=np.float32) if dist == "uniform" else \
             np.float32(1) + np.float32(0.1) * rng.standard_normal(h, dtype=np.float32)
@@ -249,14 +251,17 @@ RMS_X = "[T / 256, T % 256 / 32, H / 32, T % 32, H % 32]"
 RMS_EPS = np.float32(1e-6)
 
 
-def rmsnorm(x, w, block):
+def rmsnorm(x, w, block, halves=1):
     """x's rows normalised as the prefill kernels do it: per token, each slice sums the squares
-    of its `block` values in h order (the intra-slice reducer, tokens in the lanes after the
-    transpose), the slices' sums add by a pairwise tree in slice order (inter-slice reducer),
-    rms = sqrt(fma(sum, 1/H, 1e-6)), then (x w) / rms in f32. -> (f32 result, float64 rule)"""
+    of its `block` values of each of `halves` parts of h (in h order, the parts in order; the
+    intra-slice reducer, tokens in the lanes after the transpose), the slices' sums add by a
+    pairwise tree in slice order (inter-slice reducer), rms = sqrt(fma(sum, 1/H, 1e-6)), then
+    (x w) / rms in f32. -> (f32 result, float64 rule)"""
     t, h = x.shape
     sq = x * x  # exact: bf16 squares fit binary32
-    sums = tree(running_sum(sq.reshape(t, h // block, block)))
+    slices = h // halves // block
+    per_slice = sq.reshape(t, halves, slices, block).transpose(0, 2, 1, 3)
+    sums = tree(running_sum(per_slice.reshape(t, slices, halves * block)))
     # fma(s, 1/H, eps) rounds once; s / H is exact (H a power of two), so it is this f32 sum.
     rms = np.sqrt(sums * np.float32(1.0 / h) + RMS_EPS)
     x64 = x.astype(np.float64)
@@ -292,16 +297,19 @@ def head_rmsnorm(q, w):
 
 
 def normalised_heads(d):
-    """x^ = bf16(RMSNorm(x)) with 16 values of h per slice, q = x^ w^T as prefill_gemm
-    computes it (f32), every 128-row head normalised (head_rmsnorm):
+    """x^ = bf16(RMSNorm(x)) with 16 values of each half of h per slice (32 slices), q = x^ w^T
+    as two contractions over the halves of h (each as prefill_gemm computes it, f32) whose sums
+    are added, every 128-row head normalised (head_rmsnorm):
     -> (bf16 bits, rule, raw q bits, raw q's rule)"""
     x = bf16_to_f32(read_bf16(d, "x.bin", GEMM_X, axes_of("TH")))
     rw = bf16_to_f32(np.fromfile(os.path.join(d, "input_rms_weight.bin"), dtype=np.uint16))
-    w = bf16_to_f32(read_bf16(d, "qkv_weight.bin", GEMM_W, axes_of("OH")))
+    w = bf16_to_f32(read_bf16(d, "qkv_weight.bin", PROJ_W, axes_of("OH")))
     hw = bf16_to_f32(np.fromfile(os.path.join(d, "head_rms_weight.bin"), dtype=np.uint16))
-    xn, _ = rmsnorm(x, rw, 16)
+    xn, _ = rmsnorm(x, rw, 16, halves=2)
     xh = bf16_to_f32(f32_to_bf16(xn))  # a rounding point: the float64 rule starts from it
-    raw = f32_to_bf16(contract(xh, w))  # a rounding point: the GEMM commits bf16
+    half = x.shape[1] // 2
+    # a rounding point: the halves' sums added in f32, then bf16
+    raw = f32_to_bf16(contract(xh[:, :half], w[:, :half]) + contract(xh[:, half:], w[:, half:]))
     raw_ref = xh.astype(np.float64) @ w.astype(np.float64).T
     bits, _ = head_rmsnorm(bf16_to_f32(raw), hw)
     _, ref = head_rmsnorm(raw_ref, hw)

@@ -239,13 +239,19 @@ void Pipeline::setUpPrefill() {
   const size_t H = cfg_.hiddenSize, Q = cfg_.qDim(), kv = cfg_.kvDim(), D = cfg_.headDim;
   const size_t T = kChunk, rows = Q + 2 * kv;
   for (int L = 0; L < cfg_.numLayers; ++L) {
+    // prefill_projection's qkv_weight [H / 512, O, H % 512]: q's, k's and v's rows, the first
+    // half of each row's h, then the second (each half one tile the stage loads by itself).
     std::vector<uint16_t> qkv;
     qkv.reserve(rows * H);
-    for (const char *suffix :
-         {"self_attn.q_proj.weight", "self_attn.k_proj.weight", "self_attn.v_proj.weight"}) {
-      const Bf16Tensor &t = w_.layer(L, suffix);
-      qkv.insert(qkv.end(), t.data.begin(), t.data.end());
-    }
+    for (size_t half = 0; half < 2; ++half)
+      for (const char *suffix :
+           {"self_attn.q_proj.weight", "self_attn.k_proj.weight", "self_attn.v_proj.weight"}) {
+        const Bf16Tensor &t = w_.layer(L, suffix);
+        for (size_t r = 0; r < t.data.size() / H; ++r) {
+          auto row = t.data.begin() + ptrdiff_t(r * H + half * (H / 2));
+          qkv.insert(qkv.end(), row, row + ptrdiff_t(H / 2));
+        }
+      }
     write(buffer(layerTensorName(L, "prefill.qkv_weight"), rows * H * 2), qkv);
     std::vector<uint16_t> norms(rows, 0);
     const Bf16Tensor &qn = w_.layer(L, "self_attn.q_norm.weight");
