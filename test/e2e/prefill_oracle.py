@@ -378,6 +378,18 @@ def attention_masks():
     return tile, diag
 
 
+def attention_inputs(d):
+    """The attention stages' inputs: q [head, T, D], k and v [S, N, D] (bf16 as f32) and the
+    carried state m, l [head, T], o [head, T, D] (f32)."""
+    q = bf16_to_f32(read_bf16(d, "q.bin", ATTN_Q, ATTN_AXES)).reshape(16, 512, 128)
+    k = bf16_to_f32(read_bf16(d, "k_cache.bin", ATTN_KV, ATTN_KV_AXES)).reshape(512, 8, 128)
+    v = bf16_to_f32(read_bf16(d, "v_cache.bin", ATTN_KV, ATTN_KV_AXES)).reshape(512, 8, 128)
+    m = read_f32(d, "max_in.bin", ATTN_STATE, ATTN_STATE_AXES).reshape(16, 512)
+    l = read_f32(d, "sum_in.bin", ATTN_STATE, ATTN_STATE_AXES).reshape(16, 512)
+    o = read_f32(d, "out_in.bin", ATTN_OUT_STATE, ATTN_AXES).reshape(16, 512, 128)
+    return q, k, v, m, l, o
+
+
 def prefill_attention_first(d):
     """qwen3/prefill_attention_first.mlir: causal attention of 512 queries over the chunk's 512
     keys, per q head h (kv head h / 2). Scores s = bf16((q . k + mask) / SCALE) with the
@@ -388,12 +400,7 @@ def prefill_attention_first(d):
     the carried state (m_in, l_in, o_in: earlier chunks, prefill_attention) folds in at
     m = max(m_main, m_diag, m_in), alpha = exp(m_in - m), l += l_in alpha, o_diag += o_in alpha;
     a = bf16(o / l)."""
-    q = bf16_to_f32(read_bf16(d, "q.bin", ATTN_Q, ATTN_AXES)).reshape(16, 512, 128)
-    k = bf16_to_f32(read_bf16(d, "k_cache.bin", ATTN_KV, ATTN_KV_AXES)).reshape(512, 8, 128)
-    v = bf16_to_f32(read_bf16(d, "v_cache.bin", ATTN_KV, ATTN_KV_AXES)).reshape(512, 8, 128)
-    m_in = read_f32(d, "max_in.bin", ATTN_STATE, ATTN_STATE_AXES).reshape(16, 512)
-    l_in = read_f32(d, "sum_in.bin", ATTN_STATE, ATTN_STATE_AXES).reshape(16, 512)
-    o_in = read_f32(d, "out_in.bin", ATTN_OUT_STATE, ATTN_AXES).reshape(16, 512, 128)
+    q, k, v, m_in, l_in, o_in = attention_inputs(d)
     tile, diag = attention_masks()
     pos = np.arange(512)
     tile_add = tile[pos[:, None] // 64, pos[None, :] // 64, 0]       # [t, s]
@@ -440,12 +447,7 @@ def prefill_attention(d):
     o' = p . V + o alpha (f32). The rule compares m' with the float64 max, l' with the float64
     sum over the old state and the chunk relative to the state's max m', and o' / l' with the
     float64 attention o_ref / l_ref."""
-    q = bf16_to_f32(read_bf16(d, "q.bin", ATTN_Q, ATTN_AXES)).reshape(16, 512, 128)
-    k = bf16_to_f32(read_bf16(d, "k_cache.bin", ATTN_KV, ATTN_KV_AXES)).reshape(512, 8, 128)
-    v = bf16_to_f32(read_bf16(d, "v_cache.bin", ATTN_KV, ATTN_KV_AXES)).reshape(512, 8, 128)
-    m_old = read_f32(d, "max_in.bin", ATTN_STATE, ATTN_STATE_AXES).reshape(16, 512)
-    l_old = read_f32(d, "sum_in.bin", ATTN_STATE, ATTN_STATE_AXES).reshape(16, 512)
-    o_old = read_f32(d, "out_in.bin", ATTN_OUT_STATE, ATTN_AXES).reshape(16, 512, 128)
+    q, k, v, m_old, l_old, o_old = attention_inputs(d)
     ones = np.ones((1, 512), np.float32)
     m_new, l_new, o_new = (np.zeros_like(m_old), np.zeros_like(l_old), np.zeros_like(o_old))
     m_ref, l_ref, o_ref = (np.zeros(m_old.shape), np.zeros(l_old.shape), np.zeros(o_old.shape))
