@@ -529,9 +529,7 @@ private:
 
   void execute() {
     // The workers, made before any slice runs (the threads hold references to them).
-    int64_t count = 0;
-    forEachSlice(computeSet_, [&](int64_t) { ++count; });
-    int64_t threads = contract_ ? threadsFor(count) : 1;
+    int64_t threads = contract_ ? threadsFor(sliceCount(computeSet_)) : 1;
     workers_.resize(static_cast<size_t>(std::max<int64_t>(1, threads)));
     for (Worker &w : workers_) {
       if (contract_)

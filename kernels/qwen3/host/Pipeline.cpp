@@ -37,8 +37,10 @@ std::string Pipeline::prefillUnsupported(const Qwen3Config &cfg) {
   if (cfg.hiddenSize != q06.hiddenSize || cfg.numHeads != q06.numHeads ||
       cfg.numKvHeads != q06.numKvHeads || cfg.headDim != q06.headDim ||
       cfg.intermediateSize != q06.intermediateSize)
-    return "the multi-token stages are compiled for hidden 1024, 16 q heads, 8 kv heads, head "
-           "dim 128, intermediate 3072; this model has hidden " +
+    return "the multi-token stages are compiled for hidden " + std::to_string(q06.hiddenSize) +
+           ", " + std::to_string(q06.numHeads) + " q heads, " + std::to_string(q06.numKvHeads) +
+           " kv heads, head dim " + std::to_string(q06.headDim) + ", intermediate " +
+           std::to_string(q06.intermediateSize) + "; this model has hidden " +
            std::to_string(cfg.hiddenSize) + ", " + std::to_string(cfg.numHeads) + " q heads, " +
            std::to_string(cfg.numKvHeads) + " kv heads, head dim " +
            std::to_string(cfg.headDim) + ", intermediate " +
@@ -96,6 +98,9 @@ size_t prefillQIndex(size_t t, size_t q) {
 // attn [T, Q]: [Q / 16, T, Q % 16] (T = 512).
 size_t prefillAttnIndex(size_t t, size_t q) { return (q / 16 * 512 + t) * 16 + q % 16; }
 constexpr float kMasked = -1.2676506002282294e30f; // -2^100
+// The causal masks' f32 cells (prefill_attention_first's tile_mask [TB, SB, TQ] and
+// diag_mask [TT, SI, TQ]).
+constexpr size_t kTileMaskCells = 8 * 8 * 16, kDiagMaskCells = 4 * 64 * 16;
 
 // RoPE's angle of frequency j (0..headDim/2) at position pos, in double.
 double ropeAngle(const Qwen3Config &cfg, size_t pos, size_t j) {
@@ -129,7 +134,7 @@ HbmPlan Pipeline::hbmPlan(const Qwen3Config &cfg, int positions, bool deviceLook
     // Two x blocks (the layers alternate), q, attn, the two masks, cos and sin, the
     // attention state (max, sum, out: f32).
     plan.activations += 2 * padded(T * H * 2) + 2 * padded(T * Q * 2) +
-                        padded(uint64_t(T / 64) * (T / 64) * 16 * 4) + padded(4 * 64 * 16 * 4) +
+                        padded(kTileMaskCells * 4) + padded(kDiagMaskCells * 4) +
                         2 * padded(T * (D / 2) * 2) + 2 * padded(T * uint64_t(cfg.numHeads) * 4) +
                         padded(T * Q * 4);
   }
@@ -264,7 +269,7 @@ void Pipeline::setUpPrefill() {
   buffer("prefill.x1", T * H * 2);
   rngd::Buffer &q = buffer("prefill.q", T * Q * 2), &attn = buffer("prefill.attn", T * Q * 2);
   // The causal masks (positions relative to the chunk): whole 64-position tiles, then within one.
-  std::vector<float> tile(8 * 8 * 16), diag(4 * 64 * 16);
+  std::vector<float> tile(kTileMaskCells), diag(kDiagMaskCells);
   for (int tb = 0; tb < 8; ++tb)
     for (int sb = 0; sb < 8; ++sb)
       for (int tq = 0; tq < 16; ++tq)

@@ -882,7 +882,8 @@ int run(int argc, char **argv) {
   };
   for (int i = 0; i < totalSteps; ++i) {
     auto ts = Clock::now();
-    if (i == 0 && prefillCount > 0) {
+    const bool prefilled = i == 0 && prefillCount > 0;
+    if (prefilled) {
       // The prompt in blocks of 512, one pass per layer each; the loop goes on at its last
       // token.
       for (int b = 0; b * kChunk < prefillCount; ++b) {
@@ -894,12 +895,12 @@ int run(int argc, char **argv) {
       fed.insert(fed.end(), opt.tokens.begin(), opt.tokens.begin() + i);
       prefillCycles = deviceCycles();
       prefillLaunches = deviceLaunches();
-    } else {
-      pipe->step(i < promptLen ? opt.tokens[i] : next, P0 + i, i >= promptLen - 1, logits);
     }
     const int pos = P0 + i;
     const int token = i < promptLen ? opt.tokens[i] : next;
     const bool wantLogits = i >= promptLen - 1;
+    if (!prefilled)
+      pipe->step(token, pos, wantLogits, logits);
     if (wantLogits && firstTokenCycles < 0) {
       firstTokenCycles = deviceCycles();
       firstTokenLaunches = deviceLaunches();
