@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <immintrin.h>
 
 namespace rngd::sim {
 namespace {
@@ -183,6 +184,43 @@ template <int E> inline void dotBf16Lanes(const float *x, const float *w, float 
     dotBf16Lanes16(x, w, row);
 }
 
+// The same step with the host's bf16 pair dot product, where pairDotExact holds: x holds the
+// packet's E / 2 element pairs, w the lanes' pairs (e, e + 1) laid out [element][lane] from the
+// packet's first element. Each pair dot into -0 (x + -0 = x for every x, zeros' signs
+// included) is the tree's first level; the levels above are the f32 adds above.
+template <int E>
+__attribute__((always_inline, target("avx512bf16,avx512vl"))) inline void
+pairDotLanesT(const uint32_t *x, const uint32_t *w, float *row) {
+  Lanes8 v[E / 2];
+  const __m256 minusZero = _mm256_set1_ps(-0.0f);
+  for (int j = 0; j < E / 2; ++j) {
+    __m256i wj = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(w + 2 * j * 8));
+    __m256i xj = _mm256_set1_epi32(static_cast<int>(x[j]));
+    v[j] = reinterpret_cast<Lanes8>(
+        _mm256_dpbf16_ps(minusZero, reinterpret_cast<__m256bh>(xj), reinterpret_cast<__m256bh>(wj)));
+  }
+  laneTree<E / 2>(v);
+  Lanes8 acc;
+  std::memcpy(&acc, row, sizeof acc);
+  acc += v[0];
+  std::memcpy(row, &acc, sizeof acc);
+}
+
+__attribute__((target("avx512bf16,avx512vl"))) void pairDotLanes32(const uint32_t *x,
+                                                                    const uint32_t *w, float *row) {
+  pairDotLanesT<32>(x, w, row);
+}
+__attribute__((target("avx512bf16,avx512vl"))) void pairDotLanes16(const uint32_t *x,
+                                                                    const uint32_t *w, float *row) {
+  pairDotLanesT<16>(x, w, row);
+}
+template <int E> inline void pairDotLanes(const uint32_t *x, const uint32_t *w, float *row) {
+  if constexpr (E == 32)
+    pairDotLanes32(x, w, row);
+  else
+    pairDotLanes16(x, w, row);
+}
+
 template <int E> inline uint32_t dotI8(const int32_t *x, const uint8_t *trf) {
   uint32_t v[E];
   for (int j = 0; j < E; ++j)
@@ -205,16 +243,23 @@ void drainWindow(const ContractPlan &p, const Acc *acc, uint32_t *&o) {
 }
 
 // bf16: acc[a][l] += dot(stream[s], lane l at r); weights [element][8 lanes] over the lanes'
-// read range [base, trfHi) (byte r is element (r - base) / 2).
+// read range [base, trfHi) (byte r is element (r - base) / 2). Packets with pairDot[s] set run
+// on the pair dot product (x: the stream's words, pairs: the weights' pairs); the others on the
+// f32 operands (stream, weights), which are only read for them.
 template <int E>
-void contractBf16(const ContractPlan &p, const float *stream, const float *weights, int64_t base,
+void contractBf16(const ContractPlan &p, const float *stream, const float *weights,
+                  const uint32_t *x, const uint32_t *pairs, const uint8_t *pairDot, int64_t base,
                   float *acc, uint32_t *out) {
   const isa::ContractConfig &c = p.cfg;
   uint32_t *o = out;
   walk(p.outer, 0, c.trfBase, 0, [&](int64_t s0, int64_t r0, int64_t a0) {
     std::fill(acc, acc + c.slots * 8, 0.0f);
     walk(p.inner, s0, r0, a0, [&](int64_t s, int64_t r, int64_t a) {
-      dotBf16Lanes<E>(stream + s * E, weights + (r - base) / 2 * 8, acc + a * 8);
+      int64_t at = (r - base) / 2 * 8;
+      if (pairDot[s])
+        pairDotLanes<E>(x + s * E / 2, pairs + at, acc + a * 8);
+      else
+        dotBf16Lanes<E>(stream + s * E, weights + at, acc + a * 8);
     });
     drainWindow(p, acc, o);
   });
@@ -242,6 +287,75 @@ void contractI8(const ContractPlan &p, const int32_t *stream, const uint8_t *trf
 
 } // namespace
 
+namespace {
+// One value's step of an exponent scan, branch-free on 16-bit values so that the compiler
+// vectorises the loops below (AVX2 where the CPU has it): a zero's exponent 0 counts as 255
+// for lo.
+__attribute__((always_inline)) inline void scanExponent(const uint8_t *at, uint16_t &lo,
+                                                        uint16_t &hi, uint16_t &special) {
+  uint16_t b;
+  std::memcpy(&b, at, 2);
+  uint16_t e = (b >> 7) & 0xff, m = b & 0x7f;
+  lo = std::min<uint16_t>(lo, e == 0 ? 255 : e);
+  hi = std::max<uint16_t>(hi, e);
+  special |= static_cast<uint16_t>((e == 0xff) | ((e == 0) & (m != 0)));
+}
+
+__attribute__((target_clones("avx2", "default"))) void
+addExponents(const uint8_t *p, int64_t n, uint16_t &lo, uint16_t &hi, uint16_t &special) {
+  uint16_t l = lo, h = hi, odd = special;
+  for (int64_t i = 0; i < n; ++i)
+    scanExponent(p + 2 * i, l, h, odd);
+  lo = l, hi = h, special = odd;
+}
+
+// Per packet of E values: whether pairDotExact holds for it against the weights' exponents.
+template <int E>
+__attribute__((always_inline)) inline void packetsPairDotT(const uint8_t *p, int64_t packets,
+                                                           const Bf16Exponents &w,
+                                                           uint8_t *exact) {
+  for (int64_t s = 0; s < packets; ++s, p += 2 * E) {
+    uint16_t l = 255, h = 0, odd = 0;
+    for (int i = 0; i < E; ++i)
+      scanExponent(p + 2 * i, l, h, odd);
+    Bf16Exponents x;
+    x.lo = l, x.hi = h, x.special = odd != 0;
+    exact[s] = pairDotExact(x, w);
+  }
+}
+__attribute__((target_clones("avx2", "default"))) void
+packetsPairDot32(const uint8_t *p, int64_t packets, const Bf16Exponents &w, uint8_t *exact) {
+  packetsPairDotT<32>(p, packets, w, exact);
+}
+__attribute__((target_clones("avx2", "default"))) void
+packetsPairDot16(const uint8_t *p, int64_t packets, const Bf16Exponents &w, uint8_t *exact) {
+  packetsPairDotT<16>(p, packets, w, exact);
+}
+} // namespace
+
+void Bf16Exponents::add(const uint8_t *p, int64_t n) {
+  uint16_t l = static_cast<uint16_t>(lo), h = static_cast<uint16_t>(hi), odd = special;
+  addExponents(p, n, l, h, odd);
+  lo = l, hi = h, special = odd != 0;
+}
+
+bool pairDotExact(const Bf16Exponents &x, const Bf16Exponents &w) {
+  if (x.special || w.special)
+    return false;
+  if (x.lo > x.hi || w.lo > w.hi)
+    return true; // every product is a zero
+  constexpr int bias2 = 2 * 127; // biased ex + ew = unbiased ex + ew + 254
+  return x.lo + w.lo >= bias2 - 112 && x.hi + w.hi <= bias2 + 124;
+}
+
+bool hostHasBf16PairDot() {
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512vl");
+  }();
+  return has;
+}
+
 void ContractRunner::run(std::vector<uint32_t> &flits, const uint8_t *trf) {
   const ContractPlan &p = p_;
   const isa::ContractConfig &c = p.cfg;
@@ -254,26 +368,50 @@ void ContractRunner::run(std::vector<uint32_t> &flits, const uint8_t *trf) {
   std::vector<float> accF(static_cast<size_t>(c.slots * 8));
   std::vector<uint32_t> accI(static_cast<size_t>(c.slots * 8));
   if (bf16) {
-    streamF_.resize(total);
-    for (size_t i = 0; i < total; ++i) {
+    // Every lane's read range (a weight is read by every packet it meets), laid out
+    // [element][lane]: as element pairs for the pair dot product where the host has it and
+    // the operands allow it, widened to f32 for the other packets.
+    int64_t span = (p.trfHi - p.trfLo) / 2;
+    auto weight = [&](int64_t l, int64_t i) {
+      uint16_t b;
+      std::memcpy(&b, trf + l * p.segBytes + p.trfLo + 2 * i, 2);
+      return b;
+    };
+    auto element = [&](size_t i) {
       uint16_t b;
       std::memcpy(&b, bytes + 2 * i, 2);
-      streamF_[i] = bf16ToF32(b);
+      return b;
+    };
+    pairDot_.assign(static_cast<size_t>(p.packets), 0);
+    bool anyF32 = true;
+    if (hostHasBf16PairDot()) {
+      Bf16Exponents w;
+      for (int64_t l = 0; l < p.lanes; ++l)
+        w.add(trf + l * p.segBytes + p.trfLo, span);
+      (e == 32 ? packetsPairDot32 : packetsPairDot16)(bytes, p.packets, w, pairDot_.data());
+      anyF32 = std::find(pairDot_.begin(), pairDot_.end(), 0) != pairDot_.end();
+      weightPairs_.assign(static_cast<size_t>(span * 8), 0);
+      for (int64_t l = 0; l < p.lanes; ++l)
+        for (int64_t i = 0; i < span; ++i)
+          weightPairs_[static_cast<size_t>(i * 8 + l)] =
+              weight(l, i) | (i + 1 < span ? uint32_t(weight(l, i + 1)) << 16 : 0u);
     }
-    // Every lane's read range widened once (a weight is read by every packet it meets), laid
-    // out [element][lane] for dotBf16Lanes.
-    int64_t span = (p.trfHi - p.trfLo) / 2;
-    weightsF_.assign(static_cast<size_t>(span * 8), 0.0f);
-    for (int64_t l = 0; l < p.lanes; ++l)
-      for (int64_t i = 0; i < span; ++i) {
-        uint16_t b;
-        std::memcpy(&b, trf + l * p.segBytes + p.trfLo + 2 * i, 2);
-        weightsF_[static_cast<size_t>(i * 8 + l)] = bf16ToF32(b);
-      }
+    if (anyF32) {
+      streamF_.resize(total);
+      for (size_t i = 0; i < total; ++i)
+        streamF_[i] = bf16ToF32(element(i));
+      weightsF_.assign(static_cast<size_t>(span * 8), 0.0f);
+      for (int64_t l = 0; l < p.lanes; ++l)
+        for (int64_t i = 0; i < span; ++i)
+          weightsF_[static_cast<size_t>(i * 8 + l)] = bf16ToF32(weight(l, i));
+    }
+    const uint32_t *x = flits.data(); // packet s's element pairs from word s * e / 2
     if (e == 32)
-      contractBf16<32>(p, streamF_.data(), weightsF_.data(), p.trfLo, accF.data(), out_.data());
+      contractBf16<32>(p, streamF_.data(), weightsF_.data(), x, weightPairs_.data(),
+                       pairDot_.data(), p.trfLo, accF.data(), out_.data());
     else
-      contractBf16<16>(p, streamF_.data(), weightsF_.data(), p.trfLo, accF.data(), out_.data());
+      contractBf16<16>(p, streamF_.data(), weightsF_.data(), x, weightPairs_.data(),
+                       pairDot_.data(), p.trfLo, accF.data(), out_.data());
   } else {
     streamI_.resize(total);
     for (size_t i = 0; i < total; ++i)

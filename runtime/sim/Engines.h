@@ -59,6 +59,27 @@ struct ContractPlan {
 bool planContract(const isa::ContractConfig &c, int64_t flits, const TargetModel &t,
                   int64_t maxWork, int64_t maxFlits, ContractPlan &plan, std::string &why);
 
+/// The exponent range of some bf16 values: biased exponents of the nonzero finite normal ones,
+/// and whether any is subnormal, infinite or NaN.
+struct Bf16Exponents {
+  int lo = 255, hi = 0; // lo > hi: no nonzero value
+  bool special = false;
+  /// Adds the n values at p (little-endian bf16).
+  void add(const uint8_t *p, int64_t n);
+};
+
+/// Whether the host's bf16 pair dot product (AVX512-BF16 `vdpbf16ps` into -0, which flushes
+/// subnormal inputs and results to zero) gives the packet reducer's first level, x0 w0 + x1 w1
+/// with exact products and one rounding, bit for bit for every pair drawn from `x` and `w`:
+/// no special value, and every nonzero product in [2^-112, 2^126) (|x w| < 2^(ex + ew + 2)), so
+/// a product is exact (16 significant bits), a nonzero sum of two is a multiple of 2^-126 (never
+/// subnormal) and none overflows.
+bool pairDotExact(const Bf16Exponents &x, const Bf16Exponents &w);
+
+/// Whether this host has the bf16 pair dot product (the simulator then uses it where
+/// pairDotExact holds).
+bool hostHasBf16PairDot();
+
 class ContractRunner {
 public:
   explicit ContractRunner(const ContractPlan &plan) : p_(plan) {}
@@ -70,6 +91,8 @@ private:
   const ContractPlan &p_;
   std::vector<float> streamF_;
   std::vector<float> weightsF_; // bf16: the lanes' TRF read range, widened to f32, [element][lane]
+  std::vector<uint32_t> weightPairs_; // bf16: the same range as element pairs (e, e + 1), [element][lane]
+  std::vector<uint8_t> pairDot_; // bf16: per packet, whether pairDotExact holds for it
   std::vector<int32_t> streamI_;
   std::vector<uint32_t> out_;
 };

@@ -489,19 +489,24 @@ private:
   };
 
   // Slices are independent within a pass (each reads and writes its own memories; a switch
-  // reads the fetched packets of every slice, all fetched first), so a pass with a contraction
-  // runs its slices on up to two threads: the results are the same bits whatever the split.
+  // reads the fetched packets of every slice, all fetched first; an inter-slice reduction
+  // reads its own group's), so a pass runs its slices on up to two threads when it has the
+  // work to pay for them: the results are the same bits whatever the split.
   // RNGD_SIM_THREADS=1 keeps one.
-  static int64_t threadsFor(int64_t slices) {
+  static int64_t threadsFor(int64_t items) {
     int64_t n = std::min<int64_t>(2, std::max(1u, std::thread::hardware_concurrency()));
     if (const char *env = std::getenv("RNGD_SIM_THREADS"))
       n = std::max<int64_t>(1, std::min<int64_t>(n, std::atoll(env)));
-    return std::min(n, slices);
+    return std::min(n, items);
   }
 
-  template <typename F> void forSlicesParallel(const isa::SliceBitmap &set, F &&body) {
-    std::vector<int64_t> list;
-    forEachSlice(set, [&](int64_t s) { list.push_back(s); });
+  // A contraction always has the work; a pass that only moves data has it from this many
+  // bytes fetched (a thread's start and join cost tens of microseconds; copying 1 MiB
+  // hundreds).
+  static constexpr int64_t kThreadedPassBytes = int64_t(1) << 20;
+
+  // body(item, worker) for every item, the list cut into one contiguous run per worker.
+  template <typename F> void forEachParallel(const std::vector<int64_t> &list, F &&body) {
     size_t n = std::min(workers_.size(), std::max<size_t>(1, list.size()));
     auto range = [&](size_t k) {
       for (size_t i = list.size() * k / n; i < list.size() * (k + 1) / n; ++i)
@@ -527,9 +532,27 @@ private:
         std::rethrow_exception(e);
   }
 
+  template <typename F> void forSlicesParallel(const isa::SliceBitmap &set, F &&body) {
+    std::vector<int64_t> list;
+    forEachSlice(set, [&](int64_t s) { list.push_back(s); });
+    forEachParallel(list, body);
+  }
+
   void execute() {
+    isa::SliceBitmap need{}; // the slices whose fetch streams the computed slices read
+    if (sw_) // every enabled slice of a ring that feeds a computed slice
+      forEachSlice(computeSet_, [&](int64_t s) {
+        int64_t base = switchRingBase(switch_, s);
+        for (int64_t j = base; j < base + switch_.ring; ++j)
+          if (testSlice(c_.fetch->slices, j))
+            setSlice(need, j);
+      });
+    else
+      need = computeSet_;
     // The workers, made before any slice runs (the threads hold references to them).
-    int64_t threads = contract_ ? threadsFor(sliceCount(computeSet_)) : 1;
+    int64_t slices = sliceCount(computeSet_);
+    bool worth = contract_ || fetch_.streamBytes * sliceCount(need) >= kThreadedPassBytes;
+    int64_t threads = worth ? threadsFor(slices) : 1;
     workers_.resize(static_cast<size_t>(std::max<int64_t>(1, threads)));
     for (Worker &w : workers_) {
       if (contract_)
@@ -537,7 +560,8 @@ private:
       if (vector_)
         w.vector = std::make_unique<VectorRunner>(vectorPlan_);
     }
-    if (workers_.size() > 1) // the memories the slices reach, allocated before threads use them
+    if (workers_.size() > 1) { // the memories the slices reach, allocated before threads use them
+      forEachSlice(need, [&](int64_t s) { env_.dm.slice(s); });
       forEachSlice(computeSet_, [&](int64_t s) {
         env_.dm.slice(s);
         if (trf_ || contract_)
@@ -545,6 +569,7 @@ private:
         if (vrf_ || (vector_ && vectorPlan_.readsVrf))
           env_.dm.memory(SliceMemory::Vrf, s);
       });
+    }
     bool inter = vector_ && vectorPlan_.inter;
     if (!sw_ && !inter) { // slice-local: each slice streams through its worker's buffers
       forSlicesParallel(computeSet_, [&](int64_t s, Worker &w) {
@@ -558,19 +583,8 @@ private:
     int64_t total = t_.totalSlices();
     std::vector<std::vector<uint8_t>> fetched(static_cast<size_t>(total));
     std::vector<const uint8_t *> in(static_cast<size_t>(total), nullptr);
-    isa::SliceBitmap need{};
-    if (sw_) // every enabled slice of a ring that feeds a computed slice
-      forEachSlice(computeSet_, [&](int64_t s) {
-        int64_t base = switchRingBase(switch_, s);
-        for (int64_t j = base; j < base + switch_.ring; ++j)
-          if (testSlice(c_.fetch->slices, j))
-            setSlice(need, j);
-      });
-    else
-      need = computeSet_;
-    Worker &first = workers_.front();
-    forEachSlice(need, [&](int64_t s) {
-      fetchSlice(s, fetched[static_cast<size_t>(s)], first);
+    forSlicesParallel(need, [&](int64_t s, Worker &w) {
+      fetchSlice(s, fetched[static_cast<size_t>(s)], w);
       in[static_cast<size_t>(s)] = fetched[static_cast<size_t>(s)].data();
     });
     std::vector<std::vector<uint32_t>> streams(inter ? static_cast<size_t>(total) : 0);
@@ -595,16 +609,19 @@ private:
     if (!inter)
       return;
     int64_t g = vectorPlan_.group;
-    std::vector<uint32_t *> group(static_cast<size_t>(g));
-    for (int64_t firstSlice = 0; firstSlice < total; firstSlice += g) {
-      if (!testSlice(computeSet_, firstSlice))
-        continue; // groups are complete (planSlices)
+    std::vector<int64_t> groups; // each group's first slice (groups are complete: planSlices)
+    for (int64_t firstSlice = 0; firstSlice < total; firstSlice += g)
+      if (testSlice(computeSet_, firstSlice))
+        groups.push_back(firstSlice);
+    forEachParallel(groups, [&](int64_t firstSlice, Worker &) {
+      std::vector<uint32_t *> group(static_cast<size_t>(g));
       for (int64_t k = 0; k < g; ++k)
         group[static_cast<size_t>(k)] = streams[static_cast<size_t>(firstSlice + k)].data();
       interReduce(vectorPlan_, group);
-    }
-    forEachSlice(outSet_,
-                 [&](int64_t s) { finishSlice(s, streams[static_cast<size_t>(s)], first); });
+    });
+    forSlicesParallel(outSet_, [&](int64_t s, Worker &w) {
+      finishSlice(s, streams[static_cast<size_t>(s)], w);
+    });
   }
 
   // The slice's fetch stream as packets of packetOut_ bytes (fetch cast applied).

@@ -2,6 +2,7 @@
 // the TRF hazards and bank rules around them.
 #include "rngd/machine/CostModel.h"
 #include "Rig.h"
+#include "runtime/sim/Engines.h"
 #include "rngd/Bf16.h"
 
 #include <cmath>
@@ -222,6 +223,101 @@ TEST_CASE("a GEMM-shaped pass (each weight met by many packets) matches the host
           CHECK(out[(p * 4 + row) * 8 + lane] == bits(o->dot(p, lane, row)));
         }
   }
+}
+
+TEST_CASE("packets at the host pair dot product's limits match the host bit for bit: "
+          "products from 2^-112 (sums at least 2^-126), one binade below, subnormal inputs",
+          "[sim][contract][gemm]") {
+  // Where the host has AVX512-BF16, the simulator runs a packet's first tree level on its pair
+  // dot product, which flushes subnormal inputs and results to zero, only where no product
+  // is below 2^-112 (pairDotExact). The pairs x = (2^-56 (1 + 2^-7), -2^-56) against
+  // w = (2^s (1 + 2^-7), 2^s (1 + 2^-6)) sum to 2^(s - 70): 2^-126 on slice 0 (s = -56, the
+  // limit) and the subnormal 2^-127 on slice 3 (s = -57, which the pair dot would flush).
+  // Packets 32.. hold x0 = 2^-130 (subnormal) against rows 2 and 3's w0 = 2^100: 2^-30, which
+  // the pair dot would make 0.
+  Rig rig;
+  isa::SliceBitmap s = twoSlices();
+  auto p2 = [](int e, float m = 1.0f) { return f32ToBf16(std::ldexp(m, e)); };
+  struct Operands {
+    std::vector<uint16_t> w = std::vector<uint16_t>(8 * 256), x = std::vector<uint16_t>(64 * 32);
+    float dot(int p, int lane, int row) const {
+      std::vector<float> v(32);
+      for (int j = 0; j < 32; ++j)
+        v[j] = bf16ToF32(x[p * 32 + j]) * bf16ToF32(w[lane * 256 + row * 32 + j]);
+      return 0.0f + hostTree(v);
+    }
+  };
+  Operands ops[2];
+  for (int k = 0; k < 2; ++k) {
+    Operands &o = ops[k];
+    for (int lane = 0; lane < 8; ++lane)
+      for (int row = 0; row < 4; ++row) {
+        uint16_t *w = &o.w[lane * 256 + row * 32];
+        if (row < 2)
+          w[0] = p2(-56 - k, 1.0f + 0x1p-7f), w[1] = p2(-56 - k, 1.0f + 0x1p-6f);
+        else
+          w[0] = p2(100), w[1] = p2(100, 1.0f + 0x1p-7f);
+      }
+    for (int p = 0; p < 64; ++p) {
+      float sign = p % 2 ? -1.0f : 1.0f;
+      uint16_t *x = &o.x[p * 32];
+      if (p < 32)
+        x[0] = p2(-56, sign * (1.0f + 0x1p-7f)), x[1] = p2(-56, -sign);
+      else
+        x[0] = p2(-130, sign);
+    }
+  }
+  REQUIRE(bits(ops[0].dot(0, 0, 0)) == bits(0x1p-126f));
+  REQUIRE(bits(ops[1].dot(1, 0, 1)) == bits(-0x1p-127f));
+  REQUIRE(bits(ops[1].dot(32, 0, 2)) == bits(0x1p-30f));
+  rig.put(0, 0, ops[0].w);
+  rig.put(0, 8192, ops[0].x);
+  rig.put(3, 0, ops[1].w);
+  rig.put(3, 8192, ops[1].x);
+  loadWeights(rig, s, 0);
+  isa::ContractConfig c;
+  c.pack = 2, c.lanesLog2 = 3, c.mac = isa::MacType::Bf16, c.packetElems = 32;
+  c.window = 1, c.slots = 4;
+  c.limits[0] = 64, c.streamStrides[0] = 1; // a window per packet
+  c.limits[7] = 4, c.trfStrides[7] = 64, c.accStrides[7] = 1; // its 4 rows, a slot each
+  contractPass(rig, s, c, 16384, 256, 64 * 32 * 2);
+  Status st = rig.run();
+  INFO(st.message());
+  REQUIRE(st.ok());
+  for (auto [slice, o] : {std::pair<int, Operands *>{0, &ops[0]}, {3, &ops[1]}}) {
+    auto out = rig.get<uint32_t>(slice, 16384, 256 * 8);
+    for (int p = 0; p < 64; ++p)
+      for (int row = 0; row < 4; ++row)
+        for (int lane = 0; lane < 8; ++lane) {
+          INFO("slice " << slice << " packet " << p << " row " << row << " lane " << lane);
+          CHECK(out[(p * 4 + row) * 8 + lane] == bits(o->dot(p, lane, row)));
+        }
+  }
+}
+
+TEST_CASE("pairDotExact: products from 2^-112 and below 2^126, no special values",
+          "[sim][contract]") {
+  // Biased exponents: 2^e is e + 127.
+  auto range = [](int lo, int hi, bool special = false) {
+    sim::Bf16Exponents r;
+    r.lo = lo + 127, r.hi = hi + 127, r.special = special;
+    return r;
+  };
+  CHECK(sim::pairDotExact(range(-3, 2), range(-20, -1)));      // ordinary operands
+  CHECK(sim::pairDotExact(range(-56, 0), range(-56, 0)));      // smallest product 2^-112
+  CHECK_FALSE(sim::pairDotExact(range(-56, 0), range(-57, 0))); // 2^-113
+  CHECK(sim::pairDotExact(range(0, 62), range(0, 62)));        // largest below 2^126
+  CHECK_FALSE(sim::pairDotExact(range(0, 62), range(0, 63)));  // up to 2^127
+  CHECK_FALSE(sim::pairDotExact(range(0, 0, true), range(0, 0)));
+  CHECK_FALSE(sim::pairDotExact(range(0, 0), range(0, 0, true)));
+  sim::Bf16Exponents zeros; // only zeros: every product is zero
+  CHECK(sim::pairDotExact(zeros, range(-126, 127)));
+  uint8_t values[8] = {0x00, 0x00, 0x00, 0x80, 0x80, 0x3f, 0x01, 0x00}; // +0, -0, 1, subnormal
+  sim::Bf16Exponents scanned;
+  scanned.add(values, 3);
+  CHECK((scanned.lo == 127 && scanned.hi == 127 && !scanned.special));
+  scanned.add(values + 6, 1);
+  CHECK(scanned.special);
 }
 
 TEST_CASE("sequential lane folding: a flit per slot and lane, the interleaved values in "
