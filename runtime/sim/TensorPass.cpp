@@ -28,6 +28,30 @@ struct Run {
   int64_t bytes;
 };
 
+// memcpy, with the access sizes fetches and commits use most as fixed-size copies (a move or
+// two instead of a library call per access).
+inline void copyAccess(uint8_t *dst, const uint8_t *src, size_t bytes) {
+  switch (bytes) {
+  case 8:
+    std::memcpy(dst, src, 8);
+    return;
+  case 16:
+    std::memcpy(dst, src, 16);
+    return;
+  case 32:
+    std::memcpy(dst, src, 32);
+    return;
+  default:
+    std::memcpy(dst, src, bytes);
+  }
+}
+
+// Consecutive commit writes of whole flits to consecutive DM bytes, merged: `flits` flits from
+// `firstFlit` of the output to DM from `offset` (one flit per run when writes trim flits).
+struct CommitRun {
+  int64_t offset, firstFlit, flits;
+};
+
 // What the fetch nest reads in every enabled slice.
 struct FetchPlan {
   int64_t access = 0, accesses = 0, streamBytes = 0;
@@ -377,7 +401,7 @@ private:
     int64_t limit = t_.dmBytesPerSlice - c.writeBytes;
     int64_t index = 0, lo = INT64_MAX, hi = INT64_MIN;
     BankRun banks;
-    commitOffsets_.reserve(static_cast<size_t>(writes));
+    bool whole = c.writeBytes == t_.flitBytes;
     bool ok = walkNest(c.base, c.limits, c.strides, [&](int64_t a) {
       if (a < 0 || a > limit) {
         why_ = "commit write " + std::to_string(index) + " writes DM offset " +
@@ -390,7 +414,11 @@ private:
                " is not " + std::to_string(t_.commitStrideAlignment) + "-byte aligned";
         return false;
       }
-      commitOffsets_.push_back(a);
+      if (whole && !commitRuns_.empty() &&
+          commitRuns_.back().offset + commitRuns_.back().flits * t_.flitBytes == a)
+        ++commitRuns_.back().flits;
+      else
+        commitRuns_.push_back({a, index, 1});
       lo = std::min(lo, a);
       hi = std::max(hi, a + c.writeBytes);
       banks.add((a / t_.dmBankBytes) % t_.dmBanks);
@@ -632,7 +660,7 @@ private:
     raw.resize(static_cast<size_t>(fetch_.streamBytes));
     uint8_t *st = raw.data();
     for (const Run &r : fetch_.runs) {
-      std::memcpy(st, dm + r.offset, static_cast<size_t>(r.bytes));
+      copyAccess(st, dm + r.offset, static_cast<size_t>(r.bytes));
       st += r.bytes;
     }
     if (!widen)
@@ -660,15 +688,17 @@ private:
       std::memcpy(env_.dm.memory(SliceMemory::Vrf, s) + c_.vrfWrite->base, packets, streamBytes);
       return;
     }
-    words.assign(static_cast<size_t>(flits_ * 8), 0); // Collect pads with zeros
-    auto *flits = reinterpret_cast<uint8_t *>(words.data());
     size_t span = static_cast<size_t>(flitsPerPacket_ * t_.flitBytes);
     size_t packet = static_cast<size_t>(packetOut_);
-    if (span == packet)
-      std::memcpy(flits, packets, streamBytes);
-    else
+    if (span == packet) { // whole flits: the packets are the flits
+      words.resize(static_cast<size_t>(flits_ * 8));
+      std::memcpy(words.data(), packets, streamBytes);
+    } else { // Collect pads each packet's last flit with zeros
+      words.assign(static_cast<size_t>(flits_ * 8), 0);
+      auto *flits = reinterpret_cast<uint8_t *>(words.data());
       for (int64_t p = 0; p < packets_; ++p)
         std::memcpy(flits + p * span, packets + p * packet, packet);
+    }
     if (contract_)
       w.contract->run(words, env_.dm.memory(SliceMemory::Trf, s));
     if (vector_)
@@ -686,9 +716,10 @@ private:
       castFlits(isa::CastMode::F32ToBf16, words.data(), validCommitCastIn_);
     uint8_t *dm = env_.dm.slice(s);
     const auto *flits = reinterpret_cast<const uint8_t *>(words.data());
-    size_t wb = static_cast<size_t>(c_.commit->writeBytes);
-    for (size_t k = 0; k < commitOffsets_.size(); ++k)
-      std::memcpy(dm + commitOffsets_[k], flits + k * t_.flitBytes, wb);
+    int64_t wb = c_.commit->writeBytes; // a run of whole flits, or one trimmed flit
+    for (const CommitRun &r : commitRuns_)
+      copyAccess(dm + r.offset, flits + r.firstFlit * t_.flitBytes,
+                 static_cast<size_t>(r.flits > 1 ? r.flits * t_.flitBytes : wb));
   }
 
   const Env &env_;
@@ -712,7 +743,7 @@ private:
   TransposePlan transposePlan_;
   isa::CastMode castMode_ = isa::CastMode::None;
   int64_t trfLanes_ = 1, trfSeg_ = 0;
-  std::vector<int64_t> commitOffsets_;
+  std::vector<CommitRun> commitRuns_; // in write order (a later write to a byte wins)
   int64_t commitLo_ = 0, commitHi_ = 0;
 
   std::vector<Worker> workers_; // one per thread that runs slices
