@@ -303,8 +303,12 @@ void VectorRunner::steps(const std::vector<VectorStepPlan> &list, uint32_t *w,
                [](uint32_t x, uint32_t y) { return asBits(asFloat(x) / asFloat(y)); });
       break;
     case Alu::FpExp:
-      unary(w, valid,
-            [](uint32_t x) { return asBits(static_cast<float>(std::exp(double(asFloat(x))))); });
+      // Below -104, e^x < 2^-150 (half f32's smallest subnormal) rounds to +0: the same bits
+      // without the library's slow underflow path (attention's masked scores, -2^100).
+      unary(w, valid, [](uint32_t x) {
+        float f = asFloat(x);
+        return f < -104.0f ? 0u : asBits(static_cast<float>(std::exp(double(f))));
+      });
       break;
     case Alu::FpMul0:
     case Alu::FpMul1:

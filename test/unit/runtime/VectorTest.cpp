@@ -119,6 +119,35 @@ TEST_CASE("VRF operands (vector mode, period), stash, Fma, Exp and Div", "[sim][
   CHECK(vrfRead);
 }
 
+TEST_CASE("Exp at f32's underflow and overflow: the host's double exp rounded to f32, bit for "
+          "bit", "[sim][vector]") {
+  // e^-103.97 is just above 2^-150 (half the smallest subnormal: rounds up to 2^-149);
+  // e^-103.98 and e^-104 are below it (round to +0), as is every smaller input (the simulator
+  // returns +0 below -104 without calling exp); 89 overflows to infinity.
+  Rig rig;
+  isa::SliceBitmap s = slices(2, 1);
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> x = {-103.97f, -103.98f, -104.0f, std::nextafter(-104.0f, 0.0f),
+                          std::nextafter(-104.0f, -inf), -0x1p100f, -inf, 0.0f,
+                          -0.0f, 1.0f, 88.7f, 89.0f, inf, std::nanf(""), -87.0f, -1.0f};
+  rig.put(2, 0, x);
+  isa::VectorConfig c;
+  c.steps = 1;
+  isa::setVectorStep(c, 0, step(Alu::FpExp, VectorOp::Exp));
+  vectorPass(rig, s, 64, 32, c, 2, 32);
+  Status st = rig.run();
+  INFO(st.message());
+  REQUIRE(st.ok());
+  auto y = rig.get<uint32_t>(2, 8192, 16);
+  CHECK(y[0] == floatBits(0x1p-149f));
+  CHECK(y[1] == 0u);
+  CHECK(y[2] == 0u);
+  for (size_t i = 0; i < x.size(); ++i) {
+    INFO("input " << x[i]);
+    CHECK(y[i] == floatBits(static_cast<float>(std::exp(static_cast<double>(x[i])))));
+  }
+}
+
 TEST_CASE("VRF broadcast operand, Sub, Sqrt, FpMul1; Sigmoid and Clip Min", "[sim][vector]") {
   Rig rig;
   isa::SliceBitmap s = slices(0, 1);
