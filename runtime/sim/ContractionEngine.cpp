@@ -339,15 +339,6 @@ void Bf16Exponents::add(const uint8_t *p, int64_t n) {
   lo = l, hi = h, special = odd != 0;
 }
 
-bool pairDotExact(const Bf16Exponents &x, const Bf16Exponents &w) {
-  if (x.special || w.special)
-    return false;
-  if (x.lo > x.hi || w.lo > w.hi)
-    return true; // every product is a zero
-  constexpr int bias2 = 2 * 127; // biased ex + ew = unbiased ex + ew + 254
-  return x.lo + w.lo >= bias2 - 112 && x.hi + w.hi <= bias2 + 124;
-}
-
 bool hostHasBf16PairDot() {
   static const bool has = [] {
     __builtin_cpu_init();
@@ -391,8 +382,8 @@ void ContractRunner::run(std::vector<uint32_t> &flits, const uint8_t *trf) {
       (e == 32 ? packetsPairDot32 : packetsPairDot16)(bytes, p.packets, w, pairDot_.data());
       anyF32 = std::find(pairDot_.begin(), pairDot_.end(), 0) != pairDot_.end();
       weightPairs_.assign(static_cast<size_t>(span * 8), 0);
-      for (int64_t l = 0; l < p.lanes; ++l)
-        for (int64_t i = 0; i < span; ++i)
+      for (int64_t i = 0; i < span; ++i) // element-major: each output line written once
+        for (int64_t l = 0; l < p.lanes; ++l)
           weightPairs_[static_cast<size_t>(i * 8 + l)] =
               weight(l, i) | (i + 1 < span ? uint32_t(weight(l, i + 1)) << 16 : 0u);
     }

@@ -74,7 +74,14 @@ struct Bf16Exponents {
 /// no special value, and every nonzero product in [2^-112, 2^126) (|x w| < 2^(ex + ew + 2)), so
 /// a product is exact (16 significant bits), a nonzero sum of two is a multiple of 2^-126 (never
 /// subnormal) and none overflows.
-bool pairDotExact(const Bf16Exponents &x, const Bf16Exponents &w);
+inline bool pairDotExact(const Bf16Exponents &x, const Bf16Exponents &w) {
+  if (x.special || w.special)
+    return false;
+  if (x.lo > x.hi || w.lo > w.hi)
+    return true; // every product is a zero
+  constexpr int bias2 = 2 * 127; // biased ex + ew = unbiased ex + ew + 254
+  return x.lo + w.lo >= bias2 - 112 && x.hi + w.hi <= bias2 + 124;
+}
 
 /// Whether this host has the bf16 pair dot product (the simulator then uses it where
 /// pairDotExact holds).
