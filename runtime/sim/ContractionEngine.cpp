@@ -242,11 +242,15 @@ void drainWindow(const ContractPlan &p, const Acc *acc, uint32_t *&o) {
         std::memcpy(&o[l], &acc[a * 8 + l], 4);
 }
 
+// Which dot product a bf16 contraction's packets run on: all on the f32 operands, all on the
+// pair dot product, or each as pairDot[s] says.
+enum class Bf16Path { F32, PairDot, Mixed };
+
 // bf16: acc[a][l] += dot(stream[s], lane l at r); weights [element][8 lanes] over the lanes'
-// read range [base, trfHi) (byte r is element (r - base) / 2). Packets with pairDot[s] set run
-// on the pair dot product (x: the stream's words, pairs: the weights' pairs); the others on the
-// f32 operands (stream, weights), which are only read for them.
-template <int E>
+// read range [base, trfHi) (byte r is element (r - base) / 2). The pair dot product reads x
+// (the stream's words) and pairs (the weights' pairs), the f32 path stream and weights; each
+// path's operands are only read where it runs.
+template <int E, Bf16Path Path>
 void contractBf16(const ContractPlan &p, const float *stream, const float *weights,
                   const uint32_t *x, const uint32_t *pairs, const uint8_t *pairDot, int64_t base,
                   float *acc, uint32_t *out) {
@@ -256,13 +260,25 @@ void contractBf16(const ContractPlan &p, const float *stream, const float *weigh
     std::fill(acc, acc + c.slots * 8, 0.0f);
     walk(p.inner, s0, r0, a0, [&](int64_t s, int64_t r, int64_t a) {
       int64_t at = (r - base) / 2 * 8;
-      if (pairDot[s])
+      if (Path == Bf16Path::PairDot || (Path == Bf16Path::Mixed && pairDot[s]))
         pairDotLanes<E>(x + s * E / 2, pairs + at, acc + a * 8);
       else
         dotBf16Lanes<E>(stream + s * E, weights + at, acc + a * 8);
     });
     drainWindow(p, acc, o);
   });
+}
+
+template <int E>
+void contractBf16(Bf16Path path, const ContractPlan &p, const float *stream,
+                  const float *weights, const uint32_t *x, const uint32_t *pairs,
+                  const uint8_t *pairDot, int64_t base, float *acc, uint32_t *out) {
+  if (path == Bf16Path::F32)
+    contractBf16<E, Bf16Path::F32>(p, stream, weights, x, pairs, pairDot, base, acc, out);
+  else if (path == Bf16Path::PairDot)
+    contractBf16<E, Bf16Path::PairDot>(p, stream, weights, x, pairs, pairDot, base, acc, out);
+  else
+    contractBf16<E, Bf16Path::Mixed>(p, stream, weights, x, pairs, pairDot, base, acc, out);
 }
 
 // i8: acc[a][l] += dot(stream[s], lane l at r), the TRF read in place.
@@ -373,21 +389,29 @@ void ContractRunner::run(std::vector<uint32_t> &flits, const uint8_t *trf) {
       std::memcpy(&b, bytes + 2 * i, 2);
       return b;
     };
-    pairDot_.assign(static_cast<size_t>(p.packets), 0);
-    bool anyF32 = true;
-    if (hostHasBf16PairDot()) {
+    // The pair layout and the exponent scans cost more than the pair dot product saves where
+    // a weight meets few packets (a GEMV: one), so it runs where each meets kPairDotReuse or
+    // more on average.
+    constexpr int64_t kPairDotReuse = 8;
+    Bf16Path path = Bf16Path::F32;
+    if (hostHasBf16PairDot() && p.iterations * e >= kPairDotReuse * span) {
       Bf16Exponents w;
       for (int64_t l = 0; l < p.lanes; ++l)
         w.add(trf + l * p.segBytes + p.trfLo, span);
+      pairDot_.resize(static_cast<size_t>(p.packets));
       (e == 32 ? packetsPairDot32 : packetsPairDot16)(bytes, p.packets, w, pairDot_.data());
-      anyF32 = std::find(pairDot_.begin(), pairDot_.end(), 0) != pairDot_.end();
+      bool all = std::find(pairDot_.begin(), pairDot_.end(), 0) == pairDot_.end();
+      bool none = std::find(pairDot_.begin(), pairDot_.end(), 1) == pairDot_.end();
+      path = all ? Bf16Path::PairDot : none ? Bf16Path::F32 : Bf16Path::Mixed;
+    }
+    if (path != Bf16Path::F32) {
       weightPairs_.assign(static_cast<size_t>(span * 8), 0);
       for (int64_t i = 0; i < span; ++i) // element-major: each output line written once
         for (int64_t l = 0; l < p.lanes; ++l)
           weightPairs_[static_cast<size_t>(i * 8 + l)] =
               weight(l, i) | (i + 1 < span ? uint32_t(weight(l, i + 1)) << 16 : 0u);
     }
-    if (anyF32) {
+    if (path != Bf16Path::PairDot) {
       streamF_.resize(total);
       for (size_t i = 0; i < total; ++i)
         streamF_[i] = bf16ToF32(element(i));
@@ -398,10 +422,10 @@ void ContractRunner::run(std::vector<uint32_t> &flits, const uint8_t *trf) {
     }
     const uint32_t *x = flits.data(); // packet s's element pairs from word s * e / 2
     if (e == 32)
-      contractBf16<32>(p, streamF_.data(), weightsF_.data(), x, weightPairs_.data(),
+      contractBf16<32>(path, p, streamF_.data(), weightsF_.data(), x, weightPairs_.data(),
                        pairDot_.data(), p.trfLo, accF.data(), out_.data());
     else
-      contractBf16<16>(p, streamF_.data(), weightsF_.data(), x, weightPairs_.data(),
+      contractBf16<16>(path, p, streamF_.data(), weightsF_.data(), x, weightPairs_.data(),
                        pairDot_.data(), p.trfLo, accF.data(), out_.data());
   } else {
     streamI_.resize(total);
