@@ -334,9 +334,9 @@ __attribute__((always_inline)) inline void packetsPairDotT(const uint8_t *p, int
     uint16_t l = 255, h = 0, odd = 0;
     for (int i = 0; i < E; ++i)
       scanExponent(p + 2 * i, l, h, odd);
-    Bf16Exponents x;
-    x.lo = l, x.hi = h, x.special = odd != 0;
-    exact[s] = pairDotExact(x, w);
+    // Aggregate initialisation: clang emits no definition of the implicit constructor that
+    // the target clones would call.
+    exact[s] = pairDotExact(Bf16Exponents{l, h, odd != 0}, w);
   }
 }
 __attribute__((target_clones("avx2", "default"))) void
