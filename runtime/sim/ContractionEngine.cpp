@@ -143,6 +143,15 @@ template <int N> __attribute__((always_inline)) inline void laneTree(Lanes8 *v) 
   }
 }
 
+// The levels above the first, all 8 lanes at once, and each lane's sum added into its slot.
+template <int N> __attribute__((always_inline)) inline void addLaneTrees(Lanes8 *v, float *row) {
+  laneTree<N>(v);
+  Lanes8 acc;
+  std::memcpy(&acc, row, sizeof acc);
+  acc += v[0];
+  std::memcpy(row, &acc, sizeof acc);
+}
+
 // Every lane's packet at once: E products per lane, then each lane's pairwise tree, added into
 // the lanes' slot. The TRF's bf16 weights come widened to f32 (exactly) once per pass, laid out
 // [element][lane] (8 lanes, unused ones zero) so that each step is one operation across the
@@ -160,11 +169,7 @@ __attribute__((always_inline)) inline void dotBf16LanesT(const float *x, const f
     std::memcpy(&w1, w + (2 * j + 1) * 8, sizeof w1);
     v[j] = x[2 * j] * w0 + x[2 * j + 1] * w1;
   }
-  laneTree<E / 2>(v);
-  Lanes8 acc;
-  std::memcpy(&acc, row, sizeof acc);
-  acc += v[0];
-  std::memcpy(row, &acc, sizeof acc);
+  addLaneTrees<E / 2>(v, row);
 }
 
 // The packet sizes the engine takes, compiled for the CPU's widest vectors (-ffp-contract=off:
@@ -199,11 +204,7 @@ pairDotLanesT(const uint32_t *x, const uint32_t *w, float *row) {
     v[j] = reinterpret_cast<Lanes8>(
         _mm256_dpbf16_ps(minusZero, reinterpret_cast<__m256bh>(xj), reinterpret_cast<__m256bh>(wj)));
   }
-  laneTree<E / 2>(v);
-  Lanes8 acc;
-  std::memcpy(&acc, row, sizeof acc);
-  acc += v[0];
-  std::memcpy(row, &acc, sizeof acc);
+  addLaneTrees<E / 2>(v, row);
 }
 
 __attribute__((target("avx512bf16,avx512vl"))) void pairDotLanes32(const uint32_t *x,

@@ -90,6 +90,49 @@ void contractPass(Rig &rig, const isa::SliceBitmap &s, const isa::ContractConfig
   rig.pass(kFetchCollect | isa::UnitContract | isa::UnitCommit, {f, k, w});
 }
 
+// 64 packets of 32 bf16 elements (slice DM 8192) against 4 rows of 32 per lane (TRF from 0):
+// a GEMM-shaped pass, each weight met by every packet.
+struct GemmOperands {
+  std::vector<uint16_t> w = std::vector<uint16_t>(8 * 256), x = std::vector<uint16_t>(64 * 32);
+  // Packet p against lane l's row r: one tree into a +0 accumulator.
+  float dot(int p, int lane, int row) const {
+    std::vector<float> v(32);
+    for (int j = 0; j < 32; ++j)
+      v[j] = bf16ToF32(x[p * 32 + j]) * bf16ToF32(w[lane * 256 + row * 32 + j]);
+    return 0.0f + hostTree(v);
+  }
+};
+
+// Runs the GEMM-shaped pass with `slice0` on slice 0 and `slice3` on slice 3 (a window per
+// packet, a slot per row) and checks every output against GemmOperands::dot, bit for bit.
+void checkGemmShaped(const GemmOperands &slice0, const GemmOperands &slice3) {
+  Rig rig;
+  isa::SliceBitmap s = twoSlices();
+  rig.put(0, 0, slice0.w);
+  rig.put(0, 8192, slice0.x);
+  rig.put(3, 0, slice3.w);
+  rig.put(3, 8192, slice3.x);
+  loadWeights(rig, s, 0);
+  isa::ContractConfig c;
+  c.pack = 2, c.lanesLog2 = 3, c.mac = isa::MacType::Bf16, c.packetElems = 32;
+  c.window = 1, c.slots = 4;
+  c.limits[0] = 64, c.streamStrides[0] = 1; // a window per packet
+  c.limits[7] = 4, c.trfStrides[7] = 64, c.accStrides[7] = 1; // its 4 rows, a slot each
+  contractPass(rig, s, c, 16384, 256, 64 * 32 * 2);
+  Status st = rig.run();
+  INFO(st.message());
+  REQUIRE(st.ok());
+  for (auto [slice, o] : {std::pair<int, const GemmOperands *>{0, &slice0}, {3, &slice3}}) {
+    auto out = rig.get<uint32_t>(slice, 16384, 256 * 8);
+    for (int p = 0; p < 64; ++p)
+      for (int row = 0; row < 4; ++row)
+        for (int lane = 0; lane < 8; ++lane) {
+          INFO("slice " << slice << " packet " << p << " row " << row << " lane " << lane);
+          CHECK(out[(p * 4 + row) * 8 + lane] == bits(o->dot(p, lane, row)));
+        }
+  }
+}
+
 } // namespace
 
 TEST_CASE("TRF write and a bf16 GEMV contraction match the host bit for bit",
@@ -171,21 +214,8 @@ TEST_CASE("a GEMM-shaped pass (each weight met by many packets) matches the host
   // 2^-150) sum to 2^-149 each when every product rounds first, as the engine does (2^-148 in
   // all), but one of them to 2^-148 if the same position of each pair were fused with the
   // other's rounded product (3 x 2^-149 in all).
-  Rig rig;
-  isa::SliceBitmap s = twoSlices();
   const float tiny = std::ldexp(1.0f, -75);
-  struct Operands {
-    std::vector<uint16_t> w = std::vector<uint16_t>(8 * 256), x = std::vector<uint16_t>(64 * 32);
-    float weight(int lane, int row, int j) const { return bf16ToF32(w[lane * 256 + row * 32 + j]); }
-    // Packet p against lane l's row r: one tree into a +0 accumulator.
-    float dot(int p, int lane, int row) const {
-      std::vector<float> v(32);
-      for (int j = 0; j < 32; ++j)
-        v[j] = bf16ToF32(x[p * 32 + j]) * weight(lane, row, j);
-      return 0.0f + hostTree(v);
-    }
-  };
-  Operands ops[2];
+  GemmOperands ops[2];
   for (int k = 0; k < 2; ++k) {
     Lcg r(uint32_t(21 + k));
     for (auto &v : ops[k].w)
@@ -193,36 +223,14 @@ TEST_CASE("a GEMM-shaped pass (each weight met by many packets) matches the host
     for (auto &v : ops[k].x)
       v = f32ToBf16(r.uniform(-3.0f, 3.0f));
   }
-  Operands &o3 = ops[1];
+  GemmOperands &o3 = ops[1];
   const float xs[4] = {tiny, tiny, tiny, tiny}, ws[4] = {tiny, 2 * tiny, 2 * tiny, tiny};
   for (int j = 0; j < 32; ++j) {
     o3.x[j] = f32ToBf16(j < 4 ? xs[j] : 0.0f);
     o3.w[j] = f32ToBf16(j < 4 ? ws[j] : 0.0f);
   }
   REQUIRE(bits(o3.dot(0, 0, 0)) == bits(std::ldexp(1.0f, -148)));
-  rig.put(0, 0, ops[0].w);
-  rig.put(0, 8192, ops[0].x);
-  rig.put(3, 0, o3.w);
-  rig.put(3, 8192, o3.x);
-  loadWeights(rig, s, 0);
-  isa::ContractConfig c;
-  c.pack = 2, c.lanesLog2 = 3, c.mac = isa::MacType::Bf16, c.packetElems = 32;
-  c.window = 1, c.slots = 4;
-  c.limits[0] = 64, c.streamStrides[0] = 1; // a window per packet
-  c.limits[7] = 4, c.trfStrides[7] = 64, c.accStrides[7] = 1; // its 4 rows, a slot each
-  contractPass(rig, s, c, 16384, 256, 64 * 32 * 2);
-  Status st = rig.run();
-  INFO(st.message());
-  REQUIRE(st.ok());
-  for (auto [slice, o] : {std::pair<int, Operands *>{0, &ops[0]}, {3, &o3}}) {
-    auto out = rig.get<uint32_t>(slice, 16384, 256 * 8);
-    for (int p = 0; p < 64; ++p)
-      for (int row = 0; row < 4; ++row)
-        for (int lane = 0; lane < 8; ++lane) {
-          INFO("slice " << slice << " packet " << p << " row " << row << " lane " << lane);
-          CHECK(out[(p * 4 + row) * 8 + lane] == bits(o->dot(p, lane, row)));
-        }
-  }
+  checkGemmShaped(ops[0], o3);
 }
 
 TEST_CASE("packets at the host pair dot product's limits match the host bit for bit: "
@@ -235,21 +243,10 @@ TEST_CASE("packets at the host pair dot product's limits match the host bit for 
   // limit) and the subnormal 2^-127 on slice 3 (s = -57, which the pair dot would flush).
   // Packets 32.. hold x0 = 2^-130 (subnormal) against rows 2 and 3's w0 = 2^100: 2^-30, which
   // the pair dot would make 0.
-  Rig rig;
-  isa::SliceBitmap s = twoSlices();
   auto p2 = [](int e, float m = 1.0f) { return f32ToBf16(std::ldexp(m, e)); };
-  struct Operands {
-    std::vector<uint16_t> w = std::vector<uint16_t>(8 * 256), x = std::vector<uint16_t>(64 * 32);
-    float dot(int p, int lane, int row) const {
-      std::vector<float> v(32);
-      for (int j = 0; j < 32; ++j)
-        v[j] = bf16ToF32(x[p * 32 + j]) * bf16ToF32(w[lane * 256 + row * 32 + j]);
-      return 0.0f + hostTree(v);
-    }
-  };
-  Operands ops[2];
+  GemmOperands ops[2];
   for (int k = 0; k < 2; ++k) {
-    Operands &o = ops[k];
+    GemmOperands &o = ops[k];
     for (int lane = 0; lane < 8; ++lane)
       for (int row = 0; row < 4; ++row) {
         uint16_t *w = &o.w[lane * 256 + row * 32];
@@ -270,29 +267,7 @@ TEST_CASE("packets at the host pair dot product's limits match the host bit for 
   REQUIRE(bits(ops[0].dot(0, 0, 0)) == bits(0x1p-126f));
   REQUIRE(bits(ops[1].dot(1, 0, 1)) == bits(-0x1p-127f));
   REQUIRE(bits(ops[1].dot(32, 0, 2)) == bits(0x1p-30f));
-  rig.put(0, 0, ops[0].w);
-  rig.put(0, 8192, ops[0].x);
-  rig.put(3, 0, ops[1].w);
-  rig.put(3, 8192, ops[1].x);
-  loadWeights(rig, s, 0);
-  isa::ContractConfig c;
-  c.pack = 2, c.lanesLog2 = 3, c.mac = isa::MacType::Bf16, c.packetElems = 32;
-  c.window = 1, c.slots = 4;
-  c.limits[0] = 64, c.streamStrides[0] = 1; // a window per packet
-  c.limits[7] = 4, c.trfStrides[7] = 64, c.accStrides[7] = 1; // its 4 rows, a slot each
-  contractPass(rig, s, c, 16384, 256, 64 * 32 * 2);
-  Status st = rig.run();
-  INFO(st.message());
-  REQUIRE(st.ok());
-  for (auto [slice, o] : {std::pair<int, Operands *>{0, &ops[0]}, {3, &ops[1]}}) {
-    auto out = rig.get<uint32_t>(slice, 16384, 256 * 8);
-    for (int p = 0; p < 64; ++p)
-      for (int row = 0; row < 4; ++row)
-        for (int lane = 0; lane < 8; ++lane) {
-          INFO("slice " << slice << " packet " << p << " row " << row << " lane " << lane);
-          CHECK(out[(p * 4 + row) * 8 + lane] == bits(o->dot(p, lane, row)));
-        }
-  }
+  checkGemmShaped(ops[0], ops[1]);
 }
 
 TEST_CASE("pairDotExact: products from 2^-112 and below 2^126, no special values",
