@@ -11,8 +11,6 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassRegistry.h"
 
-#include <algorithm>
-#include <cctype>
 
 namespace rngd {
 
@@ -45,36 +43,6 @@ mlir::LogicalResult setModuleTarget(mlir::ModuleOp module, llvm::StringRef reque
                     mlir::StringAttr::get(module.getContext(), requested.empty()
                                                                    ? defaultTarget().name
                                                                    : requested.str()));
-  return mlir::success();
-}
-
-mlir::LogicalResult checkNesting(const llvm::SourceMgr &sources, mlir::MLIRContext *context) {
-  const llvm::MemoryBuffer *buffer = sources.getMemoryBuffer(sources.getMainFileID());
-  llvm::StringRef text = buffer->getBuffer();
-  auto isName = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  unsigned depth = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') { // a comment, to its line's end
-      i = std::min(text.find('\n', i), text.size());
-      continue;
-    }
-    if (c == '"') { // a string, escapes included
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        i += text[i] == '\\';
-      continue;
-    }
-    bool open = c == '(' || c == '[' || c == '{' || (c == '<' && i > 0 && isName(text[i - 1]));
-    bool close = c == ')' || c == ']' || c == '}' || (c == '>' && (i == 0 || text[i - 1] != '-'));
-    if (close && depth > 0)
-      --depth;
-    if (open && ++depth > kMaxNesting) {
-      auto [line, column] = sources.getLineAndColumn(llvm::SMLoc::getFromPointer(text.data() + i));
-      return mlir::emitError(mlir::FileLineColLoc::get(context, buffer->getBufferIdentifier(),
-                                                       line, column))
-             << "brackets nest deeper than " << kMaxNesting << " levels";
-    }
-  }
   return mlir::success();
 }
 

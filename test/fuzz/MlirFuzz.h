@@ -7,6 +7,7 @@
 
 #include "compiler/emit/EmitExecutable.h"
 #include "compiler/pipelines/Pipelines.h"
+#include "compiler/pipelines/SourceChecks.h"
 #include "rngd/Executable.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -47,8 +48,8 @@ public:
         llvm::MemoryBuffer::getMemBufferCopy(
             llvm::StringRef(reinterpret_cast<const char *>(data), size), "input.mlir"),
         llvm::SMLoc());
-    if (mlir::failed(checkNesting(sources, &context_))) {
-      expectError("checkNesting");
+    if (mlir::failed(checkSource(sources, &context_))) {
+      expectError("checkSource");
       return nullptr;
     }
     auto module = mlir::parseSourceFile<mlir::ModuleOp>(

@@ -6,6 +6,7 @@
 #include "compiler/emit/MemoryReport.h"
 #include "compiler/emit/ScheduleJson.h"
 #include "compiler/pipelines/Pipelines.h"
+#include "compiler/pipelines/SourceChecks.h"
 
 #include "dialects/rngd/IR/RngdDialect.h"
 #include "dialects/tcp/IR/TcpDialect.h"
@@ -178,7 +179,7 @@ int main(int argc, char **argv) {
   timing.setEnabled(stats);
   TimingScope root = timing.getRootScope();
   TimingScope parseTimer = root.nest("parse");
-  if (failed(rngd::checkNesting(sourceMgr, &context)))
+  if (failed(rngd::checkSource(sourceMgr, &context)))
     return 1;
   // Verified after the target is on the module (setTarget): the checks follow the target.
   OwningOpRef<ModuleOp> module =
