@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The benchmark (`make bench`; `make run` prints its kernel table).
 
-Per kernel: HBM bytes moved, the roofline (DESIGN.md section 12, computed by rngdc into the
+Per kernel: HBM bytes moved, the roofline (docs/design.md section 2, computed by rngdc into the
 schedule JSON), the compiler's predicted and the simulator's makespan in cycles (1 GHz), their
 ratios, the compile time and the simulator's wall time. Then, unless --kernels-only, one
 28-layer Qwen3-0.6B decode run (rngd-qwen3 --report) for the device time of a step that generates

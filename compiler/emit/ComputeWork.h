@@ -1,5 +1,5 @@
 // The multiply-accumulates a kernel's contractions must do for the tensors it names: the
-// compute side of the roofline (DESIGN.md section 12; docs/performance.md, "Measuring").
+// compute side of the roofline (docs/design.md section 2; docs/performance.md, "Measuring").
 #pragma once
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -161,7 +161,7 @@ public:
 
 namespace {
 /// Bytes the kernel's DMAs move through HBM and the most any one cluster's DM receives, for
-/// the roofline of DESIGN.md section 12.
+/// the roofline of docs/design.md section 2.
 struct Traffic {
   int64_t hbmBytes = 0;
   std::vector<int64_t> dmBytesPerCluster; // one per cluster of the target

@@ -1,4 +1,4 @@
-// The schedule JSON (DESIGN.md section 9) of a scheduled tcp module.
+// The schedule JSON (docs/design.md section 1) of a scheduled tcp module.
 #pragma once
 
 #include "mlir/IR/BuiltinOps.h"

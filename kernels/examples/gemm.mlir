@@ -6,9 +6,9 @@
 // 16 slices and streamed on the main context token by token, 32 bf16 per packet (pack 2). The
 // TRF factor I / 8 % 2 is missing from the stream, so the Contraction Engine broadcasts each
 // packet in time over it: every packet meets 2 x 8 rows, two contraction iterations per packet
-// of two flits, which keeps the MACs busy every cycle (MACHINE.md section 2, time-broadcast).
-// The time reducer sums over J / 32 into 2 slots; the token axis T is kept, so each slice
-// emits T x 2 flits of 8 results, committed as [T, I % 16] and stored to y by rows.
+// of two flits, which keeps the MACs busy every cycle (docs/hardware.md section 2.3,
+// time-broadcast). The time reducer sums over J / 32 into 2 slots; the token axis T is kept,
+// so each slice emits T x 2 flits of 8 results, committed as [T, I % 16] and stored to y by rows.
 !x = !tcp.hbm<bf16, "[T, J]">
 !w = !tcp.hbm<bf16, "[I, J]">
 !y = !tcp.hbm<bf16, "[T, I]">

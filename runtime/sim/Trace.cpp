@@ -1,4 +1,4 @@
-// The simulated timeline in the schedule JSON format (DESIGN.md section 9), so predicted and
+// The simulated timeline in the schedule JSON format (docs/design.md section 1), so predicted and
 // simulated schedules can be compared with the same tools.
 #include "Machine.h"
 

@@ -84,7 +84,7 @@ static std::optional<SpatialLayout> resolveSpatial(Operation *op, StringRef clus
   auto s = resolveMapping(op, "slice", slice, env);
   if (!c || !s)
     return std::nullopt;
-  // Every spatial level spans the whole machine level (MACHINE.md section 5).
+  // Every spatial level spans the whole machine level (docs/hardware.md section 5.2).
   if (c->size() != t.clusters) {
     op->emitOpError("cluster mapping \"")
         << cluster << "\" has " << c->size() << " cells; target " << t.name << " has "

@@ -205,7 +205,8 @@ LogicalResult TransposeOp::verify() {
                             {"tcp.collect", "tcp.contract", "tcp.vector", "tcp.cast"})) ||
       failed(verifySingleUse(*this, getResult())))
     return failure();
-  // The sub context drives fetch, collect, the Vector Engine and commit (MACHINE.md section 3).
+  // The sub context drives fetch, collect, the Vector Engine and commit
+  // (docs/hardware.md section 3.1).
   if (passContext(*this) != Context::main)
     return emitOpError("context: the Transpose Engine runs on the main context only");
   return success(planTranspose(*this).has_value());

@@ -1,6 +1,7 @@
 // Qwen3 model description for the host program: the configuration (defaults = Qwen3-0.6B, the
-// shapes of MACHINE.md section 7) and the bf16 weights, held by Hugging Face tensor name with
-// PyTorch [out, in] row-major layout. Every tensor stored is checked against the configuration.
+// shapes of docs/hardware.md section 7.1) and the bf16 weights, held by Hugging Face tensor
+// name with PyTorch [out, in] row-major layout. Every tensor stored is checked against the
+// configuration.
 #pragma once
 
 #include <cstdint>

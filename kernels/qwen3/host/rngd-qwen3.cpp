@@ -1,6 +1,6 @@
 // rngd-qwen3: the Qwen3-0.6B decode driver. Runs the six compiled stage kernels
 // (kernels/qwen3/*.mlir) on the simulator, one token at a time, following the reference host
-// loop (MACHINE.md section 7, X/transformer.py Pipeline.step):
+// loop (docs/hardware.md section 7.2: Pipeline.step of the furiosa-opt example):
 //
 //   embedding -> per layer: projection, attention_forward_first / attention_forward per KV
 //   chunk, decoder -> final_layer (only for steps whose logits are needed)
@@ -55,8 +55,8 @@ namespace {
 using namespace rngd::qwen3;
 using Clock = std::chrono::steady_clock;
 
-// E: the KV cache holds 64 chunks of 512 positions per layer (MACHINE.md section 7), fewer than
-// the 40,960 positions of Qwen3's max_position_embeddings.
+// E: the KV cache holds 64 chunks of 512 positions per layer (docs/hardware.md section 7.3),
+// fewer than the 40,960 positions of Qwen3's max_position_embeddings.
 constexpr int kMaxPositions = 32768;
 constexpr int kMaxLayers = 28; // of the seeded Qwen3-0.6B; a checkpoint may have more
 const std::string kLayersRange = "--layers must be an integer in 1.." + std::to_string(kMaxLayers) +

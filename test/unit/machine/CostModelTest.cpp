@@ -1,4 +1,5 @@
-// The cost model reproduces the worked DMA examples of the furiosa-opt book (MACHINE.md 2.2/2.3).
+// The cost model reproduces the worked DMA examples of the furiosa-opt book (docs/hardware.md
+// sections 2.2 and 2.3).
 #include "rngd/machine/CostModel.h"
 #include "rngd/machine/TargetModel.h"
 

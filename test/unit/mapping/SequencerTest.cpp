@@ -1,5 +1,5 @@
 // Fetch/commit sequencer derivation, checked against the worked examples of the furiosa-opt
-// book (docs/src/moving-tensors/sequencer.md; MACHINE.md section 5).
+// book (docs/src/moving-tensors/sequencer.md; docs/hardware.md section 5.3).
 #include "Helpers.h"
 
 using namespace rngd::mapping;

@@ -19,7 +19,7 @@ TEST_CASE("model: Qwen3-0.6B tensor list", "[qwen3][model]") {
         n *= uint64_t(d);
       params += n;
     }
-  CHECK(params == 596049920ull); // MACHINE.md section 8, embedding included, lm_head tied
+  CHECK(params == 596049920ull); // docs/hardware.md section 8: embedding counted, lm_head tied
   auto shape = [&](const std::string &name) {
     const TensorSpec *s = findSpec(specs, name);
     REQUIRE(s != nullptr);

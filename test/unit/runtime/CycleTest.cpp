@@ -1,8 +1,8 @@
-// The worked cycle counts of the furiosa-opt book (MACHINE.md section 2.3, and the DMA examples
-// of section 2.2): first through the CostModel functions, then, where a pass or descriptor can
-// express the example, through the simulator's reported durations. A pass lasts its slowest
-// stage plus pipelineFillCycles; the examples below pick shapes where the engine under test is
-// the slowest stage, so duration - fill is the book's number.
+// The worked cycle counts of the furiosa-opt book (docs/hardware.md section 2.3, and the DMA
+// examples of section 2.2): first through the CostModel functions, then, where a pass or
+// descriptor can express the example, through the simulator's reported durations. A pass lasts
+// its slowest stage plus pipelineFillCycles; the examples below pick shapes where the engine
+// under test is the slowest stage, so duration - fill is the book's number.
 #include "rngd/machine/CostModel.h"
 #include "Rig.h"
 

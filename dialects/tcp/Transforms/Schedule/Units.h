@@ -92,8 +92,8 @@ struct Unit {
 };
 
 /// Whether a pass whose DM sequencers (fetch, commit) make `longestSameBankRun` consecutive
-/// accesses to one bank could starve a concurrent DMA (MACHINE.md section 3): it then must not
-/// overlap any DMA.
+/// accesses to one bank could starve a concurrent DMA (docs/hardware.md section 3.3): it then
+/// must not overlap any DMA.
 bool passHoldsDma(const TargetModel &t, int64_t longestSameBankRun);
 
 /// The kernel's units in program order: every DMA and every pass (by its end op) of `func`.

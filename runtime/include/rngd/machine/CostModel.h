@@ -15,7 +15,7 @@ namespace rngd {
 enum class DmaRoute { HbmToHbm, HbmToDm, DmToHbm, DmToDmSameCluster, DmToDmCrossCluster };
 
 /// Cycles of one DMA command: start-up plus one cycle per 256-B request (two when the
-/// transfer reads and writes the same memory), MACHINE.md section 2.2.
+/// transfer reads and writes the same memory), docs/hardware.md section 2.2.
 int64_t dmaCycles(const TargetModel &t, DmaRoute route, int64_t packetBytes, int64_t packets);
 
 /// The per-pass work that decides a Tensor Unit pass's duration. Stages stream concurrently,
@@ -41,20 +41,22 @@ struct TensorPassShape {
 
 int64_t tensorPassCycles(const TargetModel &t, const TensorPassShape &shape);
 
-/// Fetch: Time x ceil(packet / read size) reads, one per cycle (MACHINE.md 2.3).
+/// Fetch: Time x ceil(packet / read size) reads, one per cycle (docs/hardware.md section 2.3).
 int64_t fetchCycles(int64_t timeSize, int64_t packetBytes, int64_t readBytes);
 
-/// Switch Engine: ring_size x Time::SIZE x flits per packet (MACHINE.md 2.3).
+/// Switch Engine: ring_size x Time::SIZE x flits per packet (docs/hardware.md section 2.3).
 int64_t switchCycles(int64_t ringSize, int64_t timeSize, int64_t flitsPerPacket);
 
 /// Transpose Engine over `matrices` matrices of in_rows x in_cols elements (valid_size per
-/// input flit): double-buffered when in_cols <= 16, else single-buffered (MACHINE.md 2.3).
+/// input flit): double-buffered when in_cols <= 16, else single-buffered
+/// (docs/hardware.md section 2.3).
 int64_t transposeCycles(int64_t inRows, int64_t inCols, int64_t outRows, int64_t validSize,
                         int64_t matrices);
 
 /// Longest run of consecutive sequencer accesses to one DM bank, from the loop nest (sizes and
 /// byte strides, outer to inner): the innermost loops whose stride is a whole number of bank
-/// rows (16 banks x 8 bytes) revisit the same bank on every iteration (MACHINE.md section 3).
+/// rows (16 banks x 8 bytes) revisit the same bank on every iteration (docs/hardware.md
+/// sections 1.2 and 3.3).
 int64_t sameBankRun(const TargetModel &t, const std::vector<std::pair<int64_t, int64_t>> &loops);
 
 /// Cycles to write the words of a configuration block that `wordMask` names (bit w = 64-bit

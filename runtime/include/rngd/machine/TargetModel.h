@@ -1,5 +1,6 @@
 // The one C++ description of the RNGD machine that rngdc, the runtime and the simulator use.
-// Every hardware number in the project lives here; docs/machine-model.md explains each choice.
+// Every hardware number in the project lives here; docs/hardware.md gives each one's source,
+// docs/machine-model.md explains each choice.
 // Plain C++ (no MLIR), so the runtime and the simulator link it too.
 #pragma once
 
@@ -12,7 +13,7 @@ namespace rngd {
 struct TargetModel {
   std::string name = "rngd-1chip";
 
-  // Geometry (MACHINE.md section 1).
+  // Geometry (docs/hardware.md section 1).
   int64_t clusters = 2;
   int64_t slicesPerCluster = 256;
   int64_t slicesPerDmn = 32;
@@ -35,7 +36,7 @@ struct TargetModel {
   int64_t trfAllocationAlignment = 64;       // a wide read covers both banks (64 B)
   int64_t vrfAllocationAlignment = 32;       // one VRF row
 
-  // Transfer granules and sequencer limits (MACHINE.md sections 1, 4.1, 5).
+  // Transfer granules and sequencer limits (docs/hardware.md sections 1.5, 2.2, 2.3, 3.3, 5.3).
   int64_t flitBytes = 32;
   int64_t maxSequencerEntries = 8;
   int64_t maxSequencerEntrySize = 65536;
@@ -50,7 +51,7 @@ struct TargetModel {
   int64_t dmaMaxLoopIterations = 65536; // iterations of one descriptor loop (limits 1..65536)
   int64_t sameBankAccessLimit = 64;  // < 64 consecutive same-bank accesses
 
-  // Rates and latencies at the core clock (MACHINE.md sections 2, 9).
+  // Rates and latencies at the core clock (docs/hardware.md sections 2, 9).
   double coreClockGHz = 1.0;
   int64_t dmaStartupCycles = 500;
   int64_t dmaEngineBytesPerCycle = 256;
@@ -80,7 +81,7 @@ struct TargetModel {
   std::string describe() const;
 
   int64_t totalSlices() const { return clusters * slicesPerCluster; }
-  /// bf16 multiply-accumulates per cycle at peak (MACHINE.md section 2): every TRF lane of
+  /// bf16 multiply-accumulates per cycle at peak (docs/hardware.md section 2.3): every TRF lane of
   /// every slice against a packet of two flits (64 bytes, 32 bf16) each cycle.
   int64_t bf16MacsPerCycle() const { return totalSlices() * trfLanes * (2 * flitBytes / 2); }
 };
