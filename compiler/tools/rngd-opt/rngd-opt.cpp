@@ -8,20 +8,16 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace {
 
-/// checkSource on the input file, each --split-input-file part by itself.
-bool sourceIsSafe(const std::string &inputFile, llvm::StringRef splitMarker) {
-  std::string error;
-  auto input = mlir::openInputFile(inputFile, &error);
-  if (!input) {
-    llvm::errs() << "rngd-opt: " << error << "\n";
-    return false;
-  }
+/// checkSource on the input's text, each --split-input-file part by itself.
+bool sourceIsSafe(const llvm::MemoryBuffer &input, llvm::StringRef splitMarker) {
   llvm::SourceMgr sources;
-  sources.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  sources.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(input.getMemBufferRef()),
+                             llvm::SMLoc());
   mlir::MLIRContext context;
   mlir::SourceMgrDiagnosticHandler diagnostics(sources, &context);
   return mlir::succeeded(rngd::checkSource(sources, &context, splitMarker));
@@ -37,7 +33,21 @@ int main(int argc, char **argv) {
       mlir::registerAndParseCLIOptions(argc, argv, "rngd-opt: rngdc passes and dialects\n",
                                        registry);
   auto config = mlir::MlirOptMainConfig::createFromCLOptions();
-  if (!sourceIsSafe(inputFile, config.inputSplitMarker()))
+  std::string error;
+  auto input = mlir::openInputFile(inputFile, &error);
+  if (!input) {
+    llvm::errs() << "rngd-opt: " << error << "\n";
     return 1;
-  return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, inputFile, outputFile, registry));
+  }
+  if (!sourceIsSafe(*input, config.inputSplitMarker()))
+    return 1;
+  auto output = mlir::openOutputFile(outputFile, &error);
+  if (!output) {
+    llvm::errs() << "rngd-opt: " << error << "\n";
+    return 1;
+  }
+  if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
+    return 1;
+  output->keep();
+  return 0;
 }

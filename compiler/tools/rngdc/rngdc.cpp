@@ -6,7 +6,7 @@
 #include "compiler/emit/MemoryReport.h"
 #include "compiler/emit/ScheduleJson.h"
 #include "compiler/pipelines/Pipelines.h"
-#include "compiler/pipelines/SourceChecks.h"
+#include "compiler/pipelines/ParseKernel.h"
 
 #include "dialects/rngd/IR/RngdDialect.h"
 #include "dialects/tcp/IR/TcpDialect.h"
@@ -179,11 +179,9 @@ int main(int argc, char **argv) {
   timing.setEnabled(stats);
   TimingScope root = timing.getRootScope();
   TimingScope parseTimer = root.nest("parse");
-  if (failed(rngd::checkSource(sourceMgr, &context)))
-    return 1;
   // Verified after the target is on the module (setTarget): the checks follow the target.
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context, /*verifyAfterParse=*/false));
+  rngd::KernelParser parser(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parser.parse();
   parseTimer.stop();
   if (!module)
     return 1;

@@ -12,6 +12,76 @@ using namespace mlir;
 using namespace rngd;
 using namespace rngd::tcp;
 
+//===----------------------------------------------------------------------===//
+// Operand and result types in the assembly formats (custom<DmType>(type($x)), ...): a type of
+// another kind is refused with what the op expects and where the given value lives (MLIR's
+// own check says only "invalid kind of Type specified").
+//===----------------------------------------------------------------------===//
+
+/// Where a value of tcp type `type` lives, as an error names it.
+static StringRef whereItLives(Type type) {
+  if (llvm::isa<HbmType>(type))
+    return "a tensor in HBM";
+  if (llvm::isa<DmType>(type))
+    return "a tensor in Data Memory";
+  if (llvm::isa<StreamType>(type))
+    return "a stream of the Tensor Unit";
+  if (llvm::isa<TrfType>(type))
+    return "a tensor in the Tensor Register File";
+  if (llvm::isa<VrfType>(type))
+    return "a tensor in the Vector Register File";
+  return "not a tcp tensor";
+}
+
+template <typename Expected>
+static ParseResult parseKind(OpAsmParser &parser, Type &result, StringRef expected,
+                             StringRef hint) {
+  SMLoc loc = parser.getCurrentLocation();
+  // `!tcp.dm<...>`, an alias, or the short form `<...>` the printer writes.
+  if (parser.parseCustomTypeWithFallback(result, [&](Type &parsed) {
+        parsed = Expected::parse(parser);
+        return success(static_cast<bool>(parsed));
+      }))
+    return failure();
+  if (llvm::isa<Expected>(result))
+    return success();
+  auto diag = parser.emitError(loc) << "expected " << expected << " here, but this value is "
+                                    << result << ", " << whereItLives(result);
+  if (!hint.empty())
+    diag << "; " << hint;
+  return failure();
+}
+
+static ParseResult parseHbmType(OpAsmParser &parser, Type &result) {
+  return parseKind<HbmType>(parser, result, "a tensor in HBM (!tcp.hbm)", "");
+}
+static ParseResult parseDmType(OpAsmParser &parser, Type &result) {
+  return parseKind<DmType>(parser, result, "a tensor in Data Memory (!tcp.dm)",
+                           "only tcp.dma moves tensors between HBM and Data Memory");
+}
+static ParseResult parseStreamType(OpAsmParser &parser, Type &result) {
+  return parseKind<StreamType>(parser, result, "a Tensor Unit stream (!tcp.stream)",
+                               "tcp.fetch streams a Data Memory tensor");
+}
+static ParseResult parseTrfType(OpAsmParser &parser, Type &result) {
+  return parseKind<TrfType>(parser, result, "a Tensor Register File tensor (!tcp.trf)",
+                            "tcp.to_trf writes a stream into the TRF");
+}
+static ParseResult parseVrfType(OpAsmParser &parser, Type &result) {
+  return parseKind<VrfType>(parser, result, "a Vector Register File tensor (!tcp.vrf)",
+                            "tcp.to_vrf writes a stream into the VRF");
+}
+/// The short form `<...>`, as ODS prints a type of a known kind.
+template <typename Expected>
+static void printKind(OpAsmPrinter &printer, Type type) {
+  printer.printStrippedAttrOrType(llvm::cast<Expected>(type));
+}
+static void printHbmType(OpAsmPrinter &p, Operation *, Type t) { printKind<HbmType>(p, t); }
+static void printDmType(OpAsmPrinter &p, Operation *, Type t) { printKind<DmType>(p, t); }
+static void printStreamType(OpAsmPrinter &p, Operation *, Type t) { printKind<StreamType>(p, t); }
+static void printTrfType(OpAsmPrinter &p, Operation *, Type t) { printKind<TrfType>(p, t); }
+static void printVrfType(OpAsmPrinter &p, Operation *, Type t) { printKind<VrfType>(p, t); }
+
 #define GET_OP_CLASSES
 #include "dialects/tcp/IR/TcpOps.cpp.inc"
 

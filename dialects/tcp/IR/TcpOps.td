@@ -54,7 +54,10 @@ def Tcp_ViewOp : Tcp_Op<"view", [Pure]> {
   }];
   let arguments = (ins Tcp_HbmType:$source, I64Attr:$offset);
   let results = (outs Tcp_HbmType:$result);
-  let assemblyFormat = "$source `offset` $offset attr-dict `:` type($source) `->` type($result)";
+  let assemblyFormat = [{
+    $source `offset` $offset attr-dict `:` custom<HbmType>(type($source))
+      `->` custom<HbmType>(type($result))
+  }];
   let hasVerifier = 1;
 }
 
@@ -71,7 +74,9 @@ def Tcp_ReinterpretOp : Tcp_Op<"reinterpret", [Pure]> {
   }];
   let arguments = (ins Tcp_DmType:$source);
   let results = (outs Tcp_DmType:$result);
-  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let assemblyFormat = [{
+    $source attr-dict `:` custom<DmType>(type($source)) `->` custom<DmType>(type($result))
+  }];
   let hasVerifier = 1;
 }
 
@@ -93,7 +98,8 @@ def Tcp_DmViewOp : Tcp_Op<"dm_view", [Pure]> {
   let arguments = (ins Tcp_DmType:$source, I64Attr:$offset, OptionalAttr<I64Attr>:$slices);
   let results = (outs Tcp_DmType:$result);
   let assemblyFormat = [{
-    $source `offset` $offset (`slices` $slices^)? attr-dict `:` type($source) `->` type($result)
+    $source `offset` $offset (`slices` $slices^)? attr-dict `:` custom<DmType>(type($source))
+      `->` custom<DmType>(type($result))
   }];
   let hasVerifier = 1;
 }
@@ -116,7 +122,7 @@ def Tcp_DmJoinOp : Tcp_Op<"dm_join", [Pure]> {
   }];
   let arguments = (ins Variadic<Tcp_DmType>:$parts);
   let results = (outs Tcp_DmType:$result);
-  let assemblyFormat = "$parts attr-dict `:` type($parts) `->` type($result)";
+  let assemblyFormat = "$parts attr-dict `:` type($parts) `->` custom<DmType>(type($result))";
   let hasVerifier = 1;
 }
 
@@ -133,7 +139,10 @@ def Tcp_VrfViewOp : Tcp_Op<"vrf_view", [Pure]> {
   }];
   let arguments = (ins Tcp_VrfType:$source, I64Attr:$offset);
   let results = (outs Tcp_VrfType:$result);
-  let assemblyFormat = "$source `offset` $offset attr-dict `:` type($source) `->` type($result)";
+  let assemblyFormat = [{
+    $source `offset` $offset attr-dict `:` custom<VrfType>(type($source))
+      `->` custom<VrfType>(type($result))
+  }];
   let hasVerifier = 1;
 }
 
@@ -151,7 +160,9 @@ def Tcp_DmaScatterOp : Tcp_Op<"dma_scatter", [MemoryEffects<[MemRead, MemWrite]>
   }];
   let arguments = (ins Tcp_DmType:$source, Tcp_HbmType:$dest, Tcp_HbmType:$offsets);
   let assemblyFormat = [{
-    $source `into` $dest `at` $offsets attr-dict `:` type($source) `,` type($offsets) `->` type($dest)
+    $source `into` $dest `at` $offsets attr-dict `:` custom<DmType>(type($source)) `,`
+      custom<HbmType>(type($offsets))
+      `->` custom<HbmType>(type($dest))
   }];
   let hasVerifier = 1;
 }
@@ -169,7 +180,9 @@ def Tcp_DmaGatherOp : Tcp_Op<"dma_gather", [MemoryEffects<[MemRead]>]> {
   let arguments = (ins Tcp_HbmType:$source, Tcp_HbmType:$offsets);
   let results = (outs Tcp_DmType:$result);
   let assemblyFormat = [{
-    $source `at` $offsets attr-dict `:` type($source) `,` type($offsets) `->` type($result)
+    $source `at` $offsets attr-dict `:` custom<HbmType>(type($source)) `,`
+      custom<HbmType>(type($offsets))
+      `->` custom<DmType>(type($result))
   }];
   let hasVerifier = 1;
 }
@@ -188,7 +201,10 @@ def Tcp_FetchOp : Tcp_Op<"fetch", [Pure]> {
   }];
   let arguments = (ins Tcp_Context:$context, Tcp_DmType:$source);
   let results = (outs Tcp_StreamType:$result);
-  let assemblyFormat = "$context $source attr-dict `:` type($source) `->` type($result)";
+  let assemblyFormat = [{
+    $context $source attr-dict `:` custom<DmType>(type($source))
+      `->` custom<StreamType>(type($result))
+  }];
   let hasVerifier = 1;
 }
 
@@ -226,7 +242,10 @@ def Tcp_SwitchOp : Tcp_Op<"switch", [Pure]> {
   }];
   let arguments = (ins Tcp_SwitchMode:$mode, Tcp_StreamType:$input);
   let results = (outs Tcp_StreamType:$result);
-  let assemblyFormat = "$mode $input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = [{
+    $mode $input attr-dict `:` custom<StreamType>(type($input))
+      `->` custom<StreamType>(type($result))
+  }];
   let hasVerifier = 1;
 }
 
@@ -244,7 +263,9 @@ def Tcp_TransposeOp : Tcp_Op<"transpose", [Pure]> {
   }];
   let arguments = (ins Tcp_StreamType:$input);
   let results = (outs Tcp_StreamType:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = [{
+    $input attr-dict `:` custom<StreamType>(type($input)) `->` custom<StreamType>(type($result))
+  }];
   let hasVerifier = 1;
 }
 
@@ -259,7 +280,7 @@ def Tcp_CollectOp : Tcp_Op<"collect", [Pure, SameOperandsAndResultType]> {
   }];
   let arguments = (ins Tcp_StreamType:$input);
   let results = (outs Tcp_StreamType:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let assemblyFormat = "$input attr-dict `:` custom<StreamType>(type($input))";
   let hasVerifier = 1;
 }
 
@@ -297,7 +318,9 @@ def Tcp_CastOp : Tcp_Op<"cast", [Pure]> {
   }];
   let arguments = (ins Tcp_StreamType:$input);
   let results = (outs Tcp_StreamType:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = [{
+    $input attr-dict `:` custom<StreamType>(type($input)) `->` custom<StreamType>(type($result))
+  }];
   let hasVerifier = 1;
 }
 
@@ -315,7 +338,9 @@ def Tcp_ToTrfOp : Tcp_Op<"to_trf", [Pure]> {
   }];
   let arguments = (ins Tcp_StreamType:$input, OptionalAttr<StrAttr>:$region);
   let results = (outs Tcp_TrfType:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = [{
+    $input attr-dict `:` custom<StreamType>(type($input)) `->` custom<TrfType>(type($result))
+  }];
   let hasVerifier = 1;
 }
 
@@ -337,7 +362,10 @@ def Tcp_TrfJoinOp : Tcp_Op<"trf_join", [Pure]> {
   }];
   let arguments = (ins Tcp_TrfType:$even, Tcp_TrfType:$odd);
   let results = (outs Tcp_TrfType:$result);
-  let assemblyFormat = "$even `,` $odd attr-dict `:` type($even) `,` type($odd) `->` type($result)";
+  let assemblyFormat = [{
+    $even `,` $odd attr-dict `:` custom<TrfType>(type($even)) `,` custom<TrfType>(type($odd))
+      `->` custom<TrfType>(type($result))
+  }];
   let hasVerifier = 1;
 }
 
@@ -351,7 +379,9 @@ def Tcp_ToVrfOp : Tcp_Op<"to_vrf", [Pure]> {
   }];
   let arguments = (ins Tcp_StreamType:$input);
   let results = (outs Tcp_VrfType:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = [{
+    $input attr-dict `:` custom<StreamType>(type($input)) `->` custom<VrfType>(type($result))
+  }];
   let hasVerifier = 1;
 }
 
@@ -376,7 +406,9 @@ def Tcp_ContractOp : Tcp_Op<"contract", [Pure]> {
                        UnitAttr:$sequential);
   let results = (outs Tcp_StreamType:$result);
   let assemblyFormat = [{
-    $input `,` $weights `pack` $pack attr-dict `:` type($input) `,` type($weights) `->` type($result)
+    $input `,` $weights `pack` $pack attr-dict `:` custom<StreamType>(type($input)) `,`
+      custom<TrfType>(type($weights))
+      `->` custom<StreamType>(type($result))
   }];
   let hasVerifier = 1;
 }
@@ -395,7 +427,9 @@ def Tcp_CommitOp : Tcp_Op<"commit", [Pure]> {
   }];
   let arguments = (ins Tcp_StreamType:$input, UnitAttr:$cast);
   let results = (outs Tcp_DmType:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = [{
+    $input attr-dict `:` custom<StreamType>(type($input)) `->` custom<DmType>(type($result))
+  }];
   let hasVerifier = 1;
 }
 

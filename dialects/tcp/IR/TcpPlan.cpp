@@ -31,6 +31,21 @@ static bool clusterCopies(DmaOp op, const DmLayout &source, const DmLayout &dest
   return layout && !holds(layout->axes);
 }
 
+/// The axes of the HBM side of `plan` that its DM side lacks, as "`J`" or "`J`, `K`" (empty
+/// when it lacks none, or the copy is not between HBM and DM).
+static std::string axesOnlyIn(const DmaOpPlan &plan, bool toDm) {
+  const std::vector<std::string> *hbm = nullptr, *dm = nullptr;
+  if (toDm && plan.hbmSource && plan.dmDest)
+    hbm = &plan.hbmSource->axes, dm = &plan.dmDest->axes;
+  else if (!toDm && plan.dmSource && plan.hbmDest)
+    hbm = &plan.hbmDest->axes, dm = &plan.dmSource->axes;
+  std::string missing;
+  for (const std::string &axis : hbm ? *hbm : std::vector<std::string>{})
+    if (std::find(dm->begin(), dm->end(), axis) == dm->end())
+      missing += (missing.empty() ? "`" : ", `") + axis + "`";
+  return missing;
+}
+
 std::optional<DmaOpPlan> planDma(DmaOp op) {
   const TargetModel &t = getTarget(op);
   DmaOpPlan out;
@@ -78,9 +93,12 @@ std::optional<DmaOpPlan> planDma(DmaOp op) {
   out.plan = *plan;
   bool dmInvolved = out.dmSource || out.dmDest;
   if (dmInvolved && out.plan.packetBytes % t.dmaAlignment != 0) {
-    op.emitOpError("DMA alignment: packets of ")
-        << out.plan.packetBytes << " bytes; transfers between HBM and DM move packets that are "
-        << "a multiple of " << t.dmaAlignment << " bytes";
+    auto diag = op.emitOpError("DMA alignment: packets of ")
+                << out.plan.packetBytes << " bytes; transfers between HBM and DM move packets "
+                << "that are a multiple of " << t.dmaAlignment << " bytes";
+    if (std::string missing = axesOnlyIn(out, out.dmDest.has_value()); !missing.empty())
+      diag << ". The DM tensor " << (out.dmDest ? dstType : srcType) << " holds no " << missing << ", which the HBM tensor has: the copy "
+           << "takes one position of it, so each packet is this short";
     return std::nullopt;
   }
   if (out.hbmSource && out.hbmDest)
