@@ -44,7 +44,8 @@ public:
   void dm(Value v, const tcp::DmLayout &layout) {
     const TargetModel &t = tcp::getTarget(func_);
     auto slices = layout.spatial.activeSlices(t);
-    int64_t offset = v.getDefiningOp()->getAttrOfType<IntegerAttr>("tcp.dm_offset").getInt();
+    // A scheduled module is allocated; a tensor it did not place shows at 0.
+    int64_t offset = tcp::allocatedOffset(v, tcp::Memory::Dm).value_or(0);
     for (int64_t &s : slices) // a view on other slices: whole slice windows in its offset
       s += offset / t.dmSliceWindowBytes;
     offset %= t.dmSliceWindowBytes;
@@ -66,9 +67,9 @@ public:
   /// A TRF or VRF tensor: per-slice byte range (per lane for the TRF).
   void registers(Value v, StringRef memory, const tcp::SpatialLayout &spatial, int64_t bytes) {
     auto slices = spatial.activeSlices(tcp::getTarget(func_));
-    auto attr = v.getDefiningOp()->getAttrOfType<IntegerAttr>(
-        memory == "trf" ? "tcp.trf_offset" : "tcp.vrf_offset");
-    int64_t offset = attr ? attr.getInt() : 0;
+    int64_t offset =
+        tcp::allocatedOffset(v, memory == "trf" ? tcp::Memory::Trf : tcp::Memory::Vrf)
+            .value_or(0);
     j_.object([&] {
       j_.attribute("memory", memory);
       j_.attributeArray("slices", [&] {
@@ -244,7 +245,7 @@ std::string scheduleJson(ModuleOp module) {
       j.attribute("name", t.name);
       j.attribute("hash", "0x" + llvm::utohexstr(t.hash(), true));
     });
-    auto makespan = module->getAttrOfType<IntegerAttr>("tcp.makespan");
+    auto makespan = module->getAttrOfType<IntegerAttr>(tcp::kMakespanAttrName);
     j.attribute("makespan", makespan ? makespan.getInt() : 0);
     Traffic moved = traffic(func);
     j.attribute("hbm_bytes", moved.hbmBytes);

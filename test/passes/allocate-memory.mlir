@@ -261,7 +261,7 @@ module attributes {tcp.axes = {T = 96, P = 3, U = 32}} {
 !ws = !tcp.stream<f32, cluster = "1 # 2", slice = "1 # 256", time = "[P, U / 8]", packet = "U % 8">
 module attributes {tcp.axes = {A = 3, B = 40960, P = 2, U = 16384}} {
   // CHECK-LABEL: func.func @retry
-  // CHECK-SAME: tcp.prefetch = "double"
+  // CHECK-SAME: tcp.prefetch = #tcp<prefetch double>
   func.func @retry(%in: !big {tcp.arg = "in", tcp.name = "in"}) {
     %v0 = tcp.view %in offset 0 : !big -> !tcp.hbm<f32, "B">
     %v1 = tcp.view %in offset 40960 : !big -> !tcp.hbm<f32, "B">

@@ -30,7 +30,10 @@ using rngd::conversion::ArgumentSlot;
 
 namespace {
 
-using tcp::dmOffset;
+/// Where tcp-allocate-memory put the DM tensor `v`; nullopt when it has not.
+std::optional<int64_t> dmOffset(Value v) { return tcp::allocatedOffset(v, tcp::Memory::Dm); }
+
+
 
 class Lowering {
 public:
@@ -39,7 +42,7 @@ public:
 
   LogicalResult run(ModuleOp module) {
     const TargetModel &t = target();
-    auto makespan = module->getAttrOfType<IntegerAttr>("tcp.makespan");
+    auto makespan = module->getAttrOfType<IntegerAttr>(tcp::kMakespanAttrName);
     b_.setInsertionPointAfter(func_);
     exe_ = b_.create<rngd::ExecutableOp>(
         func_.getLoc(), func_.getSymName(), t.name, t.hash(), RNGDC_VERSION, 0,
@@ -116,7 +119,7 @@ private:
     const TargetModel &t = target();
     bool dm = source ? plan.dmSource.has_value() : plan.dmDest.has_value();
     if (dm)
-      return t.dmAddressBase + static_cast<uint64_t>(dmOffset(v));
+      return t.dmAddressBase + static_cast<uint64_t>(*dmOffset(v)); // checked by lowerDma
     return hbmAddress(v);
   }
 
@@ -125,7 +128,7 @@ private:
     if (!plan)
       return failure();
     Value dst = op.getDest() ? op.getDest() : op.getResult();
-    if ((plan->dmSource && dmOffset(op.getSource()) < 0) || (plan->dmDest && dmOffset(dst) < 0))
+    if ((plan->dmSource && !dmOffset(op.getSource())) || (plan->dmDest && !dmOffset(dst)))
       return op.emitOpError("has no DM address; run tcp-allocate-memory first");
     std::vector<tcp::DmaPart> parts = tcp::dmaParts(*plan, sched_.getChunks());
     if (parts.empty())
@@ -145,9 +148,10 @@ private:
       }
       int64_t index = static_cast<int64_t>(descriptors_.size());
       auto d = records_.create<rngd::DescriptorOp>(
-          op.getLoc(), index, engines[p], src + static_cast<uint64_t>(part.srcOffset),
+          op.getLoc(), index, static_cast<uint64_t>(isa::DmaKind::TensorLoop), engines[p],
+          src + static_cast<uint64_t>(part.srcOffset),
           dest + static_cast<uint64_t>(part.dstOffset), plan->plan.packetBytes, limits,
-          srcStrides, dstStrides, StringAttr(), IntegerAttr(), IntegerAttr(), IntegerAttr());
+          srcStrides, dstStrides);
       descriptors_.push_back(d);
       if (failed(startDma(op, index, tags[p])))
         return failure();
@@ -162,9 +166,10 @@ private:
       return failure();
     bool scatter = plan->scatter;
     Value dmValue = plan->dmValue, hbmValue = plan->hbmValue, offsets = plan->offsetsValue;
-    if (dmOffset(dmValue) < 0)
+    std::optional<int64_t> offset = dmOffset(dmValue);
+    if (!offset)
       return op->emitOpError("has no DM address; run tcp-allocate-memory first");
-    uint64_t dm = t.dmAddressBase + static_cast<uint64_t>(dmOffset(dmValue));
+    uint64_t dm = t.dmAddressBase + static_cast<uint64_t>(*offset);
     uint64_t hbm = hbmAddress(hbmValue), index = hbmAddress(offsets);
     std::vector<tcp::DmaPart> parts = tcp::indirectDmaParts(*plan, sched_.getChunks());
     if (parts.empty())
@@ -184,11 +189,11 @@ private:
       uint64_t src = (scatter ? dm : hbm) + static_cast<uint64_t>(parts[p].srcOffset);
       uint64_t dst = (scatter ? hbm : dm) + static_cast<uint64_t>(parts[p].dstOffset);
       int64_t at = static_cast<int64_t>(descriptors_.size());
+      auto kind = scatter ? isa::DmaKind::Scatter : isa::DmaKind::Gather;
       auto d = records_.create<rngd::DescriptorOp>(
-          op->getLoc(), at, engines[p], src, dst, plan->dma.plan.packetBytes, limits,
-          srcStrides, dstStrides, b_.getStringAttr(scatter ? "scatter" : "gather"),
-          b_.getI64IntegerAttr(static_cast<int64_t>(index)), b_.getI64IntegerAttr(plan->rows),
-          b_.getI64IntegerAttr(0));
+          op->getLoc(), at, static_cast<uint64_t>(kind), engines[p], src, dst,
+          plan->dma.plan.packetBytes, limits, srcStrides, dstStrides, index, plan->rows,
+          /*indirect_loop=*/0);
       descriptors_.push_back(d);
       if (failed(startDma(op, at, tags[p])))
         return failure();

@@ -37,12 +37,6 @@ int64_t log2Exact(int64_t v) {
   return l;
 }
 
-int64_t registerOffset(Value v, StringRef attr) {
-  Operation *def = v.getDefiningOp();
-  auto offset = def ? def->getAttrOfType<IntegerAttr>(attr) : IntegerAttr();
-  return offset ? offset.getInt() : -1;
-}
-
 isa::ContractConfig contractConfig(const ContractPlan &p, int64_t trfBase) {
   isa::ContractConfig c;
   c.pack = p.pack;
@@ -92,14 +86,6 @@ isa::VectorConfig vectorConfig(const VectorPlan &p, int64_t vrfBase) {
 
 } // namespace
 
-int64_t dmOffset(Value v) {
-  Operation *def = v.getDefiningOp();
-  if (!def) // a DM function argument (scheduler tests only; kernels take HBM arguments)
-    return 0;
-  auto attr = def->getAttrOfType<IntegerAttr>("tcp.dm_offset");
-  return attr ? attr.getInt() : -1;
-}
-
 namespace {
 
 /// Builds one pass's blocks in unit order; each step emits an error at its op (and returns
@@ -131,12 +117,12 @@ private:
 
   /// Fetch, then the switch (which the fetch feeds).
   LogicalResult fetch() {
-    int64_t offset = dmOffset(ops_.fetch.getSource());
-    if (offset < 0)
+    std::optional<int64_t> offset = allocatedOffset(ops_.fetch.getSource(), Memory::Dm);
+    if (!offset)
       return missing(ops_.end, "has no DM address; run tcp-allocate-memory first");
     const FetchPlan &plan = plan_.fetch;
     isa::FetchConfig f;
-    f.base = offset;
+    f.base = *offset;
     f.accessLog2 = log2Exact(plan.sequencer.accessBytes);
     f.packetBytes = plan.sequencer.packetBytes;
     f.cast = plan.cast ? isa::FetchCast::Bf16ToF32 : isa::FetchCast::None;
@@ -158,25 +144,25 @@ private:
   LogicalResult contract() {
     if (!plan_.contract)
       return success();
-    int64_t trfBase = registerOffset(ops_.contract.getWeights(), "tcp.trf_offset");
-    if (trfBase < 0)
+    std::optional<int64_t> trfBase = allocatedOffset(ops_.contract.getWeights(), Memory::Trf);
+    if (!trfBase)
       return missing(ops_.contract, "its TRF operand has no address; run tcp-allocate-memory");
     if (plan_.contract->loops.size() > size_t(isa::kSequencerLoops))
       return missing(ops_.contract, "needs more loops than the contraction sequencer has");
-    add(ops_.contract.getLoc(), contractConfig(*plan_.contract, trfBase));
+    add(ops_.contract.getLoc(), contractConfig(*plan_.contract, *trfBase));
     return success();
   }
 
   /// The Vector Engine, then the Cast and Transpose Engines after it.
   LogicalResult vector() {
     if (plan_.vector) {
-      int64_t vrfBase = 0;
+      std::optional<int64_t> vrfBase = 0;
       if (plan_.vector->hasVrf) {
-        vrfBase = registerOffset(ops_.vector.getVrfOperands()[0], "tcp.vrf_offset");
-        if (vrfBase < 0)
+        vrfBase = allocatedOffset(ops_.vector.getVrfOperands()[0], Memory::Vrf);
+        if (!vrfBase)
           return missing(ops_.vector, "its VRF operand has no address; run tcp-allocate-memory");
       }
-      add(ops_.vector.getLoc(), vectorConfig(*plan_.vector, vrfBase));
+      add(ops_.vector.getLoc(), vectorConfig(*plan_.vector, *vrfBase));
     }
     if (ops_.cast) {
       isa::CastConfig c;
@@ -202,17 +188,19 @@ private:
     Value result = ops_.end->getResult(0);
     if (plan_.trf) {
       isa::TrfWriteConfig c;
-      c.base = registerOffset(result, "tcp.trf_offset");
-      if (c.base < 0)
+      std::optional<int64_t> base = allocatedOffset(result, Memory::Trf);
+      if (!base)
         return missing(ops_.end, "has no TRF address; run tcp-allocate-memory first");
+      c.base = *base;
       c.lanesLog2 = log2Exact(plan_.trf->lanes());
       c.laneBytes = plan_.trf->laneBytes();
       add(ops_.end->getLoc(), c);
     } else if (plan_.vrf) {
       isa::VrfWriteConfig c;
-      c.base = registerOffset(result, "tcp.vrf_offset");
-      if (c.base < 0)
+      std::optional<int64_t> base = allocatedOffset(result, Memory::Vrf);
+      if (!base)
         return missing(ops_.end, "has no VRF address; run tcp-allocate-memory first");
+      c.base = *base;
       c.bytes = plan_.vrf->bytes();
       add(ops_.end->getLoc(), c);
     }
@@ -221,9 +209,10 @@ private:
 
   LogicalResult commit() {
     isa::CommitConfig c;
-    c.base = dmOffset(ops_.commit.getResult());
-    if (c.base < 0)
+    std::optional<int64_t> base = allocatedOffset(ops_.commit.getResult(), Memory::Dm);
+    if (!base)
       return missing(ops_.commit, "has no DM address; run tcp-allocate-memory first");
+    c.base = *base;
     c.writeBytes = plan_.commit->writeBytes;
     if (!setLoops(c.limits, c.strides, plan_.commit->sequencer.loops))
       return missing(ops_.commit, "needs more sequencer loops than the commit unit has");

@@ -25,8 +25,4 @@ struct PassBlocks {
 /// it reads or writes has no address yet.
 std::optional<PassBlocks> passBlocks(mlir::Operation *end);
 
-/// The DM byte offset tcp-allocate-memory gave the tensor `v`, -1 if none (0 for a DM function
-/// argument, which only scheduler tests have: kernels take HBM arguments).
-int64_t dmOffset(mlir::Value v);
-
 } // namespace rngd::tcp

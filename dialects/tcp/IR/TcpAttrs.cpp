@@ -208,7 +208,86 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // Schedule attributes on ops: the rules that need the op or the target
 //===----------------------------------------------------------------------===//
 
+llvm::StringLiteral rngd::tcp::offsetAttrName(Memory memory) {
+  switch (memory) {
+  case Memory::Dm:
+    return "tcp.dm_offset";
+  case Memory::Trf:
+    return "tcp.trf_offset";
+  case Memory::Vrf:
+    return "tcp.vrf_offset";
+  }
+  llvm_unreachable("a memory");
+}
+
+std::optional<int64_t> rngd::tcp::allocatedOffset(Value v, Memory memory) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return memory == Memory::Dm ? std::optional<int64_t>(0) : std::nullopt;
+  if (auto attr = def->getAttrOfType<IntegerAttr>(offsetAttrName(memory)))
+    return attr.getInt();
+  return std::nullopt;
+}
+
+void rngd::tcp::setAllocatedOffset(Operation *def, Memory memory, int64_t offset) {
+  def->setAttr(offsetAttrName(memory), Builder(def).getI64IntegerAttr(offset));
+}
+
+/// The allocation's attributes: an offset on an op defining a tensor of that memory, within
+/// the memory; the prefetch on a function.
+static LogicalResult verifyAllocation(Operation *op, NamedAttribute attr) {
+  if (attr.getName() == kPrefetchAttrName) {
+    if (!llvm::isa<func::FuncOp>(op) || !llvm::isa<PrefetchAttr>(attr.getValue()))
+      return op->emitError(kPrefetchAttrName.str() + " is a function attribute, "
+                           "#tcp<prefetch all> or #tcp<prefetch double>, got ")
+             << attr.getValue();
+    return success();
+  }
+  const TargetModel &t = getTarget(op);
+  struct Kind {
+    Memory memory;
+    int64_t limit; // offsets below it
+    bool (*holds)(Type);
+  };
+  // A DM offset may hold whole slice windows (a view on other slices, tcp.dm_view).
+  const Kind kinds[] = {
+      {Memory::Dm, t.dmSliceWindowBytes * t.totalSlices(),
+       [](Type type) { return llvm::isa<DmType>(type); }},
+      {Memory::Trf, t.trfBytesPerSlice, [](Type type) { return llvm::isa<TrfType>(type); }},
+      {Memory::Vrf, t.vrfBytesPerSlice, [](Type type) { return llvm::isa<VrfType>(type); }}};
+  for (const Kind &kind : kinds) {
+    if (attr.getName() != offsetAttrName(kind.memory))
+      continue;
+    auto offset = dyn_cast<IntegerAttr>(attr.getValue());
+    bool defines = op->getNumResults() == 1 && kind.holds(op->getResult(0).getType());
+    int64_t limit = kind.limit;
+    if (!offset || !offset.getType().isSignlessInteger(64) || !defines ||
+        offset.getInt() < 0 || offset.getInt() >= limit)
+      return op->emitError(attr.getName().str() + " is the i64 byte offset, 0.." +
+                           std::to_string(limit - 1) + ", of the tensor an op defines in " +
+                           "that memory, got ")
+             << attr.getValue();
+    return success();
+  }
+  return op->emitError("unknown tcp attribute `")
+         << attr.getName().getValue() << "` (tcp.axes, tcp.target, tcp.makespan, "
+         << "tcp.prefetch, tcp.final_waits, tcp.schedule, tcp.dm_offset, tcp.trf_offset, "
+         << "tcp.vrf_offset)";
+}
+
 LogicalResult TcpDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
+  if (attr.getName() == kAxesAttrName || attr.getName() == kMakespanAttrName) {
+    bool axes = attr.getName() == kAxesAttrName;
+    bool ok = llvm::isa<ModuleOp>(op) &&
+              (axes ? llvm::isa<DictionaryAttr>(attr.getValue())
+                    : llvm::isa<IntegerAttr>(attr.getValue()));
+    if (!ok)
+      return op->emitError(attr.getName().str())
+             << (axes ? " is a module attribute, a dictionary of axis sizes"
+                      : " is a module attribute, the predicted cycles")
+             << ", got " << attr.getValue();
+    return success(); // the axes' sizes are checked where mappings resolve (axisEnv)
+  }
   if (attr.getName() == kTargetAttrName) {
     auto name = dyn_cast<StringAttr>(attr.getValue());
     if (!llvm::isa<ModuleOp>(op) || !name || !findTarget(name.str())) {
@@ -226,7 +305,7 @@ LogicalResult TcpDialect::verifyOperationAttribute(Operation *op, NamedAttribute
     return success();
   }
   if (attr.getName() != kScheduleAttrName)
-    return success();
+    return verifyAllocation(op, attr);
   auto sched = dyn_cast<ScheduleAttr>(attr.getValue());
   if (!sched)
     return op->emitError(kScheduleAttrName.str() + " must be a #tcp.schedule<...>, got ")

@@ -26,6 +26,23 @@ def Tcp_IssueReason : I32EnumAttr<"IssueReason", "what let the queue issue a uni
   let genSpecializedAttr = 0;
 }
 
+//===----------------------------------------------------------------------===//
+// The allocation: tcp-allocate-memory's result on a kernel function
+//===----------------------------------------------------------------------===//
+
+def Tcp_PrefetchAll : I32EnumAttrCase<"All", 0, "all">;
+def Tcp_PrefetchDouble : I32EnumAttrCase<"Double", 1, "double">;
+def Tcp_Prefetch : I32EnumAttr<"Prefetch",
+    "how far ahead tcp-schedule may load tensors from HBM: every load from the kernel's start "
+    "(all of them fit), or each from the previous load's definition (double buffering)",
+    [Tcp_PrefetchAll, Tcp_PrefetchDouble]> {
+  let cppNamespace = "::rngd::tcp";
+  let genSpecializedAttr = 0;
+}
+def Tcp_PrefetchAttr : EnumAttr<Tcp_Dialect, Tcp_Prefetch, "prefetch"> {
+  let summary = "the prefetch tcp-allocate-memory chose: `tcp.prefetch = #tcp<prefetch all>`";
+}
+
 /// `[a, b, ...]`, empty allowed.
 class Tcp_ListParameter<string of, string desc> : ArrayRefParameter<of, desc> {
   let parser = "::rngd::tcp::parseBracketList<" # of # ">($_parser)";

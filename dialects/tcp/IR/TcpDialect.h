@@ -32,6 +32,19 @@ namespace rngd::tcp {
 constexpr llvm::StringLiteral kScheduleAttrName = "tcp.schedule";
 constexpr llvm::StringLiteral kFinalWaitsAttrName = "tcp.final_waits";
 constexpr llvm::StringLiteral kTargetAttrName = "tcp.target";
+constexpr llvm::StringLiteral kAxesAttrName = "tcp.axes";
+constexpr llvm::StringLiteral kMakespanAttrName = "tcp.makespan";
+constexpr llvm::StringLiteral kPrefetchAttrName = "tcp.prefetch";
+
+/// The memories tcp-allocate-memory places tensors in, each with its offset attribute.
+enum class Memory { Dm, Trf, Vrf };
+/// "tcp.dm_offset", "tcp.trf_offset", "tcp.vrf_offset": the byte offset of the tensor that the
+/// op defines, the same in every slice (per lane for the TRF). The one spelling of the names.
+llvm::StringLiteral offsetAttrName(Memory memory);
+/// The offset tcp-allocate-memory gave `v` in `memory`; nullopt when it has none (not
+/// allocated). A DM function argument (scheduler tests; kernels take HBM arguments) is at 0.
+std::optional<int64_t> allocatedOffset(mlir::Value v, Memory memory);
+void setAllocatedOffset(mlir::Operation *def, Memory memory, int64_t offset);
 
 /// The schedule tcp-schedule set on a DMA or on a pass's last op; null when unscheduled.
 ScheduleAttr getSchedule(mlir::Operation *op);

@@ -22,7 +22,7 @@ int64_t elementBytes(Type type) {
 
 std::optional<mapping::AxisEnv> axisEnv(Operation *op) {
   ModuleOp module = llvm::isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
-  auto axes = module ? module->getAttrOfType<DictionaryAttr>("tcp.axes") : DictionaryAttr();
+  auto axes = module ? module->getAttrOfType<DictionaryAttr>(kAxesAttrName) : DictionaryAttr();
   if (!axes) {
     op->emitOpError("needs the enclosing module to declare its axes, e.g. "
                     "`module attributes {tcp.axes = {H = 1024}}`");

@@ -215,8 +215,8 @@ liveStarts(Block &block, const llvm::DenseMap<Operation *, int64_t> &order, Pref
 }
 
 Prefetch prefetchOf(Operation *func) {
-  auto attr = func->getAttrOfType<StringAttr>("tcp.prefetch");
-  return attr && attr.getValue() == "all" ? Prefetch::All : Prefetch::Double;
+  auto attr = func->getAttrOfType<PrefetchAttr>(kPrefetchAttrName);
+  return attr ? attr.getValue() : Prefetch::Double;
 }
 
 int64_t lastUseOf(Value v, Block &block, const llvm::DenseMap<Operation *, int64_t> &order) {

@@ -137,10 +137,6 @@ mlir::Operation *passEnd(mlir::Operation *op);
 /// Each op of `block` numbered in program order, from 0.
 llvm::DenseMap<mlir::Operation *, int64_t> programOrder(mlir::Block &block);
 
-/// How far ahead tcp-schedule may load tensors from HBM: every load from the kernel's start
-/// (when they all fit), or each one from the previous load's definition (double buffering).
-enum class Prefetch { All, Double };
-
 /// Where each DM tensor's live range starts, by defining op: its own index, except for a
 /// tensor a tcp.dma brings from HBM: 0 under Prefetch::All, the definition of the previous
 /// such tensor under Prefetch::Double. Its memory is then free from that point on, so

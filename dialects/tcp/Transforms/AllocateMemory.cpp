@@ -37,7 +37,7 @@ struct Space {
     int64_t lanes, offset, bytes, lastUse;
   };
   StringRef name;       // for diagnostics
-  StringRef attr;       // offset attribute on the defining op
+  Memory memory;        // whose offset attribute the defining op gets
   int64_t capacity = 0; // bytes per slice, all lanes
   int64_t alignment = 1;
   bool quiet = false; // fail without a diagnostic (a first attempt that may be retried)
@@ -111,7 +111,7 @@ struct Space {
     }
     live.push_back(t);
     used.push_back(t);
-    op->setAttr(attr, Builder(op).getI64IntegerAttr(t.offset));
+    setAllocatedOffset(op, memory, t.offset);
     return success();
   }
 };
@@ -133,9 +133,9 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
     return starts.lookup(a) < starts.lookup(b);
   });
 
-  Space dm{"DM", "tcp.dm_offset", t.dmBytesPerSlice, t.dmAllocationAlignment, quiet, {}, {}};
-  Space vrf{"VRF", "tcp.vrf_offset", t.vrfBytesPerSlice, t.vrfAllocationAlignment, quiet, {}, {}};
-  Space trf{"TRF", "tcp.trf_offset", t.trfBytesPerSlice, t.trfAllocationAlignment, quiet, {}, {}};
+  Space dm{"DM", Memory::Dm, t.dmBytesPerSlice, t.dmAllocationAlignment, quiet, {}, {}};
+  Space vrf{"VRF", Memory::Vrf, t.vrfBytesPerSlice, t.vrfAllocationAlignment, quiet, {}, {}};
+  Space trf{"TRF", Memory::Trf, t.trfBytesPerSlice, t.trfAllocationAlignment, quiet, {}, {}};
   // Joins placed in this attempt (an earlier, quiet attempt leaves its attributes behind).
   llvm::DenseSet<Operation *> placedJoins;
   for (Operation *def : defs) {
@@ -157,9 +157,8 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
         int64_t k = 0;
         while (join.getParts()[k] != result)
           ++k;
-        int64_t base = join->getAttrOfType<IntegerAttr>("tcp.dm_offset").getInt();
-        op.setAttr("tcp.dm_offset",
-                   Builder(&op).getI64IntegerAttr(base + k * part->bytesPerSlice()));
+        int64_t base = *allocatedOffset(join.getResult(), Memory::Dm); // placed above
+        setAllocatedOffset(&op, Memory::Dm, base + k * part->bytesPerSlice());
       } else if (auto type = dyn_cast<DmType>(result.getType())) {
         auto layout = resolveDm(&op, type);
         if (!layout || failed(dm.place(&op, 1, layout->bytesPerSlice(), now, lastUse)))
@@ -177,11 +176,10 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
         if (!layout || failed(trf.place(join, layout->lanes(), layout->laneBytes(), now,
                                         lastUseOf(join.getResult(), block, order))))
           return failure();
-        int64_t base = join->getAttrOfType<IntegerAttr>("tcp.trf_offset").getInt();
-        Builder b(join);
-        join.getEven().getDefiningOp()->setAttr("tcp.trf_offset", b.getI64IntegerAttr(base));
-        join.getOdd().getDefiningOp()->setAttr(
-            "tcp.trf_offset", b.getI64IntegerAttr(base + trf.segment(layout->lanes())));
+        int64_t base = *allocatedOffset(join.getResult(), Memory::Trf); // placed above
+        setAllocatedOffset(join.getEven().getDefiningOp(), Memory::Trf, base);
+        setAllocatedOffset(join.getOdd().getDefiningOp(), Memory::Trf,
+                           base + trf.segment(layout->lanes()));
       } else if (auto type = dyn_cast<TrfType>(result.getType())) {
         auto layout = resolveTrf(&op, type);
         if (!layout)
@@ -198,20 +196,20 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
   }
 
   // Aliases take their source's bytes: a reinterpretation at its offset, a window `bytes` in.
-  auto alias = [](Operation &op, Value source, StringRef attr, int64_t bytes) {
-    Operation *def = source.getDefiningOp();
-    if (auto base = def ? def->getAttrOfType<IntegerAttr>(attr) : IntegerAttr())
-      op.setAttr(attr, Builder(&op).getI64IntegerAttr(base.getInt() + bytes));
+  auto alias = [](Operation &op, Value source, Memory memory, int64_t bytes) {
+    if (source.getDefiningOp())
+      if (std::optional<int64_t> base = allocatedOffset(source, memory))
+        setAllocatedOffset(&op, memory, *base + bytes);
   };
   for (Operation &op : block) {
     if (auto same = dyn_cast<ReinterpretOp>(op))
-      alias(op, same.getSource(), "tcp.dm_offset", 0);
+      alias(op, same.getSource(), Memory::Dm, 0);
     else if (auto window = dyn_cast<DmViewOp>(op)) // a slice shift is whole slice windows on
-      alias(op, window.getSource(), "tcp.dm_offset",
+      alias(op, window.getSource(), Memory::Dm,
             window.getSlices().value_or(0) * t.dmSliceWindowBytes +
                 window.getOffset() * elementBytes(window.getSource().getType().getElementType()));
     else if (auto window = dyn_cast<VrfViewOp>(op))
-      alias(op, window.getSource(), "tcp.vrf_offset",
+      alias(op, window.getSource(), Memory::Vrf,
             window.getOffset() * elementBytes(window.getSource().getType().getElementType()));
   }
   return success();
@@ -225,8 +223,7 @@ LogicalResult allocateFunction(func::FuncOp func) {
     if (failed(allocate(func, prefetch, /*quiet=*/false)))
       return failure();
   }
-  func->setAttr("tcp.prefetch",
-                Builder(func).getStringAttr(prefetch == Prefetch::All ? "all" : "double"));
+  func->setAttr(kPrefetchAttrName, PrefetchAttr::get(func.getContext(), prefetch));
   return success();
 }
 

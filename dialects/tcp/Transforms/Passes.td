@@ -7,12 +7,14 @@ def TcpAllocateMemory : Pass<"tcp-allocate-memory", "mlir::ModuleOp"> {
   let summary = "place every DM tensor at a per-slice address (liveness-based)";
   let description = [{
     Pre: verified tcp. Post: every op producing a DM tensor (`tcp.dma` to DM, `tcp.commit`)
-    carries `tcp.dm_offset`, the byte offset of the tensor in each slice's Data Memory
-    (identical on every slice); TRF and VRF tensors get `tcp.trf_offset` / `tcp.vrf_offset`.
-    Tensors live from their definition to their last use in program order, except tensors a
-    `tcp.dma` brings from HBM: they live from the kernel's start when everything fits that
-    way (`tcp.prefetch = "all"` on the function), else from the previous such tensor's
-    definition (`"double"`: double buffering), so tcp-schedule may start their DMAs early.
+    carries `tcp.dm_offset`, the i64 byte offset of the tensor in each slice's Data Memory
+    (identical on every slice); TRF and VRF tensors get `tcp.trf_offset` / `tcp.vrf_offset`
+    (read and written only through `rngd::tcp::allocatedOffset` / `setAllocatedOffset`; the
+    dialect verifies them). Tensors live from their definition to their last use in program
+    order, except tensors a `tcp.dma` brings from HBM: they live from the kernel's start when
+    everything fits that way (`tcp.prefetch = #tcp<prefetch all>` on the function), else from
+    the previous such tensor's definition (`#tcp<prefetch double>`: double buffering), so
+    tcp-schedule may start their DMAs early.
     Tensors are placed in order of where their ranges start, each in memory no earlier
     tensor used while there is some (reuse would make its writer wait for the range's last
     reader), else first fit among the live ranges. Offsets are aligned to one full bank row
@@ -39,25 +41,23 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     pass loads the blocks of units its context's running pass does not list before its waits
     (`early_loads`), the others after; the first pass on a bank, whose loads would hold the
     queue past its own waits, loads them before the waits of the latest earlier unit whose
-    waits idle the queue that long (`loads_before`), where they cost nothing. Post: every unit carries `tcp.schedule = {order, context, engines, start,
-    end, waits, tags (DMAs), part_starts, part_ends (DMAs), chunks (weight streams: each
-    part's iterations), holds_dma (passes that must not overlap a DMA), why and after (what
-    let the queue issue it: "waits" for the end of unit `after` (by order), "queue" right after
-    unit `after`, "start"), part_after (DMAs: per part, the DMA whose part on the same engine
-    it started behind, or -1), loads_before (passes, see above)}`, the function
-    `tcp.final_waits` and the module `tcp.makespan`, timed with the simulator's clock.
-    The scheduler tries two choices, each both ways, and keeps the shortest schedule (ties:
-    the earlier of plain, staggered, leaving, both): ending a weight stream's parts one
-    start-up apart when its cluster's spare engine is busy but frees three start-ups before
-    they end (`stagger-busy-spare` forces it on or off), and the kernel's first weight stream
-    leaving each cluster's third stream engine to the streams after it, whose first part then
-    starts at once (`leave-engine` forces it on or off). Two more choices order the ready
-    units: a weight stream at most a quarter as long as the stream the scheduler would pick,
-    ready as soon and whose path would become the longer if it waited, goes first
-    (`short-streams-first`: the two share HBM, so the long one ends hardly later); a pass that
-    leads, within half the cycles of the pass the scheduler would pick, to a DMA goes before
-    it (`unlock-dmas`: the DMA then runs beside the longer pass). All sixteen combinations
-    run by default, the shortest kept.
+    waits idle the queue that long (`loads_before`), where they cost nothing.
+    Post: every unit carries a typed `tcp.schedule = #tcp.schedule<...>` (order, queue,
+    engines, start, end, waits, tags, chunks, part_starts, part_ends, part_after for DMAs;
+    holds_dma, load_masks, early_loads, loads_before for passes; why and after: what let the
+    queue issue it; docs/dialect.md lists every field and its verifier), the function
+    `#tcp.final_waits<[...]>` and the module `tcp.makespan`, timed with the simulator's clock.
+    Four choices are tried, each both ways, and the shortest schedule kept (ties: the first
+    in the order below): ending a weight stream's parts one start-up apart when its cluster's
+    spare engine is busy but frees three start-ups before they end (`stagger-busy-spare`);
+    the kernel's first weight stream leaving each cluster's third stream engine to the
+    streams after it, whose first part then starts at once (`leave-engine`); a weight stream
+    at most a quarter as long as the stream the scheduler would pick, ready as soon and whose
+    path would become the longer if it waited, going first (`short-streams-first`: the two
+    share HBM, so the long one ends hardly later); a pass that leads, within half the cycles
+    of the pass the scheduler would pick, to a DMA going before it (`unlock-dmas`: the DMA
+    then runs beside the longer pass). Each option forces its choice on or off; all sixteen
+    combinations run by default.
   }];
   let options = [
     Option<"staggerBusySpare", "stagger-busy-spare", "rngd::tcp::ScheduleChoice",

@@ -82,7 +82,7 @@ struct SchedulePass : public rngd::tcp::impl::TcpScheduleBase<SchedulePass> {
               func, t, Choices{staggerBusySpare, leaveEngine, shortStreamsFirst, unlockDmas},
               makespan)))
         return signalPassFailure();
-    getOperation()->setAttr("tcp.makespan", Builder(getOperation()).getI64IntegerAttr(makespan));
+    getOperation()->setAttr(kMakespanAttrName, Builder(getOperation()).getI64IntegerAttr(makespan));
   }
 };
 

@@ -59,11 +59,9 @@ SliceSet sliceSet(const TargetModel &t, const SpatialLayout &spatial) {
   return set;
 }
 
-int64_t offsetAttr(Value v, StringRef name) {
-  Operation *def = v.getDefiningOp();
-  auto attr = def ? def->getAttrOfType<IntegerAttr>(name) : IntegerAttr();
-  return attr ? attr.getInt() : 0;
-}
+/// Where tcp-allocate-memory put `v`; 0 for a tensor it has not placed (a scheduler test's
+/// kernel, scheduled without allocation: its tensors then overlap, which only orders more).
+int64_t offsetOf(Value v, Memory memory) { return allocatedOffset(v, memory).value_or(0); }
 
 std::optional<Region> hbmRegion(Operation *op, Value v) {
   auto root = hbmRoot(v);
@@ -86,7 +84,7 @@ std::optional<Region> hbmRegion(Operation *op, Value v) {
 /// A DM tensor's bytes: its offset in every slice it occupies. A view on other slices than its
 /// source's (`tcp.dm_view ... slices S`) has S whole slice windows in its offset.
 Region dmRegion(const TargetModel &t, Value v, const DmLayout &layout) {
-  int64_t offset = offsetAttr(v, "tcp.dm_offset");
+  int64_t offset = offsetOf(v, Memory::Dm);
   int64_t shift = offset / t.dmSliceWindowBytes;
   offset %= t.dmSliceWindowBytes;
   SliceSet slices = sliceSet(t, layout.spatial);
@@ -109,14 +107,14 @@ Region sequencedRegion(const TargetModel &t, Value v, const DmLayout &layout,
 }
 
 Region vrfRegion(const TargetModel &t, Value v, const VrfLayout &layout) {
-  int64_t offset = offsetAttr(v, "tcp.vrf_offset");
+  int64_t offset = offsetOf(v, Memory::Vrf);
   return {Region::Vrf, -1, sliceSet(t, layout.spatial), offset, offset + layout.bytes()};
 }
 
 /// A TRF tensor's bytes in each slice: one range per lane (lane l of L starts at l * 64 KB / L
 /// plus the tensor's offset), so tensors with different lane counts compare correctly.
 void addTrfRegions(const TargetModel &t, Footprint &f, Value v, const TrfLayout &layout) {
-  int64_t offset = offsetAttr(v, "tcp.trf_offset");
+  int64_t offset = offsetOf(v, Memory::Trf);
   int64_t segment = t.trfBytesPerSlice / layout.lanes();
   SliceSet slices = sliceSet(t, layout.spatial);
   for (int64_t l = 0; l < layout.lanes(); ++l) {
