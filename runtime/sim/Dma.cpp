@@ -105,11 +105,18 @@ Status runDma(const Env &env, const std::string &label, const isa::Descriptor &d
     return Status::failure(label + ": packet of " + std::to_string(d.packetBytes) +
                            " bytes exceeds the DMA maximum " +
                            std::to_string(t.dmaMaxPacketBytes));
-  int64_t cap = env.options.maxWorkPerCommand;
+  // A packet weighs as much as one access on each slice of a cluster does in a pass: the walk
+  // moves about 45 million packets a second here, so the cap's 2^24 packets take under half a
+  // second and a stride-0 nest past them is refused at once (at 2^32 it took ~100 s).
+  const int64_t perPacket = t.slicesPerCluster;
+  const int64_t cap = env.options.maxWorkPerCommand / perPacket;
   int64_t packets = cappedProduct(d.limits, cap);
   if (packets > cap)
-    return Status::failure(label + ": " + overWorkCap("descriptor loop nest", d.limits,
-                                                      "packets", cap));
+    return Status::failure(label + ": descriptor loop nest makes " + nestProduct(d.limits) +
+                           " packets, over the simulator's per-command cap of " +
+                           std::to_string(env.options.maxWorkPerCommand) +
+                           " (SimOptions::maxWorkPerCommand, " + std::to_string(perPacket) +
+                           " per packet: at most " + std::to_string(cap) + " packets)");
 
   size_t loops = d.limits.size();
   std::vector<uint32_t> idx(loops, 0);
