@@ -6,61 +6,9 @@ namespace rngd {
 
 std::string TargetModel::describe() const {
   std::ostringstream os;
-  auto line = [&](const char *key, auto value) { os << key << " = " << value << "\n"; };
-  line("name", name);
-  line("clusters", clusters);
-  line("slicesPerCluster", slicesPerCluster);
-  line("slicesPerDmn", slicesPerDmn);
-  line("lanesPerSlice", lanesPerSlice);
-  line("dmnsPerCluster", dmnsPerCluster);
-  line("dmaEngines", dmaEngines);
-  line("dmBytesPerSlice", dmBytesPerSlice);
-  line("dmBanks", dmBanks);
-  line("dmBankBytes", dmBankBytes);
-  line("dmSliceWindowBytes", dmSliceWindowBytes);
-  line("trfBytesPerSlice", trfBytesPerSlice);
-  line("vrfBytesPerSlice", vrfBytesPerSlice);
-  line("dmAddressBase", dmAddressBase);
-  line("hbmAddressBase", hbmAddressBase);
-  line("hbmCapacityBytes", hbmCapacityBytes);
-  line("hbmArgumentAlignment", hbmArgumentAlignment);
-  line("dmAllocationAlignment", dmAllocationAlignment);
-  line("trfAllocationAlignment", trfAllocationAlignment);
-  line("vrfAllocationAlignment", vrfAllocationAlignment);
-  line("flitBytes", flitBytes);
-  line("maxSequencerEntries", maxSequencerEntries);
-  line("maxSequencerEntrySize", maxSequencerEntrySize);
-  line("maxFetchAccessBytes", maxFetchAccessBytes);
-  line("subFetchAccessBytes", subFetchAccessBytes);
-  line("fetchPacketAlignment", fetchPacketAlignment);
-  line("commitStrideAlignment", commitStrideAlignment);
-  line("dmaMaxPacketBytes", dmaMaxPacketBytes);
-  line("dmaRequestBytes", dmaRequestBytes);
-  line("dmaAlignment", dmaAlignment);
-  line("dmaMaxLoops", dmaMaxLoops);
-  line("sameBankAccessLimit", sameBankAccessLimit);
-  line("coreClockMHz", static_cast<int64_t>(coreClockGHz * 1000));
-  line("dmaStartupCycles", dmaStartupCycles);
-  line("dmaEngineBytesPerCycle", dmaEngineBytesPerCycle);
-  line("hbmBytesPerCycle", hbmBytesPerCycle);
-  line("dmBytesPerCyclePerCluster", dmBytesPerCyclePerCluster);
-  line("hbmToHbmRequestCycles", hbmToHbmRequestCycles);
-  line("sameClusterDmToDmRequestCycles", sameClusterDmToDmRequestCycles);
-  line("commandIssueCycles", commandIssueCycles);
-  line("configWordCycles", configWordCycles);
-  line("fetchCastLatency", fetchCastLatency);
-  line("vectorAluLatency", vectorAluLatency);
-  line("vectorWay8Elements", vectorWay8Elements);
-  line("vectorWay4Elements", vectorWay4Elements);
-  line("vectorReduceSlots", vectorReduceSlots);
-  line("vectorImmediates", vectorImmediates);
-  line("transposeValidElements", transposeValidElements);
-  line("transposeColumnBytes", transposeColumnBytes);
-  line("pipelineFillCycles", pipelineFillCycles);
-  line("contractLaneFoldCycles", contractLaneFoldCycles);
-  line("timeReducerCells", timeReducerCells);
-  line("trfLanes", trfLanes);
-  line("kernelLaunchCycles", kernelLaunchCycles);
+  os.precision(17); // a double's every bit
+  forEachField(*this,
+               [&](const char *key, const auto &value) { os << key << " = " << value << "\n"; });
   return os.str();
 }
 

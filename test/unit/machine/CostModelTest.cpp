@@ -5,6 +5,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <string>
+#include <type_traits>
+
 using namespace rngd;
 
 TEST_CASE("DMA HBM to DM of 16 MiB takes 65,536 requests plus start-up", "[cost][dma]") {
@@ -132,8 +135,32 @@ TEST_CASE("Concurrent DMAs share HBM and each cluster's DM intake fairly",
 TEST_CASE("The target hash is stable and sensitive to every field", "[target]") {
   TargetModel a, b;
   CHECK(a.hash() == b.hash());
-  b.dmaStartupCycles += 1;
-  CHECK(a.hash() != b.hash());
+  // Each field changed alone changes the hash (dmaMaxLoopIterations was once left out).
+  int fields = 0;
+  TargetModel::forEachField(a, [&](const char *name, const auto &) {
+    ++fields;
+    TargetModel changed = a;
+    int seen = 0;
+    TargetModel::forEachField(changed, [&](const char *, auto &value) {
+      if (seen++ != fields - 1)
+        return;
+      if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::string>)
+        value += "x";
+      else
+        value += 1;
+    });
+    INFO(name);
+    CHECK(changed.hash() != a.hash());
+  });
+}
+
+TEST_CASE("TargetModel fields: forEachField reaches every byte of the struct", "[target]") {
+  size_t bytes = 0;
+  TargetModel t;
+  TargetModel::forEachField(t, [&](const char *, const auto &value) { bytes += sizeof(value); });
+  // Every field is 8 bytes or a string, so there is no padding: a field that the list leaves
+  // out shows here as missing bytes.
+  CHECK(bytes == sizeof(TargetModel));
 }
 
 TEST_CASE("Same-bank runs come from loops striding whole bank rows", "[cost][banks]") {

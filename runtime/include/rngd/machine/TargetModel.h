@@ -75,9 +75,15 @@ struct TargetModel {
   int64_t trfLanes = 8;                     // TRF lane segments per slice
   int64_t kernelLaunchCycles = 2000;        // host launch overhead per kernel
 
-  /// Stable 64-bit hash of every field above (FNV-1a over a canonical text).
+  /// Calls `visit(name, field)` for every field above, in declaration order: the one list
+  /// that describe() prints and hash() covers. The "TargetModel fields" unit test checks that
+  /// it reaches every byte of the struct, so a field added above and not here fails it.
+  template <typename Self, typename Visit> static void forEachField(Self &self, Visit &&visit);
+
+  /// Stable 64-bit hash of every field (FNV-1a over describe()).
   uint64_t hash() const;
-  /// Canonical "name = value" lines, used for the hash and `rngd-run --print-target`.
+  /// Canonical "name = value" lines of every field, used for the hash and
+  /// `rngd-run --print-target`.
   std::string describe() const;
 
   int64_t totalSlices() const { return clusters * slicesPerCluster; }
@@ -85,6 +91,65 @@ struct TargetModel {
   /// every slice against a packet of two flits (64 bytes, 32 bf16) each cycle.
   int64_t bf16MacsPerCycle() const { return totalSlices() * trfLanes * (2 * flitBytes / 2); }
 };
+
+template <typename Self, typename Visit>
+void TargetModel::forEachField(Self &self, Visit &&visit) {
+  visit("name", self.name);
+  visit("clusters", self.clusters);
+  visit("slicesPerCluster", self.slicesPerCluster);
+  visit("slicesPerDmn", self.slicesPerDmn);
+  visit("lanesPerSlice", self.lanesPerSlice);
+  visit("dmnsPerCluster", self.dmnsPerCluster);
+  visit("dmaEngines", self.dmaEngines);
+  visit("dmBytesPerSlice", self.dmBytesPerSlice);
+  visit("dmBanks", self.dmBanks);
+  visit("dmBankBytes", self.dmBankBytes);
+  visit("dmSliceWindowBytes", self.dmSliceWindowBytes);
+  visit("trfBytesPerSlice", self.trfBytesPerSlice);
+  visit("vrfBytesPerSlice", self.vrfBytesPerSlice);
+  visit("dmAddressBase", self.dmAddressBase);
+  visit("hbmAddressBase", self.hbmAddressBase);
+  visit("hbmCapacityBytes", self.hbmCapacityBytes);
+  visit("hbmArgumentAlignment", self.hbmArgumentAlignment);
+  visit("dmAllocationAlignment", self.dmAllocationAlignment);
+  visit("trfAllocationAlignment", self.trfAllocationAlignment);
+  visit("vrfAllocationAlignment", self.vrfAllocationAlignment);
+  visit("flitBytes", self.flitBytes);
+  visit("maxSequencerEntries", self.maxSequencerEntries);
+  visit("maxSequencerEntrySize", self.maxSequencerEntrySize);
+  visit("maxFetchAccessBytes", self.maxFetchAccessBytes);
+  visit("subFetchAccessBytes", self.subFetchAccessBytes);
+  visit("fetchPacketAlignment", self.fetchPacketAlignment);
+  visit("commitStrideAlignment", self.commitStrideAlignment);
+  visit("dmaMaxPacketBytes", self.dmaMaxPacketBytes);
+  visit("dmaRequestBytes", self.dmaRequestBytes);
+  visit("dmaAlignment", self.dmaAlignment);
+  visit("dmaMaxLoops", self.dmaMaxLoops);
+  visit("dmaMaxLoopIterations", self.dmaMaxLoopIterations);
+  visit("sameBankAccessLimit", self.sameBankAccessLimit);
+  visit("coreClockGHz", self.coreClockGHz);
+  visit("dmaStartupCycles", self.dmaStartupCycles);
+  visit("dmaEngineBytesPerCycle", self.dmaEngineBytesPerCycle);
+  visit("hbmBytesPerCycle", self.hbmBytesPerCycle);
+  visit("dmBytesPerCyclePerCluster", self.dmBytesPerCyclePerCluster);
+  visit("hbmToHbmRequestCycles", self.hbmToHbmRequestCycles);
+  visit("sameClusterDmToDmRequestCycles", self.sameClusterDmToDmRequestCycles);
+  visit("commandIssueCycles", self.commandIssueCycles);
+  visit("configWordCycles", self.configWordCycles);
+  visit("fetchCastLatency", self.fetchCastLatency);
+  visit("vectorAluLatency", self.vectorAluLatency);
+  visit("vectorWay8Elements", self.vectorWay8Elements);
+  visit("vectorWay4Elements", self.vectorWay4Elements);
+  visit("vectorReduceSlots", self.vectorReduceSlots);
+  visit("vectorImmediates", self.vectorImmediates);
+  visit("transposeValidElements", self.transposeValidElements);
+  visit("transposeColumnBytes", self.transposeColumnBytes);
+  visit("pipelineFillCycles", self.pipelineFillCycles);
+  visit("contractLaneFoldCycles", self.contractLaneFoldCycles);
+  visit("timeReducerCells", self.timeReducerCells);
+  visit("trfLanes", self.trfLanes);
+  visit("kernelLaunchCycles", self.kernelLaunchCycles);
+}
 
 /// The default instance, "rngd-1chip".
 const TargetModel &defaultTarget();
