@@ -90,8 +90,9 @@ public:
   }
 
   Status run() {
-    if (t_.totalSlices() > int64_t(isa::kSliceBitmapWords) * 64)
-      return Status::failure("target has more slices than a 512-bit slice bitmap covers");
+    std::string unfit = isa::checkTargetEncoding(t_);
+    if (!unfit.empty())
+      return Status::failure(unfit);
     const auto &words = env_.exe.commands;
     for (size_t i = 0; i < words.size(); ++i) {
       std::string why;

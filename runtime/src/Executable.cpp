@@ -249,6 +249,11 @@ const TargetModel *findExecutableTarget(const Executable &exe, std::string &why)
           "' is " + formatHex(t->hash());
     return nullptr;
   }
+  std::string unfit = isa::checkTargetEncoding(*t); // past the encoding's capacity: refused
+  if (!unfit.empty()) {
+    why = unfit;
+    return nullptr;
+  }
   return t;
 }
 
@@ -272,7 +277,7 @@ bool validateExecutable(const Executable &exe, std::string &why) {
       return false;
   for (size_t i = 0; i < exe.descriptors.size(); ++i) {
     std::string inner;
-    if (!isa::checkDescriptorOn(*target, exe.descriptors[i], inner)) {
+    if (!isa::checkDescriptor(*target, exe.descriptors[i], inner)) {
       why = "descriptor " + std::to_string(i) + ": " + inner;
       return false;
     }

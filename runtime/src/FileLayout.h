@@ -50,13 +50,8 @@ constexpr size_t kConfigHeaderBytes = 16; // unit id, word count, partial mask
 constexpr size_t kConfigUnitAt = 0, kConfigWordCountAt = 4, kConfigMaskAt = 8;
 constexpr size_t kConfigWordBytes = 8;
 
-// Descriptor record (isa::kDescriptorBytes = 256 bytes; docs/isa.md, "DMA descriptors"):
-// u32 arrays of isa::kMaxDmaLoops entries, entry k at base + 4 k.
-constexpr size_t kDescKindAt = 0, kDescEngineAt = 4, kDescSrcAt = 8, kDescDstAt = 16,
-                 kDescPacketAt = 24, kDescLoopsAt = 28, kDescLimitsAt = 32,
-                 kDescSrcStridesAt = 64, kDescDstStridesAt = 96, kDescIndexAddressAt = 128,
-                 kDescIndexCountAt = 136, kDescIndirectLoopAt = 140, kDescReservedAt = 144;
-constexpr size_t kDescLoopEntryBytes = 4;
+// Descriptor record: isa::kDescriptorBytes bytes, its fields at the offsets of
+// rngd/IsaDescriptor.def (isa::kDescriptorFields; docs/isa.md, "DMA descriptors").
 
 constexpr size_t alignUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
 

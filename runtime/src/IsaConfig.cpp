@@ -64,22 +64,33 @@ size_t totalBits(const UnitSpec &spec) {
   return bits;
 }
 
-bool checkLimits(const char *unit, const std::array<int64_t, kSequencerLoops> &limits,
-                 std::string &why) {
+bool failWith(std::string &why, std::string m) {
+  why = std::move(m);
+  return false;
+}
+
+/// Trip counts 1..maxSequencerEntrySize in the target's maxSequencerEntries entries; the
+/// block's entries past those are not run and hold 1.
+bool checkLimits(const TargetModel &t, const char *unit,
+                 const std::array<int64_t, kSequencerLoops> &limits, std::string &why) {
   for (int i = 0; i < kSequencerLoops; ++i) {
-    int64_t l = limits[i];
-    if (l < 1 || l > kMaxLoopLimit) {
-      why = std::string(unit) + ".limits[" + std::to_string(i) + "] = " + std::to_string(l) +
-            " is outside 1.." + std::to_string(kMaxLoopLimit);
-      return false;
-    }
+    int64_t l = limits[i], most = i < t.maxSequencerEntries ? t.maxSequencerEntrySize : 1;
+    if (l < 1 || l > most)
+      return failWith(why, std::string(unit) + ".limits[" + std::to_string(i) + "] = " +
+                               std::to_string(l) + " is outside 1.." + std::to_string(most) +
+                               (i < t.maxSequencerEntries
+                                    ? ""
+                                    : " (target " + t.name + "'s sequencers have " +
+                                          std::to_string(t.maxSequencerEntries) + " entries)"));
   }
   return true;
 }
 
-bool failWith(std::string &why, std::string m) {
-  why = std::move(m);
-  return false;
+int64_t floorLog2(int64_t v) {
+  int64_t l = 0;
+  while ((int64_t(2) << l) <= v)
+    ++l;
+  return l;
 }
 
 /// The slice-enable bitmap names only slices the target has.
@@ -94,16 +105,18 @@ bool checkSlices(const TargetModel &t, const char *unit, const SliceBitmap &slic
 }
 
 bool validateFetch(const TargetModel &t, const FetchConfig &c, std::string &why) {
-  if (c.accessLog2 > 5)
+  int64_t maxLog2 = floorLog2(t.maxFetchAccessBytes); // the main context's; sub's is less
+  if (c.accessLog2 > maxLog2)
     return failWith(why, "fetch.access_log2 = " + std::to_string(c.accessLog2) +
-                             " is outside 0..5 (1..32 bytes)");
+                             " is outside 0.." + std::to_string(maxLog2) + " (1.." +
+                             std::to_string(int64_t(1) << maxLog2) + " bytes)");
   if (c.packetBytes < 1)
     return failWith(why, "fetch.packet_bytes = " + std::to_string(c.packetBytes) +
                              " must be at least 1");
   if (c.cast != FetchCast::None && c.cast != FetchCast::Bf16ToF32)
     return failWith(why, "fetch.cast = " + std::to_string(int64_t(c.cast)) +
                              " is not a known fetch cast (0 none, 1 bf16->f32)");
-  return checkLimits("fetch", c.limits, why) && checkSlices(t, "fetch", c.slices, why);
+  return checkLimits(t, "fetch", c.limits, why) && checkSlices(t, "fetch", c.slices, why);
 }
 
 bool validateVector(const TargetModel &t, const VectorConfig &c, std::string &why) {
@@ -178,35 +191,42 @@ bool validateCast(const TargetModel &, const CastConfig &c, std::string &why) {
 }
 
 bool validateCommit(const TargetModel &t, const CommitConfig &c, std::string &why) {
-  if (c.writeBytes != 8 && c.writeBytes != 16 && c.writeBytes != 24 && c.writeBytes != 32)
-    return failWith(why, "commit.write_bytes = " + std::to_string(c.writeBytes) +
-                             " is not 8, 16, 24 or 32");
+  // A flit's leading bytes, in steps of the commit alignment: 8, 16, 24 or 32 on both targets.
+  int64_t step = t.commitStrideAlignment;
+  if (c.writeBytes < step || c.writeBytes > t.flitBytes || c.writeBytes % step != 0) {
+    std::string sizes;
+    for (int64_t b = step; b <= t.flitBytes; b += step)
+      sizes += (sizes.empty() ? "" : b + step > t.flitBytes ? " or " : ", ") + std::to_string(b);
+    return failWith(why, "commit.write_bytes = " + std::to_string(c.writeBytes) + " is not " +
+                             sizes);
+  }
   if (c.cast != CommitCast::None && c.cast != CommitCast::F32ToBf16)
     return failWith(why, "commit.cast = " + std::to_string(int64_t(c.cast)) +
                              " is not a known commit cast (0 none, 1 f32->bf16)");
-  return checkLimits("commit", c.limits, why) && checkSlices(t, "commit", c.slices, why);
+  return checkLimits(t, "commit", c.limits, why) && checkSlices(t, "commit", c.slices, why);
 }
 
-bool validateContract(const TargetModel &, const ContractConfig &c, std::string &why) {
+bool validateContract(const TargetModel &t, const ContractConfig &c, std::string &why) {
   if (c.pack != 1 && c.pack != 2)
     return failWith(why, "contract.pack = " + std::to_string(c.pack) + " is not 1 or 2 flits");
   if (c.mac != MacType::Bf16 && c.mac != MacType::I8)
     return failWith(why, "contract.mac = " + std::to_string(int64_t(c.mac)) +
                              " is not a known MAC type (0 bf16 x bf16 -> f32, 1 i8 x i8 -> i32)");
-  int64_t elems = c.pack * 32 / (c.mac == MacType::Bf16 ? 2 : 1);
+  int64_t elems = c.pack * t.flitBytes / (c.mac == MacType::Bf16 ? 2 : 1);
   if (c.packetElems != elems)
     return failWith(why, "contract.packet_elems = " + std::to_string(c.packetElems) +
                              " but a packet of " + std::to_string(c.pack) + " flits holds " +
                              std::to_string(elems) + (c.mac == MacType::Bf16 ? " bf16" : " i8") +
                              " elements");
-  if (c.window > kSequencerLoops)
-    return failWith(why, "contract.window = " + std::to_string(c.window) + " is outside 0..8");
+  if (c.window > t.maxSequencerEntries)
+    return failWith(why, "contract.window = " + std::to_string(c.window) + " is outside 0.." +
+                             std::to_string(t.maxSequencerEntries));
   if (c.slots < 1)
     return failWith(why, "contract.slots = 0; a window emits 1..255 slots");
   if (c.laneMode != LaneMode::Interleaved && c.laneMode != LaneMode::Sequential)
     return failWith(why, "contract.lane_mode = " + std::to_string(int64_t(c.laneMode)) +
                              " is not 0 (interleaved) or 1 (sequential)");
-  if (!checkLimits("contract", c.limits, why))
+  if (!checkLimits(t, "contract", c.limits, why))
     return false;
   int64_t maxSlot = 0;
   for (int k = 0; k < kSequencerLoops; ++k)

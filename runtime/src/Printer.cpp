@@ -21,15 +21,8 @@ void printArg(std::ostream &os, const ArgInfo &a) {
 }
 
 void printDescriptor(std::ostream &os, size_t index, const isa::Descriptor &d) {
-  os << "  rngd.descriptor " << index << " engine " << d.engine << " src " << formatHex(d.src) << " dst "
-     << formatHex(d.dst) << " packet " << d.packetBytes << " limits " << list(d.limits)
-     << " src_strides " << list(d.srcStrides) << " dst_strides " << list(d.dstStrides);
-  if (d.kind == static_cast<uint32_t>(isa::DmaKind::Gather) ||
-      d.kind == static_cast<uint32_t>(isa::DmaKind::Scatter))
-    os << (d.kind == static_cast<uint32_t>(isa::DmaKind::Gather) ? " gather" : " scatter")
-       << " index " << formatHex(d.indexAddress) << " count " << d.indexCount << " loop "
-       << d.indirectLoop;
-  os << "\n";
+  os << "  rngd.descriptor " << index << " " << isa::formatDescriptor(isa::descriptorValues(d))
+     << "\n";
 }
 
 std::string value(const isa::FieldSpec &f, int64_t v) {

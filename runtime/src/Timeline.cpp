@@ -19,6 +19,15 @@ bool readTimeline(const std::string &input, Timeline &out, std::string &why) {
     t.kernel = in["kernel"].get<std::string>();
   else
     t.kernel = "kernel";
+  // The target sets the clock the cycles are shown at; the name is what both JSONs write.
+  if (in.contains("target") && in["target"].is_object() && in["target"].contains("name")) {
+    const nlohmann::json &name = in["target"]["name"];
+    t.target = name.is_string() ? findTarget(name.get<std::string>()) : nullptr;
+    if (!t.target) {
+      why = "target " + name.dump() + " is not one this runtime knows (" + targetNames() + ")";
+      return false;
+    }
+  }
   std::map<std::string, int> tracks;
   std::vector<int> contextOf; // per track: the first-appearance rank of its context
   std::map<std::string, int> contexts;
@@ -115,13 +124,14 @@ std::string chromeTrace(const Timeline &t) {
                       {"pid", 1},
                       {"tid", static_cast<int>(i) + 1},
                       {"args", {{"name", t.tracks[i]}}}});
+  double cyclesPerUs = t.target->coreClockGHz * 1000.0;
   for (const TimelineEvent &e : t.events) {
     nlohmann::ordered_json j;
     j["name"] = e.name;
     j["cat"] = e.context;
     j["ph"] = "X";
-    j["ts"] = static_cast<double>(e.start) / 1000.0; // cycles at 1 GHz, in microseconds
-    j["dur"] = static_cast<double>(e.end - e.start) / 1000.0;
+    j["ts"] = static_cast<double>(e.start) / cyclesPerUs;
+    j["dur"] = static_cast<double>(e.end - e.start) / cyclesPerUs;
     j["pid"] = 1;
     j["tid"] = e.track + 1;
     if (e.id >= 0)

@@ -158,6 +158,9 @@ LogicalResult ExecutableOp::verify() {
     auto diag = emitOpError("target '") << getTarget() << "' is not one rngdc knows (";
     return diag << rngd::targetNames() << ")";
   }
+  std::string unfit = rngd::isa::checkTargetEncoding(*target);
+  if (!unfit.empty())
+    return emitOpError(unfit);
   // Records precede commands, each kind in index order, as in the file.
   int stage = 0;
   int64_t nextDescriptor = 0, nextConfig = 0;
@@ -224,110 +227,93 @@ void ArgOp::print(OpAsmPrinter &p) {
 
 //===----------------------------------------------------------------------===//
 // rngd.descriptor I engine E src A dst A packet N limits [..] src_strides [..] dst_strides [..]
+//   [gather|scatter index A count N loop K]: the fields of rngd/IsaDescriptor.def
 //===----------------------------------------------------------------------===//
 
-ParseResult DescriptorOp::parse(OpAsmParser &parser, OperationState &result) {
-  SmallVector<int64_t> limits, srcStrides, dstStrides;
-  Builder &b = parser.getBuilder();
-  if (parseI64(parser, result, "index") || parseKeywordThenI64(parser, result, "engine") ||
-      parser.parseKeyword("src") || parseU64(parser, result, "src") ||
-      parser.parseKeyword("dst") || parseU64(parser, result, "dst") ||
-      parseKeywordThenI64(parser, result, "packet") || parser.parseKeyword("limits") ||
-      parseI64List(parser, limits) || parser.parseKeyword("src_strides") ||
-      parseI64List(parser, srcStrides) || parser.parseKeyword("dst_strides") ||
-      parseI64List(parser, dstStrides))
+namespace {
+
+using rngd::isa::DescriptorField;
+using rngd::isa::DescriptorText;
+
+/// `keyword value` (or `keyword [values]`) into the attribute named after the field.
+ParseResult parseDescriptorField(OpAsmParser &parser, OperationState &result,
+                                 const DescriptorField &f) {
+  if (parser.parseKeyword(f.keyword))
     return failure();
-  result.addAttribute("limits", b.getDenseI64ArrayAttr(limits));
-  result.addAttribute("src_strides", b.getDenseI64ArrayAttr(srcStrides));
-  result.addAttribute("dst_strides", b.getDenseI64ArrayAttr(dstStrides));
-  StringRef indirect;
-  if (succeeded(parser.parseOptionalKeyword(&indirect, {"gather", "scatter"}))) {
-    result.addAttribute("indirect", b.getStringAttr(indirect));
-    if (parser.parseKeyword("index") || parseU64(parser, result, "index_address") ||
-        parser.parseKeyword("count") || parseI64(parser, result, "index_count") ||
-        parser.parseKeyword("loop") || parseI64(parser, result, "indirect_loop"))
+  if (f.text == DescriptorText::List) {
+    SmallVector<int64_t> values;
+    if (parseI64List(parser, values))
       return failure();
+    result.addAttribute(f.name, parser.getBuilder().getDenseI64ArrayAttr(values));
+    return success();
   }
+  if (rngd::isa::textHex(f.text))
+    return parseU64(parser, result, f.name);
+  return parseI64(parser, result, f.name);
+}
+
+} // namespace
+
+ParseResult DescriptorOp::parse(OpAsmParser &parser, OperationState &result) {
+  if (parseI64(parser, result, "index"))
+    return failure();
+  for (const DescriptorField &f : rngd::isa::kDescriptorFields)
+    if (rngd::isa::textAlways(f.text) && parseDescriptorField(parser, result, f))
+      return failure();
+  SmallVector<StringRef> kinds; // kind k's keyword at k - 1: kind 0 has none
+  for (uint32_t k = 1; rngd::isa::dmaKindKeyword(k); ++k)
+    kinds.push_back(rngd::isa::dmaKindKeyword(k));
+  StringRef keyword;
+  if (failed(parser.parseOptionalKeyword(&keyword, kinds)))
+    return success();
+  for (const DescriptorField &f : rngd::isa::kDescriptorFields)
+    if (f.text == DescriptorText::Kind)
+      result.addAttribute(f.name, i64(parser, llvm::find(kinds, keyword) - kinds.begin() + 1));
+  for (const DescriptorField &f : rngd::isa::kDescriptorFields)
+    if (rngd::isa::textIndirect(f.text) && parseDescriptorField(parser, result, f))
+      return failure();
   return success();
 }
 
 void DescriptorOp::print(OpAsmPrinter &p) {
-  p << " " << getIndex() << " engine " << getEngine() << " src " << hex(getSrc()) << " dst "
-    << hex(getDst()) << " packet " << getPacket() << " limits ";
-  printList(p, getLimits());
-  p << " src_strides ";
-  printList(p, getSrcStrides());
-  p << " dst_strides ";
-  printList(p, getDstStrides());
-  if (getIndirect())
-    p << " " << *getIndirect() << " index " << hex(getIndexAddress().value_or(0)) << " count "
-      << getIndexCount().value_or(0) << " loop " << getIndirectLoop().value_or(0);
+  p << " " << getIndex() << " " << rngd::isa::formatDescriptor(getDescriptorValues());
+}
+
+rngd::isa::DescriptorValues DescriptorOp::getDescriptorValues() {
+  rngd::isa::DescriptorValues v;
+  std::optional<int64_t> loops; // the first array's length
+  size_t loopsRow = 0;
+  for (size_t r = 0; r < rngd::isa::kDescriptorFieldCount; ++r) {
+    const DescriptorField &f = rngd::isa::kDescriptorFields[r];
+    Attribute a = (*this)->getAttr(f.name);
+    if (f.text == DescriptorText::Loops) {
+      loopsRow = r;
+    } else if (auto list = dyn_cast_or_null<DenseI64ArrayAttr>(a)) {
+      v[r].assign(list.asArrayRef().begin(), list.asArrayRef().end());
+      loops = loops.value_or(static_cast<int64_t>(v[r].size()));
+    } else {
+      auto one = dyn_cast_or_null<IntegerAttr>(a);
+      v[r] = {one ? one.getInt() : 0}; // absent: a default-valued field, 0
+    }
+  }
+  v[loopsRow] = {loops.value_or(0)};
+  return v;
 }
 
 rngd::isa::Descriptor DescriptorOp::getIsaDescriptor() {
-  rngd::isa::Descriptor d;
-  d.engine = static_cast<uint32_t>(getEngine());
-  d.src = static_cast<uint64_t>(getSrc());
-  d.dst = static_cast<uint64_t>(getDst());
-  d.packetBytes = static_cast<uint32_t>(getPacket());
-  for (int64_t v : getLimits())
-    d.limits.push_back(static_cast<uint32_t>(v));
-  for (int64_t v : getSrcStrides())
-    d.srcStrides.push_back(static_cast<int32_t>(v));
-  for (int64_t v : getDstStrides())
-    d.dstStrides.push_back(static_cast<int32_t>(v));
-  if (getIndirect()) {
-    d.kind = static_cast<uint32_t>(*getIndirect() == "gather" ? rngd::isa::DmaKind::Gather
-                                                               : rngd::isa::DmaKind::Scatter);
-    d.indexAddress = static_cast<uint64_t>(getIndexAddress().value_or(0));
-    d.indexCount = static_cast<uint32_t>(getIndexCount().value_or(0));
-    d.indirectLoop = static_cast<uint32_t>(getIndirectLoop().value_or(0));
-  }
-  return d;
+  return rngd::isa::descriptorFromValues(getDescriptorValues());
 }
 
 LogicalResult DescriptorOp::verify() {
-  size_t n = getLimits().size();
-  if (n > static_cast<size_t>(rngd::isa::kMaxDmaLoops))
-    return emitOpError("has ") << n << " loops; a descriptor holds at most "
-                               << rngd::isa::kMaxDmaLoops;
-  if (getIndirect() && *getIndirect() != "gather" && *getIndirect() != "scatter")
-    return emitOpError("indirect kind `") << *getIndirect() << "` is not gather or scatter";
-  if (getIndirect() && (!getIndexAddress() || !getIndexCount() || !getIndirectLoop()))
-    return emitOpError("a ") << *getIndirect() << " descriptor needs index, count and loop";
-  if (getIndirect()) {
-    auto loop = static_cast<int64_t>(*getIndirectLoop());
-    if (loop < 0 || loop >= static_cast<int64_t>(n))
-      return emitOpError("indirect loop ") << loop << " out of range [0, " << n << ")";
-  }
-  if (getSrcStrides().size() != n || getDstStrides().size() != n)
-    return emitOpError("needs one source and one destination stride per loop (")
-           << n << " loops, " << getSrcStrides().size() << " and " << getDstStrides().size()
-           << " strides)";
-  // The fields the text form holds wider than the descriptor: each must fit its bytes.
-  auto fits = [&](StringRef what, int64_t v, int64_t lo, int64_t hi) -> LogicalResult {
-    if (v >= lo && v <= hi)
-      return success();
-    return emitOpError() << what << " " << v << " is outside " << lo << ".." << hi;
-  };
-  constexpr int64_t u32 = std::numeric_limits<uint32_t>::max();
-  constexpr int64_t i32lo = std::numeric_limits<int32_t>::min(),
-                    i32hi = std::numeric_limits<int32_t>::max();
-  if (failed(fits("engine", getEngine(), 0, u32)) || failed(fits("packet", getPacket(), 0, u32)))
-    return failure();
-  for (int64_t v : getLimits())
-    if (failed(fits("loop limit", v, 0, u32)))
-      return failure();
-  for (int64_t v : llvm::concat<const int64_t>(getSrcStrides(), getDstStrides()))
-    if (failed(fits("stride", v, i32lo, i32hi)))
-      return failure();
-  if (getIndexCount() && failed(fits("index count", *getIndexCount(), 0, u32)))
-    return failure();
+  // The text form's numbers are wider than the fields: each must fit its bytes first.
+  std::string why;
+  rngd::isa::DescriptorValues values = getDescriptorValues();
+  if (!rngd::isa::checkDescriptorValues(values, why))
+    return emitOpError(why);
   const rngd::TargetModel *target = targetOf(*this);
   if (!target)
     return failure();
-  std::string why;
-  if (!rngd::isa::checkDescriptorOn(*target, getIsaDescriptor(), why))
+  if (!rngd::isa::checkDescriptor(*target, rngd::isa::descriptorFromValues(values), why))
     return emitOpError(why);
   return success();
 }

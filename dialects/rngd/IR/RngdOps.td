@@ -62,14 +62,22 @@ def Rngd_DescriptorOp : Rngd_Op<"descriptor", [HasParent<"ExecutableOp">]> {
         src_strides [0] dst_strides [0] scatter index 0xc000100000 count 1 loop 0
     ```
     `gather` / `scatter`: iteration i of loop `loop` takes that side's address term from the
-    i32 byte offset at `index + 4 i` (HBM) instead of i x stride.
+    i32 byte offset at `index + 4 i` (HBM) instead of i x stride. The fields, their keywords
+    and widths are runtime/include/rngd/IsaDescriptor.def's; the parser, printer and verifier
+    iterate that table.
   }];
-  let arguments = (ins I64Attr:$index, I64Attr:$engine, I64Attr:$src, I64Attr:$dst,
-                       I64Attr:$packet, DenseI64ArrayAttr:$limits,
-                       DenseI64ArrayAttr:$src_strides, DenseI64ArrayAttr:$dst_strides,
-                       OptionalAttr<StrAttr>:$indirect, OptionalAttr<I64Attr>:$index_address,
-                       OptionalAttr<I64Attr>:$index_count, OptionalAttr<I64Attr>:$indirect_loop);
+  // One attribute per row of rngd/IsaDescriptor.def under the row's name (ODS cannot read the
+  // .def; the parser sets them by those names, so a mismatch fails every descriptor's checks).
+  let arguments = (ins I64Attr:$index, DefaultValuedAttr<I64Attr, "0">:$kind, I64Attr:$engine,
+                       I64Attr:$src, I64Attr:$dst, I64Attr:$packet_bytes,
+                       DenseI64ArrayAttr:$limits, DenseI64ArrayAttr:$src_strides,
+                       DenseI64ArrayAttr:$dst_strides,
+                       DefaultValuedAttr<I64Attr, "0">:$index_address,
+                       DefaultValuedAttr<I64Attr, "0">:$index_count,
+                       DefaultValuedAttr<I64Attr, "0">:$indirect_loop);
   let extraClassDeclaration = [{
+    /// The fields as the text form holds them, by the table's rows.
+    ::rngd::isa::DescriptorValues getDescriptorValues();
     /// The descriptor as the ISA encodes it (fields checked by the verifier).
     ::rngd::isa::Descriptor getIsaDescriptor();
   }];

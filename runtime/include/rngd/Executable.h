@@ -54,15 +54,17 @@ struct Executable {
 };
 
 /// The machine the executable names (targetName, one rngd::findTarget knows, whose hash is
-/// targetHash); nullptr with a message naming the known targets or both hashes otherwise.
+/// targetHash, whose limits fit the encoding: isa::checkTargetEncoding); nullptr with a
+/// message naming the known targets, both hashes or the limit otherwise.
 const TargetModel *findExecutableTarget(const Executable &exe, std::string &why);
 
 /// The rules every executable obeys, shared by writer and loader: its target is known (and
 /// every machine number below is that target's); names are MLIR identifiers
 /// and quoted strings are printable without escapes; argument records are consistent (dtype,
 /// kind, rank <= 8, bytes, aligned offsets inside hbmBytes, no overlap); config blocks fit
-/// their unit tables; descriptors are well formed and name one of the target's DMA engines; every command word decodes and references an
-/// existing config block or descriptor.
+/// their unit tables; descriptors pass isa::checkDescriptor on the target (its DMA engines,
+/// loops and trip counts); every command word decodes and references an existing config block
+/// or descriptor.
 bool validateExecutable(const Executable &exe, std::string &why);
 
 /// Serialises deterministically. Fails (with a message) only for values that do not fit the

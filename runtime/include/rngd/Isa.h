@@ -1,6 +1,9 @@
 // The RNGD command stream as rngdc emits it and the simulator executes it: 32-bit command
 // words, configuration blocks of fixed-width register fields, and DMA descriptors.
 // docs/isa.md documents every encoding; this header is the single table both sides use.
+// Its constants are the encoding's own capacity (field widths, array sizes of the binary
+// format); the machine's limits are the executable's TargetModel's, and the rules
+// (validateBlock, checkDescriptor) take them from there.
 #pragma once
 
 #include <array>
@@ -9,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "rngd/IsaDescriptor.h"
 #include "rngd/machine/TargetModel.h"
 
 namespace rngd::isa {
@@ -54,6 +58,7 @@ struct Command {
   int64_t tag = 0;        // Wait, Dma
 };
 
+// The largest values the command word's fields hold (encoding capacity).
 constexpr uint32_t kMaxConfigIndex = (1u << 20) - 1;
 constexpr uint32_t kMaxDescriptorIndex = (1u << 19) - 1;
 constexpr uint32_t kMaxTag = 63;
@@ -129,12 +134,12 @@ std::string checkPartialMask(const UnitSpec &spec, uint64_t mask);
 bool packBlock(const UnitSpec &spec, const std::vector<int64_t> &values,
                std::vector<uint64_t> &words, std::string &why);
 std::vector<int64_t> unpackBlock(const UnitSpec &spec, const std::vector<uint64_t> &words);
-/// Semantic rules beyond field widths (loop limits 1..65536, access_log2 <= 5, write_bytes in
-/// {8,16,24,32}, known modes and casts, the Vector Engine's ALU/op table and step order,
-/// contraction, switch and transpose parameter ranges; docs/isa.md lists them). Writer and
-/// loader both call it.
-/// The machine's numbers (a switch ring within a cluster's slices, the Transpose Engine's row
-/// bytes) come from `target`.
+/// Semantic rules beyond field widths (known modes and casts, the Vector Engine's ALU/op table
+/// and step order, contraction, switch and transpose parameter ranges; docs/isa.md lists
+/// them). Writer and loader both call it. Every machine number comes from `target`: loop
+/// limits 1..maxSequencerEntrySize in its maxSequencerEntries entries, accesses up to
+/// maxFetchAccessBytes, write_bytes a multiple of commitStrideAlignment up to flitBytes, a
+/// switch ring within a cluster's slices, the Transpose Engine's row bytes, ...
 bool validateBlock(const TargetModel &target, const UnitSpec &spec,
                    const std::vector<int64_t> &values, std::string &why);
 
@@ -177,7 +182,7 @@ bool aluAllows(int64_t alu, int64_t op);
 /// Ops that read an operand: Add, Mul, Sub, Div, Max, Min (binary) and Fma (ternary) on the
 /// ALUs that compute them (not IntraReduce/InterReduce, which combine flits or slices).
 bool stepReadsOperand(int64_t alu, int64_t op);
-constexpr int kMaxVectorSteps = 8;
+constexpr int kMaxVectorSteps = 8; // steps a vector block holds: its per-step arrays' size
 
 /// Switch Engine configurations (docs/isa.md gives the slice/time permutation of each).
 enum class SwitchMode : int64_t {
@@ -189,9 +194,11 @@ enum class SwitchMode : int64_t {
 };
 enum class MacType : int64_t { Bf16 = 0, I8 = 1 };
 
-constexpr int kSequencerLoops = 8;        // fetch/commit loop entries; entry 0 is the outermost
-constexpr int64_t kMaxLoopLimit = 65536;  // sequencer and DMA loop limits are 1..65536
-constexpr int kSliceBitmapWords = 8;      // 512-bit slice-enable bitmaps
+// Array sizes of the blocks, the encoding's capacity. How many sequencer entries a machine has
+// and how many iterations each runs are its TargetModel's (maxSequencerEntries,
+// maxSequencerEntrySize); entries past the machine's hold limit 1.
+constexpr int kSequencerLoops = 8;   // fetch/commit/contract loop entries; entry 0 is outermost
+constexpr int kSliceBitmapWords = 8; // 512-bit slice-enable bitmaps
 using SliceBitmap = std::array<uint64_t, kSliceBitmapWords>;
 
 template <typename T, size_t N> constexpr std::array<T, N> filledArray(T v) {
@@ -230,39 +237,11 @@ struct VectorStep {
 VectorStep vectorStep(const VectorConfig &c, int s);
 void setVectorStep(VectorConfig &c, int s, const VectorStep &step);
 
-// ---- DMA descriptors: 256 bytes each, little-endian ----------------------------------------
-//   0 u32 kind (0 tensor loop, 1 gather, 2 scatter)   4 u32 engine (0..7)
-//   8 u64 source address             16 u64 destination address
-//  24 u32 packet bytes               28 u32 loop count (0..8)
-//  32 u32 limits[8]                  64 i32 source strides[8]   96 i32 destination strides[8]
-// 128 u64 index address (kinds 1, 2)  136 u32 index count       140 u32 indirect loop
-// 144..255 reserved, zero. Loop 0 is the outermost; each iteration moves one packet. A gather
-// (scatter) replaces the source (destination) term of the indirect loop, i * stride, by index[i]:
-// an i32 byte offset read from HBM at the index address when the DMA starts.
-enum class DmaKind : uint32_t { TensorLoop = 0, Gather = 1, Scatter = 2 };
-struct Descriptor {
-  uint32_t kind = 0;
-  uint32_t engine = 0;
-  uint64_t src = 0;
-  uint64_t dst = 0;
-  uint32_t packetBytes = 0;
-  std::vector<uint32_t> limits;
-  std::vector<int32_t> srcStrides;
-  std::vector<int32_t> dstStrides;
-  uint64_t indexAddress = 0; // gather/scatter only; zero for kind 0
-  uint32_t indexCount = 0;
-  uint32_t indirectLoop = 0;
-};
-constexpr size_t kDescriptorBytes = 256;
-constexpr int kMaxDmaLoops = 8;
-
-void encodeDescriptor(const Descriptor &d, uint8_t *out /* kDescriptorBytes */);
-std::optional<Descriptor> decodeDescriptor(const uint8_t *in, std::string &why);
-/// The rules decodeDescriptor enforces, for a Descriptor built in memory: kind 0..2,
-/// packet >= 1, at most 8 loops, equal array lengths, limits 1..65536; kind 0 has zero index
-/// fields; kinds 1/2 have indirect loop < loop count and limits[indirect loop] == index count.
-bool checkDescriptor(const Descriptor &d, std::string &why);
-/// checkDescriptor, and its engine is one of `target`'s DMA engines.
-bool checkDescriptorOn(const TargetModel &target, const Descriptor &d, std::string &why);
+// ---- The encoding and the target ------------------------------------------------------------
+/// Why `target` is not one this encoding can express: a limit the rules take from it is past
+/// what its field or array holds (slices past the bitmap, sequencer or descriptor loops past
+/// their arrays, trip counts past their fields, ...). Empty when it fits. The loader, the
+/// rngd dialect and the simulator refuse such a target.
+std::string checkTargetEncoding(const TargetModel &target);
 
 } // namespace rngd::isa

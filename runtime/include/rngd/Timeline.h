@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "rngd/machine/TargetModel.h"
+
 namespace rngd {
 
 /// One bar of the timeline: an op on one track, over [start, end) cycles.
@@ -25,15 +27,18 @@ struct TimelineEvent {
 /// appearance, so the output is deterministic.
 struct Timeline {
   std::string kernel;
+  const TargetModel *target = &defaultTarget(); // the input's target.name, by findTarget
   std::vector<std::string> tracks;
   std::vector<TimelineEvent> events;
   int64_t end = 0; // the latest end cycle
 };
 
-/// Reads a schedule or trace JSON. Returns false with a message for anything else.
+/// Reads a schedule or trace JSON. Returns false with a message for anything else, or for a
+/// target this runtime does not know (an input without one is the default target's).
 bool readTimeline(const std::string &scheduleOrTraceJson, Timeline &out, std::string &why);
 
-/// Chrome trace JSON; cycles are shown as nanoseconds (1 GHz).
+/// Chrome trace JSON: each event's cycles as microseconds at the target's core clock
+/// (TargetModel::coreClockGHz; 1 GHz on rngd-1chip, 0.8 GHz on rngd-1cluster).
 std::string chromeTrace(const Timeline &timeline);
 
 /// A self-contained HTML page: one SVG row per track, a bar per event coloured by context (a

@@ -231,26 +231,14 @@ void descriptorFields(const std::vector<uint8_t> &file, FieldList &l) {
     uint64_t at = base + uint64_t(i) * isa::kDescriptorBytes;
     l.record(indexed("descriptor", i), "descriptor", "descriptor",
              {"descriptor " + std::to_string(i)});
-    l.bytesAt("kind", "kind", at + kDescKindAt, 4);
-    l.bytesAt("engine", "engine", at + kDescEngineAt, 4);
-    l.bytesAt("src", "src", at + kDescSrcAt, 8);
-    l.bytesAt("dst", "dst", at + kDescDstAt, 8);
-    l.bytesAt("packet_bytes", "packet_bytes", at + kDescPacketAt, 4);
-    l.bytesAt("loops", "loops", at + kDescLoopsAt, 4);
-    for (int k = 0; k < isa::kMaxDmaLoops; ++k)
-      l.bytesAt(indexed("limits", k), "limits", at + kDescLimitsAt + kDescLoopEntryBytes * k,
-                kDescLoopEntryBytes);
-    for (int k = 0; k < isa::kMaxDmaLoops; ++k)
-      l.bytesAt(indexed("src_strides", k), "src_strides",
-                at + kDescSrcStridesAt + kDescLoopEntryBytes * k, kDescLoopEntryBytes, true);
-    for (int k = 0; k < isa::kMaxDmaLoops; ++k)
-      l.bytesAt(indexed("dst_strides", k), "dst_strides",
-                at + kDescDstStridesAt + kDescLoopEntryBytes * k, kDescLoopEntryBytes, true);
-    l.bytesAt("index_address", "index_address", at + kDescIndexAddressAt, 8);
-    l.bytesAt("index_count", "index_count", at + kDescIndexCountAt, 4);
-    l.bytesAt("indirect_loop", "indirect_loop", at + kDescIndirectLoopAt, 4);
-    for (uint64_t r = kDescReservedAt, j = 0; r < isa::kDescriptorBytes; r += 8, ++j)
-      l.bytesAt(indexed("reserved", j), "reserved", at + r, 8).reserved = true;
+    for (const isa::DescriptorField &f : isa::kDescriptorFields) // rngd/IsaDescriptor.def
+      for (unsigned k = 0; k < f.count; ++k)
+        l.bytesAt(f.count > 1 ? indexed(f.name, k) : f.name, f.name,
+                  at + f.offset + uint64_t(f.bytes) * k, f.bytes, f.isSigned);
+    for (uint64_t r = isa::kDescriptorReservedAt, j = 0; r < isa::kDescriptorBytes; r += 8, ++j)
+      l.bytesAt(indexed("reserved", j), "reserved", at + r,
+                static_cast<unsigned>(std::min<uint64_t>(8, isa::kDescriptorBytes - r)))
+          .reserved = true;
   }
 }
 

@@ -34,8 +34,42 @@ rngd.executable @k target "rngd-1chip" hash 0x1 compiler "c" flags 0 makespan 0 
 
 // -----
 rngd.executable @k target "rngd-1chip" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
-  // expected-error @+1 {{needs one source and one destination stride per loop (2 loops, 1 and 2 strides)}}
+  // expected-error @+1 {{has 2 loops (limits) but 1 src_strides}}
   rngd.descriptor 0 engine 0 src 0x0 dst 0x0 packet 8 limits [2, 2] src_strides [0] dst_strides [0, 0]
+}
+
+// -----
+// The text form's numbers are wider than the record's fields (rngd/IsaDescriptor.def): the
+// last value a 32-bit field holds is fine...
+rngd.executable @k target "rngd-1chip" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  // expected-error @+1 {{DMA engine 4294967295 is outside 0..7 (target rngd-1chip has 8)}}
+  rngd.descriptor 0 engine 4294967295 src 0x0 dst 0x0 packet 8 limits [] src_strides [] dst_strides []
+}
+
+// -----
+// ...the next one does not fit.
+rngd.executable @k target "rngd-1chip" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  // expected-error @+1 {{engine = 4294967296 does not fit 32 unsigned bits}}
+  rngd.descriptor 0 engine 4294967296 src 0x0 dst 0x0 packet 8 limits [] src_strides [] dst_strides []
+}
+
+// -----
+rngd.executable @k target "rngd-1chip" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  // expected-error @+1 {{src_strides[1] = 2147483648 does not fit 32 signed bits}}
+  rngd.descriptor 0 engine 0 src 0x0 dst 0x0 packet 8 limits [2, 2] src_strides [-2147483648, 2147483648] dst_strides [0, 0]
+}
+
+// -----
+// A descriptor's trip counts are the target's (dmaMaxLoopIterations): 65536 on rngd-1chip...
+rngd.executable @k target "rngd-1chip" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  rngd.descriptor 0 engine 0 src 0xc000000000 dst 0xc000010000 packet 8 limits [65536] src_strides [0] dst_strides [0]
+}
+
+// -----
+// ...and not one more.
+rngd.executable @k target "rngd-1chip" hash 0x1 compiler "c" flags 0 makespan 0 hbm 0 {
+  // expected-error @+1 {{descriptor limits[0] = 65537 is outside 1..65536}}
+  rngd.descriptor 0 engine 0 src 0xc000000000 dst 0xc000010000 packet 8 limits [65537] src_strides [0] dst_strides [0]
 }
 
 // -----

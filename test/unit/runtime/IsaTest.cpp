@@ -210,27 +210,229 @@ TEST_CASE("descriptors round-trip and reject malformed bytes", "[isa]") {
   CHECK(back->dstStrides == d.dstStrides);
   CHECK(bytes[28] == 3); // loop count
 
-  auto rejects = [&](auto patch, const char *needle) {
+  // The encoding's own defects stop the decoder; the rest decodes and fails the target's rules.
+  auto decodeError = [&](auto patch) {
     uint8_t b[kDescriptorBytes];
     encodeDescriptor(d, b);
     patch(b);
     std::string w;
     CHECK_FALSE(decodeDescriptor(b, w));
-    CHECK(w.find(needle) != std::string::npos);
+    return w;
   };
-  rejects([](uint8_t *b) { b[200] = 1; }, "reserved byte 200");
-  rejects([](uint8_t *b) { b[28] = 9; }, "loop count 9 exceeds 8");
-  rejects([](uint8_t *b) { b[32 + 4 * 5] = 1; }, "loop entry 5 is past the loop count 3");
-  rejects([](uint8_t *b) { b[32] = 0, b[33] = 0, b[34] = 0; }, "limits[0] = 0");
-  rejects([](uint8_t *b) { b[32 + 4] = 1, b[33 + 4] = 0, b[34 + 4] = 1; }, "limits[1] = 65537");
-  rejects([](uint8_t *b) { b[0] = 3; }, "kind 3");
-  rejects([](uint8_t *b) { b[136] = 1; }, "kind 0 (tensor loop) has nonzero index fields");
-  rejects([](uint8_t *b) { b[144] = 1; }, "reserved byte 144");
-  rejects([](uint8_t *b) { b[24] = b[25] = 0; }, "packet size is 0");
+  auto ruleError = [&](auto patch) {
+    uint8_t b[kDescriptorBytes];
+    encodeDescriptor(d, b);
+    patch(b);
+    std::string w;
+    auto back = decodeDescriptor(b, w);
+    REQUIRE(back);
+    CHECK_FALSE(checkDescriptor(defaultTarget(), *back, w));
+    return w;
+  };
+  auto has = [](const std::string &text, const char *needle) {
+    INFO(text);
+    CHECK(text.find(needle) != std::string::npos);
+  };
+  has(decodeError([](uint8_t *b) { b[200] = 1; }), "reserved byte 200");
+  has(decodeError([](uint8_t *b) { b[28] = 9; }), "loop count 9 exceeds 8");
+  has(decodeError([](uint8_t *b) { b[32 + 4 * 5] = 1; }), "loop entry 5 is past the loop count 3");
+  has(decodeError([](uint8_t *b) { b[144] = 1; }), "reserved byte 144");
+  has(ruleError([](uint8_t *b) { b[32] = 0, b[33] = 0, b[34] = 0; }), "limits[0] = 0");
+  has(ruleError([](uint8_t *b) { b[32 + 4] = 1, b[33 + 4] = 0, b[34 + 4] = 1; }),
+      "limits[1] = 65537");
+  has(ruleError([](uint8_t *b) { b[0] = 3; }), "kind 3");
+  has(ruleError([](uint8_t *b) { b[136] = 1; }), "kind 0 (tensor loop) has nonzero index fields");
+  has(ruleError([](uint8_t *b) { b[24] = b[25] = 0; }), "packet size is 0");
+  has(ruleError([](uint8_t *b) { b[4] = 8; }), "DMA engine 8 is outside 0..7");
 
   Descriptor bad = d;
   bad.srcStrides.pop_back();
-  CHECK_FALSE(checkDescriptor(bad, why));
+  CHECK_FALSE(checkDescriptor(defaultTarget(), bad, why));
+  CHECK(why == "descriptor has 3 limits but 2 source and 3 destination strides");
+}
+
+TEST_CASE("descriptor loop limits come from the target", "[isa][dma][target]") {
+  std::string why;
+  auto loops = [](size_t n, uint32_t limit) {
+    return test::descriptor(test::hbmAddr(0), test::hbmAddr(4096), 8,
+                            std::vector<uint32_t>(n, limit), std::vector<int32_t>(n, 0),
+                            std::vector<int32_t>(n, 0));
+  };
+  // rngd-1chip: trip counts 1..65536 (dmaMaxLoopIterations), 8 loops (dmaMaxLoops).
+  const TargetModel &chip = defaultTarget();
+  CHECK(checkDescriptor(chip, loops(2, 300), why));
+  CHECK(checkDescriptor(chip, loops(2, 65536), why));
+  CHECK_FALSE(checkDescriptor(chip, loops(2, 65537), why));
+  CHECK(why == "descriptor limits[0] = 65537 is outside 1..65536");
+  CHECK(checkDescriptor(chip, loops(8, 2), why));
+  CHECK_FALSE(checkDescriptor(chip, loops(9, 2), why));
+  CHECK(why == "descriptor has 9 loops, target rngd-1chip runs at most 8");
+  // A machine with other numbers moves the limits with it: they are not the encoding's.
+  TargetModel small = chip;
+  small.name = "small";
+  small.dmaMaxLoopIterations = 1000;
+  small.dmaMaxLoops = 4;
+  CHECK(checkDescriptor(small, loops(4, 1000), why));
+  CHECK_FALSE(checkDescriptor(small, loops(4, 1001), why));
+  CHECK(why == "descriptor limits[0] = 1001 is outside 1..1000");
+  CHECK_FALSE(checkDescriptor(small, loops(5, 2), why));
+  CHECK(why == "descriptor has 5 loops, target small runs at most 4");
+}
+
+TEST_CASE("sequencer limits and block rules come from the target", "[isa][target]") {
+  std::string why;
+  const UnitSpec &fetchSpec = *findUnit(Unit::Fetch), &commitSpec = *findUnit(Unit::Commit);
+  const TargetModel &chip = defaultTarget();
+  FetchConfig f;
+  f.packetBytes = 32;
+  f.limits[0] = 300;
+  CHECK(validateBlock(chip, fetchSpec, f.values(), why));
+  f.limits[0] = 65536; // maxSequencerEntrySize
+  CHECK(validateBlock(chip, fetchSpec, f.values(), why));
+  f.limits[0] = 65537;
+  CHECK_FALSE(validateBlock(chip, fetchSpec, f.values(), why));
+  CHECK(why == "fetch.limits[0] = 65537 is outside 1..65536");
+  f.limits[0] = 1;
+  f.accessLog2 = 5; // 32 bytes: maxFetchAccessBytes
+  CHECK(validateBlock(chip, fetchSpec, f.values(), why));
+  f.accessLog2 = 6;
+  CHECK_FALSE(validateBlock(chip, fetchSpec, f.values(), why));
+  CHECK(why == "fetch.access_log2 = 6 is outside 0..5 (1..32 bytes)");
+  CommitConfig c;
+  c.writeBytes = 32; // flitBytes
+  CHECK(validateBlock(chip, commitSpec, c.values(), why));
+  c.writeBytes = 40;
+  CHECK_FALSE(validateBlock(chip, commitSpec, c.values(), why));
+  CHECK(why == "commit.write_bytes = 40 is not 8, 16, 24 or 32");
+
+  // Another machine: 1000 iterations in 4 sequencer entries, 16-byte accesses and flits.
+  TargetModel small = chip;
+  small.name = "small";
+  small.maxSequencerEntrySize = 1000;
+  small.maxSequencerEntries = 4;
+  small.maxFetchAccessBytes = 16;
+  small.flitBytes = 16;
+  f = FetchConfig();
+  f.packetBytes = 32;
+  f.limits[3] = 1000;
+  CHECK(validateBlock(small, fetchSpec, f.values(), why));
+  f.limits[3] = 1001;
+  CHECK_FALSE(validateBlock(small, fetchSpec, f.values(), why));
+  CHECK(why == "fetch.limits[3] = 1001 is outside 1..1000");
+  f.limits[3] = 1;
+  f.limits[4] = 2; // the block's fifth entry: the machine has four
+  CHECK_FALSE(validateBlock(small, fetchSpec, f.values(), why));
+  CHECK(why == "fetch.limits[4] = 2 is outside 1..1 (target small's sequencers have 4 entries)");
+  f.limits[4] = 1;
+  f.accessLog2 = 4;
+  CHECK(validateBlock(small, fetchSpec, f.values(), why));
+  f.accessLog2 = 5;
+  CHECK_FALSE(validateBlock(small, fetchSpec, f.values(), why));
+  CHECK(why == "fetch.access_log2 = 5 is outside 0..4 (1..16 bytes)");
+  c.writeBytes = 16;
+  CHECK(validateBlock(small, commitSpec, c.values(), why));
+  c.writeBytes = 24;
+  CHECK_FALSE(validateBlock(small, commitSpec, c.values(), why));
+  CHECK(why == "commit.write_bytes = 24 is not 8 or 16");
+  ContractConfig k; // one flit of bf16: 8 elements on a 16-byte flit
+  k.packetElems = 8;
+  CHECK(validateBlock(small, *findUnit(Unit::Contract), k.values(), why));
+  k.window = 4;
+  CHECK(validateBlock(small, *findUnit(Unit::Contract), k.values(), why));
+  k.window = 5;
+  CHECK_FALSE(validateBlock(small, *findUnit(Unit::Contract), k.values(), why));
+  CHECK(why == "contract.window = 5 is outside 0..4");
+}
+
+TEST_CASE("a target whose limits exceed the encoding is refused", "[isa][target]") {
+  CHECK(checkTargetEncoding(defaultTarget()).empty());
+  CHECK(checkTargetEncoding(*findTarget("rngd-1cluster")).empty());
+  auto verdict = [](auto change) {
+    TargetModel t = defaultTarget();
+    t.name = "big";
+    change(t);
+    return checkTargetEncoding(t);
+  };
+  // Each limit at the encoding's capacity fits; one past it does not.
+  CHECK(verdict([](TargetModel &t) { t.maxSequencerEntries = kSequencerLoops; }).empty());
+  CHECK(verdict([](TargetModel &t) { t.maxSequencerEntries = kSequencerLoops + 1; }) ==
+        "target big has maxSequencerEntries = 9, more than the 8 loop entries of a "
+        "configuration block");
+  CHECK(verdict([](TargetModel &t) { t.maxSequencerEntrySize = 131071; }).empty());
+  CHECK(verdict([](TargetModel &t) { t.maxSequencerEntrySize = 131072; }) ==
+        "target big has maxSequencerEntrySize = 131072, more than the 131071 a configuration "
+        "block's `limits` holds");
+  CHECK(verdict([](TargetModel &t) { t.dmaMaxLoops = kDescriptorLoops; }).empty());
+  CHECK(verdict([](TargetModel &t) { t.dmaMaxLoops = kDescriptorLoops + 1; }) ==
+        "target big has dmaMaxLoops = 9, more than the 8 loop entries of a descriptor");
+  CHECK(verdict([](TargetModel &t) { t.dmaMaxLoopIterations = 4294967295; }).empty());
+  CHECK(verdict([](TargetModel &t) { t.dmaMaxLoopIterations = 4294967296; }) ==
+        "target big has dmaMaxLoopIterations = 4294967296, more than the 4294967295 a "
+        "descriptor's `limits` holds");
+  CHECK(verdict([](TargetModel &t) { t.slicesPerCluster = 256, t.clusters = 2; }).empty());
+  CHECK(verdict([](TargetModel &t) { t.clusters = 3; }) ==
+        "target big has clusters x slicesPerCluster = 768, more than the 512 bits of a "
+        "slice-enable bitmap");
+  CHECK(verdict([](TargetModel &t) { t.maxFetchAccessBytes = 256; }).find("access_log2") !=
+        std::string::npos);
+  CHECK(verdict([](TargetModel &t) { t.vectorReduceSlots = 16; }).find("reduce_slots") !=
+        std::string::npos);
+}
+
+TEST_CASE("the descriptor table: layout, values and text form", "[isa][dma]") {
+  std::vector<std::string> names;
+  std::vector<int> offsets;
+  for (const DescriptorField &f : kDescriptorFields) {
+    names.push_back(f.name);
+    offsets.push_back(f.offset);
+  }
+  CHECK(names == std::vector<std::string>{"kind", "engine", "src", "dst", "packet_bytes",
+                                          "loops", "limits", "src_strides", "dst_strides",
+                                          "index_address", "index_count", "indirect_loop"});
+  CHECK(offsets == std::vector<int>{0, 4, 8, 16, 24, 28, 32, 64, 96, 128, 136, 140});
+  CHECK(kDescriptorReservedAt == 144);
+
+  Descriptor g = test::descriptor(test::hbmAddr(0), test::dmAddr(0, 0), 8, {3, 2}, {0, 4},
+                                  {16, -8}, 1);
+  g.kind = uint32_t(DmaKind::Scatter);
+  g.indexAddress = test::hbmAddr(256);
+  g.indexCount = 2;
+  g.indirectLoop = 1;
+  DescriptorValues v = descriptorValues(g);
+  CHECK(v[5] == std::vector<int64_t>{2}); // the loop count
+  std::string why;
+  CHECK(checkDescriptorValues(v, why));
+  Descriptor back = descriptorFromValues(v);
+  CHECK(descriptorValues(back) == v);
+  CHECK(formatDescriptor(v) == "engine 1 src 0xc000000000 dst 0x10000000 packet 8 limits [3, 2] "
+                               "src_strides [0, 4] dst_strides [16, -8] scatter index "
+                               "0xc000000100 count 2 loop 1");
+  for (size_t r : {0, 9, 10, 11}) // kind and index fields: a tensor loop writes none
+    v[r] = {0};
+  CHECK(formatDescriptor(v) == "engine 1 src 0xc000000000 dst 0x10000000 packet 8 limits [3, 2] "
+                               "src_strides [0, 4] dst_strides [16, -8]");
+
+  // The text form's values are wider than the fields: at a field's edge and one past it.
+  v[1] = {4294967295};
+  CHECK(checkDescriptorValues(v, why));
+  v[1] = {4294967296};
+  CHECK_FALSE(checkDescriptorValues(v, why));
+  CHECK(why == "engine = 4294967296 does not fit 32 unsigned bits");
+  v[1] = {0};
+  v[7] = {-2147483648, 2147483647};
+  CHECK(checkDescriptorValues(v, why));
+  v[7] = {-2147483649, 0};
+  CHECK_FALSE(checkDescriptorValues(v, why));
+  CHECK(why == "src_strides[0] = -2147483649 does not fit 32 signed bits");
+  v[7] = {0};
+  CHECK_FALSE(checkDescriptorValues(v, why));
+  CHECK(why == "has 2 loops (limits) but 1 src_strides");
+  v = descriptorValues(test::descriptor(0, 0, 8, std::vector<uint32_t>(8, 1),
+                                        std::vector<int32_t>(8, 0), std::vector<int32_t>(8, 0)));
+  CHECK(checkDescriptorValues(v, why));
+  v[5] = {9};
+  CHECK_FALSE(checkDescriptorValues(v, why));
+  CHECK(why == "has 9 loops; a descriptor holds at most 8");
 }
 
 // ---- The engine blocks: contract, trf_write, vrf_write, switch, transpose, vector, cast -------
@@ -563,21 +765,22 @@ TEST_CASE("gather and scatter descriptors", "[isa][dma]") {
   s.kind = uint32_t(DmaKind::Scatter);
   s.indirectLoop = 1;
   s.indexCount = 2;
-  CHECK(checkDescriptor(s, why));
+  const TargetModel &t = defaultTarget();
+  CHECK(checkDescriptor(t, s, why));
   s.indirectLoop = 2;
-  CHECK_FALSE(checkDescriptor(s, why));
+  CHECK_FALSE(checkDescriptor(t, s, why));
   CHECK(why == "scatter descriptor's indirect loop 2 is not below its loop count 2");
   s.indirectLoop = 1;
   s.indexCount = 3;
-  CHECK_FALSE(checkDescriptor(s, why));
+  CHECK_FALSE(checkDescriptor(t, s, why));
   CHECK(why == "scatter descriptor has index count 3 but limits[1] = 2");
   Descriptor plain = test::descriptor(test::hbmAddr(0), test::hbmAddr(256), 8);
   plain.indexCount = 1;
-  CHECK_FALSE(checkDescriptor(plain, why));
+  CHECK_FALSE(checkDescriptor(t, plain, why));
   CHECK(why == "descriptor of kind 0 (tensor loop) has nonzero index fields");
   Descriptor none = d;
   none.limits.clear(), none.srcStrides.clear(), none.dstStrides.clear();
-  CHECK_FALSE(checkDescriptor(none, why)); // a gather needs its indirect loop
+  CHECK_FALSE(checkDescriptor(t, none, why)); // a gather needs its indirect loop
 }
 
 TEST_CASE("commit blocks: the commit adapter's cast is the last field", "[isa][commit]") {
