@@ -40,3 +40,14 @@ if chromium:
     config.available_features.add("chromium")
     config.substitutions.append(
         ("%chromium", chromium + " --headless --no-sandbox --disable-gpu"))
+
+# The host's bf16 pair dot product (AVX512-BF16 with AVX512VL, hostHasBf16PairDot in
+# runtime/sim/ContractionEngine.cpp): where it is, the e2e tests expect the simulator to take
+# it by default (test/e2e/both-paths.py runs them on both contraction paths).
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        cpu_flags = set(cpuinfo.read().split())
+    if {"avx512_bf16", "avx512vl"} <= cpu_flags:
+        config.available_features.add("bf16-pair-dot")
+except OSError:
+    pass

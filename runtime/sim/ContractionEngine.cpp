@@ -8,6 +8,9 @@
 #include "rngd/Bf16.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <immintrin.h>
 
@@ -364,6 +367,47 @@ bool hostHasBf16PairDot() {
   return has;
 }
 
+namespace {
+// How many bf16 slice contractions took each path (Bf16Path order), for the exit report.
+std::atomic<int64_t> pathRuns[3];
+
+void reportPaths() {
+  int64_t f32 = pathRuns[0], pair = pathRuns[1], mixed = pathRuns[2];
+  const char *used = f32 + pair + mixed == 0 ? "none"
+                     : pair + mixed == 0     ? "f32"
+                     : f32 + mixed == 0      ? "pair-dot"
+                                             : "mixed";
+  std::fprintf(stderr,
+               "rngd-sim: contraction path: %s (bf16 slice contractions: %lld pair-dot, %lld "
+               "f32, %lld mixed; host pair dot: %s; RNGD_SIM_F32_DOT=%s)\n",
+               used, static_cast<long long>(pair), static_cast<long long>(f32),
+               static_cast<long long>(mixed), hostHasBf16PairDot() ? "yes" : "no",
+               std::getenv("RNGD_SIM_F32_DOT"));
+}
+
+// RNGD_SIM_F32_DOT, read once (docs/simulator.md, "Host speed"): 1 runs every bf16
+// contraction on the f32 path, so that tests can compare it with the pair dot product on a
+// host that has one; 0 keeps the default. Either value also reports at exit, on stderr, which
+// paths the contractions took; unset, nothing is printed.
+bool forceF32Dot() {
+  static const bool force = [] {
+    const char *v = std::getenv("RNGD_SIM_F32_DOT");
+    if (!v || !*v)
+      return false;
+    if (std::strcmp(v, "0") != 0 && std::strcmp(v, "1") != 0) {
+      std::fprintf(stderr, "rngd-sim: RNGD_SIM_F32_DOT must be 0 or 1, got '%s'\n", v);
+      std::exit(2);
+    }
+    std::atexit(reportPaths);
+    return v[0] == '1';
+  }();
+  return force;
+}
+
+// Read at start-up, so that the report comes even from a run without a contraction.
+[[maybe_unused]] const bool kForceF32DotRead = forceF32Dot();
+} // namespace
+
 void ContractRunner::run(std::vector<uint32_t> &flits, const uint8_t *trf) {
   const ContractPlan &p = p_;
   const isa::ContractConfig &c = p.cfg;
@@ -395,7 +439,7 @@ void ContractRunner::run(std::vector<uint32_t> &flits, const uint8_t *trf) {
     // more on average.
     constexpr int64_t kPairDotReuse = 8;
     Bf16Path path = Bf16Path::F32;
-    if (hostHasBf16PairDot() && p.iterations * e >= kPairDotReuse * span) {
+    if (!forceF32Dot() && hostHasBf16PairDot() && p.iterations * e >= kPairDotReuse * span) {
       Bf16Exponents w;
       for (int64_t l = 0; l < p.lanes; ++l)
         w.add(trf + l * p.segBytes + p.trfLo, span);
@@ -405,6 +449,7 @@ void ContractRunner::run(std::vector<uint32_t> &flits, const uint8_t *trf) {
       bool none = std::find(pairDot_.begin(), pairDot_.end(), 1) == pairDot_.end();
       path = all ? Bf16Path::PairDot : none ? Bf16Path::F32 : Bf16Path::Mixed;
     }
+    pathRuns[static_cast<int>(path)].fetch_add(1, std::memory_order_relaxed);
     if (path != Bf16Path::F32) {
       weightPairs_.assign(static_cast<size_t>(span * 8), 0);
       for (int64_t i = 0; i < span; ++i) // element-major: each output line written once

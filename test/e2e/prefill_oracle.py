@@ -213,13 +213,10 @@ def make_inputs(kernel, d, seed, dist):
         hw = rng.random(o, dtype=np.float32) if dist == "uniform" else \
             np.float32(1) + np.float32(0.1) * rng.standard_normal(o, dtype=np.float32)
         f32_to_bf16(hw).tofile(os.path.join(d, "head_rms_weight.bin"))
-        # Qwen3's RoPE tables: theta 1e6, positions 0..T-1.
-        freq = np.float64(1e6) ** (-np.arange(64, dtype=np.float64) / 64)
-        angle = np.arange(t, dtype=np.float64)[:, None] * freq[None, :]
-        axes = {"T": t, "F": 64}
-        for name, table in (("cos", np.cos(angle)), ("sin", np.sin(angle))):
-            to_layout(f32_to_bf16(table.astype(np.float32)), ROPE_TABLE, axes).tofile(
-                os.path.join(d, name + ".bin"))
+        # Qwen3's RoPE tables, positions 0..T-1.
+        axes = {"T": t, "F": HEAD_DIM // 2}
+        for name, table in zip(("cos", "sin"), rope_tables(np.arange(t))):
+            to_layout(table, ROPE_TABLE, axes).tofile(os.path.join(d, name + ".bin"))
 
 
 def read_cells(d, name, mapping, axes, dtype, what):
@@ -317,6 +314,25 @@ def normalised_heads(d):
 
 
 ROPE_TABLE = "[T / 256, F / 8, T % 64, T % 256 / 64, F % 8]"
+ROPE_THETA, HEAD_DIM = 1e6, 128  # Qwen3-0.6B's config.json
+
+
+def double_to_bf16(values):
+    """Round float64 to bf16 once, nearest even (finite values in f32's normal range or 0)."""
+    b = np.asarray(values, dtype=np.float64).view(np.uint64)
+    rounded = (b + np.uint64(0xFFFFFFFFFFF) + ((b >> np.uint64(45)) & np.uint64(1))) >> \
+        np.uint64(45) << np.uint64(45)
+    return (rounded.view(np.float64).astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+
+
+def rope_tables(positions):
+    """cos and sin [len(positions), HEAD_DIM / 2] as bf16 bits: angle p * theta^(-2f / D) in
+    float64, rounded once (as rngd-qwen3 makes them). The check computes them itself rather
+    than reading the kernel's cos.bin and sin.bin, so a wrong table cannot pass."""
+    f = np.arange(HEAD_DIM // 2, dtype=np.float64)
+    angle = np.asarray(positions, dtype=np.float64)[:, None] * \
+        np.power(ROPE_THETA, -2.0 * f / HEAD_DIM)[None, :]
+    return double_to_bf16(np.cos(angle)), double_to_bf16(np.sin(angle))
 
 
 def rope(xn, cos, sin):
@@ -345,9 +361,7 @@ def prefill_projection(d):
     GEMM rows, bf16)."""
     qn, _, raw, raw_ref = normalised_heads(d)
     t = GEMM_AXES["T"]
-    axes = {"T": t, "F": 64}
-    cos = bf16_to_f32(read_bf16(d, "cos.bin", ROPE_TABLE, axes))
-    sin = bf16_to_f32(read_bf16(d, "sin.bin", ROPE_TABLE, axes))
+    cos, sin = (bf16_to_f32(table) for table in rope_tables(np.arange(t)))
     bits, ref = rope(bf16_to_f32(qn), cos, sin)
     cache_axes = {"T": t, "N": 8, "D": 128}
     return {"q_out.bin": (bits[:, :2048], ref[:, :2048], QKV_Q, {"T": t, "Q": 2048}),
@@ -585,6 +599,15 @@ def selftest():
        [0x3F80, 0x3F82])
     eq("bf16 NaN stays NaN", f32_to_bf16(np.array([np.nan], np.float32))[0] & 0x7FC0, 0x7FC0)
     eq("bf16 decode", bf16_to_f32([0x3F80, 0xC000]), [1.0, -2.0])
+    # From float64 in one rounding: 1 + 2^-8 + 2^-40 is above the tie (via f32 it would be the
+    # tie 1 + 2^-8 and round to even, 0x3F80).
+    eq("bf16 from double", double_to_bf16([1.0 + 2.0 ** -8, 1.0 + 2.0 ** -8 + 2.0 ** -40, -0.0,
+                                           -3.0 * 2.0 ** -8]), [0x3F80, 0x3F81, 0x8000, 0xBC40])
+    # RoPE at position 600, frequency 32: 600 * 1e6^(-1/2) = 0.6 rad.
+    cos, sin = rope_tables([0, 600])
+    eq("rope position 0", (cos[0, :3], sin[0, :3]), ([0x3F80] * 3, [0] * 3))
+    eq("rope theta", (cos[1, 32], sin[1, 32]), (double_to_bf16(np.cos(0.6)),
+                                                double_to_bf16(np.sin(0.6))))
     # The tree: ((a + b) + (c + d)), not a running sum: 2^24 + 1 + 1 + ... differs.
     x = np.array([[2.0 ** 24, 1.0, 1.0, 1.0]], np.float32)
     w = np.ones((1, 4), np.float32)

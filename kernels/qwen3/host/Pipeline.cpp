@@ -3,6 +3,7 @@
 #include "qwen3/host/Pipeline.h"
 
 #include "qwen3/host/Bf16.h"
+#include "qwen3/host/RopeTables.h"
 
 #include <nlohmann/json.hpp>
 
@@ -86,10 +87,6 @@ const std::vector<std::pair<const char *, const char *>> kPrefillProjectionWeigh
 size_t blockIndex(size_t t, size_t h, size_t H) {
   return (((t / 256 * 4 + t % 256 / 64) * (H / 16) + h / 16) * 64 + t % 64) * 16 + h % 16;
 }
-// cos, sin [T, F = 64]: [T / 256, F / 8, T % 64, T % 256 / 64, F % 8].
-size_t ropeIndex(size_t t, size_t f) {
-  return (((t / 256 * 8 + f / 8) * 64 + t % 64) * 4 + t % 256 / 64) * 8 + f % 8;
-}
 // q_out [T, Q]: [T / 256, Q / 128, T % 256 / 16, Q % 128 / 8, T % 16, Q % 8].
 size_t prefillQIndex(size_t t, size_t q) {
   return ((((t / 256 * 16 + q / 128) * 16 + t % 256 / 16) * 16 + q % 128 / 8) * 16 + t % 16) * 8 +
@@ -101,11 +98,6 @@ constexpr float kMasked = -1.2676506002282294e30f; // -2^100
 // The causal masks' f32 cells (prefill_attention_first's tile_mask [TB, SB, TQ] and
 // diag_mask [TT, SI, TQ]).
 constexpr size_t kTileMaskCells = 8 * 8 * 16, kDiagMaskCells = 4 * 64 * 16;
-
-// RoPE's angle of frequency j (0..headDim/2) at position pos, in double.
-double ropeAngle(const Qwen3Config &cfg, size_t pos, size_t j) {
-  return double(pos) * std::pow(cfg.ropeTheta, -2.0 * double(j) / double(cfg.headDim));
-}
 
 } // namespace
 
@@ -373,7 +365,7 @@ void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &log
                                     read<uint16_t>(x)));
 
   std::vector<uint16_t> cos, sin;
-  ropeTables(pos, cos, sin);
+  decodeRopeTables(cfg_, pos, cos, sin);
   write(*buffers_.at("rope.cos"), cos);
   write(*buffers_.at("rope.sin"), sin);
   write(*buffers_.at("kv_offset"), std::vector<int32_t>{int32_t(row * kv * 2)});
@@ -391,7 +383,7 @@ void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &log
       oracle::ProjectionOut e = oracle::projection(
           cfg_, xIn, wl("self_attn.q_proj.weight"), wl("self_attn.k_proj.weight"),
           wl("self_attn.v_proj.weight"), wl("input_layernorm.weight"),
-          wl("self_attn.q_norm.weight"), wl("self_attn.k_norm.weight"), cos, sin);
+          wl("self_attn.q_norm.weight"), wl("self_attn.k_norm.weight"), pos);
       auto newRow = [&](const rngd::Buffer &cache) {
         oracle::Bits bits(kv);
         check(cache.read(bits.data(), kv * 2, row * kv * 2), "reading " + cache.name());
@@ -454,19 +446,6 @@ void Pipeline::checkToken(int token) const {
                              std::to_string(cfg_.vocabSize - 1));
 }
 
-void Pipeline::ropeTables(size_t pos, std::vector<uint16_t> &cos,
-                          std::vector<uint16_t> &sin) const {
-  // Duplicated halves, sin's first half negated (the kernels' rotate_half is a half swap).
-  const size_t d = cfg_.headDim, half = d / 2;
-  cos.resize(d);
-  sin.resize(d);
-  for (size_t i = 0; i < d; ++i) {
-    double angle = ropeAngle(cfg_, pos, i % half);
-    cos[i] = doubleToBf16(std::cos(angle));
-    sin[i] = doubleToBf16(i < half ? -std::sin(angle) : std::sin(angle));
-  }
-}
-
 void Pipeline::finalLogits(std::vector<float> &logits) {
   // final_layer on the residual `x`: logits of the W valid rows.
   launch(FinalLayer);
@@ -485,7 +464,7 @@ void Pipeline::prefill(const std::vector<int> &tokens, int block, bool wantLogit
                        std::vector<float> &logits) {
   if (!uses(PrefillProjection))
     throw std::runtime_error("internal error: prefill on a pipeline made without it");
-  const size_t n = tokens.size(), H = cfg_.hiddenSize, D = cfg_.headDim, T = kChunk;
+  const size_t n = tokens.size(), H = cfg_.hiddenSize, T = kChunk;
   if (n < 1 || n > T)
     throw std::runtime_error("prefill of " + std::to_string(n) + " tokens: a block is 1.." +
                              std::to_string(T) + " tokens");
@@ -504,14 +483,8 @@ void Pipeline::prefill(const std::vector<int> &tokens, int block, bool wantLogit
   write(*x, xb);
   // RoPE tables of the block's positions, as step() computes them (without the sign of
   // rotate_half: the stage applies it).
-  const size_t first = size_t(block) * T;
-  std::vector<uint16_t> cos(T * (D / 2)), sin(T * (D / 2));
-  for (size_t t = 0; t < T; ++t)
-    for (size_t f = 0; f < D / 2; ++f) {
-      double angle = ropeAngle(cfg_, first + t, f);
-      cos[ropeIndex(t, f)] = doubleToBf16(std::cos(angle));
-      sin[ropeIndex(t, f)] = doubleToBf16(std::sin(angle));
-    }
+  std::vector<uint16_t> cos, sin;
+  prefillRopeTables(cfg_, size_t(block) * T, cos, sin);
   write(*buffers_.at("prefill.cos"), cos);
   write(*buffers_.at("prefill.sin"), sin);
 
@@ -573,19 +546,18 @@ void Pipeline::checkPrefillLayer(int L, int block, size_t n, const rngd::Buffer 
   const std::vector<uint16_t> &kb = kc.back(), &vb = vc.back();
   oracle::RuleCount proj, attn, dec;
   for (size_t t = 0; t < n; ++t) {
-    oracle::Bits xr(H), qr(Q), ar(Q), cos, sin;
+    oracle::Bits xr(H), qr(Q), ar(Q);
     for (size_t h = 0; h < H; ++h)
       xr[h] = xb[blockIndex(t, h, H)];
     for (size_t i = 0; i < Q; ++i) {
       qr[i] = qb[prefillQIndex(t, i)];
       ar[i] = ab[prefillAttnIndex(t, i)];
     }
-    ropeTables(size_t(block) * kChunk + t, cos, sin);
     oracle::ProjectionOut e = oracle::projection(
         cfg_, xr, wl("self_attn.q_proj.weight"), wl("self_attn.k_proj.weight"),
         wl("self_attn.v_proj.weight"), wl("input_layernorm.weight"),
-        wl("self_attn.q_norm.weight"), wl("self_attn.k_norm.weight"), cos, sin,
-        /*rawBf16=*/true);
+        wl("self_attn.q_norm.weight"), wl("self_attn.k_norm.weight"),
+        int(size_t(block) * kChunk + t), /*rawBf16=*/true);
     proj.add(oracle::checkRule(e.q, qr));
     proj.add(oracle::checkRule(e.k, oracle::Bits(kb.begin() + t * kv, kb.begin() + (t + 1) * kv)));
     proj.add(oracle::checkRule(e.v, oracle::Bits(vb.begin() + t * kv, vb.begin() + (t + 1) * kv)));

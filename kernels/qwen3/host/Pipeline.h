@@ -128,8 +128,6 @@ private:
   void setUpPrefill();
   /// Throws unless `token` is a vocabulary id.
   void checkToken(int token) const;
-  /// The decode stages' RoPE tables of position `pos` ([headDim] bf16 each).
-  void ropeTables(size_t pos, std::vector<uint16_t> &cos, std::vector<uint16_t> &sin) const;
   /// final_layer on `x`: fills logits [W] (float), checked under --check.
   void finalLogits(std::vector<float> &logits);
   /// --check: layer L's prefill launches of block `block`, row by row for its n prompt tokens

@@ -45,12 +45,24 @@ std::vector<float> gemv(const Bf16Tensor &w, const std::vector<float> &x) {
 
 } // namespace
 
+void ropeFactors(const Qwen3Config &cfg, int position, Bits &cos, Bits &sin) {
+  const int half = cfg.headDim / 2;
+  cos.resize(half);
+  sin.resize(half);
+  for (int f = 0; f < half; ++f) {
+    double angle = position * std::pow(cfg.ropeTheta, -2.0 * f / cfg.headDim);
+    cos[f] = doubleToBf16(std::cos(angle));
+    sin[f] = doubleToBf16(std::sin(angle));
+  }
+}
+
 ProjectionOut projection(const Qwen3Config &cfg, const Bits &x, const Bf16Tensor &qWeight,
                          const Bf16Tensor &kWeight, const Bf16Tensor &vWeight,
                          const Bf16Tensor &inputRms, const Bf16Tensor &qRms,
-                         const Bf16Tensor &kRms, const Bits &cos, const Bits &sin,
-                         bool rawBf16) {
+                         const Bf16Tensor &kRms, int position, bool rawBf16) {
   const int d = cfg.headDim, half = d / 2;
+  Bits cos, sin;
+  ropeFactors(cfg, position, cos, sin);
   std::vector<float> xf = toFloat(x);
   std::vector<float> xn = normBf16(xf.data(), cfg.hiddenSize, inputRms.data.data(), cfg.rmsNormEps);
   auto headsWithRope = [&](const Bf16Tensor &w, const Bf16Tensor &rms) {
@@ -62,9 +74,10 @@ ProjectionOut projection(const Qwen3Config &cfg, const Bits &x, const Bf16Tensor
     for (size_t h = 0; h < y.size() / d; ++h) {
       std::vector<float> n = normBf16(y.data() + h * d, d, rms.data.data(), cfg.rmsNormEps);
       for (int i = 0; i < d; ++i) {
-        double swapped = n[(i + half) % d]; // the host's sin carries rotate_half's sign
-        out[h * d + i] = roundBf16(double(n[i]) * bf16ToFloat(cos[i]) +
-                                   swapped * bf16ToFloat(sin[i]));
+        // rotate_half: [-x2, x1]; both halves turn by the angle of frequency i % half.
+        double swapped = i < half ? -double(n[i + half]) : double(n[i - half]);
+        out[h * d + i] = roundBf16(double(n[i]) * bf16ToFloat(cos[i % half]) +
+                                   swapped * bf16ToFloat(sin[i % half]));
       }
     }
     return toBits(out);

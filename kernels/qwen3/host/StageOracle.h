@@ -15,16 +15,21 @@ namespace rngd::qwen3::oracle {
 
 using Bits = std::vector<uint16_t>; // bf16 bit patterns
 
-/// projection: q_out [Q] and the new K and V rows [P]. rawBf16: q and k are rounded to bf16
-/// before the head norms (prefill_projection's GEMM commits bf16; the decode stage keeps f32).
+/// projection: q_out [Q] and the new K and V rows [P] of the token at `position`. rawBf16: q
+/// and k are rounded to bf16 before the head norms (prefill_projection's GEMM commits bf16; the
+/// decode stage keeps f32). The RoPE factors are the oracle's own (ropeFactors), never the
+/// tables the pipeline gave the kernel: a wrong table must show as a failed check.
 struct ProjectionOut {
   Bits q, k, v;
 };
 ProjectionOut projection(const Qwen3Config &cfg, const Bits &x, const Bf16Tensor &qWeight,
                          const Bf16Tensor &kWeight, const Bf16Tensor &vWeight,
                          const Bf16Tensor &inputRms, const Bf16Tensor &qRms,
-                         const Bf16Tensor &kRms, const Bits &cos, const Bits &sin,
-                         bool rawBf16 = false);
+                         const Bf16Tensor &kRms, int position, bool rawBf16 = false);
+
+/// cos and sin of position * theta^(-2f / headDim) for f < headDim / 2 (cfg.ropeTheta,
+/// cfg.headDim), in double, each rounded once to bf16 as the kernels read them.
+void ropeFactors(const Qwen3Config &cfg, int position, Bits &cos, Bits &sin);
 
 /// The online-softmax state of attention_forward_first / attention_forward.
 struct AttentionState {

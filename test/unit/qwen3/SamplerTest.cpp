@@ -1,5 +1,6 @@
 // The sampler: greedy equivalences, reproducibility of a seed, a chi-square test of the draws
-// against the softmax of fixed logits, and top-p keeping the smallest set that reaches p.
+// against the softmax of fixed logits, and top-p keeping the smallest set that reaches p (also
+// where a prefix's probability is exactly p).
 #include "Helpers.h"
 
 #include "qwen3/host/Sampler.h"
@@ -81,4 +82,30 @@ TEST_CASE("sampler: top-p keeps the smallest set reaching p", "[qwen3][sampler]"
   CHECK(c[0].second == Approx(2.0 / 3));
   // Top-k alone keeps k.
   CHECK(Sampler({1.0, 3, 1.0, 1}).candidates(logits).size() == 3);
+}
+
+TEST_CASE("sampler: top-p stops where the mass reaches p exactly", "[qwen3][sampler]") {
+  // Equal logits give exact probabilities (every weight is e^0 = 1, the sum a small integer),
+  // so a prefix's mass equals p exactly: "reaches p" keeps that prefix and stops (acc >= p);
+  // a nucleus that stopped only above p (acc <= p to go on) would keep one token more.
+  auto ids = [](const std::vector<float> &logits, double topP) {
+    std::vector<int> out;
+    for (const auto &c : Sampler({1.0, 0, topP, 1}).candidates(logits))
+      out.push_back(c.first);
+    return out;
+  };
+  const std::vector<float> two = {0.f, 0.f}, four = {0.f, 0.f, 0.f, 0.f};
+  REQUIRE(Sampler({1.0, 0, 1.0, 1}).candidates(two)[0].second == 0.5);
+  REQUIRE(Sampler({1.0, 0, 1.0, 1}).candidates(four)[0].second == 0.25);
+  CHECK(ids(two, 0.5) == std::vector<int>{0});
+  CHECK(ids(four, 0.25) == std::vector<int>{0});
+  CHECK(ids(four, 0.5) == std::vector<int>{0, 1});
+  CHECK(ids(four, 0.75) == std::vector<int>{0, 1, 2});
+  // Just above the boundary the next token is needed.
+  CHECK(ids(four, std::nextafter(0.5, 1.0)) == std::vector<int>{0, 1, 2});
+  // The kept tokens are renormalised: two of four equal ones, 0.5 each.
+  auto kept = Sampler({1.0, 0, 0.5, 1}).candidates(four);
+  REQUIRE(kept.size() == 2);
+  CHECK(kept[0].second == 0.5);
+  CHECK(kept[1].second == 0.5);
 }
