@@ -460,15 +460,6 @@ const char *aluName(int64_t alu) {
   return nullptr;
 }
 
-std::optional<Alu> aluFromName(const std::string &name) {
-#define RNGD_ALU(Name, id, way, ops)                                                             \
-  if (name == #Name)                                                                             \
-    return Alu::Name;
-#define RNGD_OP(Name) 0
-#include "rngd/IsaAlus.def"
-  return std::nullopt;
-}
-
 AluWay aluWay(int64_t alu) {
   switch (alu) {
 #define RNGD_ALU(Name, id, way, ops)                                                             \

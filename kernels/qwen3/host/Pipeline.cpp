@@ -33,22 +33,6 @@ std::vector<int> Pipeline::stagesUsed(bool deviceLookup, bool prefill) {
   return s;
 }
 
-std::string Pipeline::prefillUnsupported(const Qwen3Config &cfg) {
-  const Qwen3Config q06; // the dimensions the multi-token stages are compiled for
-  if (cfg.hiddenSize != q06.hiddenSize || cfg.numHeads != q06.numHeads ||
-      cfg.numKvHeads != q06.numKvHeads || cfg.headDim != q06.headDim ||
-      cfg.intermediateSize != q06.intermediateSize)
-    return "the multi-token stages are compiled for hidden " + std::to_string(q06.hiddenSize) +
-           ", " + std::to_string(q06.numHeads) + " q heads, " + std::to_string(q06.numKvHeads) +
-           " kv heads, head dim " + std::to_string(q06.headDim) + ", intermediate " +
-           std::to_string(q06.intermediateSize) + "; this model has hidden " +
-           std::to_string(cfg.hiddenSize) + ", " + std::to_string(cfg.numHeads) + " q heads, " +
-           std::to_string(cfg.numKvHeads) + " kv heads, head dim " +
-           std::to_string(cfg.headDim) + ", intermediate " +
-           std::to_string(cfg.intermediateSize);
-  return "";
-}
-
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -161,8 +145,6 @@ ScheduleInfo readSchedule(const std::string &path, const char *stage) {
 Pipeline::Pipeline(const std::string &dir, const Weights &weights, bool deviceLookup,
                    bool prefill)
     : w_(weights), cfg_(weights.config()), deviceLookup_(deviceLookup) {
-  if (prefill && !prefillUnsupported(cfg_).empty())
-    throw std::runtime_error(prefillUnsupported(cfg_));
   for (int s : stagesUsed(deviceLookup, prefill)) {
     std::string path = dir + "/" + kStages[s] + ".rngd";
     if (!fileExists(path))

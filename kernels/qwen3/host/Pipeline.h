@@ -85,16 +85,13 @@ public:
                          bool prefill = false,
                          const rngd::TargetModel &target = rngd::defaultTarget());
 
-  /// Loads DIR/<stage>.rngd for the six stages of a step (with deviceLookup, token_lookup
+  /// Loads DIR/<stage>.rngd for the six decode stages of a step (with deviceLookup, token_lookup
   /// instead of embedding; with prefill also the three multi-token stages), allocates the
   /// buffers and uploads the weights.
   Pipeline(const std::string &dir, const Weights &weights, bool deviceLookup = false,
            bool prefill = false);
   /// The stage files a run loads.
   static std::vector<int> stagesUsed(bool deviceLookup, bool prefill = false);
-  /// Why the multi-token stages cannot run this model ("" when they can): they are compiled
-  /// for Qwen3-0.6B's dimensions.
-  static std::string prefillUnsupported(const Qwen3Config &cfg);
   /// Whether this pipeline runs stage s.
   bool uses(int s) const { return k_[s] != nullptr; }
 

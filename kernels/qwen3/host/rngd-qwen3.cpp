@@ -1,5 +1,6 @@
-// rngd-qwen3: the Qwen3-0.6B decode driver. Runs the six compiled stage kernels
-// (kernels/qwen3/*.mlir) on the simulator, one token at a time, following the reference host
+// rngd-qwen3: the Qwen3-0.6B driver. Runs the eleven compiled stage kernels
+// (kernels/qwen3/*.mlir) on the simulator: the prompt through the four prefill stages, then
+// decode one token at a time through the six decode stages, following the reference host
 // loop (docs/hardware.md section 7.2: Pipeline.step of the furiosa-opt example):
 //
 //   embedding -> per layer: projection, attention_forward_first / attention_forward per KV
@@ -95,7 +96,7 @@ struct Options {
 void printHelp() {
   std::printf(
       "usage: rngd-qwen3 (--prompt TEXT | --prompt-file F | --token-ids ID,ID,...) [options]\n"
-      "Qwen3-0.6B decode on the RNGD simulator with the six stage kernels; the generated text\n"
+      "Qwen3-0.6B on the RNGD simulator with the eleven stage kernels; the generated text\n"
       "streams to stdout as tokens are produced.\n"
       "prompt:\n"
       "  --prompt TEXT          the prompt as text, one user turn of Qwen3's chat template\n"
@@ -122,7 +123,7 @@ void printHelp() {
       "  --model DIR            HF checkpoint (config.json + model.safetensors) instead of\n"
       "                         seeded weights; config.json is checked before the weights\n"
       "                         load; tie_word_embeddings true: the LM head is the embedding\n"
-      "  --kernels DIR          directory with the six .rngd files (embedding.rngd, ...);\n"
+      "  --kernels DIR          directory with the stages' .rngd files (embedding.rngd, ...);\n"
       "                         default: compile kernels/qwen3/*.mlir with the rngdc next to\n"
       "                         this executable into a temporary directory\n"
       "  --keep-kernels         keep that temporary directory (its path goes to stderr)\n"
@@ -594,8 +595,6 @@ int prefillTokens(const Options &opt, const Qwen3Config &config, std::string &wh
   if (opt.startPos > 0)
     why = "the prefill stages start at position 0 (--start-pos " + std::to_string(opt.startPos) +
           ")";
-  else
-    why = Pipeline::prefillUnsupported(run);
   if (why.empty() && !opt.kernelsDir.empty())
     for (int s : {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder}) {
       std::string path = opt.kernelsDir + "/" + kStages[s] + ".rngd";

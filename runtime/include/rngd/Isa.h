@@ -172,8 +172,6 @@ enum class AluWay { None, Int, Float, Reduce };
 enum class OperandMode : int64_t { Immediate = 0, Vrf = 1, Stash = 2 };
 /// "FxpAdd", ..., "Stash"; nullptr for an unknown id.
 const char *aluName(int64_t alu);
-/// The ALU named `name` ("FpMul0", ...), if any.
-std::optional<Alu> aluFromName(const std::string &name);
 AluWay aluWay(int64_t alu);
 /// "None", "Add", ..., "ToI32"; nullptr for an unknown id.
 const char *vectorOpName(int64_t op);
