@@ -1,5 +1,5 @@
 module attributes {tcp.axes = {A = 8192 : i64}, tcp.makespan = 1338 : i64} {
-  rngd.executable @constant_add target "rngd-1chip" hash 0x94093f02723e7715 compiler "rngdc 0.1.0" flags 0 makespan 1338 hbm 32768 {
+  rngd.executable @constant_add target "rngd-1chip" hash 0x631ca2ad1f8624b9 compiler "rngdc 0.1.0" flags 0 makespan 1338 hbm 32768 {
     rngd.arg @in in bf16 [8192] "A" offset 0 bytes 16384
     rngd.arg @out out bf16 [8192] "A" offset 16384 bytes 16384
     rngd.descriptor 0 engine 3 src 0xc000000000 dst 0x10000000 packet 64 limits [256] src_strides [64] dst_strides [4194304]

@@ -1,5 +1,5 @@
 module attributes {tcp.axes = {P = 3 : i64, S = 512 : i64, T = 96 : i64, U = 32 : i64}, tcp.makespan = 1191 : i64} {
-  rngd.executable @dm_join target "rngd-1chip" hash 0x94093f02723e7715 compiler "rngdc 0.1.0" flags 0 makespan 1191 hbm 196608 {
+  rngd.executable @dm_join target "rngd-1chip" hash 0x631ca2ad1f8624b9 compiler "rngdc 0.1.0" flags 0 makespan 1191 hbm 196608 {
     rngd.arg @x in bf16 [512, 96] "[S, T]" offset 0 bytes 98304
     rngd.arg @y out bf16 [512, 3, 32] "[S, P, U]" offset 98304 bytes 98304
     rngd.descriptor 0 engine 0 src 0xc000000000 dst 0x10000000 packet 192 limits [64] src_strides [192] dst_strides [4194304]

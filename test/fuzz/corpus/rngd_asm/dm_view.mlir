@@ -1,5 +1,5 @@
 module attributes {tcp.axes = {B = 4 : i64, BH = 2 : i64, C = 8 : i64, R = 2 : i64, S = 256 : i64, W = 16 : i64}, tcp.makespan = 1768 : i64} {
-  rngd.executable @dm_view target "rngd-1chip" hash 0x94093f02723e7715 compiler "rngdc 0.1.0" flags 0 makespan 1768 hbm 40960 {
+  rngd.executable @dm_view target "rngd-1chip" hash 0x631ca2ad1f8624b9 compiler "rngdc 0.1.0" flags 0 makespan 1768 hbm 40960 {
     rngd.arg @x in bf16 [256, 4, 8] "[S, B, C]" offset 0 bytes 16384
     rngd.arg @y out bf16 [256, 2, 8] "[S, BH, C]" offset 16384 bytes 8192
     rngd.arg @z out bf16 [256, 2, 8] "[S, BH, C]" offset 24576 bytes 8192

@@ -1,5 +1,5 @@
 module attributes {tcp.axes = {C = 2 : i64, D = 128 : i64, G = 32 : i64, N = 8 : i64}, tcp.makespan = 1042 : i64} {
-  rngd.executable @dm_view_slices target "rngd-1chip" hash 0x94093f02723e7715 compiler "rngdc 0.1.0" flags 0 makespan 1042 hbm 20480 {
+  rngd.executable @dm_view_slices target "rngd-1chip" hash 0x631ca2ad1f8624b9 compiler "rngdc 0.1.0" flags 0 makespan 1042 hbm 20480 {
     rngd.arg @x in bf16 [2, 32, 128] "[C, G, D]" offset 0 bytes 16384
     rngd.arg @y out bf16 [2, 8, 128] "[C, N, D]" offset 16384 bytes 4096
     rngd.descriptor 0 engine 3 src 0xc000000000 dst 0x10000000 packet 256 limits [32] src_strides [256] dst_strides [33554432]

@@ -1,5 +1,5 @@
 module attributes {tcp.axes = {H = 1024 : i64}, tcp.makespan = 1526 : i64} {
-  rngd.executable @filler target "rngd-1chip" hash 0x94093f02723e7715 compiler "rngdc 0.1.0" flags 0 makespan 1526 hbm 6144 {
+  rngd.executable @filler target "rngd-1chip" hash 0x631ca2ad1f8624b9 compiler "rngdc 0.1.0" flags 0 makespan 1526 hbm 6144 {
     rngd.arg @x in bf16 [1024] "H" offset 0 bytes 2048
     rngd.arg @c out bf16 [1024] "H" offset 2048 bytes 2048
     rngd.arg @f out bf16 [1024] "H" offset 4096 bytes 2048

@@ -1,5 +1,5 @@
 module attributes {tcp.axes = {H = 1024 : i64, K = 2 : i64, V = 16 : i64}, tcp.makespan = 1048 : i64} {
-  rngd.executable @gather_rows target "rngd-1chip" hash 0x94093f02723e7715 compiler "rngdc 0.1.0" flags 0 makespan 1048 hbm 37120 {
+  rngd.executable @gather_rows target "rngd-1chip" hash 0x631ca2ad1f8624b9 compiler "rngdc 0.1.0" flags 0 makespan 1048 hbm 37120 {
     rngd.arg @table in bf16 [16, 1024] "[V, H]" offset 0 bytes 32768
     rngd.arg @offsets in i32 [2] "K" offset 32768 bytes 8
     rngd.arg @y out bf16 [2, 1024] "[K, H]" offset 33024 bytes 4096

@@ -1,5 +1,5 @@
 module attributes {tcp.axes = {I = 256 : i64, J = 256 : i64, R = 16 : i64, T = 8 : i64}, tcp.makespan = 2395 : i64} {
-  rngd.executable @gemm target "rngd-1chip" hash 0x94093f02723e7715 compiler "rngdc 0.1.0" flags 0 makespan 2395 hbm 139264 {
+  rngd.executable @gemm target "rngd-1chip" hash 0x631ca2ad1f8624b9 compiler "rngdc 0.1.0" flags 0 makespan 2395 hbm 139264 {
     rngd.arg @x in bf16 [8, 256] "[T, J]" offset 0 bytes 4096
     rngd.arg @w in bf16 [256, 256] "[I, J]" offset 4096 bytes 131072
     rngd.arg @y out bf16 [8, 256] "[T, I]" offset 135168 bytes 4096

@@ -1,5 +1,5 @@
 module attributes {tcp.axes = {D = 128 : i64, K = 1 : i64, N = 8 : i64, T = 512 : i64}, tcp.makespan = 1016 : i64} {
-  rngd.executable @kv_scatter target "rngd-1chip" hash 0x94093f02723e7715 compiler "rngdc 0.1.0" flags 0 makespan 1016 hbm 1050880 {
+  rngd.executable @kv_scatter target "rngd-1chip" hash 0x631ca2ad1f8624b9 compiler "rngdc 0.1.0" flags 0 makespan 1016 hbm 1050880 {
     rngd.arg @row in bf16 [8, 128] "[N, D]" offset 0 bytes 2048
     rngd.arg @offset in i32 [1] "K" offset 2048 bytes 4
     rngd.arg @cache inout bf16 [512, 8, 128] "[T, N, D]" offset 2304 bytes 1048576

@@ -1,5 +1,5 @@
 module attributes {tcp.axes = {C2 = 2 : i64, H = 1024 : i64, O = 4096 : i64, T = 512 : i64, X256 = 256 : i64}, tcp.makespan = 32967 : i64} {
-  rngd.executable @prefill_gemm target "rngd-1chip" hash 0x94093f02723e7715 compiler "rngdc 0.1.0" flags 0 makespan 32967 hbm 13631488 {
+  rngd.executable @prefill_gemm target "rngd-1chip" hash 0x631ca2ad1f8624b9 compiler "rngdc 0.1.0" flags 0 makespan 32967 hbm 13631488 {
     rngd.arg @x in bf16 [2, 4, 64, 64, 16] "[T / 256, T % 256 / 64, H / 16, T % 64, H % 16]" offset 0 bytes 1048576
     rngd.arg @w in bf16 [4096, 1024] "[O, H]" offset 1048576 bytes 8388608
     rngd.arg @y out bf16 [2, 256, 64, 4, 16] "[T / 256, O / 16, T % 64, T % 256 / 64, O % 16]" offset 9437184 bytes 4194304

@@ -1,5 +1,5 @@
 module attributes {tcp.axes = {C2 = 2 : i64, H = 1024 : i64, R8 = 8 : i64, T = 512 : i64, X32 = 32 : i64}, tcp.makespan = 3941 : i64} {
-  rngd.executable @prefill_rmsnorm target "rngd-1chip" hash 0x94093f02723e7715 compiler "rngdc 0.1.0" flags 0 makespan 3941 hbm 2099200 {
+  rngd.executable @prefill_rmsnorm target "rngd-1chip" hash 0x631ca2ad1f8624b9 compiler "rngdc 0.1.0" flags 0 makespan 3941 hbm 2099200 {
     rngd.arg @x in bf16 [2, 8, 32, 32, 32] "[T / 256, T % 256 / 32, H / 32, T % 32, H % 32]" offset 0 bytes 1048576
     rngd.arg @w in bf16 [1024] "H" offset 1048576 bytes 2048
     rngd.arg @y out bf16 [2, 8, 32, 32, 32] "[T / 256, T % 256 / 32, H / 32, T % 32, H % 32]" offset 1050624 bytes 1048576

@@ -1,5 +1,5 @@
 module attributes {tcp.axes = {R = 64 : i64, T = 512 : i64}, tcp.makespan = 1257 : i64} {
-  rngd.executable @softmax target "rngd-1chip" hash 0x94093f02723e7715 compiler "rngdc 0.1.0" flags 0 makespan 1257 hbm 4096 {
+  rngd.executable @softmax target "rngd-1chip" hash 0x631ca2ad1f8624b9 compiler "rngdc 0.1.0" flags 0 makespan 1257 hbm 4096 {
     rngd.arg @x in f32 [512] "T" offset 0 bytes 2048
     rngd.arg @y out f32 [512] "T" offset 2048 bytes 2048
     rngd.descriptor 0 engine 3 src 0xc000000000 dst 0x10000000 packet 32 limits [64] src_strides [32] dst_strides [4194304]

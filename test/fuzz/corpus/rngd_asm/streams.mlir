@@ -1,5 +1,5 @@
 module attributes {tcp.axes = {A = 524288 : i64, B = 8192 : i64}, tcp.makespan = 3306 : i64} {
-  rngd.executable @stagger target "rngd-1chip" hash 0x94093f02723e7715 compiler "rngdc 0.1.0" flags 0 makespan 3306 hbm 2129920 {
+  rngd.executable @stagger target "rngd-1chip" hash 0x631ca2ad1f8624b9 compiler "rngdc 0.1.0" flags 0 makespan 3306 hbm 2129920 {
     rngd.arg @x in bf16 [8192] "B" offset 0 bytes 16384
     rngd.arg @a in bf16 [524288] "A" offset 16384 bytes 1048576
     rngd.arg @b in bf16 [524288] "A" offset 1064960 bytes 1048576

@@ -1,5 +1,5 @@
 module attributes {tcp.axes = {A = 1024 : i64}, tcp.makespan = 1395 : i64} {
-  rngd.executable @switch_inter_transpose target "rngd-1chip" hash 0x94093f02723e7715 compiler "rngdc 0.1.0" flags 0 makespan 1395 hbm 8192 {
+  rngd.executable @switch_inter_transpose target "rngd-1chip" hash 0x631ca2ad1f8624b9 compiler "rngdc 0.1.0" flags 0 makespan 1395 hbm 8192 {
     rngd.arg @x in f32 [1024] "A" offset 0 bytes 4096
     rngd.arg @y out f32 [1024] "A" offset 4096 bytes 4096
     rngd.descriptor 0 engine 3 src 0xc000000000 dst 0x10000000 packet 16 limits [256] src_strides [16] dst_strides [4194304]

@@ -1,5 +1,5 @@
 module attributes {tcp.axes = {I = 2048 : i64, J = 1024 : i64, R = 256 : i64}, tcp.makespan = 12401 : i64} {
-  rngd.executable @tail_stores target "rngd-1chip" hash 0x94093f02723e7715 compiler "rngdc 0.1.0" flags 0 makespan 12401 hbm 8398848 {
+  rngd.executable @tail_stores target "rngd-1chip" hash 0x631ca2ad1f8624b9 compiler "rngdc 0.1.0" flags 0 makespan 12401 hbm 8398848 {
     rngd.arg @x in bf16 [1024] "J" offset 0 bytes 2048
     rngd.arg @w in bf16 [2048, 1024] "[I, J]" offset 2048 bytes 4194304
     rngd.arg @v in bf16 [2048, 1024] "[I, J]" offset 4196352 bytes 4194304

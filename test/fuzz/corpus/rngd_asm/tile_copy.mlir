@@ -1,5 +1,5 @@
 module attributes {tcp.axes = {B = 4 : i64, C = 256 : i64, K = 2 : i64}, tcp.makespan = 1083 : i64} {
-  rngd.executable @tile_copy target "rngd-1chip" hash 0x94093f02723e7715 compiler "rngdc 0.1.0" flags 0 makespan 1083 hbm 3072 {
+  rngd.executable @tile_copy target "rngd-1chip" hash 0x631ca2ad1f8624b9 compiler "rngdc 0.1.0" flags 0 makespan 1083 hbm 3072 {
     rngd.arg @x in bf16 [4, 256] "[B, C]" offset 0 bytes 2048
     rngd.arg @y inout bf16 [2, 256] "[K, C]" offset 2048 bytes 1024
     rngd.descriptor 0 engine 3 src 0xc000000400 dst 0x10000000 packet 8 limits [64] src_strides [8] dst_strides [4194304]

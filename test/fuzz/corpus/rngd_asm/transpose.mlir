@@ -1,5 +1,5 @@
 module attributes {tcp.axes = {C = 8 : i64, R = 4 : i64, S = 256 : i64}, tcp.makespan = 1339 : i64} {
-  rngd.executable @transpose target "rngd-1chip" hash 0x94093f02723e7715 compiler "rngdc 0.1.0" flags 0 makespan 1339 hbm 32768 {
+  rngd.executable @transpose target "rngd-1chip" hash 0x631ca2ad1f8624b9 compiler "rngdc 0.1.0" flags 0 makespan 1339 hbm 32768 {
     rngd.arg @x in bf16 [256, 4, 8] "[S, R, C]" offset 0 bytes 16384
     rngd.arg @y out bf16 [256, 8, 4] "[S, C, R]" offset 16384 bytes 16384
     rngd.descriptor 0 engine 3 src 0xc000000000 dst 0x10000000 packet 64 limits [256] src_strides [64] dst_strides [4194304]
