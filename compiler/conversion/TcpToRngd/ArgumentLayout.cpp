@@ -25,7 +25,7 @@ std::optional<ArgumentLayout> layoutArguments(func::FuncOp func) {
     ArgumentSlot slot;
     slot.name = name.str();
     slot.kind = kind.str();
-    slot.mapping = mapping::Mapping::spelling(type.getElem().str());
+    slot.mapping = mapping::Mapping::spelling(type.getElem().getText().str());
     for (const auto &f : hbm->elem.factors()) // the row-major dims of the buffer
       slot.shape.push_back(f.cells);
     slot.offset = (layout.totalBytes + t.hbmArgumentAlignment - 1) / t.hbmArgumentAlignment *

@@ -17,8 +17,55 @@ using namespace mlir;
 using namespace rngd;
 using namespace rngd::tcp;
 
+namespace rngd::tcp::detail {
+/// A MappingAttr's storage: its text (the uniquing key) and the syntax tree parsed from it
+/// when the attribute is made.
+struct MappingAttrStorage : public mlir::AttributeStorage {
+  using KeyTy = std::tuple<llvm::StringRef>;
+  MappingAttrStorage(llvm::StringRef text, mapping::Syntax syntax)
+      : text(text), syntax(std::move(syntax)) {}
+  KeyTy getAsKey() const { return KeyTy(text); }
+  bool operator==(const KeyTy &key) const { return std::get<0>(key) == text; }
+  static llvm::hash_code hashKey(const KeyTy &key) { return llvm::hash_value(std::get<0>(key)); }
+  static MappingAttrStorage *construct(mlir::AttributeStorageAllocator &allocator,
+                                       KeyTy &&key) {
+    llvm::StringRef text = allocator.copyInto(std::get<0>(key));
+    mapping::Error err;
+    std::optional<mapping::Syntax> syntax = mapping::Syntax::parse(text.str(), err);
+    return new (allocator.allocate<MappingAttrStorage>())
+        MappingAttrStorage(text, syntax ? std::move(*syntax) : mapping::Syntax());
+  }
+  llvm::StringRef text;
+  mapping::Syntax syntax;
+};
+} // namespace rngd::tcp::detail
+
 #define GET_ATTRDEF_CLASSES
 #include "dialects/tcp/IR/TcpAttrs.cpp.inc"
+
+llvm::StringRef rngd::tcp::MappingAttr::getText() const { return getImpl()->text; }
+
+const rngd::mapping::Syntax &rngd::tcp::MappingAttr::getSyntax() const {
+  return getImpl()->syntax;
+}
+
+/// `#tcp.mapping<"text">`; the text's syntax is checked here.
+Attribute rngd::tcp::MappingAttr::parse(AsmParser &parser, Type) {
+  std::string text;
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseString(&text) || parser.parseGreater())
+    return {};
+  mapping::Error err;
+  if (!mapping::Syntax::parse(text, err)) {
+    parser.emitError(loc, "invalid mapping \"") << text << "\": " << err.str();
+    return {};
+  }
+  return MappingAttr::get(parser.getContext(), text);
+}
+
+void rngd::tcp::MappingAttr::print(AsmPrinter &printer) const {
+  printer << "<\"" << getText() << "\">";
+}
 
 void TcpDialect::registerAttributes() {
   addAttributes<

@@ -27,6 +27,34 @@ def Tcp_IssueReason : I32EnumAttr<"IssueReason", "what let the queue issue a uni
 }
 
 //===----------------------------------------------------------------------===//
+// Mappings: what the tcp types place their tensors with
+//===----------------------------------------------------------------------===//
+
+def Tcp_MappingAttr : Tcp_Attr<"Mapping", "mapping"> {
+  let summary = "a mapping expression, parsed once (docs/mapping.md)";
+  let description = [{
+    The placement of one level of a tcp type (`elem`, `cluster`, `slice`, `time`, `packet`,
+    `lane`), e.g. `#tcp.mapping<"[I % 32, J]">`; inside a type it prints as its quoted text
+    (`elem = "[I % 32, J]"`). The text is parsed into its syntax tree once, when the attribute
+    is made (`getSyntax()`); every layout resolves that tree against the module's `tcp.axes`.
+    C++ builds one from a `mapping::Expr` (`MappingAttr::get(context, expr)`).
+  }];
+  let parameters = (ins StringRefParameter<"the mapping's text">:$text);
+  let genStorageClass = 0;
+  let hasCustomAssemblyFormat = 1;
+  let builders = [
+    AttrBuilder<(ins "const ::rngd::mapping::Expr &":$expr), [{
+      return $_get($_ctxt, expr.str());
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// The text's syntax tree; empty (every resolve fails) when the text has a syntax error,
+    /// which the type parsers refuse before making the attribute.
+    const ::rngd::mapping::Syntax &getSyntax() const;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // The allocation: tcp-allocate-memory's result on a kernel function
 //===----------------------------------------------------------------------===//
 

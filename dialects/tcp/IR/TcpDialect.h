@@ -13,6 +13,12 @@
 #include "dialects/tcp/IR/TcpEnums.h.inc"
 
 #include "dialects/tcp/IR/TcpAttrSupport.h"
+#include "dialects/tcp/Mapping/Build.h"
+#include "dialects/tcp/Mapping/Mapping.h"
+
+namespace rngd::tcp::detail {
+struct MappingAttrStorage; // defined in TcpAttrs.cpp: the text and its parsed syntax
+} // namespace rngd::tcp::detail
 
 #define GET_ATTRDEF_CLASSES
 #include "dialects/tcp/IR/TcpAttrs.h.inc"

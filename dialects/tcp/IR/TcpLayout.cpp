@@ -47,12 +47,13 @@ std::optional<mapping::AxisEnv> axisEnv(Operation *op) {
   return env;
 }
 
-std::optional<mapping::Mapping> resolveMapping(Operation *op, StringRef what, StringRef text,
-                                               const mapping::AxisEnv &env) {
+std::optional<mapping::Mapping> resolveMapping(Operation *op, StringRef what,
+                                               MappingAttr mapping, const mapping::AxisEnv &env) {
   mapping::Error err;
-  auto m = mapping::Mapping::parse(text.str(), env, err);
+  auto m = mapping::Mapping::resolve(mapping.getSyntax(), env, err);
   if (!m)
-    op->emitOpError("invalid ") << what << " mapping \"" << text << "\": " << err.str();
+    op->emitOpError("invalid ") << what << " mapping \"" << mapping.getText()
+                                << "\": " << err.str();
   return m;
 }
 
@@ -76,8 +77,8 @@ std::vector<mapping::Level> DmLayout::levels(const TargetModel &t) const {
           {elem, elemBytes}};
 }
 
-static std::optional<SpatialLayout> resolveSpatial(Operation *op, StringRef cluster,
-                                                   StringRef slice,
+static std::optional<SpatialLayout> resolveSpatial(Operation *op, MappingAttr cluster,
+                                                   MappingAttr slice,
                                                    const mapping::AxisEnv &env) {
   const TargetModel &t = getTarget(op);
   auto c = resolveMapping(op, "cluster", cluster, env);
@@ -87,14 +88,14 @@ static std::optional<SpatialLayout> resolveSpatial(Operation *op, StringRef clus
   // Every spatial level spans the whole machine level (docs/hardware.md section 5.2).
   if (c->size() != t.clusters) {
     op->emitOpError("cluster mapping \"")
-        << cluster << "\" has " << c->size() << " cells; target " << t.name << " has "
+        << cluster.getText() << "\" has " << c->size() << " cells; target " << t.name << " has "
         << t.clusters << (t.clusters == 1 ? " cluster" : " clusters") << " (pad with `# "
         << t.clusters << "`)";
     return std::nullopt;
   }
   if (s->size() != t.slicesPerCluster) {
     op->emitOpError("slice mapping \"")
-        << slice << "\" has " << s->size() << " cells; a cluster of target " << t.name
+        << slice.getText() << "\" has " << s->size() << " cells; a cluster of target " << t.name
         << " has " << t.slicesPerCluster << " slices (pad with `# " << t.slicesPerCluster
         << "`)";
     return std::nullopt;
@@ -196,7 +197,7 @@ std::optional<TrfLayout> resolveTrf(Operation *op, TrfType type) {
   int64_t lanes = layout.lanes();
   if (lanes != 1 && lanes != 2 && lanes != 4 && lanes != t.trfLanes) {
     op->emitOpError("TRF lanes: lane mapping \"")
-        << type.getLane() << "\" has " << lanes << " cells; a TRF tensor uses 1, 2, 4 or "
+        << type.getLane().getText() << "\" has " << lanes << " cells; a TRF tensor uses 1, 2, 4 or "
         << t.trfLanes << " lanes";
     return std::nullopt;
   }

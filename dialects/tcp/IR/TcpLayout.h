@@ -2,6 +2,7 @@
 // lowering call the same functions, so the lowering never meets a case the verifier let by.
 #pragma once
 
+#include "dialects/tcp/IR/TcpDialect.h"
 #include "dialects/tcp/Mapping/Mapping.h"
 #include "rngd/machine/TargetModel.h"
 
@@ -19,9 +20,10 @@ int64_t elementBytes(mlir::Type type);
 /// The axes declared by the enclosing module's `tcp.axes`; emits an error on `op` if missing.
 std::optional<mapping::AxisEnv> axisEnv(mlir::Operation *op);
 
-/// Parses one mapping string of a type; on failure emits "invalid <what> mapping ..." on op.
+/// Resolves one mapping of a type (parsed once, in its MappingAttr) against the module's axes;
+/// on failure emits "invalid <what> mapping ..." on op.
 std::optional<mapping::Mapping> resolveMapping(mlir::Operation *op, llvm::StringRef what,
-                                               llvm::StringRef text,
+                                               MappingAttr mapping,
                                                const mapping::AxisEnv &env);
 
 struct HbmLayout {

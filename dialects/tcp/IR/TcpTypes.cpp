@@ -55,10 +55,10 @@ ParseResult parseTypeBody(AsmParser &parser, Type &elementType, ArrayRef<StringR
 }
 
 void printTypeBody(AsmPrinter &p, Type elementType,
-                   ArrayRef<std::pair<StringRef, StringRef>> fields) {
+                   ArrayRef<std::pair<StringRef, MappingAttr>> fields) {
   p << "<" << elementType;
   for (auto [key, value] : fields)
-    p << ", " << key << " = \"" << value << "\"";
+    p << ", " << key << " = \"" << value.getText() << "\"";
   p << ">";
 }
 
@@ -85,15 +85,16 @@ Type HbmType::parse(AsmParser &parser) {
   }
   if (parser.parseGreater())
     return {};
-  return HbmType::get(parser.getContext(), elementType, elem);
+  return HbmType::get(parser.getContext(), elementType,
+                      MappingAttr::get(parser.getContext(), elem));
 }
 
 void HbmType::print(AsmPrinter &p) const {
-  p << "<" << getElementType() << ", \"" << getElem() << "\">";
+  p << "<" << getElementType() << ", \"" << getElem().getText() << "\">";
 }
 
 LogicalResult HbmType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
-                              StringRef) {
+                              MappingAttr) {
   return checkElementType(emitError, elementType);
 }
 
@@ -103,7 +104,8 @@ Type DmType::parse(AsmParser &parser) {
   SmallVector<std::string> v;
   if (parseTypeBody(parser, elementType, {"cluster", "slice", "elem"}, v))
     return {};
-  return DmType::get(parser.getContext(), elementType, v[0], v[1], v[2]);
+  auto m = [&](int i) { return MappingAttr::get(parser.getContext(), v[i]); };
+  return DmType::get(parser.getContext(), elementType, m(0), m(1), m(2));
 }
 
 void DmType::print(AsmPrinter &p) const {
@@ -112,7 +114,7 @@ void DmType::print(AsmPrinter &p) const {
 }
 
 LogicalResult DmType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
-                             StringRef, StringRef, StringRef) {
+                             MappingAttr, MappingAttr, MappingAttr) {
   return checkElementType(emitError, elementType);
 }
 
@@ -122,7 +124,8 @@ Type StreamType::parse(AsmParser &parser) {
   SmallVector<std::string> v;
   if (parseTypeBody(parser, elementType, {"cluster", "slice", "time", "packet"}, v))
     return {};
-  return StreamType::get(parser.getContext(), elementType, v[0], v[1], v[2], v[3]);
+  auto m = [&](int i) { return MappingAttr::get(parser.getContext(), v[i]); };
+  return StreamType::get(parser.getContext(), elementType, m(0), m(1), m(2), m(3));
 }
 
 void StreamType::print(AsmPrinter &p) const {
@@ -132,7 +135,7 @@ void StreamType::print(AsmPrinter &p) const {
 }
 
 LogicalResult StreamType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
-                                 StringRef, StringRef, StringRef, StringRef) {
+                                 MappingAttr, MappingAttr, MappingAttr, MappingAttr) {
   return checkElementType(emitError, elementType);
 }
 
@@ -142,7 +145,8 @@ Type TrfType::parse(AsmParser &parser) {
   SmallVector<std::string> v;
   if (parseTypeBody(parser, elementType, {"cluster", "slice", "lane", "elem"}, v))
     return {};
-  return TrfType::get(parser.getContext(), elementType, v[0], v[1], v[2], v[3]);
+  auto m = [&](int i) { return MappingAttr::get(parser.getContext(), v[i]); };
+  return TrfType::get(parser.getContext(), elementType, m(0), m(1), m(2), m(3));
 }
 
 void TrfType::print(AsmPrinter &p) const {
@@ -152,7 +156,7 @@ void TrfType::print(AsmPrinter &p) const {
 }
 
 LogicalResult TrfType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
-                              StringRef, StringRef, StringRef, StringRef) {
+                              MappingAttr, MappingAttr, MappingAttr, MappingAttr) {
   return checkElementType(emitError, elementType);
 }
 
@@ -162,7 +166,8 @@ Type VrfType::parse(AsmParser &parser) {
   SmallVector<std::string> v;
   if (parseTypeBody(parser, elementType, {"cluster", "slice", "elem"}, v))
     return {};
-  return VrfType::get(parser.getContext(), elementType, v[0], v[1], v[2]);
+  auto m = [&](int i) { return MappingAttr::get(parser.getContext(), v[i]); };
+  return VrfType::get(parser.getContext(), elementType, m(0), m(1), m(2));
 }
 
 void VrfType::print(AsmPrinter &p) const {
@@ -171,6 +176,6 @@ void VrfType::print(AsmPrinter &p) const {
 }
 
 LogicalResult VrfType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
-                              StringRef, StringRef, StringRef) {
+                              MappingAttr, MappingAttr, MappingAttr) {
   return checkElementType(emitError, elementType);
 }

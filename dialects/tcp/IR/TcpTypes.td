@@ -9,7 +9,7 @@ def Tcp_HbmType : Tcp_Type<"Hbm", "hbm"> {
     `!tcp.hbm<bf16, "[T, N, D]">`: element type and element mapping. The logical axes of the
     tensor are the axes its mapping mentions.
   }];
-  let parameters = (ins "::mlir::Type":$elementType, StringRefParameter<>:$elem);
+  let parameters = (ins "::mlir::Type":$elementType, "::rngd::tcp::MappingAttr":$elem);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
@@ -22,8 +22,8 @@ def Tcp_DmType : Tcp_Type<"Dm", "dm"> {
     `tcp-allocate-memory`). Axes that the tensor does not have may appear in `cluster` and
     `slice`: the data is replicated along them.
   }];
-  let parameters = (ins "::mlir::Type":$elementType, StringRefParameter<>:$cluster,
-                        StringRefParameter<>:$slice, StringRefParameter<>:$elem);
+  let parameters = (ins "::mlir::Type":$elementType, "::rngd::tcp::MappingAttr":$cluster,
+                        "::rngd::tcp::MappingAttr":$slice, "::rngd::tcp::MappingAttr":$elem);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
@@ -33,9 +33,9 @@ def Tcp_StreamType : Tcp_Type<"Stream", "stream"> {
   let description = [{
     `!tcp.stream<f32, cluster = "1 # 2", slice = "H / 8 # 256", time = "1", packet = "H % 8">`.
   }];
-  let parameters = (ins "::mlir::Type":$elementType, StringRefParameter<>:$cluster,
-                        StringRefParameter<>:$slice, StringRefParameter<>:$time,
-                        StringRefParameter<>:$packet);
+  let parameters = (ins "::mlir::Type":$elementType, "::rngd::tcp::MappingAttr":$cluster,
+                        "::rngd::tcp::MappingAttr":$slice, "::rngd::tcp::MappingAttr":$time,
+                        "::rngd::tcp::MappingAttr":$packet);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
@@ -47,9 +47,9 @@ def Tcp_TrfType : Tcp_Type<"Trf", "trf"> {
     each slice's TRF holds `lane` (1, 2, 4 or 8 lanes) by `elem`. A slice has 64 KB of TRF
     payload shared by the lanes: at most 64 KB / lanes per lane.
   }];
-  let parameters = (ins "::mlir::Type":$elementType, StringRefParameter<>:$cluster,
-                        StringRefParameter<>:$slice, StringRefParameter<>:$lane,
-                        StringRefParameter<>:$elem);
+  let parameters = (ins "::mlir::Type":$elementType, "::rngd::tcp::MappingAttr":$cluster,
+                        "::rngd::tcp::MappingAttr":$slice, "::rngd::tcp::MappingAttr":$lane,
+                        "::rngd::tcp::MappingAttr":$elem);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
@@ -59,8 +59,8 @@ def Tcp_VrfType : Tcp_Type<"Vrf", "vrf"> {
   let description = [{
     `!tcp.vrf<f32, cluster = "1 # 2", slice = "H / 4", elem = "H % 4">`: 8 KB per slice.
   }];
-  let parameters = (ins "::mlir::Type":$elementType, StringRefParameter<>:$cluster,
-                        StringRefParameter<>:$slice, StringRefParameter<>:$elem);
+  let parameters = (ins "::mlir::Type":$elementType, "::rngd::tcp::MappingAttr":$cluster,
+                        "::rngd::tcp::MappingAttr":$slice, "::rngd::tcp::MappingAttr":$elem);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }

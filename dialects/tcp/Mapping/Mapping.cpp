@@ -217,13 +217,29 @@ std::string Factor::str() const {
 
 // ---- Mapping ------------------------------------------------------------------------------
 
-std::optional<Mapping> Mapping::parse(const std::string &text, const AxisEnv &env, Error &err) {
-  std::vector<Term> terms;
-  if (!detail::parseTerms(text, terms, err))
+std::optional<Syntax> Syntax::parse(const std::string &text, Error &err) {
+  auto terms = std::make_shared<std::vector<Term>>();
+  if (!detail::parseTerms(text, *terms, err))
     return std::nullopt;
+  Syntax s;
+  s.text_ = text;
+  s.terms_ = std::move(terms);
+  return s;
+}
+
+std::optional<Mapping> Mapping::parse(const std::string &text, const AxisEnv &env, Error &err) {
+  std::optional<Syntax> syntax = Syntax::parse(text, err);
+  return syntax ? resolve(*syntax, env, err) : std::nullopt;
+}
+
+std::optional<Mapping> Mapping::resolve(const Syntax &syntax, const AxisEnv &env, Error &err) {
+  if (!syntax.terms_) {
+    fail(err, "", "no mapping");
+    return std::nullopt;
+  }
   Mapping m;
-  for (const Term &t : terms)
-    if (!flatten(t, text, env, m.factors_, err))
+  for (const Term &t : *syntax.terms_)
+    if (!flatten(t, syntax.text_, env, m.factors_, err))
       return std::nullopt;
   int64_t cells = 1;
   for (const Factor &f : m.factors_)

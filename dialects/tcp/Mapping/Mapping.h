@@ -9,11 +9,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace rngd::mapping {
+namespace detail {
+struct Term;
+} // namespace detail
 
 /// Declared axes and their sizes, e.g. {H = 1024, Q = 2048}.
 class AxisEnv {
@@ -68,8 +72,25 @@ struct Factor {
 bool operator==(const Factor &a, const Factor &b);
 inline bool operator!=(const Factor &a, const Factor &b) { return !(a == b); }
 
+/// A mapping's text parsed into its syntax tree, without axis sizes: parsed once (the tcp
+/// types hold it in a MappingAttr), then resolved against each module's axes (Mapping::resolve).
+class Syntax {
+public:
+  /// The tree of `text`; a syntax error is an Error naming the term.
+  static std::optional<Syntax> parse(const std::string &text, Error &err);
+  const std::string &text() const { return text_; }
+
+private:
+  friend class Mapping;
+  std::string text_;
+  std::shared_ptr<const std::vector<detail::Term>> terms_;
+};
+
 class Mapping {
 public:
+  /// Gives a parsed mapping its axis sizes: an unknown axis, or a non-dividing / non-nesting
+  /// operator, is an Error naming the term.
+  static std::optional<Mapping> resolve(const Syntax &syntax, const AxisEnv &env, Error &err);
   /// Parses and resolves against the axes. Any syntax error, unknown axis, or non-dividing /
   /// non-nesting operator is an Error naming the term.
   static std::optional<Mapping> parse(const std::string &text, const AxisEnv &env, Error &err);
