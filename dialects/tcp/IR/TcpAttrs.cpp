@@ -19,11 +19,11 @@ using namespace rngd::tcp;
 
 namespace rngd::tcp::detail {
 /// A MappingAttr's storage: its text (the uniquing key) and the syntax tree parsed from it
-/// when the attribute is made.
+/// when the attribute is made, or the syntax error.
 struct MappingAttrStorage : public mlir::AttributeStorage {
   using KeyTy = std::tuple<llvm::StringRef>;
-  MappingAttrStorage(llvm::StringRef text, mapping::Syntax syntax)
-      : text(text), syntax(std::move(syntax)) {}
+  MappingAttrStorage(llvm::StringRef text, mapping::Syntax syntax, std::string error)
+      : text(text), syntax(std::move(syntax)), error(std::move(error)) {}
   KeyTy getAsKey() const { return KeyTy(text); }
   bool operator==(const KeyTy &key) const { return std::get<0>(key) == text; }
   static llvm::hash_code hashKey(const KeyTy &key) { return llvm::hash_value(std::get<0>(key)); }
@@ -32,11 +32,12 @@ struct MappingAttrStorage : public mlir::AttributeStorage {
     llvm::StringRef text = allocator.copyInto(std::get<0>(key));
     mapping::Error err;
     std::optional<mapping::Syntax> syntax = mapping::Syntax::parse(text.str(), err);
-    return new (allocator.allocate<MappingAttrStorage>())
-        MappingAttrStorage(text, syntax ? std::move(*syntax) : mapping::Syntax());
+    return new (allocator.allocate<MappingAttrStorage>()) MappingAttrStorage(
+        text, syntax ? std::move(*syntax) : mapping::Syntax(), syntax ? "" : err.str());
   }
   llvm::StringRef text;
   mapping::Syntax syntax;
+  std::string error;
 };
 } // namespace rngd::tcp::detail
 
@@ -49,18 +50,30 @@ const rngd::mapping::Syntax &rngd::tcp::MappingAttr::getSyntax() const {
   return getImpl()->syntax;
 }
 
-/// `#tcp.mapping<"text">`; the text's syntax is checked here.
-Attribute rngd::tcp::MappingAttr::parse(AsmParser &parser, Type) {
-  std::string text;
+llvm::StringRef rngd::tcp::MappingAttr::getSyntaxError() const { return getImpl()->error; }
+
+rngd::tcp::MappingAttr rngd::tcp::parseMappingText(AsmParser &parser, StringRef what) {
   llvm::SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseLess() || parser.parseString(&text) || parser.parseGreater())
+  std::string text;
+  if (parser.parseString(&text))
     return {};
-  mapping::Error err;
-  if (!mapping::Syntax::parse(text, err)) {
-    parser.emitError(loc, "invalid mapping \"") << text << "\": " << err.str();
+  auto mapping = MappingAttr::get(parser.getContext(), text);
+  if (!mapping.getSyntaxError().empty()) {
+    parser.emitError(loc, "invalid ") << what << "mapping \"" << text
+                                      << "\": " << mapping.getSyntaxError();
     return {};
   }
-  return MappingAttr::get(parser.getContext(), text);
+  return mapping;
+}
+
+/// `#tcp.mapping<"text">`; the text's syntax is checked here.
+Attribute rngd::tcp::MappingAttr::parse(AsmParser &parser, Type) {
+  if (parser.parseLess())
+    return {};
+  MappingAttr mapping = parseMappingText(parser, "");
+  if (!mapping || parser.parseGreater())
+    return {};
+  return mapping;
 }
 
 void rngd::tcp::MappingAttr::print(AsmPrinter &printer) const {

@@ -49,8 +49,10 @@ def Tcp_MappingAttr : Tcp_Attr<"Mapping", "mapping"> {
   ];
   let extraClassDeclaration = [{
     /// The text's syntax tree; empty (every resolve fails) when the text has a syntax error,
-    /// which the type parsers refuse before making the attribute.
+    /// which the parsers refuse (parseMappingText).
     const ::rngd::mapping::Syntax &getSyntax() const;
+    /// The syntax error of the text, empty when it has none.
+    ::llvm::StringRef getSyntaxError() const;
   }];
 }
 

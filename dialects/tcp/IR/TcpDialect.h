@@ -52,6 +52,10 @@ llvm::StringLiteral offsetAttrName(Memory memory);
 std::optional<int64_t> allocatedOffset(mlir::Value v, Memory memory);
 void setAllocatedOffset(mlir::Operation *def, Memory memory, int64_t offset);
 
+/// A quoted mapping text as a MappingAttr, parsed once; a syntax error is refused at the text
+/// as "invalid <what>mapping ...". Null after an error.
+MappingAttr parseMappingText(mlir::AsmParser &parser, llvm::StringRef what);
+
 /// The schedule tcp-schedule set on a DMA or on a pass's last op; null when unscheduled.
 ScheduleAttr getSchedule(mlir::Operation *op);
 /// The waits that end the kernel, on its entry function; null when unscheduled.

@@ -19,18 +19,13 @@ void TcpDialect::registerTypes() {
 }
 
 namespace {
-/// Parses `key = "mapping"` and checks the mapping's syntax (sizes need the module's axes,
-/// which op verifiers check).
-ParseResult parseMappingField(AsmParser &parser, StringRef key, std::string &out) {
+/// Parses `key = "mapping"`, the text parsed once into its attribute (sizes need the
+/// module's axes, which op verifiers check).
+ParseResult parseMappingField(AsmParser &parser, StringRef key, MappingAttr &out) {
   if (parser.parseKeyword(key) || parser.parseEqual())
     return failure();
-  llvm::SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseString(&out))
-    return failure();
-  rngd::mapping::Error err;
-  if (!rngd::mapping::Mapping::checkSyntax(out, err))
-    return parser.emitError(loc, "invalid ") << key << " mapping \"" << out << "\": " << err.str();
-  return success();
+  out = parseMappingText(parser, (key + " ").str());
+  return success(static_cast<bool>(out));
 }
 
 ParseResult parseElementType(AsmParser &parser, Type &type) {
@@ -44,7 +39,7 @@ ParseResult parseElementType(AsmParser &parser, Type &type) {
 
 /// `<elementType, key = "mapping", ...>` with the keys in order.
 ParseResult parseTypeBody(AsmParser &parser, Type &elementType, ArrayRef<StringRef> keys,
-                          SmallVectorImpl<std::string> &values) {
+                          SmallVectorImpl<MappingAttr> &values) {
   values.resize(keys.size());
   if (parser.parseLess() || parseElementType(parser, elementType))
     return failure();
@@ -72,21 +67,12 @@ LogicalResult checkElementType(function_ref<InFlightDiagnostic()> emitError, Typ
 // !tcp.hbm<bf16, "[T, N, D]">
 Type HbmType::parse(AsmParser &parser) {
   Type elementType;
-  std::string elem;
   if (parser.parseLess() || parseElementType(parser, elementType) || parser.parseComma())
     return {};
-  llvm::SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseString(&elem))
+  MappingAttr elem = parseMappingText(parser, "HBM element ");
+  if (!elem || parser.parseGreater())
     return {};
-  rngd::mapping::Error err;
-  if (!rngd::mapping::Mapping::checkSyntax(elem, err)) {
-    parser.emitError(loc, "invalid HBM element mapping \"") << elem << "\": " << err.str();
-    return {};
-  }
-  if (parser.parseGreater())
-    return {};
-  return HbmType::get(parser.getContext(), elementType,
-                      MappingAttr::get(parser.getContext(), elem));
+  return HbmType::get(parser.getContext(), elementType, elem);
 }
 
 void HbmType::print(AsmPrinter &p) const {
@@ -101,11 +87,10 @@ LogicalResult HbmType::verify(function_ref<InFlightDiagnostic()> emitError, Type
 // !tcp.dm<bf16, cluster = "1 # 2", slice = "H / 4 # 256", elem = "H % 4">
 Type DmType::parse(AsmParser &parser) {
   Type elementType;
-  SmallVector<std::string> v;
+  SmallVector<MappingAttr> v;
   if (parseTypeBody(parser, elementType, {"cluster", "slice", "elem"}, v))
     return {};
-  auto m = [&](int i) { return MappingAttr::get(parser.getContext(), v[i]); };
-  return DmType::get(parser.getContext(), elementType, m(0), m(1), m(2));
+  return DmType::get(parser.getContext(), elementType, v[0], v[1], v[2]);
 }
 
 void DmType::print(AsmPrinter &p) const {
@@ -121,11 +106,10 @@ LogicalResult DmType::verify(function_ref<InFlightDiagnostic()> emitError, Type 
 // !tcp.stream<f32, cluster = "...", slice = "...", time = "...", packet = "...">
 Type StreamType::parse(AsmParser &parser) {
   Type elementType;
-  SmallVector<std::string> v;
+  SmallVector<MappingAttr> v;
   if (parseTypeBody(parser, elementType, {"cluster", "slice", "time", "packet"}, v))
     return {};
-  auto m = [&](int i) { return MappingAttr::get(parser.getContext(), v[i]); };
-  return StreamType::get(parser.getContext(), elementType, m(0), m(1), m(2), m(3));
+  return StreamType::get(parser.getContext(), elementType, v[0], v[1], v[2], v[3]);
 }
 
 void StreamType::print(AsmPrinter &p) const {
@@ -142,11 +126,10 @@ LogicalResult StreamType::verify(function_ref<InFlightDiagnostic()> emitError, T
 // !tcp.trf<bf16, cluster = "...", slice = "...", lane = "...", elem = "...">
 Type TrfType::parse(AsmParser &parser) {
   Type elementType;
-  SmallVector<std::string> v;
+  SmallVector<MappingAttr> v;
   if (parseTypeBody(parser, elementType, {"cluster", "slice", "lane", "elem"}, v))
     return {};
-  auto m = [&](int i) { return MappingAttr::get(parser.getContext(), v[i]); };
-  return TrfType::get(parser.getContext(), elementType, m(0), m(1), m(2), m(3));
+  return TrfType::get(parser.getContext(), elementType, v[0], v[1], v[2], v[3]);
 }
 
 void TrfType::print(AsmPrinter &p) const {
@@ -163,11 +146,10 @@ LogicalResult TrfType::verify(function_ref<InFlightDiagnostic()> emitError, Type
 // !tcp.vrf<f32, cluster = "...", slice = "...", elem = "...">
 Type VrfType::parse(AsmParser &parser) {
   Type elementType;
-  SmallVector<std::string> v;
+  SmallVector<MappingAttr> v;
   if (parseTypeBody(parser, elementType, {"cluster", "slice", "elem"}, v))
     return {};
-  auto m = [&](int i) { return MappingAttr::get(parser.getContext(), v[i]); };
-  return VrfType::get(parser.getContext(), elementType, m(0), m(1), m(2));
+  return VrfType::get(parser.getContext(), elementType, v[0], v[1], v[2]);
 }
 
 void VrfType::print(AsmPrinter &p) const {

@@ -295,11 +295,6 @@ std::string Mapping::spelling(const std::string &text) {
   return detail::slice(text, 0, text.size());
 }
 
-bool Mapping::checkSyntax(const std::string &text, Error &err) {
-  std::vector<Term> terms;
-  return detail::parseTerms(text, terms, err);
-}
-
 std::string Mapping::str() const {
   if (factors_.size() == 1)
     return factors_[0].str();

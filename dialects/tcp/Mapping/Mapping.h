@@ -94,8 +94,6 @@ public:
   /// Parses and resolves against the axes. Any syntax error, unknown axis, or non-dividing /
   /// non-nesting operator is an Error naming the term.
   static std::optional<Mapping> parse(const std::string &text, const AxisEnv &env, Error &err);
-  /// Syntax check only (no axis sizes needed), for type parsers.
-  static bool checkSyntax(const std::string &text, Error &err);
   /// The text as written with each run of whitespace (tabs, newlines) one space and none at
   /// the ends: how an executable's argument records the mapping its kernel wrote.
   static std::string spelling(const std::string &text);

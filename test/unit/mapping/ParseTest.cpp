@@ -234,8 +234,8 @@ TEST_CASE("syntax errors", "[mapping][parse][errors]") {
   checkError("A + 1", e, "`+ 1`", {"unexpected `+` at column 3"});
 
   Error err;
-  CHECK(Mapping::checkSyntax("Q / 3, [R, S % 2] # 4", err)); // no sizes needed
-  CHECK_FALSE(Mapping::checkSyntax("A / / 2", err));
+  CHECK(Syntax::parse("Q / 3, [R, S % 2] # 4", err)); // no sizes needed
+  CHECK_FALSE(Syntax::parse("A / / 2", err));
   CHECK(err.message.find("expected a number after `/`") != std::string::npos);
   CHECK(err.str() == err.term + ": " + err.message);
 }
