@@ -252,44 +252,49 @@ mlir::LogicalResult ScopeScan::run(const std::vector<Token> &tokens) {
 
 } // namespace
 
-mlir::LogicalResult checkNesting(const llvm::SourceMgr &sources, mlir::MLIRContext *context) {
-  const llvm::MemoryBuffer *buffer = sources.getMemoryBuffer(sources.getMainFileID());
-  llvm::StringRef text = buffer->getBuffer();
+static llvm::StringRef mainText(const llvm::SourceMgr &sources) {
+  return sources.getMemoryBuffer(sources.getMainFileID())->getBuffer();
+}
+
+/// checkNesting over the main buffer's tokens.
+static mlir::LogicalResult checkNesting(const llvm::SourceMgr &sources,
+                                        mlir::MLIRContext *context,
+                                        const std::vector<Token> &tokens) {
+  const char *begin = mainText(sources).data();
   auto isName = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   unsigned depth = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') { // a comment, to its line's end
-      i = std::min(text.find('\n', i), text.size());
-      continue;
-    }
-    if (c == '"') { // a string, escapes included
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        i += text[i] == '\\';
-      continue;
-    }
-    bool open = c == '(' || c == '[' || c == '{' || (c == '<' && i > 0 && isName(text[i - 1]));
-    bool close = c == ')' || c == ']' || c == '}' || (c == '>' && (i == 0 || text[i - 1] != '-'));
+  for (const Token &token : tokens) { // comments and strings are not tokens
+    if (token.text.size() != 1)
+      continue; // `->` (one token) closes nothing
+    const char *at = token.text.data();
+    char c = *at;
+    bool open = c == '(' || c == '[' || c == '{' ||
+                (c == '<' && at > begin && isName(at[-1]));
+    bool close = c == ')' || c == ']' || c == '}' || c == '>';
     if (close && depth > 0)
       --depth;
     if (open && ++depth > kMaxNesting)
-      return mlir::emitError(locationOf(sources, context, text.data() + i))
+      return mlir::emitError(locationOf(sources, context, at))
              << "brackets nest deeper than " << kMaxNesting << " levels";
   }
   return mlir::success();
 }
 
+mlir::LogicalResult checkNesting(const llvm::SourceMgr &sources, mlir::MLIRContext *context) {
+  return checkNesting(sources, context, lex(mainText(sources), ""));
+}
+
 mlir::LogicalResult checkValueScopes(const llvm::SourceMgr &sources, mlir::MLIRContext *context,
                                      llvm::StringRef splitMarker) {
-  llvm::StringRef text = sources.getMemoryBuffer(sources.getMainFileID())->getBuffer();
-  return ScopeScan(sources, context).run(lex(text, splitMarker));
+  return ScopeScan(sources, context).run(lex(mainText(sources), splitMarker));
 }
 
 mlir::LogicalResult checkSource(const llvm::SourceMgr &sources, mlir::MLIRContext *context,
                                 llvm::StringRef splitMarker) {
-  if (mlir::failed(checkNesting(sources, context)))
+  std::vector<Token> tokens = lex(mainText(sources), splitMarker); // lexed once for both
+  if (mlir::failed(checkNesting(sources, context, tokens)))
     return mlir::failure();
-  return checkValueScopes(sources, context, splitMarker);
+  return ScopeScan(sources, context).run(tokens);
 }
 
 } // namespace rngd

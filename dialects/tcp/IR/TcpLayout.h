@@ -77,12 +77,6 @@ struct VrfLayout {
   int64_t bytes() const { return elem.size() * elemBytes; }
 };
 
-class HbmType;
-class DmType;
-class StreamType;
-class TrfType;
-class VrfType;
-
 /// Resolve and check a type in the context of `op` (capacity, level sizes, coverage);
 /// each emits a diagnostic on `op` naming the rule and the numbers when it fails.
 std::optional<HbmLayout> resolveHbm(mlir::Operation *op, HbmType type);
