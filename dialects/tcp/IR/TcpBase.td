@@ -3,6 +3,7 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/OpAsmInterface.td"
 
 def Tcp_Dialect : Dialect {
   let name = "tcp";
@@ -31,10 +32,26 @@ def Tcp_Dialect : Dialect {
   let extraClassDeclaration = [{
     void registerTypes();
     void registerAttributes();
+
+    /// The alias `type` prints under (`!name = ...`), for modules built in C++ (the stage
+    /// generator names its types); types without one print in full, as before.
+    void setTypeAlias(::mlir::Type type, ::llvm::StringRef name);
+    ::llvm::StringRef getTypeAlias(::mlir::Type type) const;
+
+    ::llvm::DenseMap<::mlir::Type, std::string> typeAliases;
   }];
 }
 
-class Tcp_Op<string mnemonic, list<Trait> traits = []> : Op<Tcp_Dialect, mnemonic, traits>;
+// Every op's results print under the name of the op's location when it is a NameLoc: the
+// names that C++-built modules (the stage generator) give their values.
+class Tcp_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tcp_Dialect, mnemonic, !listconcat(traits, [OpAsmOpInterface])> {
+  let extraClassDeclaration = [{
+    void getAsmResultNames(::mlir::OpAsmSetValueNameFn setNameFn) {
+      ::rngd::tcp::nameResultsFromLocation(getOperation(), setNameFn);
+    }
+  }];
+}
 class Tcp_Type<string name, string typeMnemonic, list<Trait> traits = []>
     : TypeDef<Tcp_Dialect, name, traits> {
   let mnemonic = typeMnemonic;

@@ -11,7 +11,35 @@ using namespace rngd::tcp;
 #include "dialects/tcp/IR/TcpDialect.cpp.inc"
 #include "dialects/tcp/IR/TcpEnums.cpp.inc"
 
+namespace {
+/// Type aliases come from the dialect's table (setTypeAlias); nothing else is aliased.
+struct TcpAsmInterface : OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Type type, raw_ostream &os) const override {
+    StringRef name = static_cast<const TcpDialect *>(getDialect())->getTypeAlias(type);
+    if (name.empty())
+      return AliasResult::NoAlias;
+    os << name;
+    return AliasResult::FinalAlias;
+  }
+};
+} // namespace
+
+void TcpDialect::setTypeAlias(Type type, StringRef name) { typeAliases[type] = name.str(); }
+
+StringRef TcpDialect::getTypeAlias(Type type) const {
+  auto it = typeAliases.find(type);
+  return it == typeAliases.end() ? StringRef() : StringRef(it->second);
+}
+
+void rngd::tcp::nameResultsFromLocation(Operation *op, OpAsmSetValueNameFn setNameFn) {
+  auto name = llvm::dyn_cast<NameLoc>(op->getLoc());
+  if (name && op->getNumResults() > 0)
+    setNameFn(op->getResult(0), name.getName().getValue());
+}
+
 void TcpDialect::initialize() {
+  addInterfaces<TcpAsmInterface>();
   registerTypes();
   registerAttributes();
   addOperations<

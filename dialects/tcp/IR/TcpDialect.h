@@ -26,6 +26,11 @@ struct MappingAttrStorage; // defined in TcpAttrs.cpp: the text and its parsed s
 #define GET_TYPEDEF_CLASSES
 #include "dialects/tcp/IR/TcpTypes.h.inc"
 
+namespace rngd::tcp {
+/// Names the op's results after its location when that is a NameLoc (`%name`, `%name_0`, ...).
+void nameResultsFromLocation(mlir::Operation *op, mlir::OpAsmSetValueNameFn setNameFn);
+} // namespace rngd::tcp
+
 #define GET_OP_CLASSES
 #include "dialects/tcp/IR/TcpOps.h.inc"
 

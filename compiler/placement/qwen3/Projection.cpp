@@ -1,0 +1,10 @@
+// `projection`: not generated yet (the hand-placed kernels/qwen3/projection.mlir stands).
+#include "compiler/placement/qwen3/Stages.h"
+
+namespace rngd::placement::qwen3 {
+
+llvm::Error buildProjection(StageBuilder &, const Qwen3Shape &, int64_t) {
+  return placementError("projection", "generator", "this stage is not generated yet");
+}
+
+} // namespace rngd::placement::qwen3

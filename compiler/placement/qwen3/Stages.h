@@ -1,0 +1,23 @@
+// One function per Qwen3 stage (one file each in this directory), called by buildQwen3Stage.
+#pragma once
+
+#include "compiler/placement/Qwen3Shape.h"
+#include "compiler/placement/StageBuilder.h"
+
+namespace rngd::placement::qwen3 {
+
+// Each builds its stage into `b` for `shape`; `tokens` is the prefill block size T (1 for the
+// decode stages). An error names the placement rule the shape fails, with the numbers.
+llvm::Error buildEmbedding(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+llvm::Error buildTokenLookup(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+llvm::Error buildProjection(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+llvm::Error buildAttentionForwardFirst(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+llvm::Error buildAttentionForward(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+llvm::Error buildDecoder(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+llvm::Error buildFinalLayer(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+llvm::Error buildPrefillProjection(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+llvm::Error buildPrefillAttentionFirst(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+llvm::Error buildPrefillAttention(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+
+} // namespace rngd::placement::qwen3
