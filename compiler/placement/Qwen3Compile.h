@@ -1,0 +1,30 @@
+// The Qwen3 stages placed and compiled in-process, behind a header without MLIR: what
+// rngd-qwen3 calls (it has no MLIR of its own). Errors are text: the placement rule a shape
+// fails, or the compiler's diagnostics.
+#pragma once
+
+#include "compiler/placement/Qwen3Shape.h"
+#include "rngd/machine/TargetModel.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rngd::placement {
+
+struct StageBinary {
+  std::vector<uint8_t> executable; // the .rngd bytes
+  std::string scheduleJson;        // rngdc --dump-schedule's JSON
+};
+
+/// Generates `stage` (with `tokens` its prefill block size; 1 for decode) and compiles it.
+bool compileQwen3Stage(const Qwen3Shape &shape, const TargetModel &target, const std::string &stage,
+                       int64_t tokens, StageBinary &out, std::string &error);
+
+/// Generates (and verifies) each of `stages` without compiling: the quick check that a model
+/// can be placed, before a program loads any weight. `tokens` applies to the prefill stages.
+bool checkQwen3Placement(const Qwen3Shape &shape, const TargetModel &target,
+                         const std::vector<std::string> &stages, int64_t tokens,
+                         std::string &error);
+
+} // namespace rngd::placement
