@@ -4,6 +4,9 @@
 #include "compiler/pipelines/Pipelines.h"
 #include "compiler/placement/Qwen3Stages.h"
 
+#include "dialects/tcp/IR/TcpLayout.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/raw_ostream.h"
@@ -37,7 +40,48 @@ struct CompileContext {
   }
 };
 
+/// The row-major dimensions of `stage`'s HBM argument `name` (its mapping's factors' cells).
+bool argumentDims(const Qwen3Shape &shape, const TargetModel &target, const std::string &stage,
+                  const std::string &name, std::vector<int64_t> &dims, std::string &error) {
+  CompileContext c;
+  llvm::Expected<GeneratedStage> generated = buildQwen3Stage(&c.context, stage, shape, target);
+  if (!generated) {
+    error = llvm::toString(generated.takeError());
+    return false;
+  }
+  for (auto func : generated->module->getOps<mlir::func::FuncOp>())
+    for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+      auto argName = func.getArgAttrOfType<mlir::StringAttr>(i, "tcp.name");
+      auto type = llvm::dyn_cast<tcp::HbmType>(func.getArgument(i).getType());
+      if (!argName || argName.getValue() != name || !type)
+        continue;
+      std::optional<tcp::HbmLayout> layout = tcp::resolveHbm(func, type);
+      if (!layout)
+        break;
+      dims.clear();
+      for (const mapping::Factor &f : layout->elem.factors())
+        dims.push_back(f.cells);
+      return true;
+    }
+  error = "the generated " + stage + " has no HBM argument `" + name + "`";
+  return false;
+}
+
 } // namespace
+
+bool qwen3Interface(const Qwen3Shape &shape, const TargetModel &target, Qwen3Interface &out,
+                    std::string &error) {
+  std::vector<int64_t> head, keys;
+  if (!argumentDims(shape, target, "final_layer", "lm_head_weight", head, error) ||
+      !argumentDims(shape, target, "attention_forward", "k", keys, error))
+    return false;
+  int64_t cells = 1;
+  for (int64_t d : head)
+    cells *= d;
+  out.paddedVocab = cells / shape.hidden;
+  out.kvChunk = keys.front();
+  return true;
+}
 
 bool compileQwen3Stage(const Qwen3Shape &shape, const TargetModel &target, const std::string &stage,
                        int64_t tokens, StageBinary &out, std::string &error) {

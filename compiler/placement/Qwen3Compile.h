@@ -4,6 +4,7 @@
 #pragma once
 
 #include "compiler/placement/Qwen3Shape.h"
+#include "compiler/placement/Qwen3StageList.h"
 #include "rngd/machine/TargetModel.h"
 
 #include <cstdint>
@@ -20,6 +21,16 @@ struct StageBinary {
 /// Generates `stage` (with `tokens` its prefill block size; 1 for decode) and compiles it.
 bool compileQwen3Stage(const Qwen3Shape &shape, const TargetModel &target, const std::string &stage,
                        int64_t tokens, StageBinary &out, std::string &error);
+
+/// What the host allocates before it loads any stage, read from the generated stages' HBM
+/// arguments: the LM head's rows (final_layer's lm_head_weight, the vocabulary padded to whole
+/// tiles) and the keys of one KV-cache chunk (attention_forward's k).
+struct Qwen3Interface {
+  int64_t paddedVocab = 0;
+  int64_t kvChunk = 0;
+};
+bool qwen3Interface(const Qwen3Shape &shape, const TargetModel &target, Qwen3Interface &out,
+                    std::string &error);
 
 /// Generates (and verifies) each of `stages` without compiling: the quick check that a model
 /// can be placed, before a program loads any weight. `tokens` applies to the prefill stages.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "compiler/placement/Qwen3Shape.h"
+#include "compiler/placement/Qwen3StageList.h"
 #include "rngd/machine/TargetModel.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -19,16 +20,6 @@ struct GeneratedStage {
   std::string header; // paragraphs of the header comment, without comment markers
   mlir::OwningOpRef<mlir::ModuleOp> module;
 };
-
-/// embedding, token_lookup, projection, attention_forward_first, attention_forward, decoder,
-/// final_layer: the decode stages, in the order the host runs them.
-const std::vector<std::string> &decodeStageNames();
-/// prefill_projection, prefill_attention_first, prefill_attention, prefill_decoder.
-const std::vector<std::string> &prefillStageNames();
-/// 16, 32, 64, 128, 256, 512: the prefill block sizes.
-const std::vector<int64_t> &prefillTokenCounts();
-/// "prefill_projection" and 512 -> "prefill_projection_t512".
-std::string prefillStageName(const std::string &stage, int64_t tokens);
 
 /// Builds one stage (a decode stage name, or a prefill stage name with `tokens` its block
 /// size), verified. An error names the stage, the placement rule the shape fails and the

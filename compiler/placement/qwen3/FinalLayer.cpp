@@ -1,10 +1,348 @@
-// `final_layer`: not generated yet (the hand-placed kernels/qwen3/final_layer.mlir stands).
+// `final_layer`: logits = RMSNorm(input) x lm_head^T. RMSNorm on one slice of each cluster, the
+// normalised x copied DM to DM onto the slices of each LM-head tile, then the tiles (LmHead.h)
+// streamed through the Contraction Engine one after the other.
+#include "compiler/placement/qwen3/LmHead.h"
 #include "compiler/placement/qwen3/Stages.h"
+
+#include "rngd/Isa.h"
+
+#include "llvm/Support/Format.h"
+
+#include <string>
+#include <vector>
 
 namespace rngd::placement::qwen3 {
 
-llvm::Error buildFinalLayer(StageBuilder &, const Qwen3Shape &, int64_t) {
-  return placementError("final_layer", "generator", "this stage is not generated yet");
+namespace {
+
+std::string num(int64_t n) { return std::to_string(n); }
+
+/// Wraps each line of `text` at 96 columns (the header's `// ` makes 99), continuing with the
+/// line's indentation: describe() paragraphs are written unwrapped, with numbers of any width.
+std::string wrap(const std::string &text) {
+  constexpr size_t width = 96;
+  std::string out;
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(text).split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    const size_t indent =
+        line.find_first_not_of(' ') == llvm::StringRef::npos ? 0 : line.find_first_not_of(' ');
+    while (line.size() > width) {
+      size_t cut = line.rfind(' ', width);
+      if (cut == llvm::StringRef::npos || cut <= indent)
+        break;
+      out += line.substr(0, cut).str() + "\n" + std::string(indent, ' ');
+      line = line.substr(cut + 1);
+    }
+    out += line.str() + "\n";
+  }
+  out.pop_back();
+  return out;
+}
+
+std::string real(double x) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%g", x);
+  return text;
+}
+
+/// The placement of one LM-head tile: `rows` rows over axis `name`, `lanes` TRF lanes of
+/// `rowsPerLane` rows on the first `slices` slices of every cluster; the aliases start with
+/// `prefix` (none for the full tiles, "c" and "e" for the remainder's).
+struct TileLayout {
+  int64_t rows = 0;
+  std::string copy; // the SSA name of the normalised x's copy on the tile's slices
+  mlir::Type tile, rowsOut, dm, load, trf, acc, res, result, xdm, xs;
+};
+
+/// x (bf16 over H) as a stream on `slice` of every cluster: one flit per time step.
+mlir::Type xStream(StageBuilder &b, const std::string &alias, const Expr &cluster,
+                   const Expr &slice, const Expr &h) {
+  const int64_t perFlit = b.target().flitBytes / 2; // bf16
+  return b.stream(alias, b.bf16(), cluster, slice, h / perFlit, h % perFlit);
+}
+
+/// The cluster mapping of `rows` rows split evenly over the clusters in order (cluster 0 the
+/// first), or `1` on a one-cluster target (`H / H` would cover H twice).
+Expr byCluster(const TargetModel &t, const Expr &axis, int64_t rows) {
+  return t.clusters > 1 ? axis / (rows / t.clusters) : Expr::one();
+}
+
+/// A copy on every cluster: a replica axis, or `1` on a one-cluster target.
+Expr everyCluster(StageBuilder &b, const std::string &name) {
+  const TargetModel &t = b.target();
+  return t.clusters > 1 ? b.axis(name + std::to_string(t.clusters), t.clusters) : Expr::one();
+}
+
+/// A slice mapping over the first `used` slices of a cluster, padded to the cluster's.
+Expr padSlices(const TargetModel &t, const Expr &slice, int64_t used) {
+  return used < t.slicesPerCluster ? slice.pad(t.slicesPerCluster) : slice;
+}
+
+/// Declares an axis once: tiles on the same number of slices share their replica axis.
+Expr axisOnce(StageBuilder &b, std::vector<std::string> &declared, const std::string &name,
+              int64_t size) {
+  if (!llvm::is_contained(declared, name)) {
+    declared.push_back(name);
+    b.axis(name, size);
+  }
+  return Expr::axis(name);
+}
+
+TileLayout tileLayout(StageBuilder &b, std::vector<std::string> &declared, const Expr &h,
+                      const std::string &prefix, const std::string &name, int64_t rows,
+                      int64_t lanes, int64_t rowsPerLane, int64_t slices) {
+  const TargetModel &t = b.target();
+  const int64_t perSlice = lanes * rowsPerLane, perFlit = t.flitBytes / 2;
+  Expr r = axisOnce(b, declared, name, rows);
+  Expr cluster = byCluster(t, r, rows);
+  Expr slice = padSlices(t, r / perSlice % slices, slices);
+  Expr lane = r % lanes, row = r / lanes % rowsPerLane;
+  Expr packet = lanes < t.trfLanes ? lane.pad(t.trfLanes) : lane;
+  const bool slots = rowsPerLane > 1;
+  TileLayout l;
+  l.rows = rows;
+  l.copy = prefix.empty() ? "xnd" : prefix + "x";
+  l.tile = b.hbm(prefix + "tile", b.bf16(), Expr::pair({r, h}));
+  l.rowsOut = b.hbm(prefix + "rows", b.bf16(), r);
+  l.dm = b.dm(prefix + "tdm", b.bf16(), cluster, slice, Expr::pair({r % perSlice, h}));
+  l.load = b.stream(prefix + "tload", b.bf16(), cluster, slice,
+                    slots ? Expr::pair({lane, row, h / perFlit}) : Expr::pair({lane, h / perFlit}),
+                    h % perFlit);
+  l.trf = b.trf(prefix + "ttrf", b.bf16(), cluster, slice, lane, slots ? Expr::pair({row, h}) : h);
+  l.acc = b.stream(prefix + "acc", b.f32(), cluster, slice, slots ? row : Expr::one(), packet);
+  l.res = b.stream(prefix + "res", b.bf16(), cluster, slice, slots ? row : Expr::one(), packet);
+  l.result = b.dm(prefix + "rdm", b.bf16(), cluster, slice, r % perSlice);
+  // The normalised x, replicated on the tile's slices of every cluster.
+  Expr xCluster =
+      t.clusters > 1 ? axisOnce(b, declared, "C" + num(t.clusters), t.clusters) : Expr::one();
+  Expr xSlice = padSlices(t, axisOnce(b, declared, "S" + num(slices), slices), slices);
+  l.xdm = b.dm(prefix + "xdm", b.bf16(), xCluster, xSlice, h);
+  l.xs = xStream(b, prefix + "xn", xCluster, xSlice, h);
+  return l;
+}
+
+/// Whether RMSNorm's weight (f32) and rms (one VRF row) do not fit the VRF together.
+bool rmsAfterNormWeight(const Qwen3Shape &s, const TargetModel &t) {
+  return s.hidden * 4 + t.vrfAllocationAlignment > t.vrfBytesPerSlice;
+}
+
+struct NormTypes {
+  mlir::Type one, xs, sum, sumDm, sumVrf, w, wVrf, xwDm;
+};
+
+NormTypes normTypes(StageBuilder &b, const Expr &h) {
+  const TargetModel &t = b.target();
+  Expr k = everyCluster(b, "K");
+  Expr one = Expr::one().pad(t.slicesPerCluster);
+  const int64_t perFlit = t.flitBytes / 4;                    // f32 after the fetch adapter
+  const int64_t perSubAccess = t.subFetchAccessBytes / 2;     // bf16 read, f32 streamed
+  Expr scalar = Expr::one().pad(t.commitStrideAlignment / 4); // one f32, a committable packet
+  NormTypes n;
+  n.one = b.dm("xone", b.bf16(), k, one, h);
+  n.xs = b.stream("xs", b.f32(), k, one, h / perFlit, h % perFlit);
+  n.sum = b.stream("ss", b.f32(), k, one, Expr::one(), scalar);
+  n.sumDm = b.dm("sdm", b.f32(), k, one, scalar);
+  n.sumVrf = b.vrf("svrf", b.f32(), k, one, scalar);
+  n.w = b.stream("wsub", b.f32(), k, one, h / perSubAccess, h % perSubAccess);
+  n.wVrf = b.vrf("wvrf", b.f32(), k, one, h);
+  n.xwDm = b.dm("xfdm", b.f32(), k, one, h);
+  return n;
+}
+
+/// RMSNorm of x (bf16, on one slice of each cluster) with weight w there: the normalised x,
+/// bf16, on that slice. Six passes: sum of squares, rms, rms and w into the VRF (sub), x * w,
+/// / rms with the cast.
+mlir::Value rmsNorm(StageBuilder &b, const Qwen3Shape &shape, const NormTypes &n, mlir::Value x,
+                    mlir::Value w) {
+  using tcp::Context;
+  mlir::Value c1 = b.collect("c1", b.fetch("s1", Context::main, x, n.xs));
+  mlir::Value q =
+      b.vector("q", c1, {Step::op("stash"), Step::stash("mul_f"), Step::op("reduce_add_f")}, n.sum);
+  mlir::Value sum = b.commit("sum", q, n.sumDm);
+  mlir::Value c2 = b.collect("c2", b.fetch("s2", Context::main, sum, n.sum));
+  mlir::Value r = b.vector(
+      "r", c2,
+      {Step::fma(float(1.0 / double(shape.hidden)), float(shape.rmsNormEps)), Step::op("sqrt_f")});
+  mlir::Value rms = b.commit("rms", r, n.sumDm);
+  auto loadRms = [&] {
+    return b.toVrf("rv", b.collect("c3", b.fetch("s3", Context::sub, rms, n.sum)), n.sumVrf);
+  };
+  // rms goes to the VRF before the weight when both fit; otherwise after x * w, into the
+  // weight's bytes (a VRF tensor lives until the last pass that reads it ends).
+  const bool rmsAfterWeight = rmsAfterNormWeight(shape, b.target());
+  mlir::Value rv = rmsAfterWeight ? mlir::Value() : loadRms();
+  mlir::Value wv = b.toVrf("wv", b.collect("c4", b.fetch("s4", Context::sub, w, n.w)), n.wVrf);
+  mlir::Value c5 = b.collect("c5", b.fetch("s5", Context::main, x, n.xs));
+  mlir::Value xw = b.commit("xw", b.vector("p", c5, {Step::vrfOf("mul_f", wv)}), n.xwDm);
+  if (rmsAfterWeight)
+    rv = loadRms();
+  mlir::Value c6 = b.collect("c6", b.fetch("s6", Context::main, xw, n.xs));
+  mlir::Value normed = b.vector("n", c6, {Step::vrfOf("div_f", rv)});
+  return b.commit("xn1", normed, n.one, /*castToBf16=*/true);
+}
+
+/// The checks RMSNorm on one slice rests on: whole flits and sub accesses of H, and the
+/// weight (f32) in the VRF.
+llvm::Error checkNorm(const Qwen3Shape &s, const TargetModel &t) {
+  const int64_t perFlit = t.flitBytes / 4, perSubAccess = t.subFetchAccessBytes / 2;
+  if (s.hidden % perFlit != 0 || s.hidden % perSubAccess != 0 || s.hidden * 2 % t.flitBytes)
+    return placementError("final_layer", "x streams in whole flits",
+                          "hidden " + llvm::Twine(s.hidden) + " in flits of " +
+                              llvm::Twine(perFlit) + " f32 and sub accesses of " +
+                              llvm::Twine(perSubAccess));
+  if (s.hidden * 4 > t.vrfBytesPerSlice)
+    return placementError("final_layer", "the norm weight (f32) fits one slice's VRF",
+                          llvm::Twine(s.hidden) + " x 4 = " + llvm::Twine(s.hidden * 4) +
+                              " bytes, the VRF holds " + llvm::Twine(t.vrfBytesPerSlice));
+  return llvm::Error::success();
+}
+
+/// The stage's DMAs (input, weight, a copy of x per tile layout, a load and a store per tile)
+/// stay within the ISA's DMA tags less one DMA's parts (one per engine). rngdc reuses tags, but
+/// its scheduler frees tags for a DMA's parts before it balances the DMA over more engines, and
+/// its highest tag grows about one per DMA: a stage of 57 DMAs asked for tag 64 (`DMA tag 64 is
+/// outside 0..63`, 1.7B's 37 full tiles too), one of 55 peaked at 62. Until that is fixed a
+/// longer stage is refused here rather than by rngdc.
+llvm::Error checkDmaCount(const TargetModel &t, const LmHeadTiling &lm,
+                          const std::vector<LmHeadTailTile> &tail) {
+  const int64_t tiles = lm.fullTiles + int64_t(tail.size());
+  const int64_t layouts = (lm.fullTiles > 0 ? 1 : 0) + int64_t(tail.size());
+  const int64_t dmas = 2 + layouts + 2 * tiles;
+  const int64_t tags = int64_t(isa::kMaxTag) + 1;
+  if (dmas + t.dmaEngines > tags)
+    return placementError("final_layer",
+                          "the stage's DMAs, and one more DMA's parts, fit the "
+                          "ISA's DMA tags (rngdc's tag reuse falls short beyond)",
+                          llvm::Twine(tiles) + " LM-head tiles make " + llvm::Twine(dmas) +
+                              " DMAs, + " + llvm::Twine(t.dmaEngines) + " engines > " +
+                              llvm::Twine(tags) + " tags");
+  return llvm::Error::success();
+}
+
+/// One tile: weights HBM -> DM -> TRF (main, whole flits), contraction against x, cast, commit
+/// and store into `out`'s rows [first, first + rows).
+void streamTile(StageBuilder &b, int64_t i, const TileLayout &l, mlir::Value weights,
+                mlir::Value out, mlir::Value x, int64_t first, int64_t hidden) {
+  using tcp::Context;
+  auto id = [&](const char *stem) { return stem + num(i); };
+  mlir::Value w = b.view(id("w"), weights, first * hidden, l.tile);
+  mlir::Value d = b.dma(id("d"), w, l.dm);
+  mlir::Value k = b.collect(id("k"), b.fetch(id("l"), Context::main, d, l.load));
+  mlir::Value t = b.toTrf(id("t"), k, l.trf);
+  mlir::Value y = b.collect(id("y"), b.fetch(id("x"), Context::main, x, l.xs));
+  mlir::Value a = b.contract(id("a"), y, t, /*pack=*/2, l.acc);
+  mlir::Value o = b.commit(id("o"), b.cast(id("b"), a, l.res), l.result);
+  b.dmaInto(o, b.view(id("v"), out, first, l.rowsOut));
+}
+
+std::string count(size_t n, const std::string &what) {
+  return (n == 1 ? "one " + what : n == 2 ? "two " + what + "s" : num(n) + " " + what + "s");
+}
+
+void describe(StageBuilder &b, const Qwen3Shape &s, const LmHeadTiling &lm,
+              const std::vector<LmHeadTailTile> &tail) {
+  const TargetModel &t = b.target();
+  const int64_t remainder = s.vocab - lm.fullTiles * lm.tileRows;
+  const int64_t tileBytes = lm.tileRows * s.hidden * 2;
+  const std::string perSlice = num(lm.rowsPerSlice), slots = num(lm.rowsPerLane);
+  std::string what = "`final_layer` stage: logits = RMSNorm(input) x lm_head^T over ";
+  what += num(lm.fullTiles) + " tiles of " + num(lm.tileRows) + " rows and ";
+  what += count(tail.size(), "tile") + " of the remaining " + num(remainder) + " (the LM head ";
+  what += "buffer is padded to Wp = " + num(lm.paddedVocab) + " rows; the padding rows are ";
+  what += "neither read nor written, so rows >= W of `out` are unspecified).";
+  b.describe(wrap(what));
+  std::string norm = "\nRMSNorm runs on one slice of each cluster (input and weight come from ";
+  norm += "HBM once per cluster, replica axis K" + num(t.clusters) + "), then the normalised x ";
+  norm += "goes to every slice DM to DM (replica axes C" + num(t.clusters) + " x S";
+  norm += num(t.slicesPerCluster) + "), each cluster reading the other cluster's copy, so that ";
+  norm += "every slice streams it:\n  1. sum of squares (intra-slice tree per flit, ";
+  norm += num(s.hidden * 4 / t.flitBytes) + " flits into one slot)\n  2. rms = sqrt(sum / ";
+  norm += num(s.hidden) + " + " + real(s.rmsNormEps) + ")      3-4. rms and w into the VRF ";
+  norm += "(sub)\n  5. x * w                                6. / rms, cast to bf16\n";
+  norm += "Each tile: the " + num(tileBytes >> 20) + " MiB tile -> DM over ";
+  norm += num(t.totalSlices()) + " slices (" + perSlice + " rows each), DM -> TRF on the main ";
+  norm += "context in " + num(t.flitBytes) + "-byte packets (" + num(t.trfLanes) + " lanes x ";
+  norm += slots + " rows), the contraction against the normalised x (" + slots + " slots), a ";
+  norm += "cast to bf16, and the " + perSlice + " results per slice back to `out`.";
+  if (rmsAfterNormWeight(s, t))
+    norm += " rms goes to the VRF after step 5: the weight in f32 (" + num(s.hidden * 4) +
+            " bytes) leaves no room for it before.";
+  b.describe(wrap(norm));
+  if (tail.empty())
+    return;
+  std::string last = "\nThe last " + num(remainder) + " rows in " + count(tail.size(), "tile");
+  last += ", so that little is left to load into the TRF after the last byte arrives ";
+  last += "(LmHead.h, planLmHeadTail): ";
+  for (size_t i = 0; i < tail.size(); ++i) {
+    const LmHeadTailTile &tile = tail[i];
+    last += (i == 0 ? "" : ", then ") + num(tile.rows) + " rows on " + num(tile.slicesPerCluster) +
+            " slices of each cluster (" + num(tile.rowsPerSlice) +
+            " rows each, one per TRF lane: " + num(tile.rowsPerSlice) + "/" + perSlice +
+            " of a full tile's TRF load)";
+  }
+  last += ", each tile with its own copy of the normalised x on its slices.";
+  b.describe(wrap(last));
+}
+
+} // namespace
+
+llvm::Error buildFinalLayer(StageBuilder &b, const Qwen3Shape &shape, int64_t) {
+  const TargetModel &t = b.target();
+  llvm::Expected<LmHeadTiling> lm = planLmHead(shape, t);
+  if (!lm)
+    return lm.takeError();
+  llvm::Expected<std::vector<LmHeadTailTile>> tail = planLmHeadTail(shape, t, *lm);
+  if (!tail)
+    return tail.takeError();
+  if (llvm::Error e = checkNorm(shape, t))
+    return e;
+  if (llvm::Error e = checkDmaCount(t, *lm, *tail))
+    return e;
+  describe(b, shape, *lm, *tail);
+
+  Expr h = b.axis("H", shape.hidden);
+  Expr w = b.axis("W", shape.vocab);
+  Expr wp = lm->paddedVocab > shape.vocab ? w.pad(lm->paddedVocab) : w;
+  std::vector<std::string> declared = {"H", "W"};
+  mlir::Type vec = b.hbm("vec", b.bf16(), h);
+  mlir::Type lmType = b.hbm("lm", b.bf16(), Expr::pair({wp / lm->tileRows, wp % lm->tileRows, h}));
+  mlir::Type logits = b.hbm("logits", b.bf16(), wp);
+  NormTypes norm = normTypes(b, h);
+  std::vector<TileLayout> layouts;
+  if (lm->fullTiles > 0)
+    layouts.push_back(tileLayout(b, declared, h, "", "R", lm->tileRows, t.trfLanes, lm->rowsPerLane,
+                                 t.slicesPerCluster));
+  const char *tailNames[] = {"C", "E"};
+  const char *tailPrefixes[] = {"c", "e"};
+  // The last tile is always E (its rows are the fewest a store moves), the one before it C.
+  for (size_t i = 0; i < tail->size(); ++i) {
+    const LmHeadTailTile &tile = (*tail)[i];
+    size_t role = i + 2 - tail->size();
+    layouts.push_back(tileLayout(b, declared, h, tailPrefixes[role], tailNames[role], tile.rows,
+                                 tile.rowsPerSlice, 1, tile.slicesPerCluster));
+  }
+
+  mlir::Value input = b.input("input", vec);
+  mlir::Value rmsWeight = b.input("rms_weight", vec);
+  mlir::Value weights = b.input("lm_head_weight", lmType);
+  mlir::Value out = b.output("out", logits);
+  mlir::Value x = b.dma("xd", input, norm.one);
+  mlir::Value wd = b.dma("wd", rmsWeight, norm.one);
+  mlir::Value normed = rmsNorm(b, shape, norm, x, wd);
+  // The normalised x on every tile's slices (the full tiles' first), DM to DM.
+  std::vector<mlir::Value> copies;
+  for (const TileLayout &layout : layouts)
+    copies.push_back(b.dma(layout.copy, normed, layout.xdm));
+
+  int64_t first = 0, index = 0;
+  for (int64_t i = 0; i < lm->fullTiles; ++i, first += lm->tileRows)
+    streamTile(b, index++, layouts[0], weights, out, copies[0], first, shape.hidden);
+  for (size_t i = lm->fullTiles > 0 ? 1 : 0; i < layouts.size(); ++i) {
+    streamTile(b, index++, layouts[i], weights, out, copies[i], first, shape.hidden);
+    first += layouts[i].rows;
+  }
+  return llvm::Error::success();
 }
 
 } // namespace rngd::placement::qwen3

@@ -1,10 +1,411 @@
-// `prefill_attention`: not generated yet (the hand-placed kernels/qwen3/prefill_attention.mlir stands).
+// `prefill_attention`: a block of T queries against one earlier, full chunk of the KV cache (no
+// mask), folded into each query's online-softmax state. The queries stay in the TRF, the keys
+// and V are broadcast around each kv head's ring of slices (kernels/qwen3/prefill_attention.mlir
+// was the hand-placed original; docs/prefill.md, "Attention and the decoder").
+#include "compiler/placement/qwen3/PrefillPlanH4.h"
 #include "compiler/placement/qwen3/Stages.h"
+
+#include <cmath>
+#include <string>
 
 namespace rngd::placement::qwen3 {
 
-llvm::Error buildPrefillAttention(StageBuilder &, const Qwen3Shape &, int64_t) {
-  return placementError("prefill_attention", "generator", "this stage is not generated yet");
+namespace {
+
+using mlir::Type;
+using mlir::Value;
+using tcp::Context;
+
+constexpr const char *kStage = "prefill_attention";
+
+std::string num(int64_t n) { return std::to_string(n); }
+
+// The numbers of the placement, each from the shape, the target and T (see planAttention).
+struct AttentionPlan {
+  int64_t kvPerCluster; // kv heads on one cluster
+  int64_t ring;         // slices of one kv head: the ring the keys and V are broadcast around
+  int64_t lanes;        // TRF lanes: queries of one slice side by side
+  int64_t flitBf16;     // bf16 values in a flit
+  int64_t flitF32;      // f32 values in a flit
+  int64_t trRows;       // rows a transpose turns into one bf16 column
+  int64_t tq;           // queries per slice: lanes x the contraction's two time-broadcast rows
+  int64_t keys;         // keys in a chunk of the cache
+  int64_t keysPerSlice; // whole key rows on one slice as they arrive
+  int64_t si;           // keys of one key tile (SI); SB tiles make the chunk
+  int64_t sb;
+  int64_t tt, tb; // the block: TB query tiles of TT slices of TQ queries
+  int64_t vSplit; // V's d split over the ring's slices (D / 64 for D = 128)
+};
+
+llvm::Expected<AttentionPlan> planAttention(const Qwen3Shape &s, const TargetModel &t, int64_t T) {
+  AttentionPlan p;
+  const int64_t N = s.kvHeads, G = s.groups(), D = s.headDim;
+  p.lanes = t.trfLanes;
+  p.flitBf16 = t.flitBytes / 2;
+  p.flitF32 = t.flitBytes / 4;
+  p.trRows = t.transposeColumnBytes / 2;
+  p.tq = p.lanes * kTimeBroadcastRows;
+  p.keys = prefillChunkKeys();
+  if (N % t.clusters)
+    return placementError(kStage, "kv heads split evenly over the clusters",
+                          num(N) + " kv heads over " + num(t.clusters) + " clusters");
+  p.kvPerCluster = N / t.clusters;
+  if (t.slicesPerCluster % p.kvPerCluster)
+    return placementError(kStage, "a cluster's slices split evenly over its kv heads' rings",
+                          num(t.slicesPerCluster) + " slices over " + num(p.kvPerCluster) +
+                              " kv heads");
+  p.ring = t.slicesPerCluster / p.kvPerCluster;
+  const int64_t dFlits = D / p.flitBf16;
+  // A key row arrives whole on a slice; the Switch Engine's inter_transpose then swaps the
+  // ring's innermost factor (keysPerSlice values) with d's flits, so the two must be equal.
+  if (D % p.flitBf16 || p.ring % dFlits || p.keys % p.ring || p.keys / p.ring != dFlits)
+    return placementError(kStage,
+                          "a key row's flits match the key rows per slice (inter_transpose)",
+                          "head_dim " + num(D) + " is " + num(dFlits) + " flits, a chunk of " +
+                              num(p.keys) + " keys over a ring of " + num(p.ring) + " slices is " +
+                              num(p.keys / p.ring) + " rows per slice");
+  p.keysPerSlice = p.keys / p.ring;
+  p.si = p.keysPerSlice * dFlits;
+  p.sb = p.keys / p.si;
+  if (T % p.tq)
+    return placementError(kStage, "the block fills whole query slices",
+                          "T = " + num(T) + " is not a multiple of " + num(p.tq));
+  p.tt = std::min(T, p.si) / p.tq;
+  p.tb = (T + p.si - 1) / p.si;
+  if (T > p.si && T % p.si)
+    return placementError(kStage, "the block is whole query tiles",
+                          "T = " + num(T) + " over tiles of " + num(p.si));
+  const int64_t used = p.tb * G * p.tt;
+  if (used > p.ring)
+    return placementError(kStage, "a kv head's queries fit its ring's TRF slots",
+                          num(G) + " q heads x " + num(T) + " queries in " + num(p.tq) +
+                              " per slice need " + num(used) + " slices, the ring has " +
+                              num(p.ring));
+  // A smaller block leaves the ring's last query tiles padding: whole tiles of G x TT slices.
+  if (p.ring % (G * p.tt))
+    return placementError(kStage, "a kv head's query tiles (G x TT slices) tile its ring",
+                          num(G) + " q heads x " + num(p.tt) + " slices per tile over a ring of " +
+                              num(p.ring));
+  const int64_t vRows = p.sb * (p.si / p.flitBf16); // V's 16-key pieces of a chunk
+  if (p.si % p.flitBf16 || p.ring % vRows || D % (p.ring / vRows) ||
+      (D / (p.ring / vRows)) % p.flitBf16)
+    return placementError(kStage, "V's 16-key pieces tile the ring, d split over the rest",
+                          num(vRows) + " pieces, a ring of " + num(p.ring) + ", head_dim " +
+                              num(D));
+  p.vSplit = p.ring / vRows;
+  if (D * p.tq * 4 > t.vrfBytesPerSlice)
+    return placementError(kStage, "o alpha of a slice's queries fits the VRF",
+                          num(D) + " x " + num(p.tq) + " f32 is " + num(D * p.tq * 4) +
+                              " bytes, the VRF holds " + num(t.vrfBytesPerSlice));
+  if (p.tq / p.lanes > t.vectorReduceSlots)
+    return placementError(kStage, "a row's max fits the reducer's slots",
+                          num(p.tq / p.lanes) + " rows per lane");
+  return p;
+}
+
+// The types, under the hand-placed file's aliases.
+struct AttentionTypes {
+  Type qh, kv, qdm, qload, qtrf, krow, krf, krt, kdm, kf, ks, sacc, sres, sdm, qrow, qrowdm,
+      qrowvrf, ein, einb, eout, pdm, pload, ptrf, pview, onein, onedm, ones, lacc, vdm, vrows,
+      vcols, vtdm, vf, vs, oacc, odm, oload, ovrf, sth, oh, ostate;
+  std::string qLayout; // q's HBM mapping, for the header
+};
+
+AttentionTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const AttentionPlan &p,
+                            int64_t T) {
+  const int64_t G = s.groups(), D = s.headDim, KC = p.kvPerCluster;
+  Expr n = b.axis("N", s.kvHeads), g = b.axis("G", G), d = b.axis("D", D);
+  Expr tb = b.axis("TB", p.tb), tt = b.axis("TT", p.tt), tq = b.axis("TQ", p.tq);
+  Expr sb = b.axis("SB", p.sb), si = b.axis("SI", p.si);
+  Expr ringAxis = b.axis("XR", p.ring); // a ring of the kv head: the broadcast's copies
+  const int64_t L = p.lanes, F = p.flitBf16, dv = D / p.vSplit, tr = p.trRows;
+  Type bf = b.bf16(), f = b.f32();
+  Expr cl = n / KC;
+  // A kv head's query slices; a block smaller than the ring leaves its last tiles padding.
+  Expr tbSlices = p.tb * G * p.tt < p.ring ? tb.pad(p.ring / (G * p.tt)) : tb;
+  Expr qs = Expr::pair({n % KC, tbSlices, g, tt});
+  Expr ringSlices = Expr::pair({n % KC, ringAxis});
+  AttentionTypes y;
+  // q as prefill_projection writes it (its token blocks over this stage's TB, TT, TQ).
+  const ProjectionTokens pt = projectionTokens(T, b.target());
+  const TokenAxes tokens = {{"TB", p.tb}, {"TT", p.tt}, {"TQ", p.tq}};
+  std::vector<Expr> qItems = tokenDigits(tokens, pt.perCluster, T);
+  qItems.insert(qItems.end(), {n, g});
+  for (const Expr &e : tokenDigits(tokens, pt.queryBlock, pt.perCluster))
+    qItems.push_back(e);
+  qItems.push_back(d / L);
+  for (const Expr &e : tokenDigits(tokens, 1, pt.queryBlock))
+    qItems.push_back(e);
+  qItems.push_back(d % L);
+  y.qh = b.hbm("qh", bf, Expr::pair(qItems));
+  y.qLayout = Expr::pair(qItems).str();
+  y.kv = b.hbm("kv", bf, Expr::pair({sb, si, n, d}));
+  y.qdm = b.dm("qdm", bf, cl, qs, Expr::pair({d / L, tq / L, tq % L, d % L}));
+  y.qload = b.stream("qload", bf, cl, qs, Expr::pair({tq % L, tq / L, d / F, d % F / L}), d % L);
+  y.qtrf = b.trf("qtrf", bf, cl, qs, tq % L, Expr::pair({tq / L, d}));
+  const int64_t kps = p.keysPerSlice;
+  Expr krowSlices = Expr::pair({n % KC, sb, si / kps});
+  Expr kdmSlices = Expr::pair({n % KC, sb, d / F});
+  y.krow = b.dm("krow", bf, cl, krowSlices, Expr::pair({si % kps, d}));
+  y.krf = b.stream("krf", bf, cl, krowSlices, Expr::pair({si % kps, d / F}), d % F);
+  y.krt = b.stream("krt", bf, cl, kdmSlices, Expr::pair({si % kps, si / kps}), d % F);
+  y.kdm = b.dm("kdm", bf, cl, kdmSlices, Expr::pair({si, d % F}));
+  y.kf = b.stream("kf", bf, cl, kdmSlices, si, d % F);
+  y.ks = b.stream("ks", bf, cl, ringSlices, Expr::pair({si, sb, d / F}), d % F);
+  Expr sTime = Expr::pair({si, sb, tq / L});
+  y.sacc = b.stream("sacc", f, cl, qs, sTime, tq % L);
+  y.sres = b.stream("sres", bf, cl, qs, sTime, tq % L);
+  y.sdm = b.dm("sdm", bf, cl, qs, Expr::pair({si, sb, tq / L, tq % L}));
+  y.qrow = b.stream("qrow", f, cl, qs, tq / L, tq % L);
+  y.qrowdm = b.dm("qrowdm", f, cl, qs, Expr::pair({tq / L, tq % L}));
+  y.qrowvrf = b.vrf("qrowvrf", f, cl, qs, Expr::pair({tq / L, tq % L}));
+  Expr eTime = Expr::pair({sb, si / tr, si % tr, tq / L});
+  y.ein = b.stream("ein", f, cl, qs, eTime, tq % L);
+  y.einb = b.stream("einb", bf, cl, qs, eTime, tq % L);
+  y.eout = b.stream("eout", bf, cl, qs, Expr::pair({sb, si / tr, tq / L, tq % L}), si % tr);
+  y.pdm = b.dm("pdm", bf, cl, qs, Expr::pair({tq % L, tq / L, sb, si}));
+  y.pload = b.stream("pload", bf, cl, qs, Expr::pair({tq % L, tq / L, sb, si / F}), si % F);
+  y.ptrf = b.trf("ptrf", bf, cl, qs, tq % L, Expr::pair({tq / L, sb, si}));
+  y.pview = b.dm("pview", bf, cl, qs, Expr::pair({sb, si}));
+  y.onein = b.stream("onein", f, cl, qs, Expr::pair({sb, si / p.flitF32}), si % p.flitF32);
+  y.onedm = b.dm("onedm", bf, cl, qs, Expr::pair({sb, si}));
+  y.ones = b.stream("ones", bf, cl, qs, Expr::pair({sb, si / F}), si % F);
+  y.lacc = b.stream("lacc", f, cl, qs, tq / L, tq % L);
+  const int64_t tv = b.target().transposeValidElements;
+  Expr vSlices = Expr::pair({n % KC, sb, d / dv, si / F});
+  y.vdm = b.dm("vdm", bf, cl, vSlices, Expr::pair({si % F, d % dv}));
+  y.vrows = b.stream("vrows", bf, cl, vSlices,
+                     Expr::pair({si % F / tr, d % dv / F, si % tr, d % F / tv}), d % tv);
+  y.vcols = b.stream("vcols", bf, cl, vSlices,
+                     Expr::pair({si % F / tr, d % dv / F, d % F / tv, d % tv}), si % tr);
+  y.vtdm = b.dm("vtdm", bf, cl, vSlices, Expr::pair({d % dv, si % F}));
+  y.vf = b.stream("vf", bf, cl, vSlices, d % dv, si % F);
+  y.vs = b.stream("vs", bf, cl, ringSlices, Expr::pair({d % dv, sb, d / dv, si / F}), si % F);
+  Expr oTime = Expr::pair({d % dv, d / dv, tq / L});
+  y.oacc = b.stream("oacc", f, cl, qs, oTime, tq % L);
+  y.odm = b.dm("odm", f, cl, qs, Expr::pair({d % dv, d / dv, tq / L, tq % L}));
+  y.oload = b.stream("oload", f, cl, qs, oTime, tq % L);
+  y.ovrf = b.vrf("ovrf", f, cl, qs, Expr::pair({d % dv, d / dv, tq / L, tq % L}));
+  y.sth = b.hbm("sth", f, Expr::pair({n, g, tb, tt, tq}));
+  y.oh = b.hbm("oh", f, Expr::pair({n, g, tb, tt, d % dv, d / dv, tq}));
+  y.ostate = b.dm("ostate", f, cl, qs, Expr::pair({d % dv, d / dv, tq / L, tq % L}));
+  return y;
+}
+
+struct AttentionArgs {
+  Value q, k, v, max, sum, out;
+};
+
+Value loadQueries(StageBuilder &b, const AttentionTypes &y, const AttentionArgs &a) {
+  Value qd = b.dma("qd", a.q, y.qdm);
+  Value q1 = b.fetch("q1", Context::main, qd, y.qload);
+  Value q2 = b.collect("q2", q1);
+  return b.toTrf("qt", q2, y.qtrf);
+}
+
+// s = bf16(q . k / sqrt(D)): k's rows laid out by the inter_transpose, broadcast around the ring.
+Value scores(StageBuilder &b, const AttentionTypes &y, const AttentionArgs &a, Value qt,
+             int64_t headDim) {
+  Value kr = b.dma("kr", a.k, y.krow);
+  Value kr1 = b.fetch("kr1", Context::main, kr, y.krf);
+  Value kr2 = b.switchOp("kr2", tcp::SwitchMode::inter_transpose, kr1, y.krt);
+  Value kr3 = b.collect("kr3", kr2);
+  Value kd = b.commit("kd", kr3, y.kdm);
+  Value k1 = b.fetch("k1", Context::main, kd, y.kf);
+  Value k2 = b.switchOp("k2", tcp::SwitchMode::broadcast1, k1, y.ks);
+  Value k3 = b.collect("k3", k2);
+  Value sa = b.contract("sa", k3, qt, kTimeBroadcastRows, y.sacc);
+  Value sv = b.vector("sv", sa, {Step::imm("div_f", float(std::sqrt(double(headDim))))});
+  Value sbv = b.cast("sb", sv, y.sres);
+  return b.commit("sd", sbv, y.sdm);
+}
+
+struct Softmax {
+  Value m;   // m' in DM (stored at the end)
+  Value mv;  // m' in the VRF
+  Value alv; // alpha = exp(m - m') in the VRF
+};
+
+// A row vector (one value per query) fetched on the sub context and put in the VRF.
+Value rowToVrf(StageBuilder &b, const AttentionTypes &y, const char *fetched, const char *collected,
+               const char *name, Value row) {
+  Value f = b.fetch(fetched, Context::sub, row, y.qrow);
+  Value cl = b.collect(collected, f);
+  return b.toVrf(name, cl, y.qrowvrf);
+}
+
+// m' = max(m, max_s s); alpha = exp(m - m').
+Softmax maxAndAlpha(StageBuilder &b, const AttentionTypes &y, const AttentionArgs &a, Value sd) {
+  Value m1 = b.fetch("m1", Context::main, sd, y.sacc);
+  Value m2 = b.collect("m2", m1);
+  Value m3 = b.vector("m3", m2, {Step::op("reduce_max_f")}, y.qrow);
+  Value mc = b.commit("mc", m3, y.qrowdm);
+  Value mo = b.dma("mo", a.max, y.qrowdm);
+  Value mov = rowToVrf(b, y, "n1", "n2", "mov", mo);
+  Value x1 = b.fetch("x1", Context::main, mc, y.qrow);
+  Value x2 = b.collect("x2", x1);
+  Value x3 = b.vector("x3", x2, {Step::vrfOf("max_f", mov)});
+  Softmax sm;
+  sm.m = b.commit("m", x3, y.qrowdm);
+  sm.mv = rowToVrf(b, y, "x4", "x5", "mv", sm.m);
+  Value a1 = b.fetch("a1", Context::main, mo, y.qrow);
+  Value a2 = b.collect("a2", a1);
+  Value a3 = b.vector("a3", a2, {Step::vrfOf("sub_f", sm.mv), Step::op("exp_f")});
+  Value al = b.commit("al", a3, y.qrowdm);
+  sm.alv = rowToVrf(b, y, "a4", "a5", "alv", al);
+  return sm;
+}
+
+// p = bf16(exp(s - m')), transposed (keys into the packets) for the TRF.
+Value probabilities(StageBuilder &b, const AttentionTypes &y, Value sd, Value mv) {
+  Value e1 = b.fetch("e1", Context::main, sd, y.ein);
+  Value e2 = b.collect("e2", e1);
+  Value e3 = b.vector("e3", e2, {Step::vrfOf("sub_f", mv), Step::op("exp_f")});
+  Value e4 = b.cast("e4", e3, y.einb);
+  Value e5 = b.transpose("e5", e4, y.eout);
+  return b.commit("pd", e5, y.pdm);
+}
+
+Value pdToTrf(StageBuilder &b, const AttentionTypes &y, Value pd) {
+  Value p1 = b.fetch("p1", Context::main, pd, y.pload);
+  Value p2 = b.collect("p2", p1);
+  return b.toTrf("pt", p2, y.ptrf);
+}
+
+// l' = l alpha + p . 1 (ones made from a view of p, contracted against p in the TRF).
+Value rowSums(StageBuilder &b, const AttentionTypes &y, const AttentionArgs &a, Value pd, Value pt,
+              Value alv) {
+  Value pv = b.dmView("pv", pd, 0, std::nullopt, y.pview);
+  Value o1 = b.fetch("o1", Context::main, pv, y.onein);
+  Value o2 = b.collect("o2", o1);
+  Value o3 = b.vector("o3", o2, {Step::fma(0.0f, 1.0f)});
+  Value one = b.commit("one", o3, y.onedm, /*castToBf16=*/true);
+  Value l1 = b.fetch("l1", Context::main, one, y.ones);
+  Value l2 = b.collect("l2", l1);
+  Value la = b.contract("la", l2, pt, kTimeBroadcastRows, y.lacc);
+  Value lc = b.commit("lc", la, y.qrowdm);
+  Value lcv = rowToVrf(b, y, "l3", "l4", "lcv", lc);
+  Value lo = b.dma("lo", a.sum, y.qrowdm);
+  Value l5 = b.fetch("l5", Context::main, lo, y.qrow);
+  Value l6 = b.collect("l6", l5);
+  Value l7 = b.vector("l7", l6, {Step::vrfOf("mul_f", alv)});
+  Value ls = b.commit("ls", l7, y.qrowdm);
+  Value l8 = b.fetch("l8", Context::main, ls, y.qrow);
+  Value l9 = b.collect("l9", l8);
+  Value l10 = b.vector("l10", l9, {Step::vrfOf("add_f", lcv)});
+  return b.commit("l", l10, y.qrowdm);
+}
+
+// o' = p . V + o alpha: o alpha into the VRF, added in the contraction's chain.
+Value output(StageBuilder &b, const AttentionTypes &y, const AttentionArgs &a, Value pt,
+             Value alv) {
+  Value od = b.dma("od", a.out, y.ostate);
+  Value y1 = b.fetch("y1", Context::main, od, y.oload);
+  Value y2 = b.collect("y2", y1);
+  Value y3 = b.vector("y3", y2, {Step::vrfOf("mul_f", alv)});
+  Value oa = b.commit("oa", y3, y.odm);
+  Value y4 = b.fetch("y4", Context::main, oa, y.oload);
+  Value y5 = b.collect("y5", y4);
+  Value oav = b.toVrf("oav", y5, y.ovrf);
+  Value vd = b.dma("vd", a.v, y.vdm);
+  Value v1 = b.fetch("v1", Context::main, vd, y.vrows);
+  Value v2 = b.collect("v2", v1);
+  Value v3 = b.transpose("v3", v2, y.vcols);
+  Value vt = b.commit("vt", v3, y.vtdm);
+  Value u1 = b.fetch("u1", Context::main, vt, y.vf);
+  Value u2 = b.switchOp("u2", tcp::SwitchMode::broadcast1, u1, y.vs);
+  Value u3 = b.collect("u3", u2);
+  Value ob = b.contract("ob", u3, pt, kTimeBroadcastRows, y.oacc);
+  Value os = b.vector("os", ob, {Step::vrfOf("add_f", oav)});
+  return b.commit("o", os, y.ostate);
+}
+
+void describeAttention(StageBuilder &b, const Qwen3Shape &s, const AttentionPlan &p, int64_t T,
+                       const std::string &qLayout) {
+  const int64_t D = s.headDim, G = s.groups(), dv = D / p.vSplit;
+  const std::string rootD = "sqrt(" + num(D) + ")";
+  b.describe(wrapHeader(
+      "Multi-token `prefill_attention` stage: a block of T = " + num(T) +
+      " queries against one "
+      "earlier, full " +
+      num(p.keys) +
+      "-key chunk of the cache (no mask), folding it into each "
+      "query's online-softmax state (read and written), for every one of the " +
+      num(s.heads) +
+      " q heads:\n"
+      "  s[t, s] = bf16((q . k) / " +
+      rootD +
+      ")\n"
+      "  m'      = max(m, max_s s[t, s])\n"
+      "  alpha   = exp(m - m')\n"
+      "  p[t, s] = bf16(exp(s[t, s] - m'))\n"
+      "  l'      = l alpha + sum_s p[t, s]           (the P . 1 contraction)\n"
+      "  o'      = p[t] . V + o alpha\n"
+      "Before a block's first chunk the host sets m = -2^100, l = 0, o = 0 (alpha is then 0); "
+      "prefill_attention_first folds the block's own chunk (causal) into the state and divides."));
+  b.describe(wrapHeader(
+      "Signature: q [T, Q] bf16 (layout " + qLayout +
+      ": prefill_projection's q_out, T = TB x TT x TQ = " + num(p.tb) + " x " + num(p.tt) + " x " +
+      num(p.tq) +
+      "), k_cache and v_cache [S, N, D] bf16 (a chunk's rows, S = SB x SI "
+      "= " +
+      num(p.sb) + " x " + num(p.si) +
+      "); the state max_hbm, sum_hbm f32 [N, G, T] "
+      "(layout [N, G, TB, TT, TQ]) and out_hbm f32 [N, G, T, D] (layout [N, G, TB, TT, D % " +
+      num(dv) + ", D / " + num(dv) + ", TQ]), each slice's part contiguous."));
+  b.describe(wrapHeader(
+      "Placement: kv head N on cluster N / " + num(p.kvPerCluster) + ", its " + num(p.ring) +
+      " slices one ring. The queries stay in the TRF, " + num(p.tq) +
+      " of one q head per "
+      "slice (" +
+      num(p.lanes) + " lanes x " + num(kTimeBroadcastRows) +
+      " time-broadcast rows) on slice [N % " + num(p.kvPerCluster) + ", TB, G, TT]" +
+      (p.tb * G * p.tt < p.ring ? " (the block fills " + num(p.tb * G * p.tt) + " of the ring's " +
+                                      num(p.ring) + " slices)"
+                                : std::string()) +
+      ". The keys arrive as whole rows (" + num(p.keysPerSlice) + " keys x " + num(D) +
+      " values on slice (SB, SI / " + num(p.keysPerSlice) +
+      ")), the Switch Engine's "
+      "inter_transpose swaps SI / " +
+      num(p.keysPerSlice) + " with D / " + num(p.flitBf16) + " (a ring of " + num(D / p.flitBf16) +
+      "), and a broadcast around the ring streams every "
+      "key's " +
+      num(D) +
+      " values to every query slice. The scores come out with the keys in "
+      "time and the queries in the lanes (the max over keys is an intra-slice reduce); p is "
+      "transposed into the TRF beside the queries; V, transposed on each slice to [D % " +
+      num(dv) + ", S % " + num(p.flitBf16) +
+      "], is broadcast around the same ring and "
+      "contracted against p; l = p . 1 against ones made from a view of p.\n"
+      "Rounding points: s and p are bf16; everything else is f32."));
+}
+
+} // namespace
+
+llvm::Error buildPrefillAttention(StageBuilder &b, const Qwen3Shape &s, int64_t T) {
+  llvm::Expected<AttentionPlan> plan = planAttention(s, b.target(), T);
+  if (!plan)
+    return plan.takeError();
+  AttentionTypes y = declareTypes(b, s, *plan, T);
+  describeAttention(b, s, *plan, T, y.qLayout);
+  AttentionArgs a;
+  a.q = b.input("q", y.qh);
+  a.k = b.input("k_cache", y.kv);
+  a.v = b.input("v_cache", y.kv);
+  a.max = b.inout("max_hbm", y.sth);
+  a.sum = b.inout("sum_hbm", y.sth);
+  a.out = b.inout("out_hbm", y.oh);
+  Value qt = loadQueries(b, y, a);
+  Value sd = scores(b, y, a, qt, s.headDim);
+  Softmax sm = maxAndAlpha(b, y, a, sd);
+  Value pd = probabilities(b, y, sd, sm.mv);
+  Value pt = pdToTrf(b, y, pd);
+  Value l = rowSums(b, y, a, pd, pt, sm.alv);
+  Value o = output(b, y, a, pt, sm.alv);
+  b.dmaInto(sm.m, a.max);
+  b.dmaInto(l, a.sum);
+  b.dmaInto(o, a.out);
+  return llvm::Error::success();
 }
 
 } // namespace rngd::placement::qwen3

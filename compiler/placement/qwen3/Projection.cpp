@@ -1,10 +1,580 @@
-// `projection`: not generated yet (the hand-placed kernels/qwen3/projection.mlir stands).
+// `projection`: x^ = RMSNorm(x); q, k, v = x^ W^T; per-head RMSNorm and RoPE of q and k; q to
+// q_out, the new k and v rows scattered into the KV-cache chunk (kernels/qwen3/projection.mlir
+// was the hand-placed original; docs/performance.md, "Stage placement").
+#include "compiler/placement/qwen3/DecodeAttentionPlan.h"
 #include "compiler/placement/qwen3/Stages.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace rngd::placement::qwen3 {
 
-llvm::Error buildProjection(StageBuilder &, const Qwen3Shape &, int64_t) {
-  return placementError("projection", "generator", "this stage is not generated yet");
+namespace {
+
+using mlir::Type;
+using mlir::Value;
+using tcp::Context;
+
+constexpr const char *kStage = "projection";
+
+/// Flits the contraction's stream adapter packs into one packet: two, 32 bf16 of x^ against
+/// every lane's row each cycle, the multipliers' full width.
+constexpr int64_t kPackFlits = 2;
+
+std::string num(int64_t n) { return std::to_string(n); }
+
+bool isPowerOfTwo(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
+
+// The numbers of the placement, each from the shape and the target (planProjection).
+struct ProjectionPlan {
+  int64_t flitBf16;       // bf16 values in a flit: x^'s packets, the weights' TRF-load packets
+  int64_t flitF32;        // f32 values in a flit: the Vector Engine passes' packets
+  int64_t subF32;         // f32 values of one sub-context fetch of bf16 (the VRF loads)
+  int64_t scalarCells;    // a lone f32 padded to the smallest packet (a reduction's result)
+  int64_t xRing;          // slices of one ring of x^
+  int64_t xFlitsPerSlice; // x^'s flits on each slice of a ring (1 where H allows)
+  int64_t xRings;         // x^'s rings per cluster
+  int64_t xWeightParts;   // parts of H whose norm weight (f32) fits the VRF in turn
+  int64_t qLanes;         // q's rows per slice, one per TRF lane
+  int64_t kvLanes;        // k's and v's rows per slice
+  int64_t qHeadsPerCluster, kvHeadsPerCluster;
+  int64_t qSlices;   // slices of one q head: its gather ring and RoPE's tables
+  int64_t kvSlices;  // slices of one kv head: G q heads' slices
+  int64_t vGather;   // v's slices gathered onto one, so that one holds an f32 flit
+  int64_t chunkKeys; // rows of a KV-cache chunk
+};
+
+// Rows of one weight matrix over every slice of the chip, one row per TRF lane. A slice's
+// partial rows (one f32 per lane) then move as one packet of at least the smallest 8 bytes
+// when the Switch Engine gathers a head.
+llvm::Expected<int64_t> lanesFor(const char *what, int64_t rows, int64_t hidden,
+                                 const TargetModel &t) {
+  const int64_t slices = t.totalSlices();
+  const int64_t lanes = rows / slices;
+  const int64_t minLanes = t.fetchPacketAlignment / 4;
+  if (rows % slices || !isPowerOfTwo(lanes) || lanes > t.trfLanes || lanes < minLanes)
+    return placementError(kStage, "weight rows fill every slice, one row per TRF lane",
+                          llvm::Twine(what) + "'s " + num(rows) + " rows over " + num(slices) +
+                              " slices are not " + num(minLanes) + " to " + num(t.trfLanes) +
+                              " (a power of two) rows per slice");
+  if (hidden * 2 > t.trfBytesPerSlice / lanes)
+    return placementError(kStage, "a weight row fits its TRF lane",
+                          llvm::Twine(what) + ": a row of " + num(hidden * 2) +
+                              " bytes, a lane of " + num(t.trfBytesPerSlice / lanes));
+  return lanes;
+}
+
+// x's RMSNorm on one slice and x^'s rings.
+llvm::Error planX(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) {
+  const int64_t H = s.hidden, S = t.slicesPerCluster;
+  // x^ is spread over rings that each hold all of it: the Switch Engine broadcasts within a
+  // ring, a power of two of slices no larger than a cluster; the largest that divides x^'s
+  // flits, one flit per slice where H allows. The contraction takes x^'s flits two a packet.
+  const int64_t xFlits = H / p.flitBf16;
+  p.xRing = 1;
+  while (p.xRing * 2 <= S && xFlits % (p.xRing * 2) == 0)
+    p.xRing *= 2;
+  p.xFlitsPerSlice = xFlits / p.xRing;
+  if (H % p.flitBf16 || xFlits % kPackFlits || p.xRing < kPackFlits)
+    return placementError(kStage,
+                          "x^ spreads over a ring (a power of two of slices, at most a "
+                          "cluster) in pairs of flits",
+                          "hidden " + num(H) + " is " + num(H * 2) + " bytes, " +
+                              num(H * 2 / t.flitBytes) + " flits of " + num(t.flitBytes));
+  p.xRings = S / p.xRing;
+  // x times its norm weight reads the weight from the VRF as f32, next to x's rms (one VRF
+  // row): in as many parts of H (a power of two) as it takes to fit.
+  p.xWeightParts = 1;
+  const int64_t vrfRoom = t.vrfBytesPerSlice - t.vrfAllocationAlignment;
+  while (H % (p.xWeightParts * 2) == 0 && (H / p.xWeightParts) * 4 > vrfRoom)
+    p.xWeightParts *= 2;
+  const int64_t part = H / p.xWeightParts;
+  if (part * 4 > vrfRoom || part % p.flitF32 || part % p.subF32)
+    return placementError(
+        kStage, "x's norm weight (f32) fits the VRF in equal parts of whole flits",
+        "hidden " + num(H) + " in " + num(p.xWeightParts) + " parts of " + num(part * 4) +
+            " bytes; the VRF holds " + num(vrfRoom) + " beside x's rms");
+  return llvm::Error::success();
+}
+
+// q's, k's and v's rows over the slices, the heads' gathers and RoPE.
+llvm::Error planHeads(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) {
+  const int64_t H = s.hidden, D = s.headDim, C = t.clusters, S = t.slicesPerCluster;
+  if (s.heads % C || s.kvHeads % C)
+    return placementError(kStage, "q and kv heads split evenly over the clusters",
+                          num(s.heads) + " q heads and " + num(s.kvHeads) + " kv heads over " +
+                              num(C) + " clusters");
+  p.qHeadsPerCluster = s.heads / C;
+  p.kvHeadsPerCluster = s.kvHeads / C;
+  llvm::Expected<int64_t> q = lanesFor("q", s.qDim(), H, t);
+  if (!q)
+    return q.takeError();
+  llvm::Expected<int64_t> kv = lanesFor("k and v", s.kvDim(), H, t);
+  if (!kv)
+    return kv.takeError();
+  p.qLanes = *q;
+  p.kvLanes = *kv;
+  p.qSlices = D / p.qLanes;
+  p.kvSlices = D / p.kvLanes;
+  // A head's rows gather around the ring of its slices (the Switch Engine: a power of two).
+  if (D % p.qLanes || !isPowerOfTwo(p.qSlices) || p.qHeadsPerCluster * p.qSlices != S)
+    return placementError(kStage, "a q head's slices form a ring",
+                          "head_dim " + num(D) + " over " + num(p.qLanes) + " lanes is " +
+                              num(D / p.qLanes) + " slices");
+  if (D % p.kvLanes || !isPowerOfTwo(p.kvSlices) || p.kvSlices > S)
+    return placementError(kStage, "a kv head's slices form a ring",
+                          "head_dim " + num(D) + " over " + num(p.kvLanes) + " lanes is " +
+                              num(D / p.kvLanes) + " slices");
+  // v's rows gather until one slice holds an f32 flit: its bf16 half is the scatter's packet,
+  // a multiple of the DMA's 8 bytes.
+  p.vGather = p.flitF32 / p.kvLanes;
+  if (p.flitF32 % p.kvLanes || !isPowerOfTwo(p.vGather) || (p.flitF32 * 2) % t.dmaAlignment)
+    return placementError(kStage, "v's rows gather into f32 flits",
+                          num(p.kvLanes) + " rows per slice into flits of " + num(p.flitF32));
+  if (D % 2 || D % p.flitF32 || D % p.subF32)
+    return placementError(kStage, "a head is whole flits and halves (RoPE)", "head_dim " + num(D));
+  return llvm::Error::success();
+}
+
+llvm::Error planProjection(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) {
+  p.flitBf16 = t.flitBytes / 2;
+  p.flitF32 = t.flitBytes / 4;
+  p.subF32 = t.subFetchAccessBytes / 2;
+  p.scalarCells = t.fetchPacketAlignment / 4;
+  p.chunkKeys = decodeChunkKeys();
+  if (llvm::Error e = planX(p, s, t))
+    return e;
+  return planHeads(p, s, t);
+}
+
+// The types, under the hand-placed file's aliases (renamed where those end in a digit).
+struct ProjectionTypes {
+  Type vec, qw, kvw, qwv, kvwv, dvec, off, cache, qout, qoutv;
+  // x's RMSNorm on one slice, x^ over the rings.
+  Type xslice, xs, xone, xonedm, xonevrf, xwsub, xwvrf, xfdm, xring, xf, xn;
+  // The projections: q's and kv's weights, accumulators and partial rows.
+  Type qwdm, qwload, qwtrf, qacc, qpart, kvwdm, kvwload, kvwtrf, kvacc, kvpart;
+  // v's gather, q's and k's gathers, their heads and RoPE's tables.
+  Type vpf, vpb, vgath, vps, vpart, qpf, qpb, kpf, kpb;
+  Type qrep, qrepf, qrepsub, qreps, qrepvrf;
+};
+
+// A q or k head on its slices: the types its RMSNorm and RoPE passes use.
+struct HeadTypes {
+  Type f32dm, bf16dm, flits, one, onedm, onevrf, vrf, twice, twicevrf;
+};
+
+HeadTypes declareHead(StageBuilder &b, const std::string &p, const ProjectionPlan &plan,
+                      const Expr &cluster, const Expr &slice, const Expr &d, const Expr &twice) {
+  Type bf = b.bf16(), f = b.f32();
+  Expr scalar = Expr::one().pad(plan.scalarCells);
+  HeadTypes y;
+  y.f32dm = b.dm(p + "hf", f, cluster, slice, d);
+  y.bf16dm = b.dm(p + "hb", bf, cluster, slice, d);
+  y.flits = b.stream(p + "hs", f, cluster, slice, d / plan.flitF32, d % plan.flitF32);
+  y.one = b.stream(p + "one", f, cluster, slice, Expr::one(), scalar);
+  y.onedm = b.dm(p + "onedm", f, cluster, slice, scalar);
+  y.onevrf = b.vrf(p + "onevrf", f, cluster, slice, scalar);
+  y.vrf = b.vrf(p + "hvrf", f, cluster, slice, d);
+  y.twice = b.stream(p + "twice", f, cluster, slice, Expr::pair({twice, d / plan.subF32}),
+                     d % plan.subF32);
+  y.twicevrf = b.vrf(p + "twicevrf", f, cluster, slice, Expr::pair({twice, d}));
+  return y;
+}
+
+struct Axes {
+  Expr h, q, p, nh, n, g, d, t, k, rq, ct, tw, cx, rk, rx, xv, xq, xk, xr;
+};
+
+Axes declareAxes(StageBuilder &b, const Qwen3Shape &s, const ProjectionPlan &p) {
+  const TargetModel &t = b.target();
+  Axes a{b.axis("H", s.hidden), b.axis("Q", s.qDim()), b.axis("P", s.kvDim()),
+         b.axis("NH", s.heads), b.axis("N", s.kvHeads), b.axis("G", s.groups()),
+         b.axis("D", s.headDim), b.axis("T", p.chunkKeys), b.axis("K", 1),
+         // Copies: the tables on every q head's slices of each cluster, x stored twice for
+         // RoPE's swap, x^ on each cluster, a k head on each q head of its group, x^'s rings.
+         b.axis("RQ", p.qHeadsPerCluster), b.axis("CT", t.clusters), b.axis("TW", 2),
+         b.axis("CX", t.clusters), b.axis("RK", s.groups()), b.axis("RX", p.xRings),
+         // Fresh axes of the Switch Engine's broadcasts: v's gather, a q head's ring, a k
+         // head's ring, x^'s ring.
+         b.axis("XV", p.vGather), b.axis("XQ", p.qSlices), b.axis("XK", p.kvSlices),
+         b.axis("XR", p.xRing)};
+  return a;
+}
+
+ProjectionTypes declareTypes(StageBuilder &b, const ProjectionPlan &p, const Axes &a) {
+  const TargetModel &t = b.target();
+  Type bf = b.bf16(), f = b.f32();
+  const int64_t F = p.flitBf16, F32 = p.flitF32, SUB = p.subF32;
+  const Expr one = Expr::one(), scalar = one.pad(p.scalarCells);
+  const Expr &h = a.h, &d = a.d;
+  ProjectionTypes y;
+  y.vec = b.hbm("vec", bf, h);
+  y.qw = b.hbm("qw", bf, Expr::pair({a.q, h}));
+  y.kvw = b.hbm("kvw", bf, Expr::pair({a.p, h}));
+  y.qwv = b.hbm("qwv", bf, Expr::pair({a.nh, d, h}));
+  y.kvwv = b.hbm("kvwv", bf, Expr::pair({a.n, d, h}));
+  y.dvec = b.hbm("dvec", bf, d);
+  y.off = b.hbm("off", b.i32(), a.k);
+  y.cache = b.hbm("cache", bf, Expr::pair({a.t, a.n, d}));
+  y.qout = b.hbm("qout", bf, Expr::pair({a.n, a.g, d}));
+  y.qoutv = b.hbm("qoutv", bf, Expr::pair({a.nh, d}));
+
+  const Expr c1 = one.pad(t.clusters), s1 = one.pad(t.slicesPerCluster);
+  y.xslice = b.dm("xslice", bf, c1, s1, h);
+  y.xs = b.stream("xs", f, c1, s1, h / F32, h % F32);
+  y.xone = b.stream("xone", f, c1, s1, one, scalar);
+  y.xonedm = b.dm("xonedm", f, c1, s1, scalar);
+  y.xonevrf = b.vrf("xonevrf", f, c1, s1, scalar);
+  y.xwsub = b.stream("xwsub", f, c1, s1, h / SUB, h % SUB);
+  y.xwvrf = b.vrf("xwvrf", f, c1, s1, h);
+  y.xfdm = b.dm("xfdm", f, c1, s1, h);
+  // Slice r of a ring holds x^'s flits r, r + ring, ...: the broadcast streams a time step's
+  // flit from every slice of the ring in turn (time [XF, ring]), H in order.
+  const int64_t XF = p.xFlitsPerSlice;
+  const Expr ring = Expr::pair({a.rx, XF == 1 ? h / F : h / F % p.xRing});
+  const Expr xfTime = XF == 1 ? one : h / (F * p.xRing);
+  y.xring = b.dm("xring", bf, a.cx, ring, XF == 1 ? h % F : Expr::pair({xfTime, h % F}));
+  y.xf = b.stream("xf", bf, a.cx, ring, xfTime, h % F);
+  y.xn = b.stream("xn", bf, a.cx, Expr::pair({a.rx, a.xr}), h / F, h % F);
+
+  const int64_t qL = p.qLanes, kvL = p.kvLanes, lanes = t.trfLanes;
+  const Expr qc = a.nh / p.qHeadsPerCluster, qs = Expr::pair({a.nh % p.qHeadsPerCluster, d / qL});
+  y.qwdm = b.dm("qwdm", bf, qc, qs, Expr::pair({d % qL, h}));
+  y.qwload = b.stream("qwload", bf, qc, qs, Expr::pair({d % qL, h / F}), h % F);
+  y.qwtrf = b.trf("qwtrf", bf, qc, qs, d % qL, h);
+  y.qacc = b.stream("qacc", f, qc, qs, one, (d % qL).pad(lanes));
+  y.qpart = b.dm("qpart", f, qc, qs, d % qL);
+  const Expr kc = a.n / p.kvHeadsPerCluster, nk = a.n % p.kvHeadsPerCluster;
+  const Expr ks = Expr::pair({nk, d / kvL});
+  y.kvwdm = b.dm("kvwdm", bf, kc, ks, Expr::pair({d % kvL, h}));
+  y.kvwload = b.stream("kvwload", bf, kc, ks, Expr::pair({d % kvL, h / F}), h % F);
+  y.kvwtrf = b.trf("kvwtrf", bf, kc, ks, d % kvL, h);
+  y.kvacc = b.stream("kvacc", f, kc, ks, one, (d % kvL).pad(lanes));
+  y.kvpart = b.dm("kvpart", f, kc, ks, d % kvL);
+
+  const Expr vGroup = Expr::pair({nk, d / F32, d / kvL % p.vGather});
+  const Expr vOne = Expr::pair({nk, d / F32, one.pad(p.vGather)});
+  y.vpf = b.stream("vpf", f, kc, vGroup, one, d % kvL);
+  y.vpb = b.stream("vpb", f, kc, Expr::pair({nk, d / F32, a.xv}), d / kvL % p.vGather, d % kvL);
+  y.vgath = b.dm("vgath", f, kc, vOne, d % F32);
+  y.vps = b.stream("vps", f, kc, vOne, one, d % F32);
+  y.vpart = b.dm("vpart", bf, kc, vOne, d % F32);
+
+  y.qpf = b.stream("qpf", f, qc, qs, one, d % qL);
+  y.qpb = b.stream("qpb", f, qc, Expr::pair({a.nh % p.qHeadsPerCluster, a.xq}), d / qL, d % qL);
+  y.kpf = b.stream("kpf", f, kc, ks, one, d % kvL);
+  y.kpb = b.stream("kpb", f, kc, Expr::pair({nk, a.xk}), d / kvL, d % kvL);
+
+  const Expr tables = Expr::pair({a.rq, one.pad(p.qSlices)});
+  y.qrep = b.dm("qrep", bf, a.ct, tables, d);
+  y.qrepf = b.dm("qrepf", f, a.ct, tables, d);
+  y.qrepsub = b.stream("qrepsub", f, a.ct, tables, d / SUB, d % SUB);
+  y.qreps = b.stream("qreps", f, a.ct, tables, d / F32, d % F32);
+  y.qrepvrf = b.vrf("qrepvrf", f, a.ct, tables, d);
+  return y;
+}
+
+// One RMSNorm: sum of squares to one value, rms = sqrt(sum / n + eps) (a scalar pass), the
+// vector times its norm weight, divided by rms, rounded to bf16. `weighted` loads the norm
+// weight into the VRF and returns the vector times it in DM (see multiplyByWeight).
+struct NormSpec {
+  std::string p;         // the SSA names' prefix
+  Context scalarContext; // the rms pass's context
+  float inverseN, eps;
+  std::string quotient;   // the division's result
+  std::string normalised; // the bf16 result
+};
+
+Value rmsNorm(StageBuilder &b, const NormSpec &n, Value in, Type flits, Type out, Type one,
+              Type onedm, Type onevrf, const std::function<Value()> &weighted) {
+  const std::string &p = n.p;
+  Value f1 = b.fetch(p + "1", Context::main, in, flits);
+  Value c1 = b.collect(p + "c1", f1);
+  Value sq = b.vector(p + "q", c1,
+                      {Step::op("stash"), Step::stash("mul_f"), Step::op("reduce_add_f")}, one);
+  Value sum = b.commit(p + "sum", sq, onedm);
+  Value f2 = b.fetch(p + "2", n.scalarContext, sum, one);
+  Value c2 = b.collect(p + "c2", f2);
+  Value r = b.vector(p + "r", c2, {Step::fma(n.inverseN, n.eps), Step::op("sqrt_f")});
+  Value rms = b.commit(p + "rms", r, onedm);
+  Value f3 = b.fetch(p + "3", Context::sub, rms, one);
+  Value c3 = b.collect(p + "c3", f3);
+  Value rmsVrf = b.toVrf(p + "rv", c3, onevrf);
+  Value prodDm = weighted();
+  Value f6 = b.fetch(p + "6", Context::main, prodDm, flits);
+  Value c6 = b.collect(p + "c6", f6);
+  Value quot = b.vector(n.quotient, c6, {Step::vrfOf("div_f", rmsVrf)});
+  return b.commit(n.normalised, quot, out, /*castToBf16=*/true);
+}
+
+// A bf16 vector fetched on sub (f32 packets of one sub access) into the VRF.
+Value loadVrf(StageBuilder &b, const std::string &fetched, const std::string &collected,
+              const std::string &name, Value dm, Type stream, Type vrf) {
+  Value f = b.fetch(fetched, Context::sub, dm, stream);
+  Value c = b.collect(collected, f);
+  return b.toVrf(name, c, vrf);
+}
+
+// `in` times the norm weight in the VRF, committed (f32) under `name`. `p` + "5" names the pass.
+Value multiplyByWeight(StageBuilder &b, const std::string &p, const std::string &name, Value in,
+                       Type flits, Value weightVrf, Type productDm) {
+  Value f5 = b.fetch(p + "5", Context::main, in, flits);
+  Value c5 = b.collect(p + "c5", f5);
+  Value prod = b.vector(p + "p", c5, {Step::vrfOf("mul_f", weightVrf)});
+  return b.commit(name, prod, productDm);
+}
+
+// x times its norm weight in parts of H that fit the VRF in turn: each part of the weight
+// loaded on sub and x's part multiplied on main (views of x and the weight re-spelt as
+// [XP, XI]), the products joined into one DM tensor and re-spelt over H.
+Value multiplyXInParts(StageBuilder &b, const ProjectionPlan &p, const ProjectionTypes &y,
+                       int64_t hidden, Value xd, Value xwd) {
+  const TargetModel &t = b.target();
+  const int64_t parts = p.xWeightParts, part = hidden / parts;
+  const Expr xp = b.axis("XP", parts), xi = b.axis("XI", part);
+  const Expr c1 = Expr::one().pad(t.clusters), s1 = Expr::one().pad(t.slicesPerCluster);
+  Type bf = b.bf16(), f = b.f32();
+  Type split = b.dm("xsplit", bf, c1, s1, Expr::pair({xp, xi}));
+  Type piece = b.dm("xpiece", bf, c1, s1, xi);
+  Type pieceSub = b.stream("xpiecesub", f, c1, s1, xi / p.subF32, xi % p.subF32);
+  Type pieceVrf = b.vrf("xpiecevrf", f, c1, s1, xi);
+  Type pieceFlits = b.stream("xpieces", f, c1, s1, xi / p.flitF32, xi % p.flitF32);
+  Type pieceProduct = b.dm("xpiecef", f, c1, s1, xi);
+  Type joined = b.dm("xjoined", f, c1, s1, Expr::pair({xp, xi}));
+  Value xs = b.reinterpret("xsplit", xd, split), ws = b.reinterpret("xwsplit", xwd, split);
+  std::vector<Value> products;
+  for (int64_t j = 0; j < parts; ++j) {
+    const std::string k = num(j);
+    Value xj = b.dmView("xd_" + k, xs, j * part, std::nullopt, piece);
+    Value wj = b.dmView("xwd_" + k, ws, j * part, std::nullopt, piece);
+    Value wv = loadVrf(b, "x4_" + k, "xc4_" + k, "xwv_" + k, wj, pieceSub, pieceVrf);
+    products.push_back(
+        multiplyByWeight(b, "x_" + k + "_", "xxw_" + k, xj, pieceFlits, wv, pieceProduct));
+  }
+  Value join = b.dmJoin("xjoin", products, joined);
+  return b.reinterpret("xxw", join, y.xfdm);
+}
+
+// x^ = RMSNorm(x) on one slice of cluster 0, then spread over the rings by one DMA.
+Value normaliseX(StageBuilder &b, const Qwen3Shape &s, const ProjectionPlan &p,
+                 const ProjectionTypes &y, Value x, Value weight) {
+  Value xd = b.dma("xd", x, y.xslice);
+  Value xwd = b.dma("xwd", weight, y.xslice);
+  NormSpec n{"x", Context::main, float(1.0 / double(s.hidden)), float(s.rmsNormEps), "xnv", "xh1"};
+  Value xh = rmsNorm(b, n, xd, y.xs, y.xslice, y.xone, y.xonedm, y.xonevrf, [&] {
+    if (p.xWeightParts > 1)
+      return multiplyXInParts(b, p, y, s.hidden, xd, xwd);
+    Value xwv = loadVrf(b, "x4", "xc4", "xwv", xwd, y.xwsub, y.xwvrf);
+    return multiplyByWeight(b, "x", "xxw", xd, y.xs, xwv, y.xfdm);
+  });
+  return b.dma("xhat", xh, y.xring);
+}
+
+// Rows = x^ W^T, one row per TRF lane: the weights to the TRF on main, x^ broadcast around
+// its rings as the contraction streams it. Returns the partial rows (f32, one per lane).
+struct ProjectionSpec {
+  std::string p;
+  const char *part;
+  Type view, dm, load, trf, acc, partDm;
+};
+
+Value project(StageBuilder &b, const ProjectionSpec &s, const ProjectionTypes &y, Value weight,
+              Value xhat, int64_t pack) {
+  const std::string &p = s.p;
+  Value wv = b.view(p + "wv", weight, 0, s.view);
+  Value wd = b.dma(p + "wd", wv, s.dm);
+  Value l = b.fetch(p + "l", Context::main, wd, s.load);
+  Value lc = b.collect(p + "lc", l);
+  Value wt = b.toTrf(p + "t", lc, s.trf);
+  Value xs = b.fetch(p + "s", Context::main, xhat, y.xf);
+  Value xb = b.switchOp(p + "xs", tcp::SwitchMode::broadcast1, xs, y.xn);
+  Value xc = b.collect(p + "sc", xb);
+  Value acc = b.contract(p + "a", xc, wt, pack, s.acc);
+  return b.commit(s.part, acc, s.partDm);
+}
+
+// Partial rows broadcast around the ring of their slices and committed on some of them.
+Value gather(StageBuilder &b, const std::string &p, const char *name, Context context, Value part,
+             Type fetched, Type broadcast, Type gathered) {
+  Value g = b.fetch(p + "g", context, part, fetched);
+  Value gs = b.switchOp(p + "gs", tcp::SwitchMode::broadcast1, g, broadcast);
+  Value gc = b.collect(p + "gc", gs);
+  return b.commit(name, gc, gathered);
+}
+
+// RoPE: out = x cos + swap(x) sin, swap(x) read from x stored twice in the VRF at + D / 2.
+// q loads the tables (cos into the VRF, sin into DM); k reuses them.
+struct Tables {
+  Value cosVrf, sinDm;
+};
+
+Value rope(StageBuilder &b, const std::string &p, const HeadTypes &h, const ProjectionTypes &y,
+           Value head, int64_t headDim, Tables &tables, Value cos, Value sin) {
+  Value f7 = b.fetch(p + "7", Context::sub, head, h.twice);
+  Value c7 = b.collect(p + "c7", f7);
+  Value xx = b.toVrf(p + "xx", c7, h.twicevrf);
+  Value swapped = b.vrfView(p + "sw", xx, headDim / 2, h.vrf);
+  if (!tables.cosVrf) {
+    Value cd = b.dma(p + "cd", cos, y.qrep);
+    tables.cosVrf = loadVrf(b, p + "8", p + "c8", p + "cv", cd, y.qrepsub, y.qrepvrf);
+    tables.sinDm = b.dma(p + "sd", sin, y.qrep);
+  }
+  Value f9 = b.fetch(p + "9", Context::main, tables.sinDm, y.qreps);
+  Value c9 = b.collect(p + "c9", f9);
+  Value st = b.vector(p + "st", c9, {Step::vrfOf("mul_f", swapped)});
+  Value td = b.commit(p + "td", st, y.qrepf);
+  Value tv = loadVrf(b, p + "10", p + "c10", p + "tv", td, y.qrepsub, y.qrepvrf);
+  Value f11 = b.fetch(p + "11", Context::main, head, h.flits);
+  Value c11 = b.collect(p + "c11", f11);
+  Value xc = b.vector(p + "xc", c11, {Step::vrfOf("mul_f", tables.cosVrf)});
+  Value xcd = b.commit(p + "xcd", xc, h.f32dm);
+  Value f12 = b.fetch(p + "12", Context::main, xcd, h.flits);
+  Value c12 = b.collect(p + "c12", f12);
+  Value o = b.vector(p + "o", c12, {Step::vrfOf("add_f", tv)});
+  return b.commit(p + "rope", o, h.bf16dm, /*castToBf16=*/true);
+}
+
+// A head's RMSNorm (its norm weight replicated on the tables' slices) and RoPE.
+Value normAndRope(StageBuilder &b, const Qwen3Shape &s, const std::string &p, Context scalar,
+                  const HeadTypes &h, const ProjectionTypes &y, Value head, Value normWeight,
+                  Tables &tables, Value cos, Value sin) {
+  NormSpec n{p, scalar, float(1.0 / double(s.headDim)), float(s.rmsNormEps), p + "d", p + "n"};
+  Value normed = rmsNorm(b, n, head, h.flits, h.bf16dm, h.one, h.onedm, h.onevrf, [&] {
+    Value wd = b.dma(p + "nwd", normWeight, y.qrep);
+    Value wv = loadVrf(b, p + "4", p + "c4", p + "nwv", wd, y.qrepsub, y.qrepvrf);
+    return multiplyByWeight(b, p, p + "xw", head, h.flits, wv, h.f32dm);
+  });
+  return rope(b, p, h, y, normed, s.headDim, tables, cos, sin);
+}
+
+// v's gather runs on sub (whose configuration then loads while main contracts) when a
+// slice's partial rows are one sub-context commit access, else on main.
+Context vGatherContext(const ProjectionPlan &p, const TargetModel &t) {
+  return p.kvLanes * 4 == t.subFetchAccessBytes ? Context::sub : Context::main;
+}
+
+void describe(StageBuilder &b, const Qwen3Shape &s, const ProjectionPlan &p) {
+  const TargetModel &t = b.target();
+  auto heads = [](int64_t perCluster) { return "0.." + num(perCluster - 1); };
+  const std::string weightParts =
+      p.xWeightParts == 1 ? ""
+                          : " The norm weight goes to the VRF in " + num(p.xWeightParts) +
+                                " parts of H (XP x XI; f32 H would not fit), each part of x "
+                                "multiplied by it in turn and the products joined (tcp.dm_join).";
+  const std::string perSlice =
+      p.xFlitsPerSlice == 1
+          ? "one flit of x^ per slice"
+          : num(p.xFlitsPerSlice) + " flits of x^ per slice, every " + num(p.xRing) + "th";
+  b.describe(wrapParagraph(
+      "`projection` stage: x^ = RMSNorm(x); q, k, v = x^ W^T; per-head RMSNorm of q and k; RoPE "
+      "on q and k (out = x cos + swap(x) sin, the host's sin has its first half negated); the "
+      "new k and v rows scattered into the caches at byte offset kv_offset; q written to "
+      "q_out."));
+  b.describe(wrapParagraph(
+      "\nRMSNorm of x runs on one slice of cluster 0 (x and its norm weight come from HBM once; "
+      "the mean over H divides by " +
+      num(s.hidden) + ", eps from the config)." + weightParts + " x^ is then spread over the " +
+      num(p.xRings) + " " + num(p.xRing) + "-slice rings of each cluster (replica axes CX, RX; " +
+      perSlice +
+      ", in the order of H) "
+      "and reaches every slice through the Switch Engine's broadcast (fresh axis XR) as each "
+      "contraction streams it, two flits a packet. Projections run one row per TRF lane, so "
+      "the weights stream into both clusters' DM and each slice's TRF load is short; the "
+      "weights go to the TRF on main in " +
+      num(t.flitBytes) +
+      "-byte packets. q, k and v use "
+      "all " +
+      num(t.slicesPerCluster) + " slices of each cluster (q: " + num(p.qLanes) + " lanes, heads " +
+      heads(p.qHeadsPerCluster) + " in cluster 0; k and v: " + num(p.kvLanes) +
+      " lanes, kv heads " + heads(p.kvHeadsPerCluster) + " in cluster 0)."));
+  b.describe(wrapParagraph(
+      "\nEach q and k head is then gathered by the Switch Engine, no DMA: the partial rows of the "
+      "head's slices are broadcast around the ring of those slices (" +
+      num(p.qSlices) + " for a q head, fresh axis XQ; " + num(p.kvSlices) +
+      " for a k head, XK) and committed "
+      "on one slice per q head and " +
+      num(s.groups()) +
+      " per k head (RK, one per q head of "
+      "its group), so the k heads sit on the q heads' slices (slice " +
+      num(p.qSlices) +
+      " x head) and share their cos and sin tables (replicated on every q head's slices of "
+      "both clusters: CT, RQ). v's slices are gathered the same way, " +
+      num(p.vGather) + " onto one (XV: one f32 flit), on " +
+      (vGatherContext(p, t) == Context::sub ? "sub (whose configuration then loads while main "
+                                              "contracts)"
+                                            : "main") +
+      ", and cast to bf16 there: the scatter into the cache moves packets of a "
+      "multiple of " +
+      num(t.dmaAlignment) + " bytes, " + num(p.flitF32 * 2) + " bytes of bf16 per slice, " +
+      num(p.kvHeadsPerCluster * s.headDim / p.flitF32) +
+      " packets per cluster, one scatter descriptor per cluster."));
+  b.describe(wrapParagraph(
+      "\nPer-head RMSNorm divides by sqrt(sum / " + num(s.headDim) +
+      " + eps); RoPE reads "
+      "swap(x) from x stored twice in the VRF (TW) at + " +
+      num(s.headDim / 2) +
+      ". k's "
+      "scalar pass runs on sub: main is the busy context once k lands (its TRF load, v's). "
+      "Rounding points: x^, the normalised q/k, the RoPE results and v are bf16."));
+}
+
+} // namespace
+
+llvm::Error buildProjection(StageBuilder &b, const Qwen3Shape &s, int64_t) {
+  ProjectionPlan p;
+  if (llvm::Error e = planProjection(p, s, b.target()))
+    return e;
+  describe(b, s, p);
+  const Axes a = declareAxes(b, s, p);
+  const ProjectionTypes y = declareTypes(b, p, a);
+  const HeadTypes qh =
+      declareHead(b, "q", p, a.nh / p.qHeadsPerCluster,
+                  Expr::pair({a.nh % p.qHeadsPerCluster, Expr::one().pad(p.qSlices)}), a.d, a.tw);
+  const HeadTypes kh = declareHead(
+      b, "k", p, a.n / p.kvHeadsPerCluster,
+      Expr::pair({a.n % p.kvHeadsPerCluster, a.rk, Expr::one().pad(p.qSlices)}), a.d, a.tw);
+
+  Value x = b.input("x", y.vec);
+  Value qWeight = b.input("q_weight", y.qw);
+  Value kWeight = b.input("k_weight", y.kvw);
+  Value vWeight = b.input("v_weight", y.kvw);
+  Value inputRmsWeight = b.input("input_rms_weight", y.vec);
+  Value qRmsWeight = b.input("q_rms_weight", y.dvec);
+  Value kRmsWeight = b.input("k_rms_weight", y.dvec);
+  Value kvOffset = b.input("kv_offset", y.off);
+  Value cos = b.input("cos", y.dvec);
+  Value sin = b.input("sin", y.dvec);
+  Value kCache = b.inout("k_cache", y.cache);
+  Value vCache = b.inout("v_cache", y.cache);
+  Value qOut = b.output("q_out", y.qout);
+
+  Value xhat = normaliseX(b, s, p, y, x, inputRmsWeight);
+  ProjectionSpec q{"q", "qpd", y.qwv, y.qwdm, y.qwload, y.qwtrf, y.qacc, y.qpart};
+  Value qpd = project(b, q, y, qWeight, xhat, kPackFlits);
+  Value qHead = gather(b, "q", "qh", Context::main, qpd, y.qpf, y.qpb, qh.f32dm);
+  ProjectionSpec k{"k", "kpd", y.kvwv, y.kvwdm, y.kvwload, y.kvwtrf, y.kvacc, y.kvpart};
+  Value kpd = project(b, k, y, kWeight, xhat, kPackFlits);
+  Value kHead = gather(b, "k", "kh", Context::main, kpd, y.kpf, y.kpb, kh.f32dm);
+
+  Tables tables;
+  Value qRope = normAndRope(b, s, "q", Context::main, qh, y, qHead, qRmsWeight, tables, cos, sin);
+  Value kRope = normAndRope(b, s, "k", Context::sub, kh, y, kHead, kRmsWeight, tables, cos, sin);
+  Value qov = b.view("qov", qOut, 0, y.qoutv);
+  b.dmaInto(qRope, qov);
+  b.dmaScatter(kRope, kCache, kvOffset);
+
+  // v: each group of slices gathered onto its first (on sub), cast to bf16 there.
+  ProjectionSpec v{"v", "vpp", y.kvwv, y.kvwdm, y.kvwload, y.kvwtrf, y.kvacc, y.kvpart};
+  Value vpp = project(b, v, y, vWeight, xhat, kPackFlits);
+  Value vp2 = gather(b, "v", "vp2", vGatherContext(p, b.target()), vpp, y.vpf, y.vpb, y.vgath);
+  Value vc = b.fetch("vc", Context::main, vp2, y.vps);
+  Value vcc = b.collect("vcc", vc);
+  Value vpd = b.commit("vpd", vcc, y.vpart, /*castToBf16=*/true);
+  b.dmaScatter(vpd, vCache, kvOffset);
+  return llvm::Error::success();
 }
 
 } // namespace rngd::placement::qwen3

@@ -1,0 +1,272 @@
+// What prefill_attention and prefill_decoder share: the contraction's time-broadcast rows, the
+// KV-cache chunk, the header's line wrapping, and the token layouts of the HBM tensors that pass
+// between the prefill stages as functions of the block size T (what the host,
+// kernels/qwen3/host/Pipeline.cpp, indexes); then prefill_decoder's plan (kept here so that its
+// file stays under 600 lines). Header-only: inline functions.
+#pragma once
+
+#include "compiler/placement/Qwen3Shape.h"
+#include "compiler/placement/Qwen3Stages.h"
+#include "compiler/placement/StageBuilder.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+namespace rngd::placement::qwen3 {
+
+/// Rows of the weights each TRF lane holds and each stream packet meets in turn (the
+/// contractions' `pack`): a two-flit packet then keeps every MAC busy (docs/prefill.md, "The
+/// GEMM").
+inline constexpr int64_t kTimeBroadcastRows = 2;
+
+/// Keys in one chunk of the KV cache: the largest prefill block, so a block's keys are one
+/// chunk (the host's kChunk, kernels/qwen3/host/Pipeline.h).
+inline int64_t prefillChunkKeys() {
+  const std::vector<int64_t> &counts = prefillTokenCounts();
+  return *std::max_element(counts.begin(), counts.end());
+}
+
+/// `text` with every line longer than `width` broken at spaces, the continuation lines indented
+/// as the line they continue (the header is printed as `// ` comment lines of 100 columns).
+inline std::string wrapHeader(const std::string &text, size_t width = 96) {
+  std::string out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    std::string line =
+        text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    const std::string indent(
+        line.find_first_not_of(' ') == std::string::npos ? 0 : line.find_first_not_of(' '), ' ');
+    while (line.size() > width) {
+      size_t cut = line.rfind(' ', width);
+      if (cut == std::string::npos || cut <= indent.size())
+        break;
+      out += line.substr(0, cut) + "\n";
+      line = indent + line.substr(cut + 1);
+    }
+    out += line;
+    if (end == std::string::npos)
+      break;
+    out += "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+inline std::string decimal(int64_t n) { return std::to_string(n); }
+
+/// A token index written as digits over several axes, major first: {name, values}. T = 512 as
+/// [TB, TT, TQ] = 8 x 4 x 16, say, with TQ the innermost.
+using TokenAxes = std::vector<std::pair<std::string, int64_t>>;
+
+/// The terms of `axes` that hold the token digits [lo, hi) (tokens lo..hi - 1 apart: blocks of
+/// lo inside blocks of hi, both products of the inner axes' sizes or of their digits): what a
+/// layout written over T as `T % hi / lo` is over those axes. Terms of one value are left out.
+inline std::vector<Expr> tokenDigits(const TokenAxes &axes, int64_t lo, int64_t hi) {
+  std::vector<Expr> terms;
+  int64_t span = 1;
+  for (const auto &axis : axes)
+    span *= axis.second;
+  for (const auto &[name, size] : axes) {
+    span /= size; // tokens one step of this axis moves
+    const int64_t from = std::max(lo, span), to = std::min(hi, span * size);
+    if (from >= to || to / from <= 1)
+      continue;
+    Expr e = Expr::axis(name);
+    if (to / span < size)
+      e = e % (to / span);
+    if (from / span > 1)
+      e = e / (from / span);
+    terms.push_back(e);
+  }
+  return terms;
+}
+
+/// The token blocks of the HBM tensors prefill_projection writes (its PrefillPlanH3.h,
+/// prefillTokens; the host indexes them): `perCluster` = T / clusters, x's inner block `tile` =
+/// min(64, perCluster), q_out's inner block `queryBlock` = min(2 x lanes, perCluster). x is
+/// [T / tile, H / 16, T % tile, H % 16], q_out [T / perCluster, Q / D, T % perCluster /
+/// queryBlock, D / 8, T % queryBlock, D % 8]. (One definition should serve both files.)
+struct ProjectionTokens {
+  int64_t perCluster, tile, queryBlock;
+};
+inline ProjectionTokens projectionTokens(int64_t T, const TargetModel &t) {
+  ProjectionTokens p;
+  p.perCluster = T / t.clusters;
+  p.tile = std::min<int64_t>(64, p.perCluster);
+  p.queryBlock = std::min<int64_t>(2 * t.trfLanes, p.perCluster);
+  return p;
+}
+
+// ---- prefill_decoder's plan: every number of its placement from the shape, the target and T.
+
+inline constexpr const char *kDecoderStage = "prefill_decoder";
+
+// Below this many tokens per slice a half's down runs whole: a quarter's passes would cost more
+// in start-ups than they hide.
+inline constexpr int64_t kMinQuarterTokens = 4;
+// down's p on a ring slice: two flits of each token's values (64-byte DMA pieces); the order of
+// down's sums over L follows from it.
+inline constexpr int64_t kDownFlitsPerSlice = 2;
+
+// The numbers of the placement (planPrefillDecoder says where each comes from).
+struct DecoderPlan {
+  int64_t clusters, slices, lanes, flit, flitF32, trRows;
+  int64_t rowsPerSlice; // weight rows on a slice: lanes x time-broadcast rows
+  int64_t rowSlices;    // H / rowsPerSlice: the slices of one copy of a weight's rows (a ring)
+  int64_t groups;       // slices / rowSlices: x's token groups, o_proj's K blocks
+  int64_t oBlock;       // o_proj's K block: Q / groups
+  int64_t aSplit;       // a's token split over its ring (the ring is aSplit x oBlock / flit)
+  int64_t used;         // clusters the tokens are split over
+  int64_t perCluster;   // tokens per cluster
+  int64_t perSlice;     // tokens per slice of x's layout
+  int64_t halves, u;    // the block in halves of u tokens per slice
+  int64_t quarters, uq; // each half's down in quarters of uq tokens per slice
+  int64_t pairSlices;   // gate/up: slices holding rows_per_slice pairs
+  int64_t siluChunks;   // silu(g) u per chunk of a half's tokens (the VRF holds u)
+  int64_t dBlock, dBlocks, dValues, dSplit; // down: K block, blocks, values per slice, split
+};
+
+// Clusters the block's tokens split over. Every cluster in use reads every weight: one cluster
+// reads them at its DM intake, several share HBM; the contractions' time (each token streams
+// its K values of o_proj, gate/up and down through a ring, a flit a cycle) splits over them.
+// The estimate adds the two (a small block's contractions barely overlap the weights), so a
+// small block, bound by the weights' DMAs, runs on one cluster and a large one on all of them.
+inline int64_t chooseDecoderClusters(const DecoderPlan &p, const Qwen3Shape &s,
+                                     const TargetModel &t, int64_t T) {
+  const int64_t H = s.hidden, L = s.intermediate;
+  const double weightBytes = 2.0 * double(H * s.qDim() + 3 * L * H);
+  const double flitsPerToken = double(p.oBlock + 2 * H + p.dBlock) / double(p.flit);
+  auto estimate = [&](int64_t used) {
+    const double rate = used == 1
+                            ? double(std::min(t.dmBytesPerCyclePerCluster,
+                                              t.dmaEngines / t.clusters * t.dmaEngineBytesPerCycle))
+                            : double(t.hbmBytesPerCycle) / double(used);
+    return weightBytes / rate + double(T / used) * flitsPerToken;
+  };
+  const bool allPlace = T / p.clusters / p.groups >= p.trRows;
+  return allPlace && estimate(p.clusters) < estimate(1) ? p.clusters : 1;
+}
+
+// The tokens: over `used` clusters, then over x's token groups (x's layout puts a slice's
+// tokens of one row slice together), then halves (one half's DMAs and short passes beside the
+// other's contraction) and quarters of the halves for down.
+inline llvm::Error planDecoderTokens(DecoderPlan &p, const Qwen3Shape &s, const TargetModel &t,
+                                     int64_t T) {
+  p.used = chooseDecoderClusters(p, s, t, T);
+  p.perCluster = T / p.used;
+  p.perSlice = p.perCluster / p.groups;
+  // The RMSNorm's transpose puts trRows tokens in the lanes: a half needs at least that many.
+  if (p.perCluster % p.groups || p.perSlice % p.trRows || p.perCluster % p.aSplit)
+    return placementError(kDecoderStage, "each slice of x holds whole transposes of tokens",
+                          "T = " + decimal(T) + " over " + decimal(p.used) + " clusters x " +
+                              decimal(p.groups) + " token groups is " + decimal(p.perSlice) +
+                              " per slice, transposes take " + decimal(p.trRows));
+  // The reducer sums a pass's tokens in vectorReduceSlots slots of trRows tokens.
+  const int64_t maxU = p.trRows * t.vectorReduceSlots;
+  p.halves = std::max<int64_t>((p.perSlice + maxU - 1) / maxU,
+                               std::min<int64_t>(2, p.perSlice / p.trRows));
+  p.u = p.perSlice / p.halves;
+  if (p.perSlice % p.halves || p.u % p.trRows)
+    return placementError(kDecoderStage, "halves hold whole transposes",
+                          decimal(p.perSlice) + " tokens per slice in " + decimal(p.halves) +
+                              " halves");
+  p.quarters = p.u >= 2 * kMinQuarterTokens ? 2 : 1;
+  p.uq = p.u / p.quarters;
+  // silu(g) u per chunk of a half: u of the chunk's tokens in at most half the VRF.
+  p.siluChunks = 1;
+  while (p.groups / p.siluChunks * p.u * p.rowsPerSlice * 4 > t.vrfBytesPerSlice / 2 &&
+         p.siluChunks < p.groups)
+    p.siluChunks *= 2;
+  if (p.groups % p.siluChunks ||
+      p.groups / p.siluChunks * p.u * p.rowsPerSlice * 4 > t.vrfBytesPerSlice / 2)
+    return placementError(kDecoderStage, "u of a chunk of a half's tokens fits half the VRF",
+                          decimal(p.u) + " tokens per slice");
+  return llvm::Error::success();
+}
+
+// gate/up: rowsPerSlice pairs (a gate and an up row on each lane, two time-broadcast rows) per
+// slice; down: rowsPerSlice rows x a K block per slice, each block's p broadcast around the ring
+// of the block's rowSlices slices, dValues of p per token on a slice.
+inline llvm::Error planDecoderMlp(DecoderPlan &p, const Qwen3Shape &s, const TargetModel &t) {
+  const int64_t H = s.hidden, L = s.intermediate;
+  if (p.rowsPerSlice != p.flit)
+    return placementError(kDecoderStage,
+                          "a slice's rows of x are one flit (the broadcast's packet)",
+                          decimal(p.rowsPerSlice) + " rows, " + decimal(p.flit) + " values a flit");
+  p.pairSlices = L / p.rowsPerSlice;
+  if (L % p.rowsPerSlice || p.pairSlices > p.slices)
+    return placementError(kDecoderStage, "gate/up pairs fit a cluster's slices",
+                          "intermediate " + decimal(L) + " in " + decimal(p.rowsPerSlice) +
+                              " pairs per slice over " + decimal(p.slices) + " slices");
+  if (p.rowsPerSlice * 2 * H * 2 > t.trfBytesPerSlice)
+    return placementError(kDecoderStage, "a slice's gate and up rows fit the TRF",
+                          decimal(p.rowsPerSlice) + " pairs x hidden " + decimal(H) + " bf16 is " +
+                              decimal(p.rowsPerSlice * 4 * H) + " bytes, the TRF holds " +
+                              decimal(t.trfBytesPerSlice));
+  p.dValues = kDownFlitsPerSlice * p.flit;
+  // The smallest K block (the most blocks, at most `groups` rings) that tiles L and whose
+  // slices (block / dValues) divide the ring; the ring's rest splits the tokens.
+  p.dBlock = 0;
+  for (int64_t m = 1; m <= p.rowSlices; ++m) {
+    int64_t block = m * p.dValues;
+    if (p.rowSlices % m == 0 && L % block == 0 && L / block <= p.groups &&
+        p.groups % (p.rowSlices / m) == 0) {
+      p.dBlock = block;
+      break;
+    }
+  }
+  if (!p.dBlock)
+    return placementError(kDecoderStage, "down's K blocks tile L in rings of a weight's rows",
+                          "intermediate " + decimal(L) + ", " + decimal(p.groups) + " rings of " +
+                              decimal(p.rowSlices) + " slices, " + decimal(p.dValues) +
+                              " per slice");
+  p.dBlocks = L / p.dBlock;
+  p.dSplit = p.rowSlices / (p.dBlock / p.dValues);
+  if (p.rowsPerSlice * p.dBlock * 2 > t.trfBytesPerSlice)
+    return placementError(kDecoderStage, "down's rows x K block fit the TRF",
+                          decimal(p.rowsPerSlice) + " rows x " + decimal(p.dBlock) + " bf16 is " +
+                              decimal(p.rowsPerSlice * p.dBlock * 2) + " bytes, the TRF holds " +
+                              decimal(t.trfBytesPerSlice));
+  return llvm::Error::success();
+}
+
+inline llvm::Expected<DecoderPlan> planPrefillDecoder(const Qwen3Shape &s, const TargetModel &t,
+                                                      int64_t T) {
+  DecoderPlan p;
+  const int64_t H = s.hidden, Q = s.qDim();
+  p.clusters = t.clusters;
+  p.slices = t.slicesPerCluster;
+  p.lanes = t.trfLanes;
+  p.flit = t.flitBytes / 2;
+  p.flitF32 = t.flitBytes / 4;
+  p.trRows = t.transposeColumnBytes / 2;
+  p.rowsPerSlice = p.lanes * kTimeBroadcastRows;
+  if (H % p.rowsPerSlice || p.slices % (H / p.rowsPerSlice))
+    return placementError(kDecoderStage, "a weight's rows tile a cluster's slices",
+                          "hidden " + decimal(H) + " in rows of " + decimal(p.rowsPerSlice) +
+                              " per slice over " + decimal(p.slices) + " slices");
+  p.rowSlices = H / p.rowsPerSlice;
+  p.groups = p.slices / p.rowSlices;
+  // o_proj: each slice holds its rows x one K block; a's block is broadcast around the ring of
+  // the block's rowSlices slices, which hold a's block split over aSplit token groups.
+  p.oBlock = Q / p.groups;
+  if (Q % p.groups || p.oBlock % p.flit || p.rowSlices % (p.oBlock / p.flit))
+    return placementError(kDecoderStage, "o_proj's K blocks fill the ring of a weight's rows",
+                          "Q = " + decimal(Q) + " in " + decimal(p.groups) + " blocks, a ring of " +
+                              decimal(p.rowSlices) + " slices");
+  p.aSplit = p.rowSlices / (p.oBlock / p.flit);
+  if (p.rowsPerSlice * p.oBlock * 2 > t.trfBytesPerSlice)
+    return placementError(kDecoderStage, "o_proj's rows x K block fit the TRF",
+                          decimal(p.rowsPerSlice) + " rows x " + decimal(p.oBlock) + " bf16 is " +
+                              decimal(p.rowsPerSlice * p.oBlock * 2) + " bytes, the TRF holds " +
+                              decimal(t.trfBytesPerSlice));
+  if (llvm::Error e = planDecoderMlp(p, s, t))
+    return e;
+  if (llvm::Error e = planDecoderTokens(p, s, t, T))
+    return e;
+  return p;
+}
+
+} // namespace rngd::placement::qwen3
