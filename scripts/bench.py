@@ -26,10 +26,10 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QWEN3 = ["embedding", "projection", "attention_forward_first", "attention_forward", "decoder",
          "final_layer"]
-PREFILL = ["prefill_projection", "prefill_attention_first", "prefill_attention",
-           "prefill_decoder"]  # the multi-token stages (docs/prefill.md)
+PREFILL = ["prefill_projection_t512", "prefill_attention_first_t512", "prefill_attention_t512",
+           "prefill_decoder_t512"]  # the multi-token stages at T = 512 (docs/prefill.md)
 GATED = {"projection": 1.2, "decoder": 1.2, "final_layer": 1.2,  # simulated / roofline targets
-         "prefill_projection": 1.5, "prefill_decoder": 1.5}
+         "prefill_projection_t512": 1.5, "prefill_decoder_t512": 1.5}
 TOKEN_TARGET_MS = 1.0
 PREFILL_ROOFLINE_TARGET = 2.0  # a 512-token prompt through every layer, over its compute roofline
 PREFILL_TORCH_TARGET = 3.0     # the simulator's wall time of that prefill over PyTorch's

@@ -10,6 +10,9 @@ config.test_exec_root = os.path.join(config.rngd_obj_root, "test")
 
 config.environment["PATH"] = os.pathsep.join(
     [config.rngd_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+# rngd-qwen3 caches the stages it compiles: under the build tree for the tests, shared by them
+# (a key per shape, target and compiler build keeps entries apart), not in the user's cache.
+config.environment["RNGD_CACHE_DIR"] = os.path.join(config.rngd_obj_root, "test", "stage-cache")
 config.substitutions.append(("%src_root", config.rngd_src_root))
 config.substitutions.append(("%obj_root", config.rngd_obj_root))
 config.substitutions.append(("%kernels", os.path.join(config.rngd_src_root, "kernels")))

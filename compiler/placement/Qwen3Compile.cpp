@@ -40,31 +40,48 @@ struct CompileContext {
   }
 };
 
-/// The row-major dimensions of `stage`'s HBM argument `name` (its mapping's factors' cells).
-bool argumentDims(const Qwen3Shape &shape, const TargetModel &target, const std::string &stage,
-                  const std::string &name, std::vector<int64_t> &dims, std::string &error) {
+/// Each HBM argument of the generated `stage` (by tcp.name): its resolved layout.
+bool argumentLayouts(const Qwen3Shape &shape, const TargetModel &target, const std::string &stage,
+                     int64_t tokens, std::map<std::string, tcp::HbmLayout> &layouts,
+                     std::string &error) {
   CompileContext c;
-  llvm::Expected<GeneratedStage> generated = buildQwen3Stage(&c.context, stage, shape, target);
+  llvm::Expected<GeneratedStage> generated =
+      buildQwen3Stage(&c.context, stage, shape, target, tokens);
   if (!generated) {
     error = llvm::toString(generated.takeError());
     return false;
   }
   for (auto func : generated->module->getOps<mlir::func::FuncOp>())
     for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-      auto argName = func.getArgAttrOfType<mlir::StringAttr>(i, "tcp.name");
+      auto name = func.getArgAttrOfType<mlir::StringAttr>(i, "tcp.name");
       auto type = llvm::dyn_cast<tcp::HbmType>(func.getArgument(i).getType());
-      if (!argName || argName.getValue() != name || !type)
-        continue;
-      std::optional<tcp::HbmLayout> layout = tcp::resolveHbm(func, type);
-      if (!layout)
-        break;
-      dims.clear();
-      for (const mapping::Factor &f : layout->elem.factors())
-        dims.push_back(f.cells);
-      return true;
+      std::optional<tcp::HbmLayout> layout =
+          name && type ? tcp::resolveHbm(func, type) : std::nullopt;
+      if (!layout) {
+        error = "the generated " + stage + "'s argument #" + std::to_string(i) +
+                " is not a named HBM tensor: " + c.messages;
+        return false;
+      }
+      layouts.emplace(name.str(), *layout);
     }
-  error = "the generated " + stage + " has no HBM argument `" + name + "`";
-  return false;
+  return true;
+}
+
+/// The row-major dimensions of `stage`'s HBM argument `name` (its mapping's factors' cells).
+bool argumentDims(const Qwen3Shape &shape, const TargetModel &target, const std::string &stage,
+                  const std::string &name, std::vector<int64_t> &dims, std::string &error) {
+  std::map<std::string, tcp::HbmLayout> layouts;
+  if (!argumentLayouts(shape, target, stage, 1, layouts, error))
+    return false;
+  auto it = layouts.find(name);
+  if (it == layouts.end()) {
+    error = "the generated " + stage + " has no HBM argument `" + name + "`";
+    return false;
+  }
+  dims.clear();
+  for (const mapping::Factor &f : it->second.elem.factors())
+    dims.push_back(f.cells);
+  return true;
 }
 
 } // namespace
@@ -80,6 +97,18 @@ bool qwen3Interface(const Qwen3Shape &shape, const TargetModel &target, Qwen3Int
     cells *= d;
   out.paddedVocab = cells / shape.hidden;
   out.kvChunk = keys.front();
+  return true;
+}
+
+bool qwen3ArgumentBytes(const Qwen3Shape &shape, const TargetModel &target,
+                        const std::string &stage, int64_t tokens,
+                        std::map<std::string, int64_t> &bytes, std::string &error) {
+  std::map<std::string, tcp::HbmLayout> layouts;
+  if (!argumentLayouts(shape, target, stage, tokens, layouts, error))
+    return false;
+  bytes.clear();
+  for (const auto &[name, layout] : layouts)
+    bytes[name] = layout.bytes();
   return true;
 }
 

@@ -8,6 +8,7 @@
 #include "rngd/machine/TargetModel.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,12 @@ struct Qwen3Interface {
 };
 bool qwen3Interface(const Qwen3Shape &shape, const TargetModel &target, Qwen3Interface &out,
                     std::string &error);
+
+/// The byte size of each HBM argument of `stage` at block size `tokens`, by argument name:
+/// what the host sizes device buffers with before it loads the stage.
+bool qwen3ArgumentBytes(const Qwen3Shape &shape, const TargetModel &target,
+                        const std::string &stage, int64_t tokens,
+                        std::map<std::string, int64_t> &bytes, std::string &error);
 
 /// Generates (and verifies) each of `stages` without compiling: the quick check that a model
 /// can be placed, before a program loads any weight. `tokens` applies to the prefill stages.

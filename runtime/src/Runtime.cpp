@@ -55,6 +55,7 @@ Status Kernel::fromExecutable(Executable exe, std::unique_ptr<Kernel> &out) {
                            " bytes of HBM for kernel '" + exe.kernelName + "'");
   k->hbm_.reset(p);
   k->bound_.assign(exe.args.size(), nullptr);
+  k->boundOffset_.assign(exe.args.size(), 0);
   k->exe_ = std::move(exe);
   out = std::move(k);
   return Status::success();
@@ -81,7 +82,8 @@ std::string Kernel::describeArgs() const {
 
 uint8_t *Kernel::storage(const ArgInfo &a) const {
   Buffer *b = bound_[&a - exe_.args.data()];
-  return b ? b->data() : hbm_.get() + a.hbmOffset;
+  size_t i = size_t(&a - exe_.args.data());
+  return b ? b->data() + boundOffset_[i] : hbm_.get() + a.hbmOffset;
 }
 
 static Status argFor(const Kernel &k, const std::string &name, uint64_t bytes,
@@ -135,6 +137,17 @@ Status Kernel::bind(const std::string &name, Buffer &buffer) {
                            std::to_string(a->bytes) + " bytes) to buffer '" + buffer.name() +
                            "' (" + std::to_string(buffer.bytes()) + " bytes)");
   }
+  return bind(name, buffer, 0);
+}
+
+Status Kernel::bind(const std::string &name, Buffer &buffer, uint64_t offset) {
+  const ArgInfo *a = findArg(name);
+  if (!a)
+    return argFor(*this, name, 0, a);
+  if (offset > buffer.bytes() || a->bytes > buffer.bytes() - offset)
+    return Status::failure("cannot bind argument '" + name + "' (" + std::to_string(a->bytes) +
+                           " bytes) at offset " + std::to_string(offset) + " of buffer '" +
+                           buffer.name() + "' (" + std::to_string(buffer.bytes()) + " bytes)");
   size_t i = a - exe_.args.data();
   for (size_t j = 0; j < exe_.args.size(); ++j) {
     const ArgInfo &other = exe_.args[j];
@@ -146,6 +159,7 @@ Status Kernel::bind(const std::string &name, Buffer &buffer) {
                              "' is bound to it and the kernel writes one of them");
   }
   bound_[i] = &buffer;
+  boundOffset_[i] = offset;
   return Status::success();
 }
 
@@ -154,6 +168,7 @@ Status Kernel::unbind(const std::string &name) {
   if (!a)
     return argFor(*this, name, 0, a);
   bound_[a - exe_.args.data()] = nullptr;
+  boundOffset_[a - exe_.args.data()] = 0;
   return Status::success();
 }
 
@@ -222,7 +237,8 @@ Status Device::launch(Kernel &kernel, LaunchResult &result, const LaunchOptions 
     if (&b->device() != this)
       return Status::failure("kernel '" + exe.kernelName + "': argument '" + exe.args[i].name +
                              "' is bound to buffer '" + b->name() + "' of another device");
-    hbm.bound.push_back({exe.args[i].hbmOffset, exe.args[i].bytes, b->data()});
+    hbm.bound.push_back(
+        {exe.args[i].hbmOffset, exe.args[i].bytes, b->data() + kernel.bindingOffset(i)});
   }
   std::sort(hbm.bound.begin(), hbm.bound.end(),
             [](const sim::HbmBinding &a, const sim::HbmBinding &b) { return a.offset < b.offset; });

@@ -356,7 +356,7 @@ CACHE = "[T, N, D]"
 
 
 def prefill_projection(d):
-    """qwen3/prefill_projection.mlir: the normalised heads rotated (RoPE, from the bf16 heads);
+    """qwen3/prefill_projection_t512.mlir: the normalised heads rotated (RoPE, from the bf16 heads);
     q_out holds q's 16 heads, k_cache the 8 k heads (rotated), v_cache the 8 v heads (the raw
     GEMM rows, bf16)."""
     qn, _, raw, raw_ref = normalised_heads(d)
@@ -381,7 +381,7 @@ SCALE = np.float32(11.313708)     # sqrt(128) as the kernels' div_f immediate
 
 
 def attention_masks():
-    """The causal tables of qwen3/prefill_attention_first.mlir (positions relative to the
+    """The causal tables of qwen3/prefill_attention_first_t512.mlir (positions relative to the
     chunk): tile_mask [TB, SB, TQ] masks key tiles at or after the query's 64-position tile,
     diag_mask [TT, SI, TQ] the keys after the query within its tile."""
     tb, sb = np.meshgrid(np.arange(8), np.arange(8), indexing="ij")
@@ -405,7 +405,7 @@ def attention_inputs(d):
 
 
 def prefill_attention_first(d):
-    """qwen3/prefill_attention_first.mlir: causal attention of 512 queries over the chunk's 512
+    """qwen3/prefill_attention_first_t512.mlir: causal attention of 512 queries over the chunk's 512
     keys, per q head h (kv head h / 2). Scores s = bf16((q . k + mask) / SCALE) with the
     contraction's sums (32 values of d a packet); the main part masks whole 64-key tiles at or
     after the query's, the diagonal tile comes again with the exact mask; m = the max over
@@ -455,7 +455,7 @@ ATTN_OUT_STATE = "[N, G, TB, TT, D % 64, D / 64, TQ]"
 
 
 def prefill_attention(d):
-    """qwen3/prefill_attention.mlir: 512 queries against one earlier, full chunk, folded into
+    """qwen3/prefill_attention_t512.mlir: 512 queries against one earlier, full chunk, folded into
     each query's state (m, l, o): s = bf16(q . k / SCALE); m' = max(m, max_s s); alpha =
     exp(m - m') (float64, rounded to f32); p = bf16(exp(s - m')); l' = l alpha + p . 1;
     o' = p . V + o alpha (f32). The rule compares m' with the float64 max, l' with the float64
@@ -512,7 +512,7 @@ def silu_times(g, u):
 
 
 def prefill_decoder(d):
-    """qwen3/prefill_decoder.mlir: r = bf16(((P0 + P1) + P2) + P3 + x), P_k o_proj's partial
+    """qwen3/prefill_decoder_t512.mlir: r = bf16(((P0 + P1) + P2) + P3 + x), P_k o_proj's partial
     sums over K blocks of 512; h = bf16(RMSNorm(r)) (16 values of h per slice, as the
     projection's x); g, u = h W^T; p = silu_times(g, u); y = bf16((D0 + D1) + D2 + r), D_k the
     down partial sums over K blocks of 1024 in down_order()."""

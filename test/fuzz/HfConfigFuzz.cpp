@@ -1,5 +1,4 @@
-// Fuzz target: config.json (parseHfConfig, then checkSupported against Qwen3-0.6B, as
-// readHfConfig does before any weight is read). Properties of an accepted config: it validates,
+// Fuzz target: config.json (parseHfConfig, as readHfConfig does before any weight is read). Properties of an accepted config: it validates,
 // and hfConfigJson writes it back in a form that parses to the same values.
 #include "FuzzCheck.h"
 
@@ -37,8 +36,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   RNGD_FUZZ_CHECK(parseHfConfig(hfConfigJson(config), again, error),
                   "hfConfigJson's output does not parse: %s", error.c_str());
   RNGD_FUZZ_CHECK(same(config, again), "hfConfigJson does not round-trip");
-  std::string supportError;
-  if (!checkSupported(config, Qwen3Config(), supportError))
-    RNGD_FUZZ_CHECK(!supportError.empty(), "unsupported without a message");
   return 0;
 }

@@ -4,7 +4,6 @@
 #include "compiler/placement/qwen3/LmHead.h"
 #include "compiler/placement/qwen3/Stages.h"
 
-#include "rngd/Isa.h"
 
 #include "llvm/Support/Format.h"
 
@@ -198,28 +197,6 @@ llvm::Error checkNorm(const Qwen3Shape &s, const TargetModel &t) {
   return llvm::Error::success();
 }
 
-/// The stage's DMAs (input, weight, a copy of x per tile layout, a load and a store per tile)
-/// stay within the ISA's DMA tags less one DMA's parts (one per engine). rngdc reuses tags, but
-/// its scheduler frees tags for a DMA's parts before it balances the DMA over more engines, and
-/// its highest tag grows about one per DMA: a stage of 57 DMAs asked for tag 64 (`DMA tag 64 is
-/// outside 0..63`, 1.7B's 37 full tiles too), one of 55 peaked at 62. Until that is fixed a
-/// longer stage is refused here rather than by rngdc.
-llvm::Error checkDmaCount(const TargetModel &t, const LmHeadTiling &lm,
-                          const std::vector<LmHeadTailTile> &tail) {
-  const int64_t tiles = lm.fullTiles + int64_t(tail.size());
-  const int64_t layouts = (lm.fullTiles > 0 ? 1 : 0) + int64_t(tail.size());
-  const int64_t dmas = 2 + layouts + 2 * tiles;
-  const int64_t tags = int64_t(isa::kMaxTag) + 1;
-  if (dmas + t.dmaEngines > tags)
-    return placementError("final_layer",
-                          "the stage's DMAs, and one more DMA's parts, fit the "
-                          "ISA's DMA tags (rngdc's tag reuse falls short beyond)",
-                          llvm::Twine(tiles) + " LM-head tiles make " + llvm::Twine(dmas) +
-                              " DMAs, + " + llvm::Twine(t.dmaEngines) + " engines > " +
-                              llvm::Twine(tags) + " tags");
-  return llvm::Error::success();
-}
-
 /// One tile: weights HBM -> DM -> TRF (main, whole flits), contraction against x, cast, commit
 /// and store into `out`'s rows [first, first + rows).
 void streamTile(StageBuilder &b, int64_t i, const TileLayout &l, mlir::Value weights,
@@ -296,8 +273,6 @@ llvm::Error buildFinalLayer(StageBuilder &b, const Qwen3Shape &shape, int64_t) {
   if (!tail)
     return tail.takeError();
   if (llvm::Error e = checkNorm(shape, t))
-    return e;
-  if (llvm::Error e = checkDmaCount(t, *lm, *tail))
     return e;
   describe(b, shape, *lm, *tail);
 

@@ -34,7 +34,8 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     of dependent cycles to the end, then program order; a pass that would fill the queue waits
     instead for a pass with a longer path that is ready before its configuration loads end),
     after waits for its predecessors not yet waited for, for the previous
-    pass of its context and, with all 64 tags taken, for the oldest DMA. A DMA part meant for
+    pass of its context and, with too few tags free for a DMA's parts as finally cut, for the
+    oldest DMAs. A DMA part meant for
     a cluster's fourth engine takes the engine of that cluster that frees first; a weight
     stream's parts are re-cut so that they end together (an engine freeing earlier takes more
     iterations); the kernel's last DMA is cut over its cluster's engines idle when it issues. A

@@ -2,6 +2,7 @@
 
 #include "dialects/tcp/Mapping/Mapping.h"
 
+#include <cctype>
 #include <stdexcept>
 
 namespace rngd::qwen3 {
@@ -37,6 +38,35 @@ HbmLayout HbmLayout::of(const ArgInfo &arg,
     layout.contribution_.push_back(std::move(column));
   }
   return layout;
+}
+
+std::vector<std::pair<std::string, int64_t>> HbmLayout::wholeAxes(const ArgInfo &arg) {
+  std::string text = arg.mapping;
+  if (text.size() > 1 && text.front() == '[' && text.back() == ']')
+    text = text.substr(1, text.size() - 2);
+  std::vector<std::pair<std::string, int64_t>> axes;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string name = text.substr(start, comma == std::string::npos ? std::string::npos
+                                                                     : comma - start);
+    name.erase(0, name.find_first_not_of(' '));
+    name.erase(name.find_last_not_of(' ') + 1);
+    bool identifier = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+    for (char c : name)
+      identifier = identifier && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+    if (!identifier || axes.size() >= arg.shape.size())
+      throw std::runtime_error("argument " + arg.name + "'s mapping \"" + arg.mapping +
+                               "\" is not whole axes in row-major order");
+    axes.push_back({name, arg.shape[axes.size()]});
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  if (axes.size() != arg.shape.size())
+    throw std::runtime_error("argument " + arg.name + "'s mapping \"" + arg.mapping +
+                             "\" does not match its shape");
+  return axes;
 }
 
 size_t HbmLayout::at(std::initializer_list<int64_t> index) const {

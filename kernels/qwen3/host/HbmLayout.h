@@ -24,6 +24,11 @@ public:
   /// axis it uses is not given, a size does not divide) or uses an axis not in `axes`.
   static HbmLayout of(const ArgInfo &arg, const std::vector<std::pair<std::string, int64_t>> &axes);
 
+  /// The axes of an argument whose mapping is whole axes in row-major order ("A" or
+  /// "[A, B, C]"), with their sizes from the argument's shape: how the host learns the sizes
+  /// of a table it fills by axis meaning (the prefill masks). Throws for any other mapping.
+  static std::vector<std::pair<std::string, int64_t>> wholeAxes(const ArgInfo &arg);
+
   /// The element offset of a logical index (one value per axis, in of()'s order).
   size_t at(std::initializer_list<int64_t> index) const;
   /// Elements the buffer holds, padding included.

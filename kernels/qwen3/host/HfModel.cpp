@@ -27,14 +27,6 @@ bool readText(const std::string &path, std::string &out, std::string &error) {
   return true;
 }
 
-bool close(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::fabs(b); }
-
-std::string num(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
-
 } // namespace
 
 bool parseHfConfig(const std::string &text, Qwen3Config &out, std::string &error) {
@@ -135,41 +127,12 @@ std::string hfConfigJson(const Qwen3Config &c) {
   return j.dump(2) + "\n";
 }
 
-bool checkSupported(const Qwen3Config &got, const Qwen3Config &sup, std::string &error) {
-  auto intCheck = [&](const char *field, int g, int s) {
-    if (g == s)
-      return true;
-    error = std::string("config.json: ") + field + " is " + std::to_string(g) +
-            ", the kernels support only " + std::to_string(s);
-    return false;
-  };
-  if (!intCheck("hidden_size", got.hiddenSize, sup.hiddenSize) ||
-      !intCheck("num_attention_heads", got.numHeads, sup.numHeads) ||
-      !intCheck("num_key_value_heads", got.numKvHeads, sup.numKvHeads) ||
-      !intCheck("head_dim", got.headDim, sup.headDim) ||
-      !intCheck("intermediate_size", got.intermediateSize, sup.intermediateSize) ||
-      !intCheck("vocab_size", got.vocabSize, sup.vocabSize))
-    return false;
-  if (!close(got.rmsNormEps, sup.rmsNormEps)) {
-    error = "config.json: rms_norm_eps is " + num(got.rmsNormEps) + ", rngdc supports only " +
-            num(sup.rmsNormEps);
-    return false;
-  }
-  if (!close(got.ropeTheta, sup.ropeTheta)) {
-    error = "config.json: rope_theta is " + num(got.ropeTheta) + ", rngdc supports only " +
-            num(sup.ropeTheta);
-    return false;
-  }
-  return true;
-}
-
-bool readHfConfig(const std::string &dir, const Qwen3Config &supported, Qwen3Config &out,
-                  std::string &error) {
+bool readHfConfig(const std::string &dir, Qwen3Config &out, std::string &error) {
   std::string text;
   if (!readText(dir + "/config.json", text, error))
     return false;
   Qwen3Config config;
-  if (!parseHfConfig(text, config, error) || !checkSupported(config, supported, error))
+  if (!parseHfConfig(text, config, error))
     return false;
   out = config;
   return true;
@@ -178,7 +141,7 @@ bool readHfConfig(const std::string &dir, const Qwen3Config &supported, Qwen3Con
 bool loadHfModel(const std::string &dir, const LoadOptions &options, std::unique_ptr<Weights> &out,
                  std::string &error, LoadNotes *notes) {
   Qwen3Config config;
-  if (!readHfConfig(dir, options.supported, config, error))
+  if (!readHfConfig(dir, config, error))
     return false;
   if (options.maxLayers > 0 && options.maxLayers < config.numLayers)
     config.numLayers = options.maxLayers;

@@ -17,18 +17,13 @@ bool parseHfConfig(const std::string &jsonText, Qwen3Config &out, std::string &e
 /// config.json text for a config (model_type qwen3, bf16), as a checkpoint would carry.
 std::string hfConfigJson(const Qwen3Config &config);
 
-/// Errors when a field of `got` differs from `supported` (all shapes, rope_theta and
-/// rms_norm_eps; the number of layers is free).
-bool checkSupported(const Qwen3Config &got, const Qwen3Config &supported, std::string &error);
-
-/// Reads, parses and checks dir/config.json against `supported` without touching the weights
-/// (milliseconds), so a driver can report config problems and learn num_hidden_layers first.
-bool readHfConfig(const std::string &dir, const Qwen3Config &supported, Qwen3Config &out,
-                  std::string &error);
+/// Reads and parses dir/config.json without touching the weights (milliseconds), so a driver
+/// can report config problems, check that the stage generator places the shape, and learn
+/// num_hidden_layers first.
+bool readHfConfig(const std::string &dir, Qwen3Config &out, std::string &error);
 
 struct LoadOptions {
-  Qwen3Config supported;  // the shapes the kernels are built for (default Qwen3-0.6B)
-  int maxLayers = 0;      // > 0: load only the first maxLayers layers
+  int maxLayers = 0; // > 0: load only the first maxLayers layers
 };
 
 /// What loadHfModel decided beyond the tensors themselves.

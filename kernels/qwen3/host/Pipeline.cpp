@@ -4,6 +4,7 @@
 
 #include "qwen3/host/Bf16.h"
 #include "qwen3/host/RopeTables.h"
+#include "qwen3/host/StageCache.h"
 
 #include <nlohmann/json.hpp>
 
@@ -25,12 +26,32 @@ const char *const kStages[NumStages] = {"embedding",         "projection",
                                         "prefill_attention_first", "prefill_attention",
                                         "prefill_decoder"};
 
-std::vector<int> Pipeline::stagesUsed(bool deviceLookup, bool prefill) {
-  std::vector<int> s = {deviceLookup ? TokenLookup : Embedding, Projection, AttentionFirst,
-                        AttentionNext, Decoder, FinalLayer};
-  if (prefill)
-    s.insert(s.end(), {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder});
-  return s;
+std::vector<int> Pipeline::stagesUsed(bool deviceLookup) {
+  return {deviceLookup ? TokenLookup : Embedding, Projection, AttentionFirst, AttentionNext,
+          Decoder, FinalLayer};
+}
+
+std::string Pipeline::stageFile(int stage, int tokens) {
+  return stage >= PrefillProjection ? std::string(kStages[stage]) + "_t" + std::to_string(tokens)
+                                    : std::string(kStages[stage]);
+}
+
+std::vector<int> Pipeline::prefillBlocks(int n, const std::vector<int> &sizes) {
+  if (sizes.empty() || sizes.back() != kChunk)
+    throw std::runtime_error("internal error: the largest prefill block must be a KV chunk (" +
+                             std::to_string(kChunk) + " tokens)");
+  std::vector<int> blocks;
+  for (; n > kChunk; n -= kChunk)
+    blocks.push_back(kChunk);
+  if (n > 0)
+    blocks.push_back(*std::find_if(sizes.begin(), sizes.end(), [&](int t) { return t >= n; }));
+  return blocks;
+}
+
+bool Pipeline::uses(int s) const {
+  if (s >= PrefillProjection)
+    return !prefill_.empty();
+  return k_[s] != nullptr;
 }
 
 namespace {
@@ -66,27 +87,69 @@ const std::vector<std::pair<const char *, const char *>> kPrefillProjectionWeigh
     {"input_rms_weight", "input_layernorm.weight"},
     {"head_rms_weight", "prefill.head_rms_weight"}};
 
-// The prefill stages' HBM layouts (kernels/qwen3/prefill_*.mlir headers), as indices.
-// x [T, H]: [T / 256, T % 256 / 64, H / 16, T % 64, H % 16].
-size_t blockIndex(size_t t, size_t h, size_t H) {
-  return (((t / 256 * 4 + t % 256 / 64) * (H / 16) + h / 16) * 64 + t % 64) * 16 + h % 16;
-}
-// q_out [T, Q]: [T / 256, Q / 128, T % 256 / 16, Q % 128 / 8, T % 16, Q % 8].
-size_t prefillQIndex(size_t t, size_t q) {
-  return ((((t / 256 * 16 + q / 128) * 16 + t % 256 / 16) * 16 + q % 128 / 8) * 16 + t % 16) * 8 +
-         q % 8;
-}
-// attn [T, Q]: [Q / 16, T, Q % 16] (T = 512).
-size_t prefillAttnIndex(size_t t, size_t q) { return (q / 16 * 512 + t) * 16 + q % 16; }
 constexpr float kMasked = -1.2676506002282294e30f; // -2^100
-// The causal masks' f32 cells (prefill_attention_first's tile_mask [TB, SB, TQ] and
-// diag_mask [TT, SI, TQ]).
-constexpr size_t kTileMaskCells = 8 * 8 * 16, kDiagMaskCells = 4 * 64 * 16;
+
+// The prefill stages' activations: (buffer, stage, argument) - sized by the largest block's
+// argument, and bound to each block size's kernels as a view of its first bytes.
+struct PrefillBuffer {
+  const char *buffer;
+  int stage;
+  const char *arg;
+};
+const std::vector<PrefillBuffer> kPrefillBuffers = {
+    {"prefill.x0", PrefillProjection, "x"},
+    {"prefill.x1", PrefillDecoder, "y"},
+    {"prefill.cos", PrefillProjection, "cos"},
+    {"prefill.sin", PrefillProjection, "sin"},
+    {"prefill.q", PrefillProjection, "q_out"},
+    {"prefill.attn", PrefillDecoder, "attn"},
+    {"prefill.tile_mask", PrefillAttention, "tile_mask"},
+    {"prefill.diag_mask", PrefillAttention, "diag_mask"},
+    {"prefill.max", PrefillAttention, "max_in"},
+    {"prefill.sum", PrefillAttention, "sum_in"},
+    {"prefill.out", PrefillAttention, "out_in"}};
+// Each prefill stage's arguments bound to those buffers.
+const std::vector<std::pair<int, std::vector<std::pair<const char *, const char *>>>>
+    kPrefillBindings = {
+        {PrefillProjection,
+         {{"x", "prefill.x0"}, {"cos", "prefill.cos"}, {"sin", "prefill.sin"},
+          {"q_out", "prefill.q"}}},
+        {PrefillAttention,
+         {{"q", "prefill.q"}, {"tile_mask", "prefill.tile_mask"},
+          {"diag_mask", "prefill.diag_mask"}, {"attn", "prefill.attn"}, {"max_in", "prefill.max"},
+          {"sum_in", "prefill.sum"}, {"out_in", "prefill.out"}}},
+        {PrefillAttentionChunk,
+         {{"q", "prefill.q"}, {"max_hbm", "prefill.max"}, {"sum_hbm", "prefill.sum"},
+          {"out_hbm", "prefill.out"}}},
+        {PrefillDecoder, {{"attn", "prefill.attn"}}}};
+
+/// The bytes of one argument of the generated stage s at block size T.
+uint64_t argBytes(const Qwen3Config &cfg, const rngd::TargetModel &target, int s, int T,
+                  const char *arg) {
+  const std::map<std::string, int64_t> &bytes = stageArgumentBytes(cfg, target, kStages[s], T);
+  auto it = bytes.find(arg);
+  if (it == bytes.end())
+    throw std::runtime_error("the generated " + Pipeline::stageFile(s, T) + " has no argument " +
+                             arg);
+  return uint64_t(it->second);
+}
+
+/// Each prefill buffer's size: its argument's largest over the block sizes.
+std::map<std::string, uint64_t> prefillBufferBytes(const Qwen3Config &cfg,
+                                                   const rngd::TargetModel &target,
+                                                   const std::vector<int> &sizes) {
+  std::map<std::string, uint64_t> bytes;
+  for (const PrefillBuffer &b : kPrefillBuffers)
+    for (int T : sizes)
+      bytes[b.buffer] = std::max(bytes[b.buffer], argBytes(cfg, target, b.stage, T, b.arg));
+  return bytes;
+}
 
 } // namespace
 
 HbmPlan Pipeline::hbmPlan(const Qwen3Config &cfg, int positions, bool deviceLookup,
-                          bool tiedHead, bool prefill, const rngd::TargetModel &target) {
+                          bool tiedHead, const std::vector<int> &prefillSizes,
+                          const rngd::TargetModel &target) {
   const uint64_t align = uint64_t(target.hbmArgumentAlignment);
   auto padded = [&](uint64_t bytes) { return (bytes + align - 1) / align * align; };
   const uint64_t H = cfg.hiddenSize, Q = uint64_t(cfg.numHeads) * cfg.headDim, D = cfg.headDim;
@@ -96,23 +159,25 @@ HbmPlan Pipeline::hbmPlan(const Qwen3Config &cfg, int positions, bool deviceLook
   const uint64_t layer = padded(Q * H * 2) + 2 * padded(kv * H * 2) + padded(H * 2) +
                          2 * padded(D * 2) + padded(H * Q * 2) + padded(H * 2) +
                          3 * padded(L * H * 2);
-  const uint64_t table = padded(uint64_t(kPaddedVocab) * H * 2);
+  const uint64_t Wp = uint64_t(stageInterface(cfg, target).paddedVocab);
+  const uint64_t table = padded(Wp * H * 2);
   plan.weights = uint64_t(cfg.numLayers) * layer + padded(H * 2) + table +
                  (deviceLookup && !tiedHead ? table : 0);
   const uint64_t chunks = (uint64_t(std::max(positions, 0)) + kChunk - 1) / kChunk;
   plan.kvCache = uint64_t(cfg.numLayers) * chunks * 2 * padded(uint64_t(kChunk) * kv * 2);
   plan.activations = padded(H * 2) + 2 * padded(Q * 2) + 2 * padded(uint64_t(cfg.numHeads) * 4) +
                      padded(uint64_t(kChunk) * 4) + (deviceLookup ? padded(4) : padded(H * 2)) +
-                     padded(4) + 2 * padded(D * 2) + padded(uint64_t(kPaddedVocab) * 2);
-  if (prefill) {
-    const uint64_t rows = Q + 2 * kv, T = kChunk;
-    plan.weights += uint64_t(cfg.numLayers) * (padded(rows * H * 2) + padded(rows * 2));
-    // Two x blocks (the layers alternate), q, attn, the two masks, cos and sin, the
-    // attention state (max, sum, out: f32).
-    plan.activations += 2 * padded(T * H * 2) + 2 * padded(T * Q * 2) +
-                        padded(kTileMaskCells * 4) + padded(kDiagMaskCells * 4) +
-                        2 * padded(T * (D / 2) * 2) + 2 * padded(T * uint64_t(cfg.numHeads) * 4) +
-                        padded(T * Q * 4);
+                     padded(4) + 2 * padded(D * 2) + padded(Wp * 2);
+  if (!prefillSizes.empty()) {
+    // Per layer the projection's q/k/v rows in one tensor and their head norms, then the
+    // activations, each as large as the largest block's argument.
+    const int T = prefillSizes.back();
+    plan.weights +=
+        uint64_t(cfg.numLayers) * (padded(argBytes(cfg, target, PrefillProjection, T, "qkv_weight")) +
+                                   padded(argBytes(cfg, target, PrefillProjection, T,
+                                                   "head_rms_weight")));
+    for (const auto &[name, bytes] : prefillBufferBytes(cfg, target, prefillSizes))
+      plan.activations += padded(bytes);
   }
   return plan;
 }
@@ -142,22 +207,48 @@ ScheduleInfo readSchedule(const std::string &path, const char *stage) {
   return info;
 }
 
+void Pipeline::loadStage(const std::string &dir, const std::string &file, const char *name,
+                         std::unique_ptr<rngd::Kernel> &kernel, ScheduleInfo &schedule) {
+  std::string path = dir + "/" + file + ".rngd";
+  if (!fileExists(path))
+    throw std::runtime_error("kernel file " + path + " not found (rngd-stagegen writes " + file +
+                             ".mlir; compile it with rngdc)");
+  check(rngd::Kernel::open(path, kernel), "loading " + path);
+  schedule = readSchedule(dir + "/" + file + ".json", name);
+  if (kernel->executable().kernelName != name)
+    throw std::runtime_error(path + " holds kernel '" + kernel->executable().kernelName +
+                             "', expected '" + name + "'");
+}
+
 Pipeline::Pipeline(const std::string &dir, const Weights &weights, bool deviceLookup,
-                   bool prefill)
+                   const std::vector<int> &prefillSizes)
     : w_(weights), cfg_(weights.config()), deviceLookup_(deviceLookup) {
-  for (int s : stagesUsed(deviceLookup, prefill)) {
-    std::string path = dir + "/" + kStages[s] + ".rngd";
-    if (!fileExists(path))
-      throw std::runtime_error("kernel file " + path + " not found (compile kernels/qwen3/" +
-                               kStages[s] + ".mlir with rngdc)");
-    check(rngd::Kernel::open(path, k_[s]), "loading " + path);
-    sched_[s] = readSchedule(dir + "/" + kStages[s] + ".json", kStages[s]);
-    if (k_[s]->executable().kernelName != kStages[s])
-      throw std::runtime_error(path + " holds kernel '" + k_[s]->executable().kernelName +
-                               "', expected '" + kStages[s] + "'");
+  for (int s : stagesUsed(deviceLookup)) {
+    loadStage(dir, kStages[s], kStages[s], decode_[s], decodeSched_[s]);
+    k_[s] = decode_[s].get();
+    sched_[s] = &decodeSched_[s];
+    stats_[s].scheduleKnown = decodeSched_[s].known;
+  }
+  for (int T : prefillSizes) {
+    PrefillSet &set = prefill_[T];
+    for (int i = 0; i < 4; ++i) {
+      loadStage(dir, stageFile(PrefillProjection + i, T), kStages[PrefillProjection + i],
+                set.kernels[i], set.schedules[i]);
+      StageStats &st = stats_[PrefillProjection + i];
+      st.scheduleKnown = st.scheduleKnown && set.schedules[i].known;
+    }
   }
   const uint64_t H = cfg_.hiddenSize, Q = cfg_.qDim(), D = cfg_.headDim;
   const uint64_t heads = cfg_.numHeads;
+  if (uses(AttentionNext) && k_[AttentionNext]->findArg("k")->shape.front() != kChunk)
+    throw std::runtime_error("attention_forward's k holds " +
+                             std::to_string(k_[AttentionNext]->findArg("k")->shape.front()) +
+                             " keys, the host's KV chunk is " + std::to_string(kChunk));
+  paddedVocab_ = k_[FinalLayer]->findArg("lm_head_weight")->bytes / (H * 2);
+  if (paddedVocab_ < uint64_t(cfg_.vocabSize))
+    throw std::runtime_error("final_layer's lm_head_weight holds " + std::to_string(paddedVocab_) +
+                             " rows, fewer than the vocabulary's " +
+                             std::to_string(cfg_.vocabSize));
 
   // Weights: every tensor once. The LM head is padded to Wp rows; the padding stays zero.
   for (int L = 0; L < cfg_.numLayers; ++L) {
@@ -168,7 +259,7 @@ Pipeline::Pipeline(const std::string &dir, const Weights &weights, bool deviceLo
   }
   weight("model.norm.weight");
   const Bf16Tensor &head = w_.get("lm_head.weight");
-  rngd::Buffer &lm = buffer("lm_head.weight", uint64_t(kPaddedVocab) * H * 2);
+  rngd::Buffer &lm = buffer("lm_head.weight", paddedVocab_ * H * 2);
   check(lm.write(head.data.data(), head.data.size() * 2), "uploading lm_head.weight");
 
   // Activations and per-step inputs, bound once; only weights and caches are rebound per layer.
@@ -181,7 +272,7 @@ Pipeline::Pipeline(const std::string &dir, const Weights &weights, bool deviceLo
     rngd::Buffer *table = &lm;
     if (w_.shared("lm_head.weight") != w_.shared("model.embed_tokens.weight")) {
       const Bf16Tensor &emb = w_.get("model.embed_tokens.weight");
-      table = &buffer("embedding.table", uint64_t(kPaddedVocab) * H * 2);
+      table = &buffer("embedding.table", paddedVocab_ * H * 2);
       check(table->write(emb.data.data(), emb.data.size() * 2), "uploading the embedding table");
     }
     bind(TokenLookup, "table", *table);
@@ -209,14 +300,14 @@ Pipeline::Pipeline(const std::string &dir, const Weights &weights, bool deviceLo
   bind(FinalLayer, "input", x);
   bind(FinalLayer, "rms_weight", *buffers_.at("model.norm.weight"));
   bind(FinalLayer, "lm_head_weight", lm);
-  bind(FinalLayer, "out", buffer("logits", uint64_t(kPaddedVocab) * 2));
-  if (prefill)
-    setUpPrefill();
+  bind(FinalLayer, "out", buffer("logits", paddedVocab_ * 2));
+  if (!prefill_.empty())
+    setUpPrefill(prefillSizes);
 }
 
-void Pipeline::setUpPrefill() {
+void Pipeline::setUpPrefill(const std::vector<int> &sizes) {
   const size_t H = cfg_.hiddenSize, Q = cfg_.qDim(), kv = cfg_.kvDim(), D = cfg_.headDim;
-  const size_t T = kChunk, rows = Q + 2 * kv;
+  const size_t rows = Q + 2 * kv;
   for (int L = 0; L < cfg_.numLayers; ++L) {
     // prefill_projection's qkv_weight [H / 512, O, H % 512]: q's, k's and v's rows, the first
     // half of each row's h, then the second (each half one tile the stage loads by itself).
@@ -239,45 +330,31 @@ void Pipeline::setUpPrefill() {
       norms[r] = r < Q ? qn.data[r % D] : kn.data[r % D];
     write(buffer(layerTensorName(L, "prefill.head_rms_weight"), rows * 2), norms);
   }
-  rngd::Buffer &x0 = buffer("prefill.x0", T * H * 2);
-  buffer("prefill.x1", T * H * 2);
-  rngd::Buffer &q = buffer("prefill.q", T * Q * 2), &attn = buffer("prefill.attn", T * Q * 2);
-  // The causal masks (positions relative to the chunk): whole 64-position tiles, then within one.
-  std::vector<float> tile(kTileMaskCells), diag(kDiagMaskCells);
-  for (int tb = 0; tb < 8; ++tb)
-    for (int sb = 0; sb < 8; ++sb)
-      for (int tq = 0; tq < 16; ++tq)
-        tile[(tb * 8 + sb) * 16 + tq] = sb < tb ? 0.0f : kMasked;
-  for (int tt = 0; tt < 4; ++tt)
-    for (int si = 0; si < 64; ++si)
-      for (int tq = 0; tq < 16; ++tq)
-        diag[(tt * 64 + si) * 16 + tq] = si <= tt * 16 + tq ? 0.0f : kMasked;
-  rngd::Buffer &tm = buffer("prefill.tile_mask", tile.size() * 4);
-  rngd::Buffer &dm = buffer("prefill.diag_mask", diag.size() * 4);
-  write(tm, tile);
-  write(dm, diag);
-  bind(PrefillProjection, "x", x0);
-  bind(PrefillProjection, "cos", buffer("prefill.cos", T * (D / 2) * 2));
-  bind(PrefillProjection, "sin", buffer("prefill.sin", T * (D / 2) * 2));
-  bind(PrefillProjection, "q_out", q);
-  bind(PrefillAttention, "q", q);
-  bind(PrefillAttention, "tile_mask", tm);
-  bind(PrefillAttention, "diag_mask", dm);
-  bind(PrefillAttention, "attn", attn);
-  // The online-softmax state of a block's earlier chunks: prefill_attention reads and writes
-  // it, prefill_attention_first reads it.
-  const size_t heads = cfg_.numHeads;
-  rngd::Buffer &mx = buffer("prefill.max", T * heads * 4);
-  rngd::Buffer &sm = buffer("prefill.sum", T * heads * 4);
-  rngd::Buffer &out = buffer("prefill.out", T * Q * 4);
-  bind(PrefillAttention, "max_in", mx);
-  bind(PrefillAttention, "sum_in", sm);
-  bind(PrefillAttention, "out_in", out);
-  bind(PrefillAttentionChunk, "q", q);
-  bind(PrefillAttentionChunk, "max_hbm", mx);
-  bind(PrefillAttentionChunk, "sum_hbm", sm);
-  bind(PrefillAttentionChunk, "out_hbm", out);
-  bind(PrefillDecoder, "attn", attn);
+  // The activations, each as large as the largest block's argument; every block size's
+  // kernels bind views of their first bytes.
+  for (const auto &[name, bytes] : prefillBufferBytes(cfg_, device_.target(), sizes))
+    buffer(name, bytes);
+  for (auto &[T, set] : prefill_) {
+    selectBlock(T);
+    for (const auto &[s, args] : kPrefillBindings)
+      for (const auto &[arg, name] : args)
+        bindView(s, arg, *buffers_.at(name));
+    auto layout = [&](int s, const char *arg, std::vector<std::pair<std::string, int64_t>> axes) {
+      return HbmLayout::of(*k_[s]->findArg(arg), axes);
+    };
+    set.x = layout(PrefillProjection, "x", {{"T", T}, {"H", int64_t(H)}});
+    set.rope = layout(PrefillProjection, "cos", {{"T", T}, {"F", int64_t(D / 2)}});
+    set.q = layout(PrefillProjection, "q_out", {{"T", T}, {"Q", int64_t(Q)}});
+    set.attn = layout(PrefillDecoder, "attn", {{"T", T}, {"Q", int64_t(Q)}});
+  }
+}
+
+void Pipeline::selectBlock(int size) {
+  PrefillSet &set = prefill_.at(size);
+  for (int i = 0; i < 4; ++i) {
+    k_[PrefillProjection + i] = set.kernels[i].get();
+    sched_[PrefillProjection + i] = &set.schedules[i];
+  }
 }
 
 rngd::Buffer &Pipeline::buffer(const std::string &name, uint64_t bytes) {
@@ -305,6 +382,10 @@ rngd::Buffer &Pipeline::cache(int layer, char kind, int chunk) {
 
 void Pipeline::bind(int s, const char *arg, rngd::Buffer &b) {
   check(k_[s]->bind(arg, b), std::string(kStages[s]) + "." + arg);
+}
+
+void Pipeline::bindView(int s, const char *arg, rngd::Buffer &b) {
+  check(k_[s]->bind(arg, b, 0), std::string(kStages[s]) + "." + arg);
 }
 
 void Pipeline::bindLayer(int s, int layer,
@@ -442,33 +523,33 @@ void Pipeline::finalLogits(std::vector<float> &logits) {
                                          logits));
 }
 
-void Pipeline::prefill(const std::vector<int> &tokens, int block, bool wantLogits,
+void Pipeline::prefill(const std::vector<int> &tokens, int block, int size, bool wantLogits,
                        std::vector<float> &logits) {
-  if (!uses(PrefillProjection))
-    throw std::runtime_error("internal error: prefill on a pipeline made without it");
-  const size_t n = tokens.size(), H = cfg_.hiddenSize, T = kChunk;
+  auto found = prefill_.find(size);
+  if (found == prefill_.end())
+    throw std::runtime_error("internal error: prefill block of " + std::to_string(size) +
+                             " tokens on a pipeline made without it");
+  const PrefillSet &set = found->second;
+  selectBlock(size);
+  const size_t n = tokens.size(), H = cfg_.hiddenSize, T = size_t(size);
   if (n < 1 || n > T)
-    throw std::runtime_error("prefill of " + std::to_string(n) + " tokens: a block is 1.." +
-                             std::to_string(T) + " tokens");
+    throw std::runtime_error("prefill of " + std::to_string(n) + " tokens: a block of " +
+                             std::to_string(T) + " holds 1.." + std::to_string(T) + " tokens");
   if (block < 0)
     throw std::runtime_error("prefill block " + std::to_string(block) + " is negative");
   // The block's embedding rows (zero rows after the prompt: the causal mask keeps them from
   // the prompt's tokens, and decode overwrites their K/V rows position by position).
   const Bf16Tensor &emb = w_.get("model.embed_tokens.weight");
-  std::vector<uint16_t> xb(T * H, 0);
+  std::vector<uint16_t> xb(set.x.cells(), 0);
   for (size_t t = 0; t < n; ++t) {
     checkToken(tokens[t]);
     for (size_t h = 0; h < H; ++h)
-      xb[blockIndex(t, h, H)] = emb.data[size_t(tokens[t]) * H + h];
+      xb[set.x.at({int64_t(t), int64_t(h)})] = emb.data[size_t(tokens[t]) * H + h];
   }
   rngd::Buffer *x = buffers_.at("prefill.x0"), *y = buffers_.at("prefill.x1");
   write(*x, xb);
-  // RoPE tables of the block's positions, as step() computes them (without the sign of
-  // rotate_half: the stage applies it).
-  std::vector<uint16_t> cos, sin;
-  prefillRopeTables(cfg_, size_t(block) * T, cos, sin);
-  write(*buffers_.at("prefill.cos"), cos);
-  write(*buffers_.at("prefill.sin"), sin);
+  writeRopeTables(set, size_t(block) * kChunk, T);
+  writeMasks();
 
   // The state a block's attention starts from: nothing seen (alpha = 0 on the first chunk).
   const size_t heads = cfg_.numHeads, Q = cfg_.qDim();
@@ -476,9 +557,9 @@ void Pipeline::prefill(const std::vector<int> &tokens, int block, bool wantLogit
   for (int L = 0; L < cfg_.numLayers; ++L) {
     rngd::Buffer &kc = cache(L, 'k', block), &vc = cache(L, 'v', block);
     bindLayer(PrefillProjection, L, kPrefillProjectionWeights);
-    bind(PrefillProjection, "x", *x);
-    bind(PrefillProjection, "k_cache", kc);
-    bind(PrefillProjection, "v_cache", vc);
+    bindView(PrefillProjection, "x", *x);
+    bindView(PrefillProjection, "k_cache", kc);
+    bindView(PrefillProjection, "v_cache", vc);
     launch(PrefillProjection);
     write(*buffers_.at("prefill.max"), m0);
     write(*buffers_.at("prefill.sum"), l0);
@@ -488,16 +569,16 @@ void Pipeline::prefill(const std::vector<int> &tokens, int block, bool wantLogit
       bind(PrefillAttentionChunk, "v_cache", cache(L, 'v', c));
       launch(PrefillAttentionChunk);
     }
-    bind(PrefillAttention, "k_cache", kc);
-    bind(PrefillAttention, "v_cache", vc);
+    bindView(PrefillAttention, "k_cache", kc);
+    bindView(PrefillAttention, "v_cache", vc);
     launch(PrefillAttention);
     bindLayer(PrefillDecoder, L, kDecoderWeights);
     check(k_[PrefillDecoder]->unbind("y"), "prefill_decoder.y"); // the buffers swap each layer
-    bind(PrefillDecoder, "x", *x);
-    bind(PrefillDecoder, "y", *y);
+    bindView(PrefillDecoder, "x", *x);
+    bindView(PrefillDecoder, "y", *y);
     launch(PrefillDecoder);
     if (checking_)
-      checkPrefillLayer(L, block, n, *x, *y);
+      checkPrefillLayer(L, block, n, set, *x, *y);
     std::swap(x, y);
   }
   if (!wantLogits)
@@ -505,13 +586,64 @@ void Pipeline::prefill(const std::vector<int> &tokens, int block, bool wantLogit
   // final_layer on the last token's row, copied into the decode stages' x.
   std::vector<uint16_t> last = read<uint16_t>(*x), row(H);
   for (size_t h = 0; h < H; ++h)
-    row[h] = last[blockIndex(n - 1, h, H)];
+    row[h] = last[set.x.at({int64_t(n - 1), int64_t(h)})];
   write(*buffers_.at("x"), row);
   finalLogits(logits);
 }
 
-void Pipeline::checkPrefillLayer(int L, int block, size_t n, const rngd::Buffer &x,
-                                 const rngd::Buffer &y) {
+void Pipeline::writeRopeTables(const PrefillSet &set, size_t first, size_t rows) {
+  // RoPE tables of the block's positions, as step() computes them (without the sign of
+  // rotate_half: the stage applies it), in prefill_projection's layout.
+  const size_t F = size_t(cfg_.headDim) / 2;
+  std::vector<uint16_t> cos, sin, cosb(set.rope.cells(), 0), sinb(set.rope.cells(), 0);
+  prefillRopeTables(cfg_, first, rows, cos, sin);
+  for (size_t t = 0; t < rows; ++t)
+    for (size_t f = 0; f < F; ++f) {
+      size_t at = set.rope.at({int64_t(t), int64_t(f)});
+      cosb[at] = cos[t * F + f];
+      sinb[at] = sin[t * F + f];
+    }
+  write(*buffers_.at("prefill.cos"), cosb);
+  write(*buffers_.at("prefill.sin"), sinb);
+}
+
+void Pipeline::writeMasks() {
+  // The causal masks of the selected block size (positions relative to the block): whole key
+  // tiles before the query's tile (tile_mask [TB, SB, TQ]: key tile SB of query tile TB), and
+  // within the query's own tile (diag_mask [TT, SI, TQ]: key SI of the tile against query
+  // TT x |TQ| + TQ). An axis the stage leaves out (one tile) is 0.
+  auto fill = [&](const char *arg, const char *buffer, auto open) {
+    const rngd::ArgInfo &a = *k_[PrefillAttention]->findArg(arg);
+    std::vector<std::pair<std::string, int64_t>> axes = HbmLayout::wholeAxes(a);
+    std::map<std::string, int64_t> size;
+    for (const auto &[name, n] : axes)
+      size[name] = n;
+    std::vector<float> cells(a.bytes / 4);
+    for (size_t c = 0; c < cells.size(); ++c) {
+      std::map<std::string, int64_t> at;
+      for (size_t i = 0, rest = c; i < axes.size(); ++i) {
+        size_t j = axes.size() - 1 - i;
+        at[axes[j].first] = int64_t(rest % size_t(axes[j].second));
+        rest /= size_t(axes[j].second);
+      }
+      cells[c] = open(at, size) ? 0.0f : kMasked;
+    }
+    write(*buffers_.at(buffer), cells);
+  };
+  auto get = [](const std::map<std::string, int64_t> &m, const char *k) {
+    auto it = m.find(k);
+    return it == m.end() ? int64_t(0) : it->second;
+  };
+  fill("tile_mask", "prefill.tile_mask", [&](const auto &at, const auto &) {
+    return get(at, "SB") < get(at, "TB");
+  });
+  fill("diag_mask", "prefill.diag_mask", [&](const auto &at, const auto &size) {
+    return get(at, "SI") <= get(at, "TT") * get(size, "TQ") + get(at, "TQ");
+  });
+}
+
+void Pipeline::checkPrefillLayer(int L, int block, size_t n, const PrefillSet &set,
+                                 const rngd::Buffer &x, const rngd::Buffer &y) {
   // Each prompt token's row of each boundary against the decode stages' oracle (the padding
   // rows are not the model's), on the inputs the launch had: x, then the device's q, K and V,
   // then its attn (normalised: the decoder's oracle divides by a sum of 1).
@@ -530,10 +662,10 @@ void Pipeline::checkPrefillLayer(int L, int block, size_t n, const rngd::Buffer 
   for (size_t t = 0; t < n; ++t) {
     oracle::Bits xr(H), qr(Q), ar(Q);
     for (size_t h = 0; h < H; ++h)
-      xr[h] = xb[blockIndex(t, h, H)];
+      xr[h] = xb[set.x.at({int64_t(t), int64_t(h)})];
     for (size_t i = 0; i < Q; ++i) {
-      qr[i] = qb[prefillQIndex(t, i)];
-      ar[i] = ab[prefillAttnIndex(t, i)];
+      qr[i] = qb[set.q.at({int64_t(t), int64_t(i)})];
+      ar[i] = ab[set.attn.at({int64_t(t), int64_t(i)})];
     }
     oracle::ProjectionOut e = oracle::projection(
         cfg_, xr, wl("self_attn.q_proj.weight"), wl("self_attn.k_proj.weight"),
@@ -560,7 +692,7 @@ void Pipeline::checkPrefillLayer(int L, int block, size_t n, const rngd::Buffer 
     attn.add(oracle::checkRule(want, got));
     oracle::Bits yr(H);
     for (size_t h = 0; h < H; ++h)
-      yr[h] = yb[blockIndex(t, h, H)];
+      yr[h] = yb[set.x.at({int64_t(t), int64_t(h)})];
     dec.add(oracle::checkRule(
         oracle::decoder(cfg_, ar, std::vector<float>(cfg_.numHeads, 1.0f), xr,
                         wl("self_attn.o_proj.weight"), wl("post_attention_layernorm.weight"),
@@ -596,8 +728,14 @@ void Pipeline::launch(int s) {
   auto t0 = Clock::now();
   check(device_.launch(*k_[s], r, lo), std::string("launch ") + kStages[s]);
   stats_[s].wallSeconds += std::chrono::duration<double>(Clock::now() - t0).count();
-  stats_[s].launches += 1;
-  stats_[s].cycles += r.makespan;
+  StageStats &st = stats_[s];
+  st.launches += 1;
+  st.cycles += r.makespan;
+  const ScheduleInfo &si = *sched_[s];
+  st.scheduleKnown = st.scheduleKnown && si.known;
+  st.hbmBytes += si.hbmBytes;
+  st.rooflineCycles += si.rooflineCycles;
+  st.predictedCycles += si.makespan;
 }
 
 } // namespace rngd::qwen3

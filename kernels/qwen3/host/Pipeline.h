@@ -15,6 +15,7 @@
 // std::runtime_error with the stage and argument named.
 #pragma once
 
+#include "qwen3/host/HbmLayout.h"
 #include "qwen3/host/Model.h"
 #include "qwen3/host/StageOracle.h"
 
@@ -28,8 +29,7 @@
 
 namespace rngd::qwen3 {
 
-constexpr int kChunk = 512;          // T: keys per KV chunk
-constexpr int kPaddedVocab = 155648; // Wp = 19 x 8192
+constexpr int kChunk = 512; // T: keys per KV chunk (the generated attention stages' chunk)
 
 /// A step runs Embedding (the host uploads the token's row) or TokenLookup (the host writes the
 /// row's byte offset; a DMA gather reads the row from the resident table), then the others.
@@ -54,6 +54,12 @@ struct StageStats {
   int64_t launches = 0;
   int64_t cycles = 0;
   double wallSeconds = 0;
+  // From the schedule JSON of each launch's kernel (a prefill stage launches at several block
+  // sizes): sums over the launches, and whether every loaded kernel's schedule is known.
+  int64_t hbmBytes = 0;
+  int64_t rooflineCycles = 0;
+  int64_t predictedCycles = 0;
+  bool scheduleKnown = true;
 };
 
 /// What rngdc's schedule JSON (--dump-schedule, DIR/<stage>.json) says about one launch.
@@ -82,28 +88,37 @@ public:
   /// The buffers of a run of `positions` positions (start position + prompt + new tokens - 1)
   /// with cfg.numLayers layers; tiedHead: lm_head is the embedding.
   static HbmPlan hbmPlan(const Qwen3Config &cfg, int positions, bool deviceLookup, bool tiedHead,
-                         bool prefill = false,
+                         const std::vector<int> &prefillSizes = {},
                          const rngd::TargetModel &target = rngd::defaultTarget());
 
   /// Loads DIR/<stage>.rngd for the six decode stages of a step (with deviceLookup, token_lookup
-  /// instead of embedding; with prefill also the three multi-token stages), allocates the
-  /// buffers and uploads the weights.
+  /// instead of embedding) and, for each prefill block size T in prefillSizes, the four
+  /// multi-token stages DIR/<stage>_t<T>.rngd; allocates the buffers and uploads the weights.
   Pipeline(const std::string &dir, const Weights &weights, bool deviceLookup = false,
-           bool prefill = false);
-  /// The stage files a run loads.
-  static std::vector<int> stagesUsed(bool deviceLookup, bool prefill = false);
-  /// Whether this pipeline runs stage s.
-  bool uses(int s) const { return k_[s] != nullptr; }
+           const std::vector<int> &prefillSizes = {});
+  /// The decode stages a run loads.
+  static std::vector<int> stagesUsed(bool deviceLookup);
+  /// A stage's file stem: the stage's name, a prefill stage's with its block size
+  /// ("prefill_decoder_t128").
+  static std::string stageFile(int stage, int tokens);
+  /// The block sizes a prompt of n tokens is prefilled in, each block starting a KV chunk:
+  /// whole chunks while more than a chunk remains, then the smallest block size (of `sizes`,
+  /// the generator's, ascending, the largest a chunk) that covers the rest: 9 -> {16},
+  /// 600 -> {512, 128}.
+  static std::vector<int> prefillBlocks(int n, const std::vector<int> &sizes);
+  /// Whether this pipeline runs stage s (a prefill stage: at any block size).
+  bool uses(int s) const;
 
   /// One token at `pos`; when wantLogits, runs final_layer and fills logits [W] (float).
   void step(int token, int pos, bool wantLogits, std::vector<float> &logits);
 
-  /// Block `block` of a prompt: its 1..512 tokens at positions 512 block.. (one KV chunk,
-  /// padded with zero rows); the earlier blocks must have run. Per layer prefill_projection
-  /// (writes the chunk's K/V rows), prefill_attention over each earlier chunk and
-  /// prefill_attention_first over this one, and prefill_decoder; when wantLogits, final_layer
-  /// on the last token's row.
-  void prefill(const std::vector<int> &tokens, int block, bool wantLogits,
+  /// Block `block` of a prompt in a block of `size` tokens (a loaded prefill size): its
+  /// 1..size tokens at positions kChunk x block.. (the first rows of KV chunk `block`, the
+  /// block padded with zero rows); the earlier chunks must be filled. Per layer
+  /// prefill_projection (writes the chunk's first `size` K/V rows), prefill_attention over each
+  /// earlier chunk and prefill_attention_first over the block's own keys, and prefill_decoder;
+  /// when wantLogits, final_layer on the last token's row.
+  void prefill(const std::vector<int> &tokens, int block, int size, bool wantLogits,
                std::vector<float> &logits);
 
   /// Fills the KV rows of positions 0..length-1 of layer L with the given bf16 rows
@@ -118,23 +133,39 @@ public:
   int failedLaunches(int s) const { return failedLaunches_[s]; }
 
   const StageStats &stats(int s) const { return stats_[s]; }
-  const ScheduleInfo &schedule(int s) const { return sched_[s]; }
   const rngd::Device &device() const { return device_; }
 
 private:
-  void setUpPrefill();
+  /// The four multi-token stages at one block size, and where the host's data sits in them.
+  struct PrefillSet {
+    std::unique_ptr<rngd::Kernel> kernels[4]; // PrefillProjection .. PrefillDecoder
+    ScheduleInfo schedules[4];
+    HbmLayout x, rope, q, attn; // [T, H], [T, F], [T, Q], [Q, T]
+  };
+  void loadStage(const std::string &dir, const std::string &file, const char *name,
+                 std::unique_ptr<rngd::Kernel> &kernel, ScheduleInfo &schedule);
+  /// Points the prefill stages at block size T's kernels.
+  void selectBlock(int size);
+  void setUpPrefill(const std::vector<int> &sizes);
+  /// The selected block size's RoPE tables of positions first.., and its causal masks.
+  void writeRopeTables(const PrefillSet &set, size_t first, size_t rows);
+  void writeMasks();
   /// Throws unless `token` is a vocabulary id.
   void checkToken(int token) const;
   /// final_layer on `x`: fills logits [W] (float), checked under --check.
   void finalLogits(std::vector<float> &logits);
   /// --check: layer L's prefill launches of block `block`, row by row for its n prompt tokens
   /// (x: the layer's input block, y: its output).
-  void checkPrefillLayer(int L, int block, size_t n, const rngd::Buffer &x, const rngd::Buffer &y);
+  void checkPrefillLayer(int L, int block, size_t n, const PrefillSet &set, const rngd::Buffer &x,
+                         const rngd::Buffer &y);
   rngd::Buffer &buffer(const std::string &name, uint64_t bytes);
   rngd::Buffer &weight(const std::string &name);
   /// Layer L's key ('k') or value ('v') buffer of chunk c, allocated (zero) on first use.
   rngd::Buffer &cache(int layer, char kind, int chunk);
   void bind(int s, const char *arg, rngd::Buffer &b);
+  /// Binds `arg` to the first bytes of `b` (a prefill block's part of a buffer sized for the
+  /// largest block).
+  void bindView(int s, const char *arg, rngd::Buffer &b);
   void bindLayer(int s, int layer, const std::vector<std::pair<const char *, const char *>> &args);
   void launch(int s);
   void record(int s, const oracle::RuleCount &c);
@@ -144,9 +175,13 @@ private:
   const Weights &w_;
   const Qwen3Config &cfg_;
   const bool deviceLookup_;
+  uint64_t paddedVocab_ = 0; // Wp: the LM head's rows, final_layer's lm_head_weight
   rngd::Device device_; // declared before the kernels: bound buffers outlive them
-  std::unique_ptr<rngd::Kernel> k_[NumStages];
-  ScheduleInfo sched_[NumStages];
+  std::unique_ptr<rngd::Kernel> decode_[NumStages]; // the decode stages' kernels
+  ScheduleInfo decodeSched_[NumStages];
+  std::map<int, PrefillSet> prefill_; // by block size
+  rngd::Kernel *k_[NumStages] = {};   // what each stage launches now
+  const ScheduleInfo *sched_[NumStages] = {};
   StageStats stats_[NumStages];
   bool checking_ = false;
   oracle::RuleCount checks_[NumStages];

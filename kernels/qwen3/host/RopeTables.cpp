@@ -8,8 +8,6 @@ namespace rngd::qwen3 {
 
 namespace {
 
-constexpr size_t kPrefillRows = 512; // prefill_projection's T
-
 // RoPE's angle of frequency j (0..headDim/2) at position pos, in double.
 double ropeAngle(const Qwen3Config &cfg, size_t pos, size_t j) {
   return double(pos) * std::pow(cfg.ropeTheta, -2.0 * double(j) / double(cfg.headDim));
@@ -29,21 +27,17 @@ void decodeRopeTables(const Qwen3Config &cfg, size_t pos, std::vector<uint16_t> 
   }
 }
 
-void prefillRopeTables(const Qwen3Config &cfg, size_t first, std::vector<uint16_t> &cos,
-                       std::vector<uint16_t> &sin) {
+void prefillRopeTables(const Qwen3Config &cfg, size_t first, size_t rows,
+                       std::vector<uint16_t> &cos, std::vector<uint16_t> &sin) {
   const size_t F = size_t(cfg.headDim) / 2;
-  cos.assign(kPrefillRows * F, 0);
-  sin.assign(kPrefillRows * F, 0);
-  for (size_t t = 0; t < kPrefillRows; ++t)
+  cos.assign(rows * F, 0);
+  sin.assign(rows * F, 0);
+  for (size_t t = 0; t < rows; ++t)
     for (size_t f = 0; f < F; ++f) {
       double angle = ropeAngle(cfg, first + t, f);
-      cos[prefillRopeIndex(t, f)] = doubleToBf16(std::cos(angle));
-      sin[prefillRopeIndex(t, f)] = doubleToBf16(std::sin(angle));
+      cos[t * F + f] = doubleToBf16(std::cos(angle));
+      sin[t * F + f] = doubleToBf16(std::sin(angle));
     }
-}
-
-size_t prefillRopeIndex(size_t t, size_t f) {
-  return (((t / 256 * 8 + f / 8) * 64 + t % 64) * 4 + t % 256 / 64) * 8 + f % 8;
 }
 
 } // namespace rngd::qwen3

@@ -17,13 +17,10 @@ namespace rngd::qwen3 {
 void decodeRopeTables(const Qwen3Config &cfg, size_t pos, std::vector<uint16_t> &cos,
                       std::vector<uint16_t> &sin);
 
-/// prefill_projection's tables of positions first..first+511: [T = 512, F = headDim / 2] in
-/// its layout (prefillRopeIndex), without rotate_half's sign (the stage applies it).
-void prefillRopeTables(const Qwen3Config &cfg, size_t first, std::vector<uint16_t> &cos,
-                       std::vector<uint16_t> &sin);
-
-/// Where position t of the block and frequency f sit in prefill_projection's cos and sin:
-/// [T / 256, F / 8, T % 64, T % 256 / 64, F % 8] (kernels/qwen3/prefill_projection.mlir).
-size_t prefillRopeIndex(size_t t, size_t f);
+/// The prefill stages' tables of positions first..first+rows-1, row-major [rows, headDim / 2],
+/// without rotate_half's sign (the stage applies it). The host scatters them into
+/// prefill_projection's layout of cos and sin (HbmLayout).
+void prefillRopeTables(const Qwen3Config &cfg, size_t first, size_t rows,
+                       std::vector<uint16_t> &cos, std::vector<uint16_t> &sin);
 
 } // namespace rngd::qwen3

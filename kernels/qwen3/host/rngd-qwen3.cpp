@@ -19,10 +19,13 @@
 #include "qwen3/host/Reference.h"
 #include "qwen3/host/Sampler.h"
 #include "qwen3/host/SeededWeights.h"
+#include "qwen3/host/StageCache.h"
 #include "qwen3/host/StageOracle.h"
 #include "qwen3/host/Tokenizer.h"
 #include "qwen3/host/Utf8.h"
 #include "qwen3/host/Utf8Stream.h"
+
+#include "compiler/placement/Qwen3StageList.h"
 
 #include "rngd/Runtime.h"
 
@@ -124,18 +127,20 @@ void printHelp() {
       "                         seeded weights; config.json is checked before the weights\n"
       "                         load; tie_word_embeddings true: the LM head is the embedding\n"
       "  --kernels DIR          directory with the stages' .rngd files (embedding.rngd, ...);\n"
-      "                         default: compile kernels/qwen3/*.mlir with the rngdc next to\n"
-      "                         this executable into a temporary directory\n"
-      "  --keep-kernels         keep that temporary directory (its path goes to stderr)\n"
+      "                         default: the stages placed for the model's config, compiled\n"
+      "                         in-process on first use and cached in $RNGD_CACHE_DIR, else\n"
+      "                         $XDG_CACHE_HOME/rngd, else ~/.cache/rngd\n"
+      "  --keep-kernels         print the cached stages' directory to stderr\n"
       "  --device-lookup        gather the token's embedding row on the device (token_lookup:\n"
       "                         a DMA gather from the resident table at an offset the host\n"
       "                         writes) instead of uploading the row (embedding)\n"
       "  --prefill-block T      the prompt goes through the multi-token stages (prefill_*) in\n"
-      "                         blocks of T tokens, one pass per layer each; T is 512 (one KV\n"
-      "                         chunk; the last block is padded). The default when the\n"
-      "                         stages can run: from\n"
-      "                         position 0, Qwen3-0.6B's dimensions, their .rngd files in\n"
-      "                         --kernels DIR, and HBM for them; given, an error if not\n"
+      "                         blocks of T = 512 tokens (one KV chunk; the last padded), one\n"
+      "                         pass per layer each. The default when the stages can run\n"
+      "                         (from position 0, their .rngd files in --kernels DIR, HBM for\n"
+      "                         them) is blocks of 512 and a last block of the smallest size\n"
+      "                         of 16, 32, ..., 512 that holds the rest; given, an error if\n"
+      "                         the stages cannot run\n"
       "  --no-prefill           run the whole prompt token by token\n"
       "checks and figures:\n"
       "  --check                compare every launch with the per-boundary host oracle and\n"
@@ -276,8 +281,10 @@ Options parseArgs(int argc, char **argv) {
       if (!parseInt64(s, 1, LLONG_MAX, v))
         usageError("--prefill-block must be a positive integer, got '" + s + "'");
       if (v != kChunk)
-        usageError("--prefill-block " + s + ": the multi-token stages are compiled for blocks of " +
-                   std::to_string(kChunk) + " tokens (one KV chunk); a shorter prompt is padded");
+        usageError("--prefill-block " + s + ": only whole KV chunks (" + std::to_string(kChunk) +
+                   " tokens) can be forced; by default each block but the last is a chunk and "
+                   "the last the smallest block size (16, 32, 64, 128, 256, 512) that holds "
+                   "the rest");
       o.noPrefill = false;
       o.prefillGiven = true;
     } else if (a == "--no-prefill") {
@@ -355,75 +362,7 @@ Options parseArgs(int argc, char **argv) {
   return o;
 }
 
-std::string executableDir() {
-  std::vector<char> buf(4096);
-  ssize_t n = readlink("/proc/self/exe", buf.data(), buf.size() - 1);
-  if (n <= 0)
-    return ".";
-  std::string p(buf.data(), size_t(n));
-  auto slash = p.rfind('/');
-  return slash == std::string::npos ? "." : p.substr(0, slash);
-}
-
 bool fileExists(const std::string &p) { return access(p.c_str(), R_OK) == 0; }
-
-std::string shellQuote(const std::string &s) {
-  std::string r = "'";
-  for (char c : s) {
-    if (c == '\'')
-      r += "'\\''";
-    else
-      r += c;
-  }
-  return r + "'";
-}
-
-/// Compiles the stages a run uses with the rngdc next to this executable into a fresh temp dir.
-bool compileKernels(const std::vector<int> &stages, std::string &dir, std::string &error) {
-  std::string binDir = executableDir();
-  std::string rngdc = binDir + "/rngdc";
-  if (access(rngdc.c_str(), X_OK) != 0) {
-    error = "no --kernels given and no rngdc next to this executable (" + rngdc + ")";
-    return false;
-  }
-#ifdef RNGD_QWEN3_KERNEL_SOURCES
-  std::string src = RNGD_QWEN3_KERNEL_SOURCES;
-#else
-  std::string src = binDir + "/../../kernels/qwen3";
-#endif
-  if (const char *env = std::getenv("RNGD_QWEN3_KERNEL_SOURCES"))
-    src = env;
-  char tmpl[] = "/tmp/rngd-qwen3-kernels.XXXXXX";
-  if (!mkdtemp(tmpl)) {
-    error = "cannot create a temporary directory for the kernels";
-    return false;
-  }
-  dir = tmpl;
-  for (int s : stages) {
-    const char *stage = kStages[s];
-    std::string mlir = src + "/" + stage + ".mlir";
-    if (!fileExists(mlir)) {
-      error = "kernel source " + mlir + " not found (pass --kernels DIR with compiled .rngd files)";
-      return false;
-    }
-    std::string cmd = shellQuote(rngdc) + " " + shellQuote(mlir) + " -o " +
-                      shellQuote(dir + "/" + stage + ".rngd") + " --dump-schedule=" +
-                      shellQuote(dir + "/" + stage + ".json");
-    if (std::system(cmd.c_str()) != 0) {
-      error = "compiling " + mlir + " failed: " + cmd;
-      return false;
-    }
-  }
-  return true;
-}
-
-void removeKernelDir(const std::string &dir) {
-  for (const char *stage : kStages) {
-    std::remove((dir + "/" + stage + ".rngd").c_str());
-    std::remove((dir + "/" + stage + ".json").c_str());
-  }
-  rmdir(dir.c_str());
-}
 
 [[noreturn]] void fatal(const std::string &msg) {
   std::fprintf(stderr, "rngd-qwen3: error: %s\n", msg.c_str());
@@ -586,41 +525,68 @@ std::string bytesText(uint64_t bytes) {
 /// with `why` saying why, when they cannot
 /// (a start position, other dimensions, --kernels DIR without their files, or device HBM),
 /// or when --no-prefill turned them off (`why` empty).
-int prefillTokens(const Options &opt, const Qwen3Config &config, std::string &why) {
-  why.clear();
-  if (opt.noPrefill)
-    return 0;
+/// Whether the prompt goes through the prefill stages, and in which blocks.
+struct PrefillChoice {
+  int tokens = 0;           // prompt tokens prefilled (0: none)
+  std::vector<int> blocks;  // each block's size, in order (Pipeline::prefillBlocks)
+  std::vector<int> sizes;   // the distinct sizes, ascending: the kernels a run loads
+  std::string why;
+  bool unplaced = false;    // why: the generator cannot place the prefill stages
+};
+
+PrefillChoice prefillTokens(const Options &opt, const Qwen3Config &config) {
+  PrefillChoice c;
+  if (opt.noPrefill || opt.tokens.empty())
+    return c;
   Qwen3Config run = config;
   run.numLayers = opt.layers;
+  // --prefill-block 512: whole chunks only; by default the last block is the smallest size
+  // that covers what remains.
+  std::vector<int> sizes;
+  for (int64_t t : rngd::placement::prefillTokenCounts())
+    if (!opt.prefillGiven || t == kChunk)
+      sizes.push_back(int(t));
+  c.blocks = Pipeline::prefillBlocks(int(opt.tokens.size()), sizes);
+  c.sizes = c.blocks;
+  std::sort(c.sizes.begin(), c.sizes.end());
+  c.sizes.erase(std::unique(c.sizes.begin(), c.sizes.end()), c.sizes.end());
   if (opt.startPos > 0)
-    why = "the prefill stages start at position 0 (--start-pos " + std::to_string(opt.startPos) +
-          ")";
-  if (why.empty() && !opt.kernelsDir.empty())
-    for (int s : {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder}) {
-      std::string path = opt.kernelsDir + "/" + kStages[s] + ".rngd";
-      if (!fileExists(path)) {
-        why = "kernel file " + path + " not found (compile kernels/qwen3/" + kStages[s] +
-              ".mlir with rngdc)";
-        break;
-      }
+    c.why = "the prefill stages start at position 0 (--start-pos " +
+            std::to_string(opt.startPos) + ")";
+  if (c.why.empty() && opt.kernelsDir.empty())
+    for (int T : c.sizes) {
+      std::string rule;
+      if (c.why.empty() &&
+          !checkPlacement(run, rngd::defaultTarget(), rngd::placement::prefillStageNames(), T,
+                          rule))
+        c.why = "the prefill stages cannot be placed for this model: " + rule;
+      c.unplaced = !c.why.empty();
     }
-  if (why.empty()) {
+  if (c.why.empty() && !opt.kernelsDir.empty())
+    for (int T : c.sizes)
+      for (int s : {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder}) {
+        std::string path = opt.kernelsDir + "/" + Pipeline::stageFile(s, T) + ".rngd";
+        if (c.why.empty() && !fileExists(path))
+          c.why = "kernel file " + path + " not found (rngd-stagegen writes " +
+                  Pipeline::stageFile(s, T) + ".mlir; compile it with rngdc)";
+      }
+  if (c.why.empty()) {
     const rngd::TargetModel &target = rngd::defaultTarget();
     HbmPlan plan = Pipeline::hbmPlan(run, int(positionsNeeded(opt)), opt.deviceLookup,
-                                     run.tieWordEmbeddings, true, target);
+                                     run.tieWordEmbeddings, c.sizes, target);
     if (plan.total() > target.hbmCapacityBytes)
-      why = "with the prefill stages' weights and buffers the run needs " +
-            bytesText(plan.total()) + " of device HBM, more than " + target.name + "'s " +
-            bytesText(target.hbmCapacityBytes);
+      c.why = "with the prefill stages' weights and buffers the run needs " +
+              bytesText(plan.total()) + " of device HBM, more than " + target.name + "'s " +
+              bytesText(target.hbmCapacityBytes);
   }
-  return why.empty() ? int(opt.tokens.size()) : 0;
+  if (!c.why.empty()) {
+    c.blocks.clear();
+    c.sizes.clear();
+  } else {
+    c.tokens = int(opt.tokens.size());
+  }
+  return c;
 }
-
-/// Whether the prompt goes through the prefill stages: prefillTokens' count and reason.
-struct PrefillChoice {
-  int tokens = 0;
-  std::string why;
-};
 
 /// The sizes a user controls, checked once the prompt's length and the model's config are known
 /// and before any weight is read or device memory allocated: the positions against the KV cache
@@ -646,10 +612,9 @@ PrefillChoice checkLimits(const Options &opt, const Qwen3Config &config, bool fr
   Qwen3Config run = config;
   run.numLayers = opt.layers;
   const rngd::TargetModel &target = rngd::defaultTarget();
-  PrefillChoice prefill;
-  prefill.tokens = prefillTokens(opt, config, prefill.why);
+  PrefillChoice prefill = prefillTokens(opt, config);
   HbmPlan plan = Pipeline::hbmPlan(run, int(need), opt.deviceLookup, run.tieWordEmbeddings,
-                                   prefill.tokens > 0, target);
+                                   prefill.sizes, target);
   if (plan.total() > target.hbmCapacityBytes)
     fatal("the run needs " + bytesText(plan.total()) + " of device HBM (weights of " +
           std::to_string(opt.layers) + " layers and the LM head " + bytesText(plan.weights) +
@@ -707,8 +672,14 @@ int run(int argc, char **argv) {
   Qwen3Config modelConfig; // Qwen3-0.6B's, or the checkpoint's
   if (!opt.modelDir.empty()) {
     std::string err;
-    if (!readHfConfig(opt.modelDir, Qwen3Config(), modelConfig, err))
+    if (!readHfConfig(opt.modelDir, modelConfig, err))
       fatal("loading " + opt.modelDir + ": " + err);
+    // The decode stages must place for this shape (milliseconds: generated, not compiled);
+    // the prefill stages, when they do not, leave the prompt to run token by token.
+    if (opt.kernelsDir.empty() &&
+        !checkPlacement(modelConfig, rngd::defaultTarget(),
+                        rngd::placement::decodeStageNames(), 1, err))
+      fatal(opt.modelDir + "/config.json: the stages cannot be placed for this model: " + err);
     if (opt.layersGiven && opt.layers > modelConfig.numLayers)
       fatal("--layers " + std::to_string(opt.layers) + " but the checkpoint has " +
             std::to_string(modelConfig.numLayers) + " (num_hidden_layers in " + opt.modelDir +
@@ -739,7 +710,13 @@ int run(int argc, char **argv) {
   const int prefillCount = prefill.tokens;
   if (!prefill.why.empty() && opt.prefillGiven)
     fatal("--prefill-block: " + prefill.why);
-  const std::vector<int> stages = Pipeline::stagesUsed(opt.deviceLookup, prefillCount > 0);
+  if (prefill.unplaced && !opt.quiet)
+    std::fprintf(stderr, "rngd-qwen3: note: the prompt runs token by token: %s\n",
+                 prefill.why.c_str());
+  std::vector<int> stages = Pipeline::stagesUsed(opt.deviceLookup);
+  if (prefillCount > 0)
+    stages.insert(stages.end(),
+                  {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder});
   if (!opt.kernelsDir.empty())
     for (int s : stages) {
       const char *stage = kStages[s];
@@ -778,21 +755,25 @@ int run(int argc, char **argv) {
 
   // Kernels.
   std::string kdir = opt.kernelsDir;
-  bool tempKernels = false;
-  if (kdir.empty()) {
+  const bool cachedKernels = kdir.empty();
+  if (cachedKernels) {
+    kdir = stageCacheDir(cfg, rngd::defaultTarget());
     std::string err;
-    if (!compileKernels(stages, kdir, err))
-      fatal(err);
-    tempKernels = true;
+    for (int s : Pipeline::stagesUsed(opt.deviceLookup))
+      if (!ensureStage(kdir, cfg, rngd::defaultTarget(), kStages[s], 1, kStages[s], err))
+        fatal(err);
+    for (int T : prefill.sizes)
+      for (int s : {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder})
+        if (!ensureStage(kdir, cfg, rngd::defaultTarget(), kStages[s], T,
+                         Pipeline::stageFile(s, T), err))
+          fatal(err);
   }
   std::unique_ptr<Pipeline> pipe;
-  pipe = std::make_unique<Pipeline>(kdir, *weights, opt.deviceLookup, prefillCount > 0);
+  pipe = std::make_unique<Pipeline>(kdir, *weights, opt.deviceLookup, prefill.sizes);
   if (opt.check)
     pipe->checkBoundaries();
-  if (tempKernels && !opt.keepKernels)
-    removeKernelDir(kdir);
-  else if (tempKernels)
-    std::fprintf(stderr, "rngd-qwen3: kernels kept in %s\n", kdir.c_str());
+  if (cachedKernels && opt.keepKernels)
+    std::fprintf(stderr, "rngd-qwen3: kernels in %s\n", kdir.c_str());
 
   if (plain) {
     std::printf("rngd-qwen3: %d layers, %s weights, prompt %zu tokens, %d new\n", cfg.numLayers,
@@ -883,12 +864,12 @@ int run(int argc, char **argv) {
     auto ts = Clock::now();
     const bool prefilled = i == 0 && prefillCount > 0;
     if (prefilled) {
-      // The prompt in blocks of 512, one pass per layer each; the loop goes on at its last
-      // token.
-      for (int b = 0; b * kChunk < prefillCount; ++b) {
-        int end = std::min(prefillCount, (b + 1) * kChunk);
-        std::vector<int> block(opt.tokens.begin() + b * kChunk, opt.tokens.begin() + end);
-        pipe->prefill(block, b, end == promptLen, logits);
+      // The prompt in blocks, each at the start of a KV chunk, one pass per layer each; the
+      // loop goes on at its last token.
+      for (size_t b = 0; b < prefill.blocks.size(); ++b) {
+        int begin = int(b) * kChunk, end = std::min(prefillCount, begin + prefill.blocks[b]);
+        std::vector<int> block(opt.tokens.begin() + begin, opt.tokens.begin() + end);
+        pipe->prefill(block, int(b), prefill.blocks[b], end == promptLen, logits);
       }
       i = prefillCount - 1;
       fed.insert(fed.end(), opt.tokens.begin(), opt.tokens.begin() + i);
@@ -941,8 +922,7 @@ int run(int argc, char **argv) {
   {
     const bool tied = weights->shared("lm_head.weight") == weights->shared("model.embed_tokens.weight");
     HbmPlan used = Pipeline::hbmPlan(cfg, P0 + int(fed.size()), opt.deviceLookup, tied,
-                                     prefillCount > 0,
-                                     pipe->device().target());
+                                     prefill.sizes, pipe->device().target());
     if (pipe->device().hbmUsed() != used.total())
       throw std::runtime_error("internal error: the device HBM in use, " +
                                std::to_string(pipe->device().hbmUsed()) +
@@ -1002,22 +982,23 @@ int run(int argc, char **argv) {
                 "ms/token", "sim wall s", "HBM MB/tok", "roofline", "+launch ms/t");
   for (int s : stages) {
     const StageStats &st = pipe->stats(s);
-    const ScheduleInfo &si = pipe->schedule(s);
-    int64_t hbm = si.hbmBytes * st.launches, roof = si.rooflineCycles * st.launches;
+    const bool known = st.scheduleKnown;
+    const int64_t hbm = st.hbmBytes, roof = st.rooflineCycles;
+    const int64_t perLaunch = std::max<int64_t>(st.launches, 1);
     int64_t overhead = launchCycles * st.launches;
     totalCycles += st.cycles;
     totalLaunches += st.launches;
     simWall += st.wallSeconds;
     totalHbm += hbm;
     totalRoof += roof;
-    if (!si.known)
+    if (!known)
       allKnown = false;
     double ratio = roof > 0 ? double(st.cycles) / double(roof) : 0.0;
     if (plain)
       std::printf("%-24s %9lld %16lld %12.4f %10.2f %12s %9s %13.4f\n", kStages[s],
                   (long long)st.launches, (long long)st.cycles, msPerToken(double(st.cycles)),
-                  st.wallSeconds, fmtOr(si.known, "%.3f", double(hbm) / 1e6 / totalSteps).c_str(),
-                  fmtOr(si.known && roof > 0, "%.2fx", ratio).c_str(),
+                  st.wallSeconds, fmtOr(known, "%.3f", double(hbm) / 1e6 / totalSteps).c_str(),
+                  fmtOr(known && roof > 0, "%.2fx", ratio).c_str(),
                   msPerToken(double(st.cycles + overhead)));
     nlohmann::json js = {{"stage", kStages[s]},
                          {"launches", st.launches},
@@ -1027,15 +1008,16 @@ int run(int argc, char **argv) {
                          {"launch_overhead_cycles", overhead},
                          {"ms_per_token_with_launch", msPerToken(double(st.cycles + overhead))},
                          {"sim_wall_seconds", st.wallSeconds},
-                         {"schedule_known", si.known}};
-    if (si.known) {
-      js["hbm_bytes_per_launch"] = si.hbmBytes;
+                         {"schedule_known", known}};
+    if (known) {
+      // Per launch: the mean over the launches (a prefill stage runs at several block sizes).
+      js["hbm_bytes_per_launch"] = hbm / perLaunch;
       js["hbm_bytes"] = hbm;
       js["hbm_bytes_per_token"] = double(hbm) / totalSteps;
-      js["roofline_cycles_per_launch"] = si.rooflineCycles;
+      js["roofline_cycles_per_launch"] = roof / perLaunch;
       js["roofline_cycles"] = roof;
       js["roofline_ratio"] = roof > 0 ? nlohmann::json(ratio) : nlohmann::json(nullptr);
-      js["schedule_makespan"] = si.makespan;
+      js["schedule_makespan"] = st.predictedCycles / perLaunch;
     }
     jstages.push_back(js);
   }
@@ -1092,7 +1074,7 @@ int run(int argc, char **argv) {
         2.0 * (macsPerLayer * cfg.numLayers + (head ? H * double(cfg.vocabSize) : 0.0));
     const double roofline = flops / (2.0 * double(target.bf16MacsPerCycle()));
     jprefill = {{"tokens", prefillCount},
-                {"block", kChunk},
+                {"blocks", prefill.blocks},
                 {"cycles", prefillCycles},
                 {"launches", prefillLaunches},
                 {"flops", flops},
@@ -1100,9 +1082,9 @@ int run(int argc, char **argv) {
                 {"roofline_ratio", roofline > 0 ? double(prefillCycles) / roofline : 0.0},
                 {"includes_lm_head", head}};
     if (plain)
-      std::printf("prefill: %d tokens (block of %d) in %lld cycles (%.3f ms); compute roofline "
+      std::printf("prefill: %d tokens (blocks of %s) in %lld cycles (%.3f ms); compute roofline "
                   "%.0f cycles (%.3g FLOPs at %lld MACs/cycle): %.2fx\n",
-                  prefillCount, kChunk, (long long)prefillCycles,
+                  prefillCount, joinIds(prefill.blocks).c_str(), (long long)prefillCycles,
                   double(prefillCycles) / (ghz * 1e6), roofline, flops,
                   (long long)target.bf16MacsPerCycle(), double(prefillCycles) / roofline);
   }

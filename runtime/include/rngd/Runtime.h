@@ -91,10 +91,16 @@ public:
   /// when q_out [Q] feeds q [N, G, D]). A buffer may back several arguments of one kernel
   /// only when the kernel writes none of them.
   Status bind(const std::string &arg, Buffer &buffer);
+  /// Binds an argument to bytes [offset, offset + its size) of a larger buffer: a view, as when
+  /// a block of T key rows is the first T rows of a KV-cache chunk. The range must lie inside
+  /// the buffer.
+  Status bind(const std::string &arg, Buffer &buffer, uint64_t offset);
   /// Back to the kernel's own HBM range for the argument.
   Status unbind(const std::string &arg);
   /// The buffer argument i is bound to, or nullptr.
   Buffer *binding(size_t arg) const { return bound_[arg]; }
+  /// Where in that buffer the argument starts (0 unless bound as a view).
+  uint64_t bindingOffset(size_t arg) const { return boundOffset_[arg]; }
 
   uint8_t *hbm() { return hbm_.get(); }
   const uint8_t *hbm() const { return hbm_.get(); }
@@ -111,6 +117,7 @@ private:
   Executable exe_;
   std::unique_ptr<uint8_t, Free> hbm_;
   std::vector<Buffer *> bound_; // per argument; nullptr = the kernel's own range
+  std::vector<uint64_t> boundOffset_; // per argument: the view's start in its buffer
 };
 
 struct LaunchOptions {

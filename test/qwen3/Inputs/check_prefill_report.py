@@ -15,7 +15,7 @@ stages = {s["stage"]: s["cycles"] for s in rep["stages"]}
 # The prefill's cycles: its three stages over every layer plus the LM head's first launch.
 cycles_ok = p["cycles"] > sum(stages[s] for s in ("prefill_projection", "prefill_attention_first",
                                                    "prefill_decoder"))
-print("prefill tokens %d block %d flops %s roofline %s cycles %s"
-      % (p["tokens"], p["block"], "ok" if flops_ok else "WRONG %r" % p["flops"],
+print("prefill tokens %d blocks %s flops %s roofline %s cycles %s"
+      % (p["tokens"], ",".join(str(b) for b in p["blocks"]), "ok" if flops_ok else "WRONG %r" % p["flops"],
          "ok" if roof_ok else "WRONG", "ok" if cycles_ok else "WRONG"))
 print("first token after %d launches" % rep["time_to_first_token"]["launches"])

@@ -1,6 +1,10 @@
 """Writes a 1-layer Qwen3-0.6B-shaped Hugging Face checkpoint (config.json + model.safetensors).
 
-Usage: write_tiny_hf_model.py DIR [--drop TENSOR] [--lm-head]
+Usage: write_tiny_hf_model.py DIR [--drop TENSOR] [--lm-head] [--shape SIZE]
+
+--shape 1.7B (or 4B, 8B, 14B) writes that Qwen3 size's layer and embedding shapes instead
+(hidden, heads, MLP from Hugging Face's configs; head_dim 128, the same vocabulary), still one
+layer; 8B and 14B untie the head (a separate lm_head.weight, as their configs say).
 
 The shapes are the real Qwen3-0.6B ones (the kernels have fixed shapes): hidden 1024, 16 query
 heads, 8 KV heads of 128, MLP 3072, the full 151,936-token vocabulary, tie_word_embeddings
@@ -19,6 +23,10 @@ import struct
 import sys
 
 H, NH, NKV, D, I, V = 1024, 16, 8, 128, 3072, 151936
+# Qwen3 dense sizes: hidden, q heads, kv heads, intermediate, tied.
+SHAPES = {"0.6B": (1024, 16, 8, 3072, True), "1.7B": (2048, 16, 8, 6144, True),
+          "4B": (2560, 32, 8, 9728, True), "8B": (4096, 32, 8, 12288, False),
+          "14B": (5120, 40, 8, 17408, False)}
 
 # bf16 high byte = sign | exponent[7:1]; the low byte's top bit is exponent[0]. Exponent bits
 # 7:1 = 0b0111100 (60) gives exponents 120/121: |value| in [2^-7, 2^-5) = [0.0078, 0.031), a
@@ -73,16 +81,19 @@ def tensors():
 
 
 def main():
+    global H, NH, NKV, I
     out, args = sys.argv[1], sys.argv[2:]
     drop = args[args.index("--drop") + 1] if "--drop" in args else None
     lm_head = "--lm-head" in args
+    H, NH, NKV, I, tied = SHAPES[args[args.index("--shape") + 1] if "--shape" in args else "0.6B"]
+    lm_head = lm_head or not tied
     os.makedirs(out, exist_ok=True)
     config = {
         "architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "hidden_act": "silu",
         "attention_bias": False, "hidden_size": H, "num_attention_heads": NH,
         "num_key_value_heads": NKV, "head_dim": D, "intermediate_size": I, "vocab_size": V,
         "num_hidden_layers": 1, "rope_theta": 1000000.0, "rms_norm_eps": 1e-6,
-        "rope_scaling": None, "tie_word_embeddings": True, "torch_dtype": "bfloat16",
+        "rope_scaling": None, "tie_word_embeddings": tied, "torch_dtype": "bfloat16",
     }
     with open(os.path.join(out, "config.json"), "w") as f:
         json.dump(config, f, indent=2)

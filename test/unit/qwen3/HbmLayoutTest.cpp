@@ -44,3 +44,18 @@ TEST_CASE("a mapping over an axis the host does not give is refused, naming the 
   CHECK_THROWS_WITH(HbmLayout::of(arg("x", "H = 8"), {{"H", 16}}),
                     Catch::Contains("argument x's mapping \"H = 8\" holds no cell for H = 8"));
 }
+
+TEST_CASE("whole axes: a table's axes and sizes from its mapping and shape") {
+  ArgInfo mask = arg("tile_mask", "[TB, SB, TQ]");
+  mask.shape = {8, 8, 16};
+  auto axes = HbmLayout::wholeAxes(mask);
+  REQUIRE(axes.size() == 3);
+  CHECK(axes[0] == std::pair<std::string, int64_t>("TB", 8));
+  CHECK(axes[2] == std::pair<std::string, int64_t>("TQ", 16));
+  ArgInfo one = arg("tile_mask", "TQ");
+  one.shape = {16};
+  CHECK(HbmLayout::wholeAxes(one).front().second == 16);
+  ArgInfo split = arg("x", "[T / 8, H]");
+  split.shape = {2, 1024};
+  CHECK_THROWS_WITH(HbmLayout::wholeAxes(split), Catch::Contains("not whole axes"));
+}

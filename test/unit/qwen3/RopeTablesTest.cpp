@@ -22,17 +22,6 @@ double angle(int position, int f) {
   return position * std::pow(kTheta, -2.0 * f / kHeadDim);
 }
 
-// prefill_projection's cos/sin layout, [T / 256, F / 8, T % 64, T % 256 / 64, F % 8] with
-// T = 512, F = 64 (kernels/qwen3/prefill_projection.mlir), as mixed-radix digits.
-size_t prefillIndex(size_t t, size_t f) {
-  const size_t digits[][2] = {
-      {t / 256, 2}, {f / 8, 8}, {t % 64, 64}, {t % 256 / 64, 4}, {f % 8, 8}};
-  size_t index = 0;
-  for (const auto &d : digits)
-    index = index * d[1] + d[0];
-  return index;
-}
-
 } // namespace
 
 TEST_CASE("rope tables: decode tables are the closed form", "[qwen3][rope]") {
@@ -56,12 +45,12 @@ TEST_CASE("rope tables: prefill tables are the closed form", "[qwen3][rope]") {
   const Qwen3Config cfg;
   for (int p : {0, 1, 600}) {
     std::vector<uint16_t> cos, sin;
-    prefillRopeTables(cfg, size_t(p / kBlock * kBlock), cos, sin);
+    prefillRopeTables(cfg, size_t(p / kBlock * kBlock), kBlock, cos, sin);
     REQUIRE(cos.size() == size_t(kBlock * kHalf));
     REQUIRE(sin.size() == size_t(kBlock * kHalf));
     for (int f = 0; f < kHalf; ++f) {
       INFO("position " << p << " frequency " << f);
-      const size_t at = prefillIndex(size_t(p % kBlock), size_t(f));
+      const size_t at = size_t(p % kBlock) * kHalf + size_t(f); // row-major [T, F]
       CHECK(cos[at] == doubleToBf16(std::cos(angle(p, f))));
       CHECK(sin[at] == doubleToBf16(std::sin(angle(p, f))));
     }

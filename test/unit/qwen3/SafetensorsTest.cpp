@@ -35,7 +35,6 @@ std::map<std::string, RawTensor> rawTensors(const Weights &weights) {
 std::string loadError(const ScratchDir &dir, std::unique_ptr<Weights> *out = nullptr,
                       int maxLayers = 0) {
   LoadOptions options;
-  options.supported = tinyConfig();
   options.maxLayers = maxLayers;
   std::unique_ptr<Weights> w;
   std::string error;
@@ -307,7 +306,6 @@ TEST_CASE("hf config: parsing and supported shapes", "[qwen3][safetensors]") {
   CHECK(c.ropeTheta == 1e6);
   CHECK(c.rmsNormEps == 1e-6);
   CHECK(c.tieWordEmbeddings);
-  CHECK(checkSupported(c, Qwen3Config(), error));
 
   auto variant = [&](const char *key, json value) {
     json j = json::parse(qwen06);
@@ -316,15 +314,17 @@ TEST_CASE("hf config: parsing and supported shapes", "[qwen3][safetensors]") {
     else
       j[key] = value;
     Qwen3Config out;
-    bool ok = parseHfConfig(j.dump(), out, error) && checkSupported(out, Qwen3Config(), error);
+    bool ok = parseHfConfig(j.dump(), out, error);
     return ok ? std::string() : error;
   };
-  CHECK_THAT(variant("rms_norm_eps", 6.25e-8), Catch::Contains("rms_norm_eps") && Catch::Contains("1e-06"));
-  CHECK_THAT(variant("hidden_size", 2048), Catch::Contains("hidden_size is 2048"));
-  CHECK_THAT(variant("num_key_value_heads", 4), Catch::Contains("num_key_value_heads is 4"));
-  CHECK_THAT(variant("vocab_size", 151643), Catch::Contains("vocab_size"));
-  CHECK_THAT(variant("intermediate_size", 1024), Catch::Contains("intermediate_size"));
-  CHECK_THAT(variant("rope_theta", 10000), Catch::Contains("rope_theta"));
+  // Other sizes and numerics parse: whether the stages can be placed for them is the stage
+  // generator's question (rngd-qwen3 asks it next).
+  CHECK(variant("rms_norm_eps", 6.25e-8).empty());
+  CHECK(variant("hidden_size", 2048).empty());
+  CHECK(variant("num_key_value_heads", 4).empty());
+  CHECK(variant("vocab_size", 151643).empty());
+  CHECK(variant("rope_theta", 10000).empty());
+  CHECK_THAT(variant("num_key_value_heads", 5), Catch::Contains("num_key_value_heads"));
   CHECK_THAT(variant("hidden_act", "gelu"), Catch::Contains("hidden_act"));
   CHECK_THAT(variant("rope_scaling", json{{"type", "yarn"}}), Catch::Contains("rope_scaling"));
   CHECK_THAT(variant("model_type", "llama"), Catch::Contains("model_type"));
@@ -365,17 +365,19 @@ TEST_CASE("hf model: config errors surface from loadHfModel", "[qwen3][safetenso
   ScratchDir dir;
   Weights w = seededWeights(tinyConfig(), 5);
   writeCheckpoint(dir, w);
-  SECTION("eps mismatch") {
+  SECTION("another eps loads (the stages take it from the config)") {
     Qwen3Config c = tinyConfig();
     c.rmsNormEps = 6.25e-8;
     writeText(dir.file("config.json"), hfConfigJson(c));
-    CHECK_THAT(loadError(dir), Catch::Contains("rms_norm_eps is 6.25e-08"));
+    CHECK(loadError(dir).empty());
   }
-  SECTION("shape mismatch") {
+  SECTION("a config whose sizes the tensors do not have") {
     Qwen3Config c = tinyConfig();
     c.intermediateSize = 128;
     writeText(dir.file("config.json"), hfConfigJson(c));
-    CHECK_THAT(loadError(dir), Catch::Contains("intermediate_size is 128"));
+    CHECK_THAT(loadError(dir),
+               Catch::Contains("tensor 'model.layers.0.mlp.gate_proj.weight' has shape [96, 64], "
+                               "expected [128, 64]"));
   }
   SECTION("missing config.json") {
     std::filesystem::remove(dir.file("config.json"));
@@ -399,7 +401,6 @@ TEST_CASE("hf model: tie_word_embeddings true ties the head even when lm_head.we
     REQUIRE(writeSafetensors(dir.file("model.safetensors"), rawTensors(untied), error));
     writeText(dir.file("config.json"), hfConfigJson(tinyConfig(tied)));
     LoadOptions options;
-    options.supported = tinyConfig();
     std::unique_ptr<Weights> w;
     LoadNotes notes;
     REQUIRE(loadHfModel(dir.str(), options, w, error, &notes));
@@ -414,7 +415,6 @@ TEST_CASE("hf model: tie_word_embeddings true ties the head even when lm_head.we
   Weights tiedWeights = seededWeights(tinyConfig(true), 5);
   writeCheckpoint(dir, tiedWeights);
   LoadOptions options;
-  options.supported = tinyConfig();
   std::unique_ptr<Weights> w;
   LoadNotes notes;
   std::string error;
@@ -429,13 +429,12 @@ TEST_CASE("hf model: readHfConfig reads only config.json", "[qwen3][safetensors]
   writeText(dir.file("config.json"), hfConfigJson(c)); // no model.safetensors at all
   Qwen3Config got;
   std::string error;
-  REQUIRE(readHfConfig(dir.str(), tinyConfig(), got, error));
+  REQUIRE(readHfConfig(dir.str(), got, error));
   CHECK(got.numLayers == 5);
   CHECK(got.intermediateSize == 96);
-  c.intermediateSize = 128;
-  writeText(dir.file("config.json"), hfConfigJson(c));
-  CHECK_FALSE(readHfConfig(dir.str(), tinyConfig(), got, error));
-  CHECK_THAT(error, Catch::Contains("intermediate_size is 128"));
+  writeText(dir.file("config.json"), "{\"model_type\": \"qwen3\"");
+  CHECK_FALSE(readHfConfig(dir.str(), got, error));
+  CHECK_THAT(error, Catch::Contains("config.json"));
 }
 
 TEST_CASE("hf model: a missing tensor is reported before any tensor is read",

@@ -163,6 +163,45 @@ TEST_CASE("device buffers: bound arguments read and write the buffer", "[runtime
   CHECK(got == std::vector<float>(8, 0.0f));
 }
 
+TEST_CASE("device buffers: an argument bound as a view of a larger buffer", "[runtime][buffers]") {
+  Device device;
+  Buffer *big = nullptr, *out = nullptr;
+  REQUIRE(device.allocate("big", 96, big).ok());
+  REQUIRE(device.allocate("out", 32, out).ok());
+  std::unique_ptr<Kernel> k;
+  REQUIRE(Kernel::fromExecutable(copyKernel(), k).ok());
+  // x is bytes 32..63 of big: the copy reads those, not the start.
+  std::vector<float> all(24);
+  for (size_t i = 0; i < all.size(); ++i)
+    all[i] = float(i);
+  REQUIRE(big->write(all.data(), 96).ok());
+  REQUIRE(k->bind("x", *big, 32).ok());
+  REQUIRE(k->bind("y", *out).ok());
+  CHECK(k->bindingOffset(0) == 32);
+  LaunchResult r;
+  REQUIRE(device.launch(*k, r).ok());
+  std::vector<float> got(8);
+  REQUIRE(out->read(got.data(), 32).ok());
+  CHECK(got == std::vector<float>(all.begin() + 8, all.begin() + 16));
+  // The view writes through too: y as the last 32 bytes of big (x back in the kernel's own
+  // range: a buffer the kernel writes backs one argument only).
+  REQUIRE(k->unbind("x").ok());
+  REQUIRE(k->bind("y", *big, 64).ok());
+  std::vector<float> x = {1, 1, 2, 3, 5, 8, 13, 21};
+  REQUIRE(k->upload("x", x.data(), 32).ok());
+  REQUIRE(device.launch(*k, r).ok());
+  REQUIRE(big->read(got.data(), 32, 64).ok());
+  CHECK(got == x);
+  // At the limit, and one byte past it.
+  REQUIRE(k->unbind("y").ok());
+  CHECK(k->bind("x", *big, 64).ok());
+  CHECK(k->bind("x", *big, 65).message() ==
+        "cannot bind argument 'x' (32 bytes) at offset 65 of buffer 'big' (96 bytes)");
+  CHECK(k->bind("x", *big, 1000).message() ==
+        "cannot bind argument 'x' (32 bytes) at offset 1000 of buffer 'big' (96 bytes)");
+  CHECK_FALSE(k->bind("nope", *big, 0).ok());
+}
+
 TEST_CASE("device buffers: errors name the numbers", "[runtime][buffers]") {
   Device device, other;
   Buffer *small = nullptr, *ok = nullptr, *foreign = nullptr;

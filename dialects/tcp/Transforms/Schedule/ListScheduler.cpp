@@ -1,6 +1,7 @@
 // The list scheduler's issue loop. Repeatedly issues, among the units whose predecessors are
 // issued, the one chooseNext picks, after waits for each predecessor not yet waited for, for
-// the previous pass of its context and, when all tags are taken, for the oldest DMAs.
+// the previous pass of its context and, when too few tags are free for a DMA's parts (as it is
+// finally cut, cutParts), for the oldest DMAs.
 #include "ListScheduler.h"
 #include "dialects/tcp/Analysis/DmaParts.h"
 
@@ -133,8 +134,10 @@ llvm::SmallVector<size_t> ListScheduler::blockers(size_t u) const {
       out.push_back(p);
   if (!unit.isDma && context_[unit.context] >= 0)
     out.push_back(static_cast<size_t>(context_[unit.context]));
-  if (unit.isDma) // free enough tags, oldest DMAs first
-    out.append(tags_.toFree(unit.parts.size()));
+  // Free enough tags for its parts as they are now (a re-cut at issue may need more, cutParts):
+  // its other blockers' tags, then the oldest DMAs'.
+  if (unit.isDma)
+    out.append(tags_.toFree(unit.parts.size(), out));
   llvm::sort(out);
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
@@ -288,6 +291,35 @@ bool ListScheduler::hoistLoads(size_t u, int64_t cycles) {
   return false;
 }
 
+/// DMA `u`'s parts once its waits are done: a weight stream re-cut over its clusters' engines
+/// (balanceStreams), the kernel's last DMA over the idle ones (splitOverIdleEngines). Both
+/// depend on the time, so they follow the waits, and can make more parts than the waits freed
+/// tags for (blockers counts the parts as built). Then the queue also waits for the oldest
+/// DMAs in flight until every part has a tag, and the DMA is cut again from its parts as built
+/// (those waits moved the time), until the tags suffice. The waits join the unit's; `heldBy`
+/// as in retire.
+void ListScheduler::cutParts(size_t u, int64_t &heldBy) {
+  Unit &unit = units_[u];
+  const std::vector<DmaPart> built = unit.parts;
+  const llvm::SmallVector<int64_t> builtChunks = unit.chunks;
+  for (;;) {
+    balanceStreams(u);
+    splitOverIdleEngines(unit);
+    llvm::SmallVector<size_t> more = tags_.toFree(unit.parts.size());
+    if (more.empty())
+      break;
+    unit.waits.append(retire(more, heldBy));
+    unit.parts = built;
+    unit.chunks = builtChunks;
+  }
+  // Nothing left in flight and still too few tags (a DMA of more parts than there are tags; a
+  // descriptor's 4-bit engine field keeps real targets' DMAs to 16): keep the parts as built.
+  if (tags_.free() < static_cast<int64_t>(unit.parts.size())) {
+    unit.parts = built;
+    unit.chunks = builtChunks;
+  }
+}
+
 void ListScheduler::issue(size_t u) {
   Unit &unit = units_[u];
   llvm::SmallVector<uint64_t> late;
@@ -296,6 +328,9 @@ void ListScheduler::issue(size_t u) {
   int64_t heldBy = -1;
   const int64_t beforeWaits = clock_.now();
   unit.waits = retire(blockers(u), heldBy);
+  unit.issued = true;
+  if (unit.isDma)
+    cutParts(u, heldBy);
   unit.issuedAt = clock_.now();
   unit.waitSlack = unit.issuedAt - beforeWaits -
                    static_cast<int64_t>(unit.waits.size()) * t_.commandIssueCycles;
@@ -306,10 +341,7 @@ void ListScheduler::issue(size_t u) {
     unit.after = static_cast<int64_t>(issueOrder_.back());
     unit.why = IssueReason::queue;
   }
-  unit.issued = true;
   if (unit.isDma) {
-    balanceStreams(u);
-    splitOverIdleEngines(unit);
     for (DmaPart &part : unit.parts) {
       if (!unit.isStream() && unit.chunks.empty())
         part.engine = pickEngine(t_, clock_, part.engine);

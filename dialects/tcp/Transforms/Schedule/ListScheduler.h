@@ -43,6 +43,7 @@ private:
   llvm::SmallVector<Wait> retire(const llvm::SmallVector<size_t> &which, int64_t &heldBy);
   llvm::SmallVector<uint64_t> loadBlocks(size_t u);
   bool hoistLoads(size_t u, int64_t cycles);
+  void cutParts(size_t u, int64_t &heldBy);
   void issue(size_t u);
   void resolveEngineWaits();
   static int64_t endOnEngine(const Unit &unit, int64_t engine);
