@@ -193,6 +193,94 @@ def print_step(r, wall=None):
         t["sim_wall_seconds"] / steps, whole, r["wall_seconds"]["weights"]))
 
 
+# The Qwen3 dense sizes (Hugging Face config values): hidden, intermediate, q heads, kv heads,
+# layers, tied embeddings. head_dim 128 and the 151,936-token vocabulary for all.
+SIZES = [("0.6B", 1024, 3072, 16, 8, 28, True), ("1.7B", 2048, 6144, 16, 8, 28, True),
+         ("4B", 2560, 9728, 32, 8, 36, True), ("8B", 4096, 12288, 32, 8, 36, False),
+         ("14B", 5120, 17408, 40, 8, 40, False)]
+SIZE_TARGETS = {"decode": 1.15, "prefill 512": 2.0, "prefill 16": 1.5}
+HBM_BYTES_PER_CYCLE = 1500  # rngd-1chip's, as rngd-run --print-target says
+MACS_PER_CYCLE = 131072
+
+
+def size_config(out, size):
+    name, h, inter, heads, kv, layers, tied = size
+    path = os.path.join(out, "sizes", name + ".json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump({"model_type": "qwen3", "hidden_size": h, "intermediate_size": inter,
+                   "num_attention_heads": heads, "num_key_value_heads": kv, "head_dim": 128,
+                   "vocab_size": 151936, "num_hidden_layers": layers, "rms_norm_eps": 1e-6,
+                   "rope_theta": 1e6, "tie_word_embeddings": tied}, f)
+    return path
+
+
+def one_layer_run(binary, out, config, ids, extra):
+    """rngd-qwen3 on seeded weights of the config's shape, one layer: its report, or the error."""
+    report = os.path.join(out, "sizes", "report.json")
+    cmd = [os.path.join(binary, "rngd-qwen3"), "--config", config, "--layers", "1",
+           "--token-ids", ",".join(str(i) for i in ids), "--report", report, "--quiet"] + extra
+    env = dict(os.environ, RNGD_CACHE_DIR=os.path.join(out, "stage-cache"))
+    done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    if done.returncode != 0:
+        return None, done.stderr.strip().splitlines()[-1]
+    with open(report) as f:
+        return json.load(f), None
+
+
+def stage_cycles(r, name):
+    st = [s for s in r["stages"] if s["stage"] == name]
+    return (st[0]["cycles"], st[0].get("roofline_cycles", 0)) if st else (0, 0)
+
+
+def print_sizes(binary, out):
+    """Per Qwen3 size, from 1-layer runs scaled to the size's depth (layers x the one layer's
+    stages, plus final_layer once): a generated token's decode step against its HBM roofline,
+    and the time to the first token of a 512- and a 16-token prompt against a roofline that
+    counts the layers' MACs at 131,072 per cycle and the LM head's weights at 1.5 TB/s."""
+    print("\nQwen3 sizes (1-layer runs on seeded weights, scaled per layer to full depth):")
+    print("%-6s %-12s %12s %12s %8s  %s" % ("size", "", "simulated", "roofline", "ratio", "target"))
+    for size in SIZES:
+        name, h, inter, heads, kv, layers, _ = size
+        config = size_config(out, size)
+        r, error = one_layer_run(binary, out, config, [1, 2], ["--max-new-tokens", "2",
+                                                              "--no-prefill"])
+        if error:
+            print("%-6s not placed: %s" % (name, error))
+            continue
+        head, head_roof = stage_cycles(r, "final_layer")
+        launches_head = [s for s in r["stages"] if s["stage"] == "final_layer"][0]["launches"]
+        layer = layer_roof = 0.0
+        for st in r["stages"]:
+            if st["stage"] not in ("final_layer", "embedding", "token_lookup") and st["launches"]:
+                layer += st["cycles"] / r["steps"]
+                layer_roof += st.get("roofline_cycles", 0) / r["steps"]
+        step = layers * layer + head / launches_head
+        roof = layers * layer_roof + head_roof / launches_head
+        print_size_row(name, "decode step", step, roof, "decode")
+        for n in (512, 16):
+            r, error = one_layer_run(binary, out, config, list(range(1, n + 1)),
+                                     ["--max-new-tokens", "1"])
+            if error or not r.get("prefill"):
+                print("%-6s %-12s not prefilled: %s" % (name, "prefill %d" % n,
+                      error or "the prefill stages do not place"))
+                continue
+            head = stage_cycles(r, "final_layer")[0]
+            ttft = layers * (r["time_to_first_token"]["cycles"] - head) + head
+            q = heads * 128
+            macs = n * h * (q + 2 * kv * 128) + 2 * heads * 128 * n * (n + 1) / 2 + n * q * h + \
+                3 * n * h * inter
+            roofline = layers * macs / MACS_PER_CYCLE + 151936 * h * 2 / HBM_BYTES_PER_CYCLE
+            print_size_row(name, "prefill %d" % n, ttft, roofline, "prefill %d" % n)
+
+
+def print_size_row(name, what, cycles, roofline, target):
+    ratio = cycles / roofline
+    print("%-6s %-12s %12.0f %12.0f %7.2fx  <= %.2fx: %s" % (
+        name, what, cycles, roofline, ratio, SIZE_TARGETS[target],
+        "met" if ratio <= SIZE_TARGETS[target] else "not met"))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("build", nargs="?", default="build", help="build directory (default: build)")
@@ -217,6 +305,7 @@ def main():
     if not a.kernels_only:
         step = print_token(binary, out, a.layers)
         print_prefill(binary, out, a.layers, step, kernels)
+        print_sizes(binary, out)
 
 
 if __name__ == "__main__":

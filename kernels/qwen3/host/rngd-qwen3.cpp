@@ -69,6 +69,7 @@ const std::string kLayersRange = "--layers must be an integer in 1.." + std::to_
 struct Options {
   std::string kernelsDir;
   std::string modelDir;
+  std::string configFile; // --config: seeded weights of this config.json's shape
   int layers = kMaxLayers;
   bool layersGiven = false; // else: 28, or num_hidden_layers of --model's config.json
   uint64_t seed = kDefaultSeed;
@@ -126,6 +127,9 @@ void printHelp() {
       "  --model DIR            HF checkpoint (config.json + model.safetensors) instead of\n"
       "                         seeded weights; config.json is checked before the weights\n"
       "                         load; tie_word_embeddings true: the LM head is the embedding\n"
+      "  --config FILE          seeded weights (--seed) of the shape a Hugging Face\n"
+      "                         config.json gives (another Qwen3 size) instead of Qwen3-0.6B's;\n"
+      "                         --layers defaults to its num_hidden_layers\n"
       "  --kernels DIR          directory with the stages' .rngd files (embedding.rngd, ...);\n"
       "                         default: the stages placed for the model's config, compiled\n"
       "                         in-process on first use and cached in $RNGD_CACHE_DIR, else\n"
@@ -216,6 +220,10 @@ Options parseArgs(int argc, char **argv) {
       o.modelDir = next();
       if (o.modelDir.empty())
         usageError("--model needs a directory");
+    } else if (a == "--config") {
+      o.configFile = next();
+      if (o.configFile.empty())
+        usageError("--config needs a config.json file");
     } else if (a == "--layers") {
       std::string s = next();
       if (!parseInt64(s, 1, INT_MAX, v))
@@ -357,7 +365,9 @@ Options parseArgs(int argc, char **argv) {
     usageError("--quiet prints no progress: leave out --verbose");
   if (o.raw && (o.noThink || !o.system.empty()))
     usageError("--raw feeds the text without the chat template: no --system or --no-think");
-  if (o.modelDir.empty() && o.layers > kMaxLayers)
+  if (!o.modelDir.empty() && !o.configFile.empty())
+    usageError("--model and --config both give the model's shape: give one");
+  if (o.modelDir.empty() && o.configFile.empty() && o.layers > kMaxLayers)
     usageError(kLayersRange + std::to_string(o.layers) + "'");
   return o;
 }
@@ -669,21 +679,33 @@ int run(int argc, char **argv) {
   const bool plain = !opt.quiet && !opt.json; // the human-readable report on stdout
   // A checkpoint's config.json first (milliseconds): config problems are reported before
   // anything slow, and --layers defaults to its num_hidden_layers.
-  Qwen3Config modelConfig; // Qwen3-0.6B's, or the checkpoint's
-  if (!opt.modelDir.empty()) {
-    std::string err;
-    if (!readHfConfig(opt.modelDir, modelConfig, err))
-      fatal("loading " + opt.modelDir + ": " + err);
+  Qwen3Config modelConfig; // Qwen3-0.6B's, or the checkpoint's (or --config's)
+  if (!opt.modelDir.empty() || !opt.configFile.empty()) {
+    const std::string configPath =
+        opt.configFile.empty() ? opt.modelDir + "/config.json" : opt.configFile;
+    std::string err, text;
+    if (!opt.configFile.empty()) {
+      std::ifstream f(opt.configFile);
+      std::stringstream ss;
+      ss << f.rdbuf();
+      if (!f)
+        fatal("cannot read --config " + opt.configFile);
+      text = ss.str();
+    }
+    if (opt.configFile.empty() ? !readHfConfig(opt.modelDir, modelConfig, err)
+                               : !parseHfConfig(text, modelConfig, err))
+      fatal("loading " + (opt.configFile.empty() ? opt.modelDir : opt.configFile) + ": " + err);
     // The decode stages must place for this shape (milliseconds: generated, not compiled);
     // the prefill stages, when they do not, leave the prompt to run token by token.
     if (opt.kernelsDir.empty() &&
         !checkPlacement(modelConfig, rngd::defaultTarget(),
                         rngd::placement::decodeStageNames(), 1, err))
-      fatal(opt.modelDir + "/config.json: the stages cannot be placed for this model: " + err);
+      fatal(configPath + ": the stages cannot be placed for this model: " + err);
     if (opt.layersGiven && opt.layers > modelConfig.numLayers)
-      fatal("--layers " + std::to_string(opt.layers) + " but the checkpoint has " +
-            std::to_string(modelConfig.numLayers) + " (num_hidden_layers in " + opt.modelDir +
-            "/config.json)");
+      fatal("--layers " + std::to_string(opt.layers) + " but the " +
+            (opt.configFile.empty() ? "checkpoint" : "config") + " has " +
+            std::to_string(modelConfig.numLayers) + " (num_hidden_layers in " + configPath +
+            ")");
     if (!opt.layersGiven)
       opt.layers = modelConfig.numLayers;
   }
@@ -704,9 +726,9 @@ int run(int argc, char **argv) {
   // for seeded weights, and the kernel files when --kernels is given.
   if (opt.modelDir.empty())
     for (int t : opt.tokens)
-      if (t < 0 || t >= Qwen3Config().vocabSize)
+      if (t < 0 || t >= modelConfig.vocabSize)
         usageError("token id " + std::to_string(t) + " out of range 0.." +
-                   std::to_string(Qwen3Config().vocabSize - 1));
+                   std::to_string(modelConfig.vocabSize - 1));
   const int prefillCount = prefill.tokens;
   if (!prefill.why.empty() && opt.prefillGiven)
     fatal("--prefill-block: " + prefill.why);
@@ -742,7 +764,7 @@ int run(int argc, char **argv) {
                    "lm_head.weight is not used\n",
                    opt.modelDir.c_str());
   } else {
-    Qwen3Config cfg;
+    Qwen3Config cfg = modelConfig; // Qwen3-0.6B's unless --config gave a shape
     cfg.numLayers = opt.layers;
     weights = std::make_unique<Weights>(seededWeights(cfg, opt.seed, threads));
   }
