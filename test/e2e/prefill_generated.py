@@ -1,0 +1,158 @@
+"""Runs a generated prefill stage (any shape, any block size T) on the simulator and checks
+every output bit for bit against prefill_oracle.py's emulation; the HBM layouts and sizes are
+read from the generated .mlir (its type aliases and tcp.axes), the attention's tile from the
+generator's rule (16 x (D / 16) / G keys, at most T).
+
+usage: prefill_generated.py projection|attention T MLIR RNGD WORKDIR [small|uniform]
+"""
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import prefill_oracle as O  # noqa: E402
+
+RUN = "rngd-run"  # on PATH (lit puts the build's tools there)
+
+
+def axes_of(path):
+    text = open(path).read()
+    return {k: int(v) for k, v in re.findall(r'(\w+) = (\d+) : i64', text)}
+
+
+def parse(path):
+    text = open(path).read()
+    aliases = dict(re.findall(r'^!(\w+) = !tcp\.hbm<\w+, "([^"]*)">', text, re.M))
+    args = {}
+    for alias, name in re.findall(r'%\w+: !(\w+) \{tcp\.arg = "\w+", tcp\.name = "(\w+)"\}', text):
+        args[name] = aliases[alias]
+    return args
+
+
+def run(rngd, d, ins, outs):
+    cmd = [RUN, rngd]
+    for n in ins:
+        cmd += ["--input", "%s=%s/%s.bin" % (n, d, n)]
+    for n in outs:
+        cmd += ["--output", "%s=%s/%s.bin" % (n, d, n)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode:
+        print(r.stdout, r.stderr)
+        raise SystemExit("rngd-run failed")
+    print(r.stdout.strip().splitlines()[-1] if r.stdout.strip() else "")
+
+
+def projection(T, mlir, rngd, d, dist):
+    args = parse(mlir)
+    A = axes_of(mlir)
+    H, O_, N, D = A["H"], A["O"], A["N"], A["D"]
+    F, Q = D // 2, A["Q"]
+    rng = np.random.default_rng(7)
+    if dist == "uniform":
+        x, w = rng.random((T, H), dtype=np.float32), rng.random((O_, H), dtype=np.float32)
+        rw, hw = rng.random(H, dtype=np.float32), rng.random(O_, dtype=np.float32)
+    else:
+        x = np.clip(rng.standard_normal((T, H), dtype=np.float32), -4, 4)
+        w = rng.standard_normal((O_, H), dtype=np.float32) * np.float32(0.02)
+        rw = np.float32(1) + np.float32(0.1) * rng.standard_normal(H, dtype=np.float32)
+        hw = np.float32(1) + np.float32(0.1) * rng.standard_normal(O_, dtype=np.float32)
+    xb, wb, rwb, hwb = (O.f32_to_bf16(a) for a in (x, w, rw, hw))
+    O.to_layout(xb, args["x"], {"T": T, "H": H}).tofile(d + "/x.bin")
+    O.to_layout(wb, args["qkv_weight"], {"O": O_, "H": H}).tofile(d + "/qkv_weight.bin")
+    rwb.tofile(d + "/input_rms_weight.bin")
+    hwb.tofile(d + "/head_rms_weight.bin")
+    cos, sin = O.rope_tables(np.arange(T))
+    O.to_layout(cos, args["cos"], {"T": T, "F": F}).tofile(d + "/cos.bin")
+    O.to_layout(sin, args["sin"], {"T": T, "F": F}).tofile(d + "/sin.bin")
+    run(rngd, d, ["x", "input_rms_weight", "qkv_weight", "head_rms_weight", "cos", "sin"],
+        ["q_out", "k_cache", "v_cache"])
+    # The oracle's emulation (normalised_heads + rope), for T tokens.
+    xf, wf = O.bf16_to_f32(xb), O.bf16_to_f32(wb)
+    xn, _ = O.rmsnorm(xf, O.bf16_to_f32(rwb), 16, halves=2)
+    xh = O.bf16_to_f32(O.f32_to_bf16(xn))
+    half = H // 2
+    raw = O.f32_to_bf16(O.contract(xh[:, :half], wf[:, :half]) + O.contract(xh[:, half:], wf[:, half:]))
+    qn, _ = O.head_rmsnorm(O.bf16_to_f32(raw), O.bf16_to_f32(hwb))
+    bits, _ = O.rope(O.bf16_to_f32(qn), O.bf16_to_f32(cos), O.bf16_to_f32(sin))
+    rc = 0
+    for name, exp, mapping, axes in [
+            ("q_out", bits[:, :Q], args["q_out"], {"T": T, "Q": Q}),
+            ("k_cache", bits[:, Q:Q + N * D].reshape(T, N, D), args["k_cache"], {"T": T, "N": N, "D": D}),
+            ("v_cache", raw[:, Q + N * D:].reshape(T, N, D), args["v_cache"], {"T": T, "N": N, "D": D})]:
+        got = O.from_layout(np.fromfile("%s/%s.bin" % (d, name), dtype=np.uint16), mapping, axes)
+        bad = np.count_nonzero(got.reshape(exp.shape) != exp)
+        print("T=%d %s: %d values, %d mismatches" % (T, name, exp.size, bad))
+        rc |= bad != 0
+    return rc
+
+
+def attention(T, mlir, rngd, d, dist):
+    args = parse(mlir)
+    A = axes_of(mlir)
+    N, G, D, TQ = A["N"], A.get("G", 1), A["D"], 16
+    HQ = N * G
+    tile = min(TQ * (D // 16) // G, T)
+    TB, TT = T // tile, tile // TQ
+    ax = {"N": N, "G": G, "TB": TB, "TT": TT, "TQ": TQ, "D": D}
+    st_ax = {"N": N, "G": G, "TB": TB, "TT": TT, "TQ": TQ}
+    rng = np.random.default_rng(9)
+    draw = (lambda s: rng.random(s, dtype=np.float32)) if dist == "uniform" else \
+        (lambda s: np.clip(rng.standard_normal(s, dtype=np.float32), -4, 4))
+    q = O.f32_to_bf16(draw((HQ, T, D)))
+    k = O.f32_to_bf16(draw((T, N, D)))
+    v = O.f32_to_bf16(draw((T, N, D)))
+    O.to_layout(q.reshape(N, G, TB, TT, TQ, D), args["q"], ax).tofile(d + "/q.bin")
+    kv_ax = {"SB": TB, "SI": tile, "N": N, "D": D}
+    O.to_layout(k.reshape(TB, tile, N, D), args["k_cache"], kv_ax).tofile(d + "/k_cache.bin")
+    O.to_layout(v.reshape(TB, tile, N, D), args["v_cache"], kv_ax).tofile(d + "/v_cache.bin")
+    tb, sb = np.meshgrid(np.arange(TB), np.arange(TB), indexing="ij")
+    tmask = np.repeat(np.where(sb < tb, np.float32(0), O.MASKED).astype(np.float32)[:, :, None], TQ, axis=2)
+    tt, si, tq = np.meshgrid(np.arange(TT), np.arange(tile), np.arange(TQ), indexing="ij")
+    dmask = np.where(si <= tt * 16 + tq, np.float32(0), O.MASKED).astype(np.float32)
+    tmask.tofile(d + "/tile_mask.bin")
+    dmask.tofile(d + "/diag_mask.bin")
+    m = (rng.standard_normal((HQ, T)) + 2.5).astype(np.float32)
+    l = (rng.random((HQ, T)) * 100 + 1).astype(np.float32)
+    o = (rng.standard_normal((HQ, T, D)) * 10).astype(np.float32)
+    if dist == "uniform":
+        m[:], l[:], o[:] = O.MASKED, 0, 0
+    O.to_layout(m.reshape(N, G, TB, TT, TQ), args["max_in"], st_ax).tofile(d + "/max_in.bin")
+    O.to_layout(l.reshape(N, G, TB, TT, TQ), args["sum_in"], st_ax).tofile(d + "/sum_in.bin")
+    O.to_layout(o.reshape(N, G, TB, TT, TQ, D), args["out_in"], ax).tofile(d + "/out_in.bin")
+    run(rngd, d, ["q", "k_cache", "v_cache", "tile_mask", "diag_mask", "max_in", "sum_in", "out_in"],
+        ["attn"])
+    qf, kf, vf = (O.bf16_to_f32(a) for a in (q, k, v))
+    pos = np.arange(T)
+    tile_add = tmask[pos[:, None] // tile, pos[None, :] // tile, 0]
+    diag_add = dmask[pos[:, None] % tile // 16, np.arange(tile)[None, :], pos[:, None] % 16]
+    ones = np.ones((1, T), np.float32)
+    out = np.zeros((HQ, T, D), np.uint16)
+    for h in range(HQ):
+        kh, vh = kf[:, h // G], vf[:, h // G]
+        raw = O.contract(qf[h], kh)
+        main = O.bf16_to_f32(O.f32_to_bf16((raw + tile_add) / O.SCALE))
+        own = np.stack([raw[t, t // tile * tile:t // tile * tile + tile] for t in range(T)])
+        dg = O.bf16_to_f32(O.f32_to_bf16((own + diag_add) / O.SCALE))
+        mm = np.maximum(np.maximum(main.max(axis=1), dg.max(axis=1)), m[h])
+        alpha = np.exp((m[h] - mm).astype(np.float64)).astype(np.float32)
+        pm = O.bf16_to_f32(O.f32_to_bf16(np.exp((main - mm[:, None]).astype(np.float64)).astype(np.float32)))
+        pd = O.bf16_to_f32(O.f32_to_bf16(np.exp((dg - mm[:, None]).astype(np.float64)).astype(np.float32)))
+        ll = (O.contract(pm, ones)[:, 0] + O.contract(pd, ones[:, :tile])[:, 0]) + l[h] * alpha
+        om = O.contract(pm, vh.T)
+        od = np.stack([O.contract(pd[t:t + 1], vh[t // tile * tile:t // tile * tile + tile].T)[0]
+                       for t in range(T)]) + o[h] * alpha[:, None]
+        out[h] = O.f32_to_bf16((om + od) / ll[:, None])
+    got = O.from_layout(np.fromfile(d + "/attn.bin", dtype=np.uint16), args["attn"], ax)
+    bad = np.count_nonzero(got.reshape(HQ, T, D) != out)
+    print("T=%d attn (%s): %d values, %d mismatches" % (T, dist, out.size, bad))
+    return int(bad != 0)
+
+
+if __name__ == "__main__":
+    kind, T, mlir, rngd, d = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+    dist = sys.argv[6] if len(sys.argv) > 6 else "small"
+    os.makedirs(d, exist_ok=True)
+    sys.exit((projection if kind == "projection" else attention)(T, mlir, rngd, d, dist))
