@@ -484,6 +484,22 @@ def check_final_layer(d, out=sys.stdout):
 # with u = W_up h. Rounding points as in kernels/qwen3/decoder.mlir: a, r, h, p, rx' are bf16.
 DEC_N, DEC_G, DEC_D, DEC_H, DEC_L = 8, 2, 128, 1024, 3072
 DEC_Q = DEC_N * DEC_G * DEC_D
+# The projection's sizes: hidden, q rows, k/v rows (Qwen3-0.6B unless --config says).
+PH, PQ, PP = 1024, 2048, 1024
+
+
+def use_config(path):
+    """Takes the projection's, attention's and decoder's sizes from a Hugging Face config.json
+    (head_dim 128, as the kernels' D)."""
+    global PH, PQ, PP, ATT_N, ATT_G, DEC_N, DEC_G, DEC_H, DEC_L, DEC_Q
+    import json
+    c = json.load(open(path))
+    heads, kv = c["num_attention_heads"], c["num_key_value_heads"]
+    PH, PQ, PP = c["hidden_size"], heads * 128, kv * 128
+    ATT_N = DEC_N = kv
+    ATT_G = DEC_G = heads // kv
+    DEC_H, DEC_L = c["hidden_size"], c["intermediate_size"]
+    DEC_Q = DEC_N * DEC_G * DEC_D
 
 
 def _values(key, count, dist, mean=0.0, std=1.0):
@@ -590,51 +606,51 @@ def _rope(x, cos, sin):
 
 def make_projection(d, seed, dist):
     k = stream_key(seed, "x")
-    write_u16(os.path.join(d, "x.bin"), to_bf16_rne(_values(k, 1024, dist)))
-    write_u16(os.path.join(d, "qw.bin"), _weights(k ^ 1, 2048 * 1024, dist))
-    write_u16(os.path.join(d, "kw.bin"), _weights(k ^ 2, 1024 * 1024, dist))
-    write_u16(os.path.join(d, "vw.bin"), _weights(k ^ 3, 1024 * 1024, dist))
-    write_u16(os.path.join(d, "inw.bin"), to_bf16_rne(_values(k ^ 4, 1024, dist, 1.0, 0.1)))
+    write_u16(os.path.join(d, "x.bin"), to_bf16_rne(_values(k, PH, dist)))
+    write_u16(os.path.join(d, "qw.bin"), _weights(k ^ 1, PQ * PH, dist))
+    write_u16(os.path.join(d, "kw.bin"), _weights(k ^ 2, PP * PH, dist))
+    write_u16(os.path.join(d, "vw.bin"), _weights(k ^ 3, PP * PH, dist))
+    write_u16(os.path.join(d, "inw.bin"), to_bf16_rne(_values(k ^ 4, PH, dist, 1.0, 0.1)))
     write_u16(os.path.join(d, "qnw.bin"), to_bf16_rne(_values(k ^ 5, 128, dist, 1.0, 0.1)))
     write_u16(os.path.join(d, "knw.bin"), to_bf16_rne(_values(k ^ 6, 128, dist, 1.0, 0.1)))
     inv = [1e6 ** (-2.0 * (i % 64) / 128) for i in range(128)]
     write_u16(os.path.join(d, "cos.bin"), to_bf16_rne([math.cos(PROJ_POS * f) for f in inv]))
     write_u16(os.path.join(d, "sin.bin"),
               to_bf16_rne([(-1.0 if i < 64 else 1.0) * math.sin(PROJ_POS * inv[i]) for i in range(128)]))
-    write_u32(os.path.join(d, "off.bin"), [PROJ_ROW * 2048])
-    write_u16(os.path.join(d, "kc.bin"), to_bf16_rne(_values(k ^ 7, 512 * 1024, dist)))
-    write_u16(os.path.join(d, "vc.bin"), to_bf16_rne(_values(k ^ 8, 512 * 1024, dist)))
+    write_u32(os.path.join(d, "off.bin"), [PROJ_ROW * PP * 2])
+    write_u16(os.path.join(d, "kc.bin"), to_bf16_rne(_values(k ^ 7, 512 * PP, dist)))
+    write_u16(os.path.join(d, "vc.bin"), to_bf16_rne(_values(k ^ 8, 512 * PP, dist)))
 
 
 def projection(d):
     """-> (expected bf16 bits of q_out + k row + v row, float64 reference)."""
-    x, inw = _load_bf16(d, "x.bin", 1024), _load_bf16(d, "inw.bin", 1024)
-    wq, wk, wv = (_load_bf16(d, n, c) for n, c in (("qw.bin", 2048 * 1024), ("kw.bin", 1024 * 1024),
-                                                   ("vw.bin", 1024 * 1024)))
+    x, inw = _load_bf16(d, "x.bin", PH), _load_bf16(d, "inw.bin", PH)
+    wq, wk, wv = (_load_bf16(d, n, c) for n, c in (("qw.bin", PQ * PH), ("kw.bin", PP * PH),
+                                                   ("vw.bin", PP * PH)))
     qnw, knw = _load_bf16(d, "qnw.bin", 128), _load_bf16(d, "knw.bin", 128)
     cos, sin = _load_bf16(d, "cos.bin", 128), _load_bf16(d, "sin.bin", 128)
-    xh = _rmsnorm_flits(x, inw, 1.0 / 1024)
-    q, kk, v = _contract(xh, wq, 2048), _contract(xh, wk, 1024), _contract(xh, wv, 1024)
+    xh = _rmsnorm_flits(x, inw, 1.0 / PH)
+    q, kk, v = _contract(xh, wq, PQ), _contract(xh, wk, PP), _contract(xh, wv, PP)
     out = []
-    for vec, heads, w in ((q, 16, qnw), (kk, 8, knw)):
+    for vec, heads, w in ((q, PQ // 128, qnw), (kk, PP // 128, knw)):
         for h in range(heads):
             out += _rope(_rmsnorm_flits(vec[h * 128:(h + 1) * 128], w, 1.0 / 128), cos, sin)
     out += [bf16(a) for a in v]
     # float64 reference with the same bf16 boundaries (x^, normalised q/k) and exact sums.
     def rnd(a):
         return bf16_value(bf16(a))
-    rr = math.sqrt(math.fsum(a * a for a in x) / 1024 + 1e-6)
+    rr = math.sqrt(math.fsum(a * a for a in x) / PH + 1e-6)
     xh64 = [rnd(a * b / rr) for a, b in zip(x, inw)]
     def mat(w, rows):
-        return [math.fsum(w[i * 1024 + j] * xh64[j] for j in range(1024)) for i in range(rows)]
+        return [math.fsum(w[i * PH + j] * xh64[j] for j in range(PH)) for i in range(rows)]
     ref = []
-    for vec, heads, w in ((mat(wq, 2048), 16, qnw), (mat(wk, 1024), 8, knw)):
+    for vec, heads, w in ((mat(wq, PQ), PQ // 128, qnw), (mat(wk, PP), PP // 128, knw)):
         for h in range(heads):
             hv = vec[h * 128:(h + 1) * 128]
             hr = math.sqrt(math.fsum(a * a for a in hv) / 128 + 1e-6)
             n = [rnd(a * b / hr) for a, b in zip(hv, w)]
             ref += [n[i] * cos[i] + sin[i] * n[(i + 64) % 128] for i in range(128)]
-    ref += mat(wv, 1024)
+    ref += mat(wv, PP)
     return out, ref
 
 
@@ -643,7 +659,7 @@ def check_projection(d, out=sys.stdout):
     q = read_u16(os.path.join(d, "q_out.bin"))
     kc, vc = read_u16(os.path.join(d, "kc_out.bin")), read_u16(os.path.join(d, "vc_out.bin"))
     kc0, vc0 = read_u16(os.path.join(d, "kc.bin")), read_u16(os.path.join(d, "vc.bin"))
-    row = slice(PROJ_ROW * 1024, (PROJ_ROW + 1) * 1024)
+    row = slice(PROJ_ROW * PP, (PROJ_ROW + 1) * PP)
     for name, new, old in (("k_cache", kc, kc0), ("v_cache", vc, vc0)):
         if new[:row.start] != old[:row.start] or new[row.stop:] != old[row.stop:]:
             print("projection: %s changed outside row %d" % (name, PROJ_ROW), file=out)
@@ -984,6 +1000,8 @@ def selftest():
 
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--config", help="the projection's, attention's and decoder's sizes from a "
+                   "Hugging Face config.json (default: Qwen3-0.6B's)")
     sub = p.add_subparsers(dest="cmd", required=True)
     mk = sub.add_parser("make-inputs", help="write KERNEL's input files into DIR")
     mk.add_argument("kernel", choices=sorted(KERNELS))
@@ -997,6 +1015,8 @@ def main(argv):
         c.add_argument("dir")
     sub.add_parser("selftest", help="test the rounding helpers and check")
     a = p.parse_args(argv)
+    if a.config:
+        use_config(a.config)
     if a.cmd == "make-inputs":
         make_inputs(a.kernel, a.dir, a.seed, a.dist)
         return 0

@@ -34,6 +34,7 @@ struct DecoderTypes {
   Type adm, af, as, owdm, owload, owtrf, oacc, part;
   Type xv, xj, half, parth, parts, one, ones, onesb, onevrf;
   Type trin, trout, xtc, sqin, ssc, ssdm, sss, rsub, rvrf, wn, wnsub, wnvrf, xws;
+  Type lwp, dwp; // a pass's gate/up and down weights (passes > 1)
   Type xf, xn, guh, gudm, guload, gutrf, guacc, gures, gview, gs, gsb, uvrf, pc, pj, ph;
   Type pq, ddm, df, ds, dwdm, dwload, dwtrf, dacc, dpart, dparts, qone, qones, qonesb, qonevrf,
       quarter, yq, yv;
@@ -58,6 +59,7 @@ struct DecoderAxes {
   // (Expr has no default; each is set by declareAxes.)
   Expr t = Expr::one(), h = t, q = t, l = t, ring = t, all = t, kc = t, kg = t, u = t, kh = t,
        ks = t, kd = t, rg = t, gu = t, ls = t, uc = t, sc = t, j = t, ln = t, uq = t, kq = t;
+  Expr lp = t;  // a pass's values of L (L itself when there is one pass)
   Expr tc = t;  // the cluster of a token-indexed tensor (over T)
   Expr kcl = t; // the cluster of a tensor over x's view axes
   Expr wcl = t; // the cluster of a weight (one copy per cluster in use)
@@ -69,6 +71,7 @@ DecoderAxes declareAxes(StageBuilder &b, const Qwen3Shape &s, const DecoderPlan 
   a.h = b.axis("H", s.hidden);
   a.q = b.axis("Q", s.qDim());
   a.l = b.axis("L", s.intermediate);
+  a.lp = p.passes > 1 ? b.axis("LP", p.lPass) : a.l; // a pass's values of L
   a.ring = b.axis("XR", p.rowSlices); // a ring of a weight's row slices
   a.all = b.axis("XS", p.slices);     // every slice of a cluster
   Expr cw = b.axis("CW", p.used);     // the weights' copies
@@ -83,7 +86,8 @@ DecoderAxes declareAxes(StageBuilder &b, const Qwen3Shape &s, const DecoderPlan 
   a.ls = b.axis("LS", p.pairSlices);  // silu's views: the pair slices,
   a.uc = b.axis("UC", p.groups / p.siluChunks * p.u); // a chunk's tokens,
   a.sc = b.axis("SC", p.siluChunks);                  // the chunks of a half,
-  a.j = b.axis("J", kTimeBroadcastRows);              // a lane's pairs,
+  if (p.pairRows > p.lanes)
+    a.j = b.axis("J", p.pairRows / p.lanes); // a lane's pairs,
   a.ln = b.axis("LN", p.lanes);                       // the lanes
   a.uq = b.axis("UQ", p.uq);                          // a quarter's tokens of a slice
   a.kq = b.axis("KQ", p.halves * p.quarters);         // the quarters
@@ -92,26 +96,6 @@ DecoderAxes declareAxes(StageBuilder &b, const Qwen3Shape &s, const DecoderPlan 
   a.kcl = all ? a.kc : Expr::one().pad(p.clusters);
   a.wcl = all ? cw : Expr::one().pad(p.clusters);
   return a;
-}
-
-/// [E / n, E % n], or the whole of E as the packet when it has at most n values.
-std::pair<Expr, Expr> timePacket(const Expr &e, int64_t size, int64_t n) {
-  if (size <= n)
-    return {Expr::one(), e};
-  return {e / n, e % n};
-}
-
-/// `items` with `E / n` (E of `size` values) put at each null slot: E split in blocks of n,
-/// where a single block leaves no outer digit (`E / n` would hold E twice beside `E % n`).
-Expr withOuter(std::vector<std::optional<Expr>> items, const Expr &e, int64_t size, int64_t n) {
-  std::vector<Expr> out;
-  for (std::optional<Expr> &item : items) {
-    if (item)
-      out.push_back(*item);
-    else if (size > n)
-      out.push_back(e / n);
-  }
-  return out.empty() ? Expr::one() : Expr::pair(out);
 }
 
 void declareOProj(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, int64_t T,
@@ -186,27 +170,34 @@ void declareHalves(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, 
 
 void declareGateUp(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, DecoderTypes &y) {
   Type bf = b.bf16(), f = b.f32();
-  const int64_t RS = p.rowsPerSlice, LN = p.lanes, F = p.flit;
+  const int64_t RS = p.rowsPerSlice, PR = p.pairRows, LN = p.lanes, F = p.flit;
+  const Expr l = a.lp;
   Expr xs = Expr::pair({a.kg, a.h / RS});
   y.xf = b.stream("xf", bf, a.kcl, xs, a.u, a.h % RS);
   y.xn = b.stream("xn", bf, a.kcl, a.all, Expr::pair({a.u, a.kg, a.h / RS}), a.h % RS);
+  // A lane's pairs (none when a lane holds one).
+  const std::optional<Expr> lj = PR > LN ? std::optional<Expr>(l % PR / LN) : std::nullopt;
+  const std::optional<Expr> jj = PR > LN ? std::optional<Expr>(a.j) : std::nullopt;
   const bool padded = p.pairSlices < p.slices;
-  Expr ls = padded ? (a.l / RS).pad(p.slices) : a.l / RS;
-  y.guh = b.dm("guh", bf, a.wcl, ls, Expr::pair({a.l % RS, a.h}));
-  y.gudm = b.dm("gudm", bf, a.wcl, ls, Expr::pair({a.gu, a.l % RS, a.h}));
-  y.guload = b.stream("guload", bf, a.wcl, ls, Expr::pair({a.l % LN, a.l % RS / LN, a.gu, a.h / F}),
-                      a.h % F);
-  y.gutrf = b.trf("gutrf", bf, a.wcl, ls, a.l % LN, Expr::pair({a.l % RS / LN, a.gu, a.h}));
-  y.guacc = b.stream("guacc", f, a.kcl, ls, Expr::pair({a.u, a.kg, a.l % RS / LN, a.gu}), a.l % LN);
-  y.gures = b.dm("gures", f, a.kcl, ls, Expr::pair({a.kg, a.u, a.l % RS / LN, a.gu, a.l % LN}));
+  Expr ls = padded ? (l / PR).pad(p.slices) : l / PR;
+  if (p.passes > 1) {
+    y.lwp = b.hbm("lwp", bf, Expr::pair({l, a.h}));
+    y.dwp = b.hbm("dwp", bf, Expr::pair({a.h, l.pad(p.lPass * p.passes)}));
+  }
+  y.guh = b.dm("guh", bf, a.wcl, ls, Expr::pair({l % PR, a.h}));
+  y.gudm = b.dm("gudm", bf, a.wcl, ls, Expr::pair({a.gu, l % PR, a.h}));
+  y.guload = b.stream("guload", bf, a.wcl, ls, pairOf({l % LN, lj, a.gu, a.h / F}), a.h % F);
+  y.gutrf = b.trf("gutrf", bf, a.wcl, ls, l % LN, pairOf({lj, a.gu, a.h}));
+  y.guacc = b.stream("guacc", f, a.kcl, ls, pairOf({a.u, a.kg, lj, a.gu}), l % LN);
+  y.gures = b.dm("gures", f, a.kcl, ls, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
   Expr lsv = padded ? a.ls.pad(p.slices) : a.ls;
-  y.gview = b.dm("gview", f, a.kcl, lsv, Expr::pair({a.uc, a.j, a.ln.pad(2 * LN)}));
-  y.gs = b.stream("gs", f, a.kcl, lsv, Expr::pair({a.uc, a.j}), a.ln);
-  y.gsb = b.stream("gsb", bf, a.kcl, lsv, Expr::pair({a.uc, a.j}), a.ln);
-  y.uvrf = b.vrf("uvrf", f, a.kcl, lsv, Expr::pair({a.uc, a.j, a.ln}));
-  y.pc = b.dm("pc", bf, a.kcl, lsv, Expr::pair({a.uc, a.j, a.ln}));
-  y.pj = b.dm("pj", bf, a.kcl, lsv, Expr::pair({a.sc, a.uc, a.j, a.ln}));
-  y.ph = b.dm("ph", bf, a.kcl, ls, Expr::pair({a.kg, a.u, a.l % RS}));
+  y.gview = b.dm("gview", f, a.kcl, lsv, pairOf({a.uc, jj, a.ln.pad(2 * LN)}));
+  y.gs = b.stream("gs", f, a.kcl, lsv, pairOf({a.uc, jj}), a.ln);
+  y.gsb = b.stream("gsb", bf, a.kcl, lsv, pairOf({a.uc, jj}), a.ln);
+  y.uvrf = b.vrf("uvrf", f, a.kcl, lsv, pairOf({a.uc, jj, a.ln}));
+  y.pc = b.dm("pc", bf, a.kcl, lsv, pairOf({a.uc, jj, a.ln}));
+  y.pj = b.dm("pj", bf, a.kcl, lsv, pairOf({a.sc, a.uc, jj, a.ln}));
+  y.ph = b.dm("ph", bf, a.kcl, ls, Expr::pair({a.kg, a.u, l % PR}));
 }
 
 void declareDown(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, int64_t T,
@@ -214,26 +205,36 @@ void declareDown(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, in
   Type bf = b.bf16(), f = b.f32();
   const int64_t RS = p.rowsPerSlice, LN = p.lanes, F = p.flit;
   const int64_t db = p.dBlock, dv = p.dValues, ds = p.dSplit;
+  const Expr l = a.lp;
   const bool padded = p.pairSlices < p.slices;
-  Expr ls = padded ? (a.l / RS).pad(p.slices) : a.l / RS;
-  Expr blocks = p.dBlocks < p.groups ? (a.l / db).pad(p.groups) : a.l / db;
+  Expr ls = padded ? (l / p.pairRows).pad(p.slices) : l / p.pairRows;
+  // A pass of one K block: the block is the whole of l.
+  Expr lb = p.dBlocks > 1 ? l % db : l;
+  Expr blocks = p.dBlocks == 1 ? Expr::one().pad(p.groups)
+                : p.dBlocks < p.groups ? (l / db).pad(p.groups)
+                                       : l / db;
   Expr kdBlocks = p.dBlocks < p.groups ? a.kd.pad(p.groups) : a.kd;
+  // The ring's slices beyond a block's split the token groups: dSplit of them on the ring
+  // (kOut), the rest (kIn) in time.
+  const int64_t kInN = p.groups / ds;
+  const Expr kOut = kInN > 1 ? a.kg / kInN : a.kg;
+  const std::optional<Expr> kIn = kInN > 1 ? std::optional<Expr>(a.kg % kInN) : std::nullopt;
   Expr uq = p.quarters > 1 ? a.uq.pad(p.u) : a.uq;
-  y.pq = b.dm("pq", bf, a.kcl, ls, Expr::pair({a.kg, uq, a.l % RS}));
-  Expr dSlice = Expr::pair({blocks, a.kg / ds, a.l % db / dv});
-  y.ddm = b.dm("ddm", bf, a.kcl, dSlice, Expr::pair({a.l % dv / F, a.kg % ds, a.uq, a.l % F}));
-  y.df = b.stream("df", bf, a.kcl, dSlice, Expr::pair({a.kg % ds, a.uq, a.l % dv / F}), a.l % F);
+  y.pq = b.dm("pq", bf, a.kcl, ls, Expr::pair({a.kg, uq, l % p.pairRows}));
+  Expr dSlice = Expr::pair({blocks, kOut, lb / dv});
+  y.ddm = b.dm("ddm", bf, a.kcl, dSlice, pairOf({l % dv / F, kIn, a.uq, l % F}));
+  y.df = b.stream("df", bf, a.kcl, dSlice, pairOf({kIn, a.uq, l % dv / F}), l % F);
   y.ds = b.stream("ds", bf, a.kcl, Expr::pair({blocks, a.ring}),
-                  Expr::pair({a.kg % ds, a.uq, a.l % dv / F, a.kg / ds, a.l % db / dv}), a.l % F);
+                  pairOf({kIn, a.uq, l % dv / F, kOut, lb / dv}), l % F);
   Expr wSlice = Expr::pair({blocks, a.h / RS});
-  y.dwdm = b.dm("dwdm", bf, a.wcl, wSlice, Expr::pair({a.h % RS, a.l % db}));
+  y.dwdm = b.dm("dwdm", bf, a.wcl, wSlice, Expr::pair({a.h % RS, lb}));
   y.dwload = b.stream("dwload", bf, a.wcl, wSlice,
-                      Expr::pair({a.h % LN, a.h % RS / LN, a.l % dv / F, a.l % db / dv}), a.l % F);
+                      Expr::pair({a.h % LN, a.h % RS / LN, l % dv / F, lb / dv}), l % F);
   y.dwtrf = b.trf("dwtrf", bf, a.wcl, wSlice, a.h % LN,
-                  Expr::pair({a.h % RS / LN, a.l % dv / F, a.l % db / dv, a.l % F}));
+                  Expr::pair({a.h % RS / LN, l % dv / F, lb / dv, l % F}));
   Expr pSlice = Expr::pair({kdBlocks, a.h / RS});
   y.dacc = b.stream("dacc", f, a.kcl, pSlice,
-                    Expr::pair({a.kg % ds, a.uq, a.kg / ds, a.h % RS / LN}), a.h % LN);
+                    pairOf({kIn, a.uq, kOut, a.h % RS / LN}), a.h % LN);
   y.dpart = b.dm("dpart", f, a.kcl, pSlice, Expr::pair({a.kg, a.uq, a.h % RS}));
   Expr xs = Expr::pair({a.kg, a.h / RS});
   y.dparts = b.dm("dparts", f, a.kcl, xs, Expr::pair({a.kd, a.uq, a.h % RS}));
@@ -376,29 +377,41 @@ Value normHalf(StageBuilder &b, const Qwen3Shape &s, const DecoderTypes &y, cons
   return b.commit("hn" + H, dc, y.half, /*castToBf16=*/true);
 }
 
-Value gateUpWeights(StageBuilder &b, const DecoderTypes &y, const DecoderArgs &a) {
-  Value gd = b.dma("gd", a.gateWeight, y.guh);
-  Value ud = b.dma("ud", a.upWeight, y.guh);
-  Value gud = b.dmJoin("gud", {gd, ud}, y.gudm);
-  Value gu1 = b.fetch("gu1", Context::main, gud, y.guload);
-  Value gu2 = b.collect("gu2", gu1);
-  return b.toTrf("gut", gu2, y.gutrf);
+// The names' tag of MLP pass `c` (none when there is one pass).
+std::string passTag(const DecoderPlan &p, int64_t c) { return p.passes > 1 ? "p" + num(c) : ""; }
+
+// Pass c's gate and up rows into the TRF (a view of pass c's rows when there are several).
+Value gateUpWeights(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
+                    const DecoderArgs &a, int64_t c) {
+  const std::string P = passTag(p, c);
+  Value gw = a.gateWeight, uw = a.upWeight;
+  if (p.passes > 1) {
+    const int64_t offset = c * p.lPass * int64_t(p.rowSlices * p.rowsPerSlice);
+    gw = b.view("gv" + P, gw, offset, y.lwp);
+    uw = b.view("uv" + P, uw, offset, y.lwp);
+  }
+  Value gd = b.dma("gd" + P, gw, y.guh);
+  Value ud = b.dma("ud" + P, uw, y.guh);
+  Value gud = b.dmJoin("gud" + P, {gd, ud}, y.gudm);
+  Value gu1 = b.fetch("gu1" + P, Context::main, gud, y.guload);
+  Value gu2 = b.collect("gu2" + P, gu1);
+  return b.toTrf("gut" + P, gu2, y.gutrf);
 }
 
-// gate/up for a half (h broadcast around the whole cluster), then p = bf16(silu(g) u) per
-// chunk of the half's tokens, g and u through views a lane's width apart.
+// gate/up for a half of pass c (h broadcast around the whole cluster), then p = bf16(silu(g) u)
+// per chunk of the half's tokens, g and u through views a lane's width apart.
 Value gateUpHalf(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, Value hn, Value gut,
-                 int64_t h) {
-  const std::string H = idx(h);
+                 int64_t h, int64_t pass) {
+  const std::string H = idx(h) + passTag(p, pass);
   Value ba = b.fetch("hb" + H + "a", Context::main, hn, y.xf);
   Value bb = b.switchOp("hb" + H + "b", tcp::SwitchMode::broadcast1, ba, y.xn);
   Value bc = b.collect("hb" + H + "c", bb);
   Value ga = b.contract("ga" + H, bc, gut, kTimeBroadcastRows, y.guacc);
   Value gr = b.commit("gr" + H, ga, y.gures);
-  const int64_t chunkCells = p.groups / p.siluChunks * p.u * p.rowsPerSlice * 2;
+  const int64_t chunkCells = p.groups / p.siluChunks * p.u * p.pairRows * 2;
   std::vector<Value> chunks;
   for (int64_t c = 0; c < p.siluChunks; ++c) {
-    const std::string C = idx(h, c);
+    const std::string C = idx(h, c) + passTag(p, pass);
     Value gv = b.dmView("g" + C + "a", gr, c * chunkCells, std::nullopt, y.gview);
     Value uv = b.dmView("u" + C + "a", gr, c * chunkCells + p.lanes, std::nullopt, y.gview);
     Value ub = b.fetch("u" + C + "b", Context::main, uv, y.gs);
@@ -416,20 +429,23 @@ Value gateUpHalf(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, V
   return b.reinterpret("p" + H, joined, y.ph);
 }
 
-Value downWeights(StageBuilder &b, const DecoderTypes &y, const DecoderArgs &a) {
-  Value dwd = b.dma("dwd", a.downWeight, y.dwdm);
-  Value dw1 = b.fetch("dw1", Context::main, dwd, y.dwload);
-  Value dw2 = b.collect("dw2", dw1);
-  return b.toTrf("dwt", dw2, y.dwtrf);
+Value downWeights(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
+                  const DecoderArgs &a, int64_t c) {
+  const std::string P = passTag(p, c);
+  Value w = p.passes > 1 ? b.view("dv" + P, a.downWeight, c * p.lPass, y.dwp) : a.downWeight;
+  Value dwd = b.dma("dwd" + P, w, y.dwdm);
+  Value dw1 = b.fetch("dw1" + P, Context::main, dwd, y.dwload);
+  Value dw2 = b.collect("dw2" + P, dw1);
+  return b.toTrf("dwt" + P, dw2, y.dwtrf);
 }
 
-// down for a quarter: p laid out for the rings, partial sums per K block gathered onto x's
-// slices, y = bf16(((d0 + d1) + ...) + r).
-Value downQuarter(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, Value ph, Value r,
-                  Value dwt, int64_t h, int64_t j) {
-  const std::string Q = idx(h, j);
-  const int64_t cells = p.uq * p.rowsPerSlice;
-  Value pq = b.dmView("pq" + Q, ph, j * cells, std::nullopt, y.pq);
+// down for a quarter of pass c: p laid out for the rings, the partial sums per K block
+// gathered onto x's slices (appended to `blocks`).
+void downPartials(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, Value ph,
+                  Value dwt, int64_t h, int64_t j, int64_t c, std::vector<Value> &blocks) {
+  const std::string Q = idx(h, j) + passTag(p, c);
+  const int64_t cells = p.uq * p.rowsPerSlice, pCells = p.uq * p.pairRows;
+  Value pq = b.dmView("pq" + Q, ph, j * pCells, std::nullopt, y.pq);
   Value pd = b.dma("pd" + Q, pq, y.ddm);
   Value da = b.fetch("dd" + Q + "a", Context::main, pd, y.df);
   Value db = b.switchOp("dd" + Q + "b", tcp::SwitchMode::broadcast1, da, y.ds);
@@ -437,9 +453,16 @@ Value downQuarter(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, 
   Value acc = b.contract("da" + Q, dc, dwt, kTimeBroadcastRows, y.dacc);
   Value dp = b.commit("dp" + Q, acc, y.dpart);
   Value dps = b.dma("dps" + Q, dp, y.dparts);
-  std::vector<Value> blocks;
   for (int64_t k = 0; k < p.dBlocks; ++k)
-    blocks.push_back(b.dmView("e" + Q + num(k), dps, k * cells, std::nullopt, y.qone));
+    blocks.push_back(b.dmView("e" + idx(h, j) + num(c * p.dBlocks + k) + passTag(p, c), dps,
+                              k * cells, std::nullopt, y.qone));
+}
+
+// y = bf16(((d0 + d1) + ...) + r) for a quarter, the blocks in L order.
+Value downSum(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
+              const std::vector<Value> &blocks, Value r, int64_t h, int64_t j) {
+  const std::string Q = idx(h, j);
+  const int64_t cells = p.uq * p.rowsPerSlice, n = int64_t(blocks.size());
   Value sum = blocks[0];
   auto add = [&](const std::string &tag, Value addend, Value acc) {
     Value fa = b.fetch("f" + tag + "a", Context::main, addend, y.qones);
@@ -449,11 +472,11 @@ Value downQuarter(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, 
     Value kb = b.collect("k" + tag + "b", ka);
     return b.vector("k" + tag + "c", kb, {Step::vrfOf("add_f", fv)});
   };
-  for (int64_t k = 1; k < p.dBlocks; ++k)
+  for (int64_t k = 1; k < n; ++k)
     sum = b.commit("ks" + Q + num(k), add(Q + num(k), blocks[size_t(k)], sum), y.qone);
   Value rq = b.dmView("rq" + Q, r, j * cells, std::nullopt, y.quarter);
-  Value last = add(Q + num(p.dBlocks), rq, sum);
-  Value cast = b.cast("k" + Q + num(p.dBlocks) + "d", last, y.qonesb);
+  Value last = add(Q + num(n), rq, sum);
+  Value cast = b.cast("k" + Q + num(n) + "d", last, y.qonesb);
   return b.commit("y" + Q, cast, y.quarter);
 }
 
@@ -505,15 +528,18 @@ void describeDecoder(StageBuilder &b, const Qwen3Shape &s, const DecoderPlan &p,
       " tokens in the lanes, the reducer's slots sum the "
       "part's tokens, the inter-slice reducer a row's " +
       num(p.rowSlices) +
-      " slices).\n"
-      "3. gate/up: " +
-      num(L) + " pairs, " + num(RS) + " per slice on " + num(p.pairSlices) +
-      " slices (each lane holds the gate and up rows of " + num(kTimeBroadcastRows) +
+      " slices).\n" +
+      (p.passes > 1 ? "3. gate/up and down in " + num(p.passes) + " passes of " + num(p.lPass) +
+                          " values of L (each pass's weights in the TRF in turn). gate/up: " +
+                          num(p.lPass)
+                    : "3. gate/up: " + num(L)) +
+      " pairs, " + num(p.pairRows) + " per slice on " + num(p.pairSlices) +
+      " slices (each lane holds the gate and up rows of " + num(p.pairRows / p.lanes) +
       " pairs), h broadcast around the " + num(p.slices) + "-slice ring; silu(g) u in " +
       num(p.siluChunks) +
       " chunk(s) a part, u from the VRF.\n"
       "4. down: " +
-      num(H) + " rows x " + num(L) + " is " + num(RS) + " rows x " + num(p.dBlock) +
+      num(H) + " rows x " + num(p.lPass) + " is " + num(RS) + " rows x " + num(p.dBlock) +
       " per slice on " + num(p.dBlocks * p.rowSlices) + " slices (K in " + num(p.dBlocks) +
       " blocks); per " + num(p.quarters) +
       " piece(s) of a part, a DMA lays "
@@ -555,13 +581,21 @@ llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t T)
     r.push_back(residualHalf(b, p, y, o, h));
     hn.push_back(normHalf(b, s, y, o, r.back(), h));
   }
-  Value gut = gateUpWeights(b, y, a);
-  for (int64_t h = 0; h < p.halves; ++h)
-    ph.push_back(gateUpHalf(b, p, y, hn[size_t(h)], gut, h));
-  Value dwt = downWeights(b, y, a);
-  for (int64_t h = 0; h < p.halves; ++h)
-    for (int64_t j = 0; j < p.quarters; ++j)
-      out.push_back(downQuarter(b, p, y, ph[size_t(h)], r[size_t(h)], dwt, h, j));
+  std::vector<std::vector<Value>> blocks(size_t(p.halves * p.quarters));
+  for (int64_t c = 0; c < p.passes; ++c) {
+    ph.clear();
+    Value gut = gateUpWeights(b, p, y, a, c);
+    for (int64_t h = 0; h < p.halves; ++h)
+      ph.push_back(gateUpHalf(b, p, y, hn[size_t(h)], gut, h, c));
+    Value dwt = downWeights(b, p, y, a, c);
+    for (int64_t h = 0; h < p.halves; ++h)
+      for (int64_t j = 0; j < p.quarters; ++j) {
+        std::vector<Value> &bl = blocks[size_t(h * p.quarters + j)];
+        downPartials(b, p, y, ph[size_t(h)], dwt, h, j, c, bl);
+        if (c + 1 == p.passes)
+          out.push_back(downSum(b, p, y, bl, r[size_t(h)], h, j));
+      }
+  }
   Value yq = out.size() > 1 ? b.dmJoin("yq", out, y.yq) : out[0];
   Value yv = b.view("yv", a.y, 0, y.yv);
   b.dmaInto(yq, yv);

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace rngd::placement::qwen3 {
@@ -99,6 +100,38 @@ inline ProjectionTokens projectionTokens(int64_t T, const TargetModel &t) {
   return p;
 }
 
+// Mapping helpers of prefill_decoder's types.
+
+/// [E / n, E % n], or the whole of E as the packet when it has at most n values.
+inline std::pair<Expr, Expr> timePacket(const Expr &e, int64_t size, int64_t n) {
+  if (size <= n)
+    return {Expr::one(), e};
+  return {e / n, e % n};
+}
+
+/// `items` with `E / n` (E of `size` values) put at each null slot: E split in blocks of n,
+/// where a single block leaves no outer digit (`E / n` would hold E twice beside `E % n`).
+inline Expr withOuter(std::vector<std::optional<Expr>> items, const Expr &e, int64_t size,
+                      int64_t n) {
+  std::vector<Expr> out;
+  for (std::optional<Expr> &item : items) {
+    if (item)
+      out.push_back(*item);
+    else if (size > n)
+      out.push_back(e / n);
+  }
+  return out.empty() ? Expr::one() : Expr::pair(out);
+}
+
+/// The pair of the items present (one alone as itself).
+inline Expr pairOf(const std::vector<std::optional<Expr>> &items) {
+  std::vector<Expr> out;
+  for (const std::optional<Expr> &item : items)
+    if (item)
+      out.push_back(*item);
+  return out.size() == 1 ? out[0] : Expr::pair(out);
+}
+
 // ---- prefill_decoder's plan: every number of its placement from the shape, the target and T.
 
 inline constexpr const char *kDecoderStage = "prefill_decoder";
@@ -123,7 +156,9 @@ struct DecoderPlan {
   int64_t perSlice;     // tokens per slice of x's layout
   int64_t halves, u;    // the block in halves of u tokens per slice
   int64_t quarters, uq; // each half's down in quarters of uq tokens per slice
-  int64_t pairSlices;   // gate/up: slices holding rows_per_slice pairs
+  int64_t pairRows;     // gate/up: pairs per slice (lanes x pairs a lane holds)
+  int64_t passes, lPass; // the MLP in passes over L, lPass values of L each
+  int64_t pairSlices;   // gate/up: slices holding a pass's pairs
   int64_t siluChunks;   // silu(g) u per chunk of a half's tokens (the VRF holds u)
   int64_t dBlock, dBlocks, dValues, dSplit; // down: K block, blocks, values per slice, split
 };
@@ -176,59 +211,68 @@ inline llvm::Error planDecoderTokens(DecoderPlan &p, const Qwen3Shape &s, const 
   p.uq = p.u / p.quarters;
   // silu(g) u per chunk of a half: u of the chunk's tokens in at most half the VRF.
   p.siluChunks = 1;
-  while (p.groups / p.siluChunks * p.u * p.rowsPerSlice * 4 > t.vrfBytesPerSlice / 2 &&
+  while (p.groups / p.siluChunks * p.u * p.pairRows * 4 > t.vrfBytesPerSlice / 2 &&
          p.siluChunks < p.groups)
     p.siluChunks *= 2;
   if (p.groups % p.siluChunks ||
-      p.groups / p.siluChunks * p.u * p.rowsPerSlice * 4 > t.vrfBytesPerSlice / 2)
+      p.groups / p.siluChunks * p.u * p.pairRows * 4 > t.vrfBytesPerSlice / 2)
     return placementError(kDecoderStage, "u of a chunk of a half's tokens fits half the VRF",
                           decimal(p.u) + " tokens per slice");
   return llvm::Error::success();
 }
 
-// gate/up: rowsPerSlice pairs (a gate and an up row on each lane, two time-broadcast rows) per
-// slice; down: rowsPerSlice rows x a K block per slice, each block's p broadcast around the ring
-// of the block's rowSlices slices, dValues of p per token on a slice.
+// down over a pass's lPass values of L: rowsPerSlice rows x a K block per slice, each block's p
+// broadcast around the ring of the block's rowSlices slices, dValues of p per token on a slice.
+// The smallest K block (the most blocks, at most `groups` rings) that tiles lPass and whose
+// slices (block / dValues) divide the ring; the ring's rest splits the tokens. 0: none.
+inline int64_t chooseDownBlock(const DecoderPlan &p, int64_t lPass) {
+  for (int64_t m = 1; m <= p.rowSlices; ++m) {
+    const int64_t block = m * p.dValues;
+    if (p.rowSlices % m == 0 && lPass % block == 0 && lPass / block <= p.groups &&
+        p.groups % (p.rowSlices / m) == 0)
+      return block;
+  }
+  return 0;
+}
+
+// gate/up: pairRows pairs (a gate and an up row on each lane, two time-broadcast pairs a lane
+// when the TRF holds them, else one) per slice; the MLP runs in passes over L, each pass's
+// pairs on at most a cluster's slices and its down K blocks in the cluster's rings. A pass
+// only tiles rows (gate/up) or whole K blocks (down), so each sum keeps its order.
 inline llvm::Error planDecoderMlp(DecoderPlan &p, const Qwen3Shape &s, const TargetModel &t) {
   const int64_t H = s.hidden, L = s.intermediate;
   if (p.rowsPerSlice != p.flit)
     return placementError(kDecoderStage,
                           "a slice's rows of x are one flit (the broadcast's packet)",
                           decimal(p.rowsPerSlice) + " rows, " + decimal(p.flit) + " values a flit");
-  p.pairSlices = L / p.rowsPerSlice;
-  if (L % p.rowsPerSlice || p.pairSlices > p.slices)
-    return placementError(kDecoderStage, "gate/up pairs fit a cluster's slices",
-                          "intermediate " + decimal(L) + " in " + decimal(p.rowsPerSlice) +
-                              " pairs per slice over " + decimal(p.slices) + " slices");
-  if (p.rowsPerSlice * 2 * H * 2 > t.trfBytesPerSlice)
+  p.pairRows = p.rowsPerSlice * 2 * H * 2 <= t.trfBytesPerSlice ? p.rowsPerSlice : p.lanes;
+  if (p.pairRows * 2 * H * 2 > t.trfBytesPerSlice)
     return placementError(kDecoderStage, "a slice's gate and up rows fit the TRF",
-                          decimal(p.rowsPerSlice) + " pairs x hidden " + decimal(H) + " bf16 is " +
-                              decimal(p.rowsPerSlice * 4 * H) + " bytes, the TRF holds " +
+                          decimal(p.pairRows) + " pairs x hidden " + decimal(H) + " bf16 is " +
+                              decimal(p.pairRows * 4 * H) + " bytes, the TRF holds " +
                               decimal(t.trfBytesPerSlice));
   p.dValues = kDownFlitsPerSlice * p.flit;
-  // The smallest K block (the most blocks, at most `groups` rings) that tiles L and whose
-  // slices (block / dValues) divide the ring; the ring's rest splits the tokens.
   p.dBlock = 0;
-  for (int64_t m = 1; m <= p.rowSlices; ++m) {
-    int64_t block = m * p.dValues;
-    if (p.rowSlices % m == 0 && L % block == 0 && L / block <= p.groups &&
-        p.groups % (p.rowSlices / m) == 0) {
-      p.dBlock = block;
-      break;
-    }
+  for (p.passes = 1; p.passes <= L / p.pairRows && !p.dBlock; ++p.passes) {
+    p.lPass = L / p.passes;
+    if (L % p.passes || p.lPass % p.pairRows || p.lPass / p.pairRows > p.slices)
+      continue;
+    p.dBlock = chooseDownBlock(p, p.lPass);
+    if (p.rowsPerSlice * p.dBlock * 2 > t.trfBytesPerSlice)
+      p.dBlock = 0; // down's rows x K block must fit the TRF: more passes
   }
+  --p.passes;
   if (!p.dBlock)
-    return placementError(kDecoderStage, "down's K blocks tile L in rings of a weight's rows",
-                          "intermediate " + decimal(L) + ", " + decimal(p.groups) + " rings of " +
-                              decimal(p.rowSlices) + " slices, " + decimal(p.dValues) +
-                              " per slice");
-  p.dBlocks = L / p.dBlock;
+    return placementError(kDecoderStage,
+                          "passes over L tile gate/up's pairs on a cluster's slices and down's K "
+                          "blocks in its rings",
+                          "intermediate " + decimal(L) + " in " + decimal(p.pairRows) +
+                              " pairs per slice over " + decimal(p.slices) + " slices, " +
+                              decimal(p.groups) + " rings of " + decimal(p.rowSlices) +
+                              " slices, " + decimal(p.dValues) + " per slice");
+  p.pairSlices = p.lPass / p.pairRows;
+  p.dBlocks = p.lPass / p.dBlock;
   p.dSplit = p.rowSlices / (p.dBlock / p.dValues);
-  if (p.rowsPerSlice * p.dBlock * 2 > t.trfBytesPerSlice)
-    return placementError(kDecoderStage, "down's rows x K block fit the TRF",
-                          decimal(p.rowsPerSlice) + " rows x " + decimal(p.dBlock) + " bf16 is " +
-                              decimal(p.rowsPerSlice * p.dBlock * 2) + " bytes, the TRF holds " +
-                              decimal(t.trfBytesPerSlice));
   return llvm::Error::success();
 }
 
