@@ -3,6 +3,7 @@
 // and down) or all lanes full (gate/up); each activation gathered on one slice of each cluster,
 // spread over rings of the slices that contract with it and broadcast there by the Switch
 // Engine.
+#include "compiler/placement/qwen3/SliceNorm.h"
 #include "compiler/placement/qwen3/Stages.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -89,6 +90,7 @@ struct Plan {
   int64_t mlpRowsPerLane = 0; // (3)
   int64_t mlpSlices = 0;      // gate/up slices per cluster (64)
   Ring a, h, p;               // rings of a (128), h (64) and p (2 of 64)
+  int64_t normParts = 1;      // parts of H whose norm weight the VRF holds in turn (1)
   int64_t mlpRows() const { return mlpLanes * mlpRowsPerLane; }
 };
 
@@ -111,8 +113,10 @@ llvm::Error planOut(const Qwen3Shape &s, const TargetModel &t, Plan &plan) {
   const int64_t rowBytes = std::max(s.qDim(), s.intermediate) * 2;
   if (rowBytes > laneBytes)
     return placementError(kStage, "an o-proj or down row fits a TRF lane",
-                          llvm::Twine(rowBytes) + " bytes, a lane of " + llvm::Twine(plan.outRows) +
-                              " holds " + llvm::Twine(laneBytes));
+                          "hidden " + llvm::Twine(s.hidden) + " in " + llvm::Twine(plan.outRows) +
+                              " rows per slice, rows of " + llvm::Twine(rowBytes) +
+                              " bytes; a lane of " + llvm::Twine(plan.outRows) + " holds " +
+                              llvm::Twine(laneBytes));
   return llvm::Error::success();
 }
 
@@ -151,14 +155,8 @@ llvm::Error planMlp(const Qwen3Shape &s, const TargetModel &t, Plan &plan) {
           " slices, " + llvm::Twine(t.trfLanes) + " lanes of " + llvm::Twine(laneBytes) + " bytes");
 }
 
-/// Whether RMSNorm's weight (f32) and rms (one VRF row) do not fit the VRF together.
-bool rmsAfterNormWeight(const Qwen3Shape &s, const TargetModel &t) {
-  return s.hidden * 4 + t.vrfAllocationAlignment > t.vrfBytesPerSlice;
-}
-
-/// The checks of the single-slice passes: a = x / sum streams D in f32 flits with sum (a
-/// packet of G f32) in the VRF; RMSNorm streams H in flits and sub accesses and holds its
-/// weight (f32) and rms in one slice's VRF.
+/// The single-slice passes' checks: a = x / sum streams D in f32 flits with sum (a packet of G
+/// f32) in the VRF; RMSNorm streams H in flits and sub accesses (its weight: SliceNorm.h).
 llvm::Error checkSingleSlice(const Qwen3Shape &s, const TargetModel &t) {
   const int64_t perFlit = t.flitBytes / 4, perSubAccess = t.subFetchAccessBytes / 2;
   if (s.headDim % perFlit != 0)
@@ -175,10 +173,6 @@ llvm::Error checkSingleSlice(const Qwen3Shape &s, const TargetModel &t) {
   if (s.hidden % perFlit != 0 || s.hidden % perSubAccess != 0)
     return placementError(kStage, "r streams in whole flits and sub accesses",
                           "hidden " + llvm::Twine(s.hidden));
-  if (s.hidden * 4 > t.vrfBytesPerSlice)
-    return placementError(kStage, "the norm weight (f32) fits one slice's VRF",
-                          llvm::Twine(s.hidden) + " x 4 = " + llvm::Twine(s.hidden * 4) +
-                              " bytes, the VRF holds " + llvm::Twine(t.vrfBytesPerSlice));
   return llvm::Error::success();
 }
 
@@ -186,6 +180,10 @@ llvm::Expected<Plan> planDecoder(const Qwen3Shape &s, const TargetModel &t) {
   Plan plan;
   if (llvm::Error e = checkSingleSlice(s, t))
     return e;
+  llvm::Expected<int64_t> parts = slicenorm::weightParts(kStage, s, t);
+  if (!parts)
+    return parts.takeError();
+  plan.normParts = *parts;
   if (llvm::Error e = planOut(s, t, plan))
     return e;
   if (llvm::Error e = planMlp(s, t, plan))
@@ -356,22 +354,20 @@ mlir::Value outProjection(StageBuilder &b, const Axes &ax, const Plan &plan, con
   return addResidual(b, "r", acc, rxv, o);
 }
 
-/// h = RMSNorm(r): r gathered on one slice of each cluster (DM to DM), six passes (sum of
-/// squares, rms, rms and the weight into the VRF, r * w, / rms with the cast), then h spread
-/// over the rings of the gate/up slices.
+/// h = RMSNorm(r) on one slice of each cluster (r gathered DM to DM; six passes, r * w in `parts`
+/// passes: SliceNorm.h), then spread over the rings of the gate/up slices.
 mlir::Value rmsNorm(StageBuilder &b, const Axes &ax, const Qwen3Shape &s, const RingTypes &hRing,
-                    mlir::Value r, mlir::Value weight) {
+                    mlir::Value r, mlir::Value weight, int64_t parts) {
   using tcp::Context;
   const TargetModel &t = b.target();
-  const int64_t perFlit = t.flitBytes / 4, perSubAccess = t.subFetchAccessBytes / 2;
+  const int64_t perFlit = t.flitBytes / 4, perSub = t.subFetchAccessBytes / 2;
   Expr scalar = Expr::one().pad(t.commitStrideAlignment / 4); // one f32, a committable packet
   mlir::Type rone = b.dm("rone", b.bf16(), ax.k, ax.one, ax.h);
   mlir::Type hs = b.stream("hs", b.f32(), ax.k, ax.one, ax.h / perFlit, ax.h % perFlit);
   mlir::Type qs = b.stream("qs", b.f32(), ax.k, ax.one, Expr::one(), scalar);
   mlir::Type qdm = b.dm("qdm", b.f32(), ax.k, ax.one, scalar);
   mlir::Type qvrf = b.vrf("qvrf", b.f32(), ax.k, ax.one, scalar);
-  mlir::Type hw4 =
-      b.stream("hwsub", b.f32(), ax.k, ax.one, ax.h / perSubAccess, ax.h % perSubAccess);
+  mlir::Type hw4 = b.stream("hwsub", b.f32(), ax.k, ax.one, ax.h / perSub, ax.h % perSub);
   mlir::Type hwvrf = b.vrf("hwvrf", b.f32(), ax.k, ax.one, ax.h);
   mlir::Type hfdm = b.dm("hfdm", b.f32(), ax.k, ax.one, ax.h);
 
@@ -391,11 +387,12 @@ mlir::Value rmsNorm(StageBuilder &b, const Axes &ax, const Qwen3Shape &s, const 
   };
   // rms goes to the VRF before the weight when both fit; otherwise after r * w, into the
   // weight's bytes (a VRF tensor lives until the last pass that reads it ends).
-  const bool rmsAfterWeight = rmsAfterNormWeight(s, t);
+  const bool rmsAfterWeight = slicenorm::rmsAfterWeight(s, t);
   mlir::Value hrv = rmsAfterWeight ? mlir::Value() : loadRms();
-  mlir::Value hwv = b.toVrf("hwv", b.collect("hc4", b.fetch("h4", Context::sub, hwd, hw4)), hwvrf);
-  mlir::Value hc5 = b.collect("hc5", b.fetch("h5", Context::main, hd, hs));
-  mlir::Value hxw = b.commit("hxw", b.vector("hp", hc5, {Step::vrfOf("mul_f", hwv)}), hfdm);
+  const slicenorm::PartNames n{"hd", "hwd", "h4",    "hc4", "hwv", "h5", "hc5",
+                               "hp", "hxw", "hjoin", "hxw", "h",   "HP", "HI"};
+  mlir::Value hxw = slicenorm::multiplyByWeight(b, n, s.hidden, parts, ax.k, ax.one, hd, hwd, hs,
+                                                hw4, hwvrf, hfdm);
   if (rmsAfterWeight)
     hrv = loadRms();
   mlir::Value hc6 = b.collect("hc6", b.fetch("h6", Context::main, hxw, hs));
@@ -531,9 +528,12 @@ void describe(StageBuilder &b, const Qwen3Shape &s, const Plan &plan) {
   place += "Switch Engine as the contraction streams it, in the order of the contracted axis. ";
   place += "Rounding points: a, r, h, p and the result are bf16; accumulations and the ";
   place += "element-wise math are f32.";
-  if (rmsAfterNormWeight(s, t))
+  if (slicenorm::rmsAfterWeight(s, t))
     place += " RMSNorm loads rms into the VRF after r * w: the weight in f32 (" +
              num(s.hidden * 4) + " bytes) leaves no room for it before.";
+  if (plan.normParts > 1)
+    place += " RMSNorm's weight in f32 (" + num(s.hidden * 4) + " bytes) goes to the VRF in " +
+             num(plan.normParts) + " parts of H, r times each in turn, joined by tcp.dm_join.";
   b.describe(wrap(place));
   std::string halves = "\ndown's weights stream in two halves, the even rows (H = 2 E) and ";
   halves += "then the odd ones, each loaded into " + num(plan.outRows / 2) + " of the " + lanes;
@@ -588,7 +588,7 @@ llvm::Error buildDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t) {
 
   mlir::Value a = normaliseAttention(b, ax, aRing, x, sumHbm);
   mlir::Value r = outProjection(b, ax, *plan, o, aRing, a, oWeight, rxHbm);
-  mlir::Value h = rmsNorm(b, ax, s, hRing, r, normWeight);
+  mlir::Value h = rmsNorm(b, ax, s, hRing, r, normWeight, plan->normParts);
   mlir::Value g = gateOrUp(b, "g", m, hRing, gateWeight, h);
   mlir::Value u = gateOrUp(b, "u", m, hRing, upWeight, h);
   mlir::Value p = swiGlu(b, ax, m, pRing, g, u);

@@ -2,6 +2,7 @@
 // normalised x copied DM to DM onto the slices of each LM-head tile, then the tiles (LmHead.h)
 // streamed through the Contraction Engine one after the other.
 #include "compiler/placement/qwen3/LmHead.h"
+#include "compiler/placement/qwen3/SliceNorm.h"
 #include "compiler/placement/qwen3/Stages.h"
 
 
@@ -121,12 +122,8 @@ TileLayout tileLayout(StageBuilder &b, std::vector<std::string> &declared, const
   return l;
 }
 
-/// Whether RMSNorm's weight (f32) and rms (one VRF row) do not fit the VRF together.
-bool rmsAfterNormWeight(const Qwen3Shape &s, const TargetModel &t) {
-  return s.hidden * 4 + t.vrfAllocationAlignment > t.vrfBytesPerSlice;
-}
-
 struct NormTypes {
+  Expr cluster = Expr::one(), slice = Expr::one(); // one slice of each cluster
   mlir::Type one, xs, sum, sumDm, sumVrf, w, wVrf, xwDm;
 };
 
@@ -138,6 +135,8 @@ NormTypes normTypes(StageBuilder &b, const Expr &h) {
   const int64_t perSubAccess = t.subFetchAccessBytes / 2;     // bf16 read, f32 streamed
   Expr scalar = Expr::one().pad(t.commitStrideAlignment / 4); // one f32, a committable packet
   NormTypes n;
+  n.cluster = k;
+  n.slice = one;
   n.one = b.dm("xone", b.bf16(), k, one, h);
   n.xs = b.stream("xs", b.f32(), k, one, h / perFlit, h % perFlit);
   n.sum = b.stream("ss", b.f32(), k, one, Expr::one(), scalar);
@@ -150,10 +149,10 @@ NormTypes normTypes(StageBuilder &b, const Expr &h) {
 }
 
 /// RMSNorm of x (bf16, on one slice of each cluster) with weight w there: the normalised x,
-/// bf16, on that slice. Six passes: sum of squares, rms, rms and w into the VRF (sub), x * w,
-/// / rms with the cast.
+/// bf16, on that slice. Six passes: sum of squares, rms, rms and w into the VRF (sub), x * w
+/// (in `parts` passes: SliceNorm.h), / rms with the cast.
 mlir::Value rmsNorm(StageBuilder &b, const Qwen3Shape &shape, const NormTypes &n, mlir::Value x,
-                    mlir::Value w) {
+                    mlir::Value w, int64_t parts) {
   using tcp::Context;
   mlir::Value c1 = b.collect("c1", b.fetch("s1", Context::main, x, n.xs));
   mlir::Value q =
@@ -169,11 +168,12 @@ mlir::Value rmsNorm(StageBuilder &b, const Qwen3Shape &shape, const NormTypes &n
   };
   // rms goes to the VRF before the weight when both fit; otherwise after x * w, into the
   // weight's bytes (a VRF tensor lives until the last pass that reads it ends).
-  const bool rmsAfterWeight = rmsAfterNormWeight(shape, b.target());
+  const bool rmsAfterWeight = slicenorm::rmsAfterWeight(shape, b.target());
   mlir::Value rv = rmsAfterWeight ? mlir::Value() : loadRms();
-  mlir::Value wv = b.toVrf("wv", b.collect("c4", b.fetch("s4", Context::sub, w, n.w)), n.wVrf);
-  mlir::Value c5 = b.collect("c5", b.fetch("s5", Context::main, x, n.xs));
-  mlir::Value xw = b.commit("xw", b.vector("p", c5, {Step::vrfOf("mul_f", wv)}), n.xwDm);
+  const slicenorm::PartNames names{"xd", "wd", "s4",   "c4",  "wv", "s5", "c5",
+                                   "p",  "xw", "join", "xw",  "x",  "HP", "HI"};
+  mlir::Value xw = slicenorm::multiplyByWeight(b, names, shape.hidden, parts, n.cluster, n.slice,
+                                               x, w, n.xs, n.w, n.wVrf, n.xwDm);
   if (rmsAfterWeight)
     rv = loadRms();
   mlir::Value c6 = b.collect("c6", b.fetch("s6", Context::main, xw, n.xs));
@@ -181,8 +181,8 @@ mlir::Value rmsNorm(StageBuilder &b, const Qwen3Shape &shape, const NormTypes &n
   return b.commit("xn1", normed, n.one, /*castToBf16=*/true);
 }
 
-/// The checks RMSNorm on one slice rests on: whole flits and sub accesses of H, and the
-/// weight (f32) in the VRF.
+/// The checks RMSNorm on one slice rests on: whole flits and sub accesses of H (the weight
+/// goes to the VRF whole or in parts: SliceNorm.h).
 llvm::Error checkNorm(const Qwen3Shape &s, const TargetModel &t) {
   const int64_t perFlit = t.flitBytes / 4, perSubAccess = t.subFetchAccessBytes / 2;
   if (s.hidden % perFlit != 0 || s.hidden % perSubAccess != 0 || s.hidden * 2 % t.flitBytes)
@@ -190,10 +190,6 @@ llvm::Error checkNorm(const Qwen3Shape &s, const TargetModel &t) {
                           "hidden " + llvm::Twine(s.hidden) + " in flits of " +
                               llvm::Twine(perFlit) + " f32 and sub accesses of " +
                               llvm::Twine(perSubAccess));
-  if (s.hidden * 4 > t.vrfBytesPerSlice)
-    return placementError("final_layer", "the norm weight (f32) fits one slice's VRF",
-                          llvm::Twine(s.hidden) + " x 4 = " + llvm::Twine(s.hidden * 4) +
-                              " bytes, the VRF holds " + llvm::Twine(t.vrfBytesPerSlice));
   return llvm::Error::success();
 }
 
@@ -218,7 +214,7 @@ std::string count(size_t n, const std::string &what) {
 }
 
 void describe(StageBuilder &b, const Qwen3Shape &s, const LmHeadTiling &lm,
-              const std::vector<LmHeadTailTile> &tail) {
+              const std::vector<LmHeadTailTile> &tail, int64_t normParts) {
   const TargetModel &t = b.target();
   const int64_t remainder = s.vocab - lm.fullTiles * lm.tileRows;
   const int64_t tileBytes = lm.tileRows * s.hidden * 2;
@@ -239,12 +235,24 @@ void describe(StageBuilder &b, const Qwen3Shape &s, const LmHeadTiling &lm,
   norm += "(sub)\n  5. x * w                                6. / rms, cast to bf16\n";
   norm += "Each tile: the " + num(tileBytes >> 20) + " MiB tile -> DM over ";
   norm += num(t.totalSlices()) + " slices (" + perSlice + " rows each), DM -> TRF on the main ";
-  norm += "context in " + num(t.flitBytes) + "-byte packets (" + num(t.trfLanes) + " lanes x ";
+  norm += "context in " + num(t.flitBytes) + "-byte packets (" + num(lm.lanes) + " lanes x ";
   norm += slots + " rows), the contraction against the normalised x (" + slots + " slots), a ";
   norm += "cast to bf16, and the " + perSlice + " results per slice back to `out`.";
-  if (rmsAfterNormWeight(s, t))
+  if (lm.lanes < t.trfLanes)
+    norm += " A row (" + num(s.hidden * 2) + " bytes) is longer than half of each of " +
+            num(t.trfLanes) + " TRF lanes (" + num(t.trfBytesPerSlice / t.trfLanes / 2) +
+            "), so a tile uses " + num(lm.lanes) + " lanes of " +
+            num(t.trfBytesPerSlice / lm.lanes) + " bytes.";
+  if (!lm.doubleBuffered)
+    norm += " A row is longer than half of such a lane: the TRF is not double buffered (a "
+            "tile's TRF load waits for the previous tile's contraction).";
+  if (slicenorm::rmsAfterWeight(s, t))
     norm += " rms goes to the VRF after step 5: the weight in f32 (" + num(s.hidden * 4) +
             " bytes) leaves no room for it before.";
+  if (normParts > 1)
+    norm += " Steps 4-5 run in " + num(normParts) + " parts of H (the weight in f32, " +
+            num(s.hidden * 4) + " bytes, does not fit the VRF whole), the products joined by " +
+            "tcp.dm_join.";
   b.describe(wrap(norm));
   if (tail.empty())
     return;
@@ -274,7 +282,10 @@ llvm::Error buildFinalLayer(StageBuilder &b, const Qwen3Shape &shape, int64_t) {
     return tail.takeError();
   if (llvm::Error e = checkNorm(shape, t))
     return e;
-  describe(b, shape, *lm, *tail);
+  llvm::Expected<int64_t> normParts = slicenorm::weightParts("final_layer", shape, t);
+  if (!normParts)
+    return normParts.takeError();
+  describe(b, shape, *lm, *tail, *normParts);
 
   Expr h = b.axis("H", shape.hidden);
   Expr w = b.axis("W", shape.vocab);
@@ -286,7 +297,7 @@ llvm::Error buildFinalLayer(StageBuilder &b, const Qwen3Shape &shape, int64_t) {
   NormTypes norm = normTypes(b, h);
   std::vector<TileLayout> layouts;
   if (lm->fullTiles > 0)
-    layouts.push_back(tileLayout(b, declared, h, "", "R", lm->tileRows, t.trfLanes, lm->rowsPerLane,
+    layouts.push_back(tileLayout(b, declared, h, "", "R", lm->tileRows, lm->lanes, lm->rowsPerLane,
                                  t.slicesPerCluster));
   const char *tailNames[] = {"C", "E"};
   const char *tailPrefixes[] = {"c", "e"};
@@ -304,7 +315,7 @@ llvm::Error buildFinalLayer(StageBuilder &b, const Qwen3Shape &shape, int64_t) {
   mlir::Value out = b.output("out", logits);
   mlir::Value x = b.dma("xd", input, norm.one);
   mlir::Value wd = b.dma("wd", rmsWeight, norm.one);
-  mlir::Value normed = rmsNorm(b, shape, norm, x, wd);
+  mlir::Value normed = rmsNorm(b, shape, norm, x, wd, *normParts);
   // The normalised x on every tile's slices (the full tiles' first), DM to DM.
   std::vector<mlir::Value> copies;
   for (const TileLayout &layout : layouts)
