@@ -21,13 +21,6 @@ constexpr const char *kStage = "prefill_decoder";
 
 std::string num(int64_t n) { return std::to_string(n); }
 
-/// `a % hi / lo` for an axis of `size`, without the parts that select nothing (`% hi` when hi
-/// covers the axis, `/ lo` when lo is 1): the digit of blocks of lo inside blocks of hi.
-Expr digit(const Expr &a, int64_t size, int64_t hi, int64_t lo) {
-  Expr e = hi < size ? a % hi : a;
-  return lo > 1 ? e / lo : e;
-}
-
 // The types, under the hand-placed file's aliases.
 struct DecoderTypes {
   Type ah, x, vec, ow, lw, dw;
@@ -40,19 +33,6 @@ struct DecoderTypes {
       quarter, yq, yv;
   std::string xLayout; // x's HBM mapping, for the header
 };
-
-/// x's HBM layout over `tokens` (T itself, or the view axes of a part): [T / tile, H / RS,
-/// T % tile, H % RS], its first digit split at the clusters as prefill_projection writes it.
-Expr xLayout(const TokenAxes &tokens, const ProjectionTokens &pt, int64_t T, int64_t rowsPerSlice) {
-  std::vector<Expr> items = tokenDigits(tokens, pt.perCluster, T);
-  for (const Expr &e : tokenDigits(tokens, pt.tile, pt.perCluster))
-    items.push_back(e);
-  items.push_back(Expr::axis("H") / rowsPerSlice);
-  for (const Expr &e : tokenDigits(tokens, 1, pt.tile))
-    items.push_back(e);
-  items.push_back(Expr::axis("H") % rowsPerSlice);
-  return Expr::pair(items);
-}
 
 // The axes every type uses.
 struct DecoderAxes {
@@ -92,7 +72,7 @@ DecoderAxes declareAxes(StageBuilder &b, const Qwen3Shape &s, const DecoderPlan 
   a.uq = b.axis("UQ", p.uq);                          // a quarter's tokens of a slice
   a.kq = b.axis("KQ", p.halves * p.quarters);         // the quarters
   const bool all = p.used == p.clusters;
-  a.tc = all ? digit(a.t, T, T, p.perCluster) : Expr::one().pad(p.clusters);
+  a.tc = all ? axisDigit(a.t, T, T, p.perCluster) : Expr::one().pad(p.clusters);
   a.kcl = all ? a.kc : Expr::one().pad(p.clusters);
   a.wcl = all ? cw : Expr::one().pad(p.clusters);
   return a;
@@ -103,11 +83,11 @@ void declareOProj(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, i
   Type bf = b.bf16(), f = b.f32();
   const int64_t F = p.flit, RS = p.rowsPerSlice, LN = p.lanes, ob = p.oBlock;
   const int64_t aTokens = p.perCluster / p.aSplit, xt = p.perSlice;
-  Expr aSlice = Expr::pair({a.q / ob, digit(a.t, T, p.perCluster, aTokens), a.q % ob / F});
-  y.adm = b.dm("adm", bf, a.tc, aSlice, Expr::pair({digit(a.t, T, aTokens, 1), a.q % F}));
-  y.af = b.stream("af", bf, a.tc, aSlice, digit(a.t, T, aTokens, 1), a.q % F);
-  Expr aTime =
-      Expr::pair({digit(a.t, T, aTokens, 1), digit(a.t, T, p.perCluster, aTokens), a.q % ob / F});
+  const Expr tIn = axisDigit(a.t, T, aTokens, 1), tOut = axisDigit(a.t, T, p.perCluster, aTokens);
+  Expr aSlice = Expr::pair({a.q / ob, tOut, a.q % ob / F});
+  y.adm = b.dm("adm", bf, a.tc, aSlice, Expr::pair({tIn, a.q % F}));
+  y.af = b.stream("af", bf, a.tc, aSlice, tIn, a.q % F);
+  Expr aTime = Expr::pair({tIn, tOut, a.q % ob / F});
   y.as = b.stream("as", bf, a.tc, Expr::pair({a.q / ob, a.ring}), aTime, a.q % F);
   Expr wSlice = Expr::pair({a.q / ob, a.h / RS});
   y.owdm = b.dm("owdm", bf, a.wcl, wSlice, Expr::pair({a.h % RS, a.q % ob}));
@@ -115,12 +95,10 @@ void declareOProj(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, i
                       Expr::pair({a.h % LN, a.h % RS / LN, a.q % ob / F}), a.q % F);
   y.owtrf = b.trf("owtrf", bf, a.wcl, wSlice, a.h % LN, Expr::pair({a.h % RS / LN, a.q % ob}));
   Expr pSlice = Expr::pair({a.ks, a.h / RS});
-  y.oacc = b.stream(
-      "oacc", f, a.tc, pSlice,
-      Expr::pair({digit(a.t, T, aTokens, 1), digit(a.t, T, p.perCluster, aTokens), a.h % RS / LN}),
-      a.h % LN);
+  y.oacc = b.stream("oacc", f, a.tc, pSlice, Expr::pair({tIn, tOut, a.h % RS / LN}), a.h % LN);
   y.part = b.dm("part", f, a.tc, pSlice,
-                Expr::pair({digit(a.t, T, p.perCluster, xt), digit(a.t, T, xt, 1), a.h % RS}));
+                Expr::pair({axisDigit(a.t, T, p.perCluster, xt), axisDigit(a.t, T, xt, 1),
+                            a.h % RS}));
 }
 
 void declareHalves(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, int64_t T,
@@ -133,7 +111,8 @@ void declareHalves(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, 
   const ProjectionTokens pt = projectionTokens(T, b.target());
   y.xv =
       b.hbm("xv", bf,
-            xLayout({{"KC", p.used}, {"KG", p.groups}, {"KH", p.halves}, {"U", p.u}}, pt, T, RS));
+            decoderXLayout({{"KC", p.used}, {"KG", p.groups}, {"KH", p.halves}, {"U", p.u}}, pt,
+                           T, RS));
   y.xj = b.dm("xj", bf, a.kcl, xs, Expr::pair({a.kh, a.u, a.h % RS}));
   y.half = b.dm("half", bf, a.kcl, xs, Expr::pair({a.u, a.h % RS}));
   Expr uPadded = p.halves > 1 ? a.u.pad(p.perSlice) : a.u;
@@ -248,8 +227,9 @@ void declareDown(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, in
   const ProjectionTokens pt = projectionTokens(T, b.target());
   y.yv =
       b.hbm("yv", bf,
-            xLayout({{"KC", p.used}, {"KG", p.groups}, {"KQ", p.halves * p.quarters}, {"UQ", p.uq}},
-                    pt, T, RS));
+            decoderXLayout(
+                {{"KC", p.used}, {"KG", p.groups}, {"KQ", p.halves * p.quarters}, {"UQ", p.uq}},
+                pt, T, RS));
 }
 
 DecoderTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const DecoderPlan &p,
@@ -262,8 +242,8 @@ DecoderTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const DecoderPla
   // block contiguous.
   const ProjectionTokens pt = projectionTokens(T, b.target());
   const TokenAxes overT = {{"T", T}};
-  y.x = b.hbm("x", bf, xLayout(overT, pt, T, RS));
-  y.xLayout = xLayout(overT, pt, T, RS).str();
+  y.x = b.hbm("x", bf, decoderXLayout(overT, pt, T, RS));
+  y.xLayout = decoderXLayout(overT, pt, T, RS).str();
   y.vec = b.hbm("vec", bf, a.h);
   y.ow = b.hbm("ow", bf, Expr::pair({a.h, a.q}));
   y.lw = b.hbm("lw", bf, Expr::pair({a.l, a.h}));

@@ -132,6 +132,28 @@ inline Expr pairOf(const std::vector<std::optional<Expr>> &items) {
   return out.size() == 1 ? out[0] : Expr::pair(out);
 }
 
+/// `a % hi / lo` for an axis of `size`, without the parts that select nothing (`% hi` when hi
+/// covers the axis, `/ lo` when lo is 1): the digit of blocks of lo inside blocks of hi.
+inline Expr axisDigit(const Expr &a, int64_t size, int64_t hi, int64_t lo) {
+  Expr e = hi < size ? a % hi : a;
+  return lo > 1 ? e / lo : e;
+}
+
+/// prefill_decoder's x: its HBM layout over `tokens` (T itself, or the view axes of a part):
+/// [T / tile, H / RS, T % tile, H % RS], its first digit split at the clusters as
+/// prefill_projection writes it.
+inline Expr decoderXLayout(const TokenAxes &tokens, const ProjectionTokens &pt, int64_t T,
+                           int64_t rowsPerSlice) {
+  std::vector<Expr> items = tokenDigits(tokens, pt.perCluster, T);
+  for (const Expr &e : tokenDigits(tokens, pt.tile, pt.perCluster))
+    items.push_back(e);
+  items.push_back(Expr::axis("H") / rowsPerSlice);
+  for (const Expr &e : tokenDigits(tokens, 1, pt.tile))
+    items.push_back(e);
+  items.push_back(Expr::axis("H") % rowsPerSlice);
+  return Expr::pair(items);
+}
+
 // ---- prefill_decoder's plan: every number of its placement from the shape, the target and T.
 
 inline constexpr const char *kDecoderStage = "prefill_decoder";

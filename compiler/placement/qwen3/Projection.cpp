@@ -82,7 +82,9 @@ llvm::Error planX(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) 
                           "x^ spreads over a ring (a power of two of slices, at most a "
                           "cluster) in pairs of flits",
                           "hidden " + num(H) + " is " + num(H * 2) + " bytes, " +
-                              num(H * 2 / t.flitBytes) + " flits of " + num(t.flitBytes));
+                              (H % p.flitBf16 ? "not a whole number of "
+                                              : num(H * 2 / t.flitBytes) + " ") +
+                              "flits of " + num(t.flitBytes));
   p.xRings = S / p.xRing;
   // x times its norm weight reads the weight from the VRF as f32, next to x's rms (one VRF
   // row): in as many parts of H (a power of two) as it takes to fit.
