@@ -3,6 +3,7 @@
 // and down) or all lanes full (gate/up); each activation gathered on one slice of each cluster,
 // spread over rings of the slices that contract with it and broadcast there by the Switch
 // Engine.
+#include "compiler/placement/qwen3/DecoderMlp.h"
 #include "compiler/placement/qwen3/SliceNorm.h"
 #include "compiler/placement/qwen3/Stages.h"
 
@@ -17,6 +18,8 @@
 namespace rngd::placement::qwen3 {
 
 namespace {
+
+using namespace decoder_mlp;
 
 constexpr const char *kStage = "decoder";
 
@@ -51,15 +54,6 @@ std::string wrap(const std::string &text) {
   return out;
 }
 
-/// Switch Engine rings covering the first `used` slices of each cluster, each ring holding a
-/// whole activation vector spread over its slices (`perSlice` flits each) and broadcasting it.
-struct Ring {
-  int64_t size = 0;     // slices of a ring: a power of two
-  int64_t count = 0;    // rings per cluster
-  int64_t perSlice = 0; // flits of the vector each slice of a ring holds
-  int64_t used = 0;     // size x count
-};
-
 /// The largest ring that divides both the vector's flits and the slices it must reach (a ring
 /// is a power of two of slices, at most a cluster).
 llvm::Expected<Ring> planRing(const TargetModel &t, llvm::StringRef what, int64_t elems,
@@ -82,18 +76,6 @@ llvm::Expected<Ring> planRing(const TargetModel &t, llvm::StringRef what, int64_
   return r;
 }
 
-/// How the stage is placed (numbers for 0.6B in the comments).
-struct Plan {
-  int64_t outRows = 0;        // o-proj/down rows per slice, one per TRF lane (4)
-  int64_t outSlices = 0;      // their slices per cluster (128)
-  int64_t mlpLanes = 0;       // gate/up TRF lanes (8)
-  int64_t mlpRowsPerLane = 0; // (3)
-  int64_t mlpSlices = 0;      // gate/up slices per cluster (64)
-  Ring a, h, p;               // rings of a (128), h (64) and p (2 of 64)
-  int64_t normParts = 1;      // parts of H whose norm weight the VRF holds in turn (1)
-  int64_t mlpRows() const { return mlpLanes * mlpRowsPerLane; }
-};
-
 /// o-proj and down: the fewest rows per slice a DMA moves (r is gathered and stored by DMA:
 /// commitStrideAlignment bytes of bf16), doubled until a cluster's slices hold H; one row per
 /// TRF lane (short TRF loads), an even number (down streams its even and odd rows as halves).
@@ -110,20 +92,19 @@ llvm::Error planOut(const Qwen3Shape &s, const TargetModel &t, Plan &plan) {
                               llvm::Twine(t.trfLanes) + " TRF lanes");
   plan.outSlices = s.hidden / unit;
   const int64_t laneBytes = t.trfBytesPerSlice / plan.outRows;
-  const int64_t rowBytes = std::max(s.qDim(), s.intermediate) * 2;
-  if (rowBytes > laneBytes)
-    return placementError(kStage, "an o-proj or down row fits a TRF lane",
+  if (s.qDim() * 2 > laneBytes)
+    return placementError(kStage, "an o-proj row fits a TRF lane",
                           "hidden " + llvm::Twine(s.hidden) + " in " + llvm::Twine(plan.outRows) +
-                              " rows per slice, rows of " + llvm::Twine(rowBytes) +
+                              " rows per slice, rows of " + llvm::Twine(s.qDim() * 2) +
                               " bytes; a lane of " + llvm::Twine(plan.outRows) + " holds " +
                               llvm::Twine(laneBytes));
   return llvm::Error::success();
 }
 
-/// gate/up: on the slices of the fewest whole rings of h per cluster that hold L in every TRF
-/// lane (whole rows per lane, each lane's rows fitting it). A ring starts as h's flits, one
-/// per slice (the largest power of two of them, at most a cluster); when no count of such
-/// rings holds L, the ring halves (two flits a slice) and the search repeats.
+/// gate/up: on the slices of the fewest whole rings of h per cluster that hold a pass's L
+/// (plan.lPass) in every TRF lane (whole rows per lane, each lane's rows fitting it). A ring starts
+/// as h's flits, one per slice (the largest power of two of them, at most a cluster); when no count
+/// of such rings holds L, the ring halves (two flits a slice) and the search repeats.
 llvm::Error planMlp(const Qwen3Shape &s, const TargetModel &t, Plan &plan) {
   if (s.hidden * 2 % t.flitBytes != 0)
     return placementError(kStage, "h spreads over a ring in whole flits",
@@ -139,10 +120,10 @@ llvm::Error planMlp(const Qwen3Shape &s, const TargetModel &t, Plan &plan) {
   for (int64_t size = std::min<int64_t>(flits & -flits, t.slicesPerCluster); size >= 2; size /= 2) {
     for (int64_t count = 1; count * size <= t.slicesPerCluster; ++count) {
       const int64_t unit = count * size * t.clusters * t.trfLanes;
-      if (s.intermediate % unit != 0 || s.intermediate / unit * s.hidden * 2 > laneBytes)
+      if (plan.lPass % unit != 0 || plan.lPass / unit * s.hidden * 2 > laneBytes)
         continue;
       plan.mlpLanes = t.trfLanes;
-      plan.mlpRowsPerLane = s.intermediate / unit;
+      plan.mlpRowsPerLane = plan.lPass / unit;
       plan.mlpSlices = count * size;
       plan.h = Ring{size, count, flits / size, count * size};
       return llvm::Error::success();
@@ -150,9 +131,44 @@ llvm::Error planMlp(const Qwen3Shape &s, const TargetModel &t, Plan &plan) {
   }
   return placementError(
       kStage, "gate/up fill every TRF lane of whole rings of h",
-      "intermediate " + llvm::Twine(s.intermediate) + " rows of " + llvm::Twine(s.hidden * 2) +
+      "a pass of " + llvm::Twine(plan.lPass) + " rows of " + llvm::Twine(s.hidden * 2) +
           " bytes, " + llvm::Twine(t.clusters) + " clusters of " + llvm::Twine(t.slicesPerCluster) +
           " slices, " + llvm::Twine(t.trfLanes) + " lanes of " + llvm::Twine(laneBytes) + " bytes");
+}
+
+/// The MLP's passes over L: the fewest that divide L into blocks whose down rows (a block of
+/// each row of H per TRF lane) fit a lane, in whole packets of two flits (the contraction's
+/// 32-value trees stay whole, so each pass sums its own values in the kernel's order), whose
+/// gate/up rows fill whole rings of h (planMlp) and whose p spreads over rings of the down
+/// slices. One pass when the whole of L fits.
+llvm::Error planPasses(const Qwen3Shape &s, const TargetModel &t, Plan &plan) {
+  const int64_t laneBytes = t.trfBytesPerSlice / plan.outRows, packet = 2 * t.flitBytes;
+  for (int64_t passes = 1; passes * packet <= s.intermediate * 2; ++passes) {
+    if (s.intermediate % passes != 0)
+      continue;
+    plan.passes = passes;
+    plan.lPass = s.intermediate / passes;
+    if (plan.lPass * 2 > laneBytes || plan.lPass * 2 % packet != 0)
+      continue;
+    if (llvm::Error e = planMlp(s, t, plan)) {
+      llvm::consumeError(std::move(e));
+      continue;
+    }
+    llvm::Expected<Ring> p = planRing(t, "p", plan.lPass, plan.outSlices);
+    if (!p) {
+      llvm::consumeError(p.takeError());
+      continue;
+    }
+    plan.p = *p;
+    return llvm::Error::success();
+  }
+  return placementError(
+      kStage, "the MLP passes over L in blocks that fit the TRF",
+      "intermediate " + llvm::Twine(s.intermediate) + ", hidden " + llvm::Twine(s.hidden) +
+          ": no divisor of L gives down rows of at " + "most " + llvm::Twine(laneBytes) +
+          " bytes (" + llvm::Twine(plan.outRows) + " lanes) in packets of " + llvm::Twine(packet) +
+          " bytes whose gate/up rows fill whole rings of " +
+          "h and whose p spreads over rings of " + llvm::Twine(plan.outSlices) + " slices");
 }
 
 /// The single-slice passes' checks: a = x / sum streams D in f32 flits with sum (a packet of G
@@ -186,26 +202,14 @@ llvm::Expected<Plan> planDecoder(const Qwen3Shape &s, const TargetModel &t) {
   plan.normParts = *parts;
   if (llvm::Error e = planOut(s, t, plan))
     return e;
-  if (llvm::Error e = planMlp(s, t, plan))
+  if (llvm::Error e = planPasses(s, t, plan))
     return e;
   llvm::Expected<Ring> a = planRing(t, "a", s.qDim(), plan.outSlices);
   if (!a)
     return a.takeError();
-  llvm::Expected<Ring> p = planRing(t, "p", s.intermediate, plan.outSlices);
-  if (!p)
-    return p.takeError();
   plan.a = *a;
-  plan.p = *p;
   return plan;
 }
-
-/// The module's axes and the expressions every section uses.
-struct Axes {
-  // e: H / 2 (down's halves), k: the cluster replica, one: one slice of each cluster.
-  Expr n = Expr::one(), g = n, d = n, q = n, h = n, l = n, e = n, k = n, one = n;
-  std::vector<std::string> declared;
-  int64_t perFlit = 0; // bf16 per flit
-};
 
 Expr axisOnce(StageBuilder &b, Axes &ax, const std::string &name, int64_t size) {
   if (!llvm::is_contained(ax.declared, name)) {
@@ -215,27 +219,11 @@ Expr axisOnce(StageBuilder &b, Axes &ax, const std::string &name, int64_t size) 
   return Expr::axis(name);
 }
 
-/// The cluster mapping of `rows` rows split evenly over the clusters in order (cluster 0 the
-/// first), or `1` on a one-cluster target (`H / H` would cover H twice).
-Expr byCluster(const TargetModel &t, const Expr &axis, int64_t rows) {
-  return t.clusters > 1 ? axis / (rows / t.clusters) : Expr::one();
-}
-
 /// A copy on every cluster: a replica axis, or `1` on a one-cluster target.
 Expr everyCluster(StageBuilder &b, const std::string &name) {
   const TargetModel &t = b.target();
   return t.clusters > 1 ? b.axis(name + std::to_string(t.clusters), t.clusters) : Expr::one();
 }
-
-Expr padSlices(const TargetModel &t, const Expr &slice, int64_t used) {
-  return used < t.slicesPerCluster ? slice.pad(t.slicesPerCluster) : slice;
-}
-
-/// A ring's DM tensor (what each slice holds), the stream fetching it and the stream after the
-/// broadcast (every slice of a ring sees the whole vector, in its order).
-struct RingTypes {
-  mlir::Type dm, fetched, broadcast;
-};
 
 RingTypes ringTypes(StageBuilder &b, Axes &ax, const Expr &v, const Ring &r,
                     const std::string &dmAlias, const std::string &fetchAlias,
@@ -265,21 +253,6 @@ RingTypes ringTypes(StageBuilder &b, Axes &ax, const Expr &v, const Ring &r,
   return rt;
 }
 
-/// Fetches a ring's tensor, broadcasts it within each ring and collects it: the stream a
-/// contraction takes.
-mlir::Value broadcastRing(StageBuilder &b, const std::array<const char *, 3> &names,
-                          mlir::Value ring, const RingTypes &rt) {
-  mlir::Value f = b.fetch(names[0], tcp::Context::main, ring, rt.fetched);
-  mlir::Value sw = b.switchOp(names[1], tcp::SwitchMode::broadcast1, f, rt.broadcast);
-  return b.collect(names[2], sw);
-}
-
-/// The o-proj/down slices' tensors: H / outRows rows of H per slice, one per lane.
-struct OutTypes {
-  Expr cluster = Expr::one(), slice = Expr::one();
-  mlir::Type acc, res, r, rStream, rVrf;
-};
-
 OutTypes outTypes(StageBuilder &b, const Axes &ax, const Plan &plan, const Qwen3Shape &s) {
   const TargetModel &t = b.target();
   OutTypes o;
@@ -293,20 +266,6 @@ OutTypes outTypes(StageBuilder &b, const Axes &ax, const Plan &plan, const Qwen3
   o.rStream = b.stream("r4s", b.f32(), o.cluster, o.slice, Expr::one(), lane);
   o.rVrf = b.vrf("r4v", b.f32(), o.cluster, o.slice, lane);
   return o;
-}
-
-/// r's slices' residual, in the VRF (sub context).
-mlir::Value residualVrf(StageBuilder &b, const std::string &stem, mlir::Value r,
-                        const OutTypes &o) {
-  mlir::Value l = b.fetch(stem + "l", tcp::Context::sub, r, o.rStream);
-  return b.toVrf(stem + "v", b.collect(stem + "c", l), o.rVrf);
-}
-
-/// x + the residual in the VRF, cast to bf16 and committed on the o-proj/down slices.
-mlir::Value addResidual(StageBuilder &b, const std::string &stem, mlir::Value acc,
-                        mlir::Value residual, const OutTypes &o) {
-  mlir::Value sum = b.vector(stem, acc, {Step::vrfOf("add_f", residual)});
-  return b.commit(stem + "d", b.cast(stem + "b", sum, o.res), o.r);
 }
 
 /// a = x / sum on one slice of each cluster (x and sum from HBM once per cluster), committed
@@ -401,97 +360,6 @@ mlir::Value rmsNorm(StageBuilder &b, const Axes &ax, const Qwen3Shape &s, const 
   return b.dma("hr1", hnd, hRing.dm);
 }
 
-/// The gate/up slices' tensors: mlpRows rows of L per slice, rowsPerLane in each TRF lane.
-struct MlpTypes {
-  mlir::Type weights, load, trf, acc, res, f32Dm, bf16Dm, upStream, upVrf;
-};
-
-MlpTypes mlpTypes(StageBuilder &b, const Axes &ax, const Plan &plan, const Qwen3Shape &s) {
-  const TargetModel &t = b.target();
-  const int64_t rows = plan.mlpRows(), lanes = plan.mlpLanes, perLane = plan.mlpRowsPerLane;
-  const int64_t perSubAccess = t.subFetchAccessBytes / 4; // f32
-  Expr cluster = byCluster(t, ax.l, s.intermediate);
-  Expr slice = padSlices(t, ax.l / rows % plan.mlpSlices, plan.mlpSlices);
-  Expr lane = ax.l % lanes, row = ax.l / lanes % perLane, h = ax.h;
-  const bool slots = perLane > 1;
-  Expr time = slots ? row : Expr::one();
-  MlpTypes m;
-  m.weights = b.dm("lwdm", b.bf16(), cluster, slice, Expr::pair({ax.l % rows, h}));
-  m.load =
-      b.stream("lwload", b.bf16(), cluster, slice,
-               slots ? Expr::pair({lane, row, h / ax.perFlit}) : Expr::pair({lane, h / ax.perFlit}),
-               h % ax.perFlit);
-  m.trf = b.trf("lwtrf", b.bf16(), cluster, slice, lane, slots ? Expr::pair({row, h}) : h);
-  m.acc = b.stream("lacc", b.f32(), cluster, slice, time, lane);
-  m.res = b.stream("lres", b.bf16(), cluster, slice, time, lane);
-  m.f32Dm = b.dm("lfdm", b.f32(), cluster, slice, ax.l % rows);
-  m.bf16Dm = b.dm("ldm", b.bf16(), cluster, slice, ax.l % rows);
-  m.upStream = b.stream("uload", b.f32(), cluster, slice,
-                        ax.l / perSubAccess % (rows / perSubAccess), ax.l % perSubAccess);
-  m.upVrf = b.vrf("uvrf", b.f32(), cluster, slice, ax.l % rows);
-  return m;
-}
-
-/// W h for gate or up (`p` = "g" or "u"): weights to the TRF, h broadcast in its rings, f32
-/// result committed on the gate/up slices.
-mlir::Value gateOrUp(StageBuilder &b, const std::string &p, const MlpTypes &m,
-                     const RingTypes &hRing, mlir::Value weights, mlir::Value h) {
-  mlir::Value wd = b.dma(p + "wd", weights, m.weights);
-  mlir::Value wc = b.collect(p + "c", b.fetch(p + "l", tcp::Context::main, wd, m.load));
-  mlir::Value wt = b.toTrf(p + "t", wc, m.trf);
-  const std::string s = p + "s", sw = p + "sw", sc = p + "sc";
-  mlir::Value hc = broadcastRing(b, {s.c_str(), sw.c_str(), sc.c_str()}, h, hRing);
-  return b.commit(p + "d", b.contract(p, hc, wt, /*pack=*/2, m.acc), m.f32Dm);
-}
-
-/// p = silu(g) * u = g * sigmoid(g) * u to bf16, gathered on one slice of each cluster and
-/// spread over the rings of the down slices.
-mlir::Value swiGlu(StageBuilder &b, const Axes &ax, const MlpTypes &m, const RingTypes &pRing,
-                   mlir::Value g, mlir::Value u) {
-  mlir::Type pone = b.dm("pone", b.bf16(), ax.k, ax.one, ax.l);
-  mlir::Value uvc = b.collect("uvc", b.fetch("uvl", tcp::Context::sub, u, m.upStream));
-  mlir::Value uv = b.toVrf("uv", uvc, m.upVrf);
-  mlir::Value sgc = b.collect("sgc", b.fetch("sg", tcp::Context::main, g, m.acc));
-  mlir::Value sp = b.vector(
-      "sp", sgc,
-      {Step::op("stash"), Step::op("sigmoid_f"), Step::stash("mul_f"), Step::vrfOf("mul_f", uv)});
-  mlir::Value pd = b.commit("pd", b.cast("spb", sp, m.res), m.bf16Dm);
-  mlir::Value p1 = b.dma("p1", pd, pone);
-  return b.dma("pr", p1, pRing.dm);
-}
-
-/// rx = r + W_down p. The weights stream in two halves, the even rows (H = 2 E) and then the
-/// odd ones through a view one row in, each into half the lanes, so only the odd half's TRF
-/// load follows the last byte; tcp.trf_join reads them as the contraction's tensor.
-void down(StageBuilder &b, const Axes &ax, const Plan &plan, const Qwen3Shape &s, const OutTypes &o,
-          const RingTypes &pRing, mlir::Value p, mlir::Value r, mlir::Value weights,
-          mlir::Value rxHbm) {
-  const TargetModel &t = b.target();
-  const int64_t half = plan.outRows / 2;
-  Expr cluster = byCluster(t, ax.e, s.hidden / 2);
-  Expr slice = padSlices(t, ax.e / half % plan.outSlices, plan.outSlices);
-  Expr lane = ax.e % half;
-  mlir::Type dwh = b.hbm("dwh", b.bf16(), Expr::pair({ax.e, Expr::one().pad(2), ax.l}));
-  mlir::Type dwdm = b.dm("dwdm", b.bf16(), cluster, slice, Expr::pair({lane, ax.l}));
-  mlir::Type dwload = b.stream("dwload", b.bf16(), cluster, slice,
-                               Expr::pair({lane, ax.l / ax.perFlit}), ax.l % ax.perFlit);
-  mlir::Type dwhtrf = b.trf("dwhtrf", b.bf16(), cluster, slice, lane, ax.l);
-  mlir::Type dwtrf = b.trf("dwtrf", b.bf16(), o.cluster, o.slice, ax.h % plan.outRows, ax.l);
-  auto loadHalf = [&](const std::string &x, int64_t offset) {
-    mlir::Value w = b.view("dw" + x, weights, offset, dwh);
-    mlir::Value d = b.dma("dd" + x, w, dwdm);
-    mlir::Value c = b.collect("dc" + x, b.fetch("dl" + x, tcp::Context::main, d, dwload));
-    return b.toTrf("dt" + x, c, dwhtrf);
-  };
-  mlir::Value even = loadHalf("e", 0);
-  mlir::Value odd = loadHalf("o", s.intermediate);
-  mlir::Value dt = b.trfJoin("dt", even, odd, dwtrf);
-  mlir::Value r4v = residualVrf(b, "r4", r, o);
-  mlir::Value psc = broadcastRing(b, {"pfe", "psw", "psc"}, p, pRing);
-  mlir::Value dn = b.contract("dn", psc, dt, /*pack=*/2, o.acc);
-  b.dmaInto(addResidual(b, "r2", dn, r4v, o), rxHbm);
-}
-
 std::string ringText(const Ring &r) {
   return (r.count == 1 ? "one ring" : num(r.count) + " rings") + " of " + num(r.size);
 }
@@ -502,10 +370,24 @@ int64_t trfLoadCycles(const TargetModel &t, int64_t bytes) {
   return bytes / t.maxFetchAccessBytes + t.pipelineFillCycles;
 }
 
+/// The MLP's passes over L, when there are several.
+void describePasses(StageBuilder &b, const Qwen3Shape &s, const Plan &plan) {
+  if (plan.passes == 1)
+    return;
+  std::string text = "\nThe MLP runs in " + num(plan.passes) + " passes over L (axis LP: ";
+  text += num(plan.lPass) + " values each; gate, up and down together exceed the TRF): pass c ";
+  text += "loads gate/up rows [c LP, (c + 1) LP) and those columns of down's rows into the TRF, ";
+  text += "computes its p and contracts it (each contraction summed from 0 in its own order). ";
+  text += "The passes' f32 partial sums are added in pass order and r last: rx = bf16(((d0 + d1)";
+  text += " + ... + d" + num(plan.passes - 1) + ") + r), the running sum committed in f32 ";
+  text += "between passes and read back through the VRF.";
+  b.describe(wrap(text));
+}
+
 void describe(StageBuilder &b, const Qwen3Shape &s, const Plan &plan) {
   const TargetModel &t = b.target();
   const std::string perFlit = num(t.flitBytes / 2), lanes = num(plan.outRows);
-  const int64_t rowBytes = s.intermediate * 2;
+  const int64_t rowBytes = plan.lPass * 2;
   std::string math = "`decoder` stage: the rest of a layer after attention.\n";
   math += "  a  = x / sum (per head; x is the unnormalised attention output)\n";
   math += "  r  = rx + W_o a                          (written to rx_hbm)\n";
@@ -542,6 +424,7 @@ void describe(StageBuilder &b, const Qwen3Shape &s, const Plan &plan) {
   halves += num(trfLoadCycles(t, plan.outRows * rowBytes)) + ") follows the last byte; ";
   halves += "tcp.trf_join reads the two as the " + lanes + "-lane tensor the contraction takes.";
   b.describe(wrap(halves));
+  describePasses(b, s, plan);
 }
 
 } // namespace
@@ -561,6 +444,9 @@ llvm::Error buildDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t) {
   ax.q = axisOnce(b, ax, "Q", s.qDim());
   ax.h = axisOnce(b, ax, "H", s.hidden);
   ax.l = axisOnce(b, ax, "L", s.intermediate);
+  const Expr lFull = ax.l; // the weights' L; ax.l is a pass's block of it
+  if (plan->passes > 1)
+    ax.l = axisOnce(b, ax, "LP", plan->lPass);
   ax.k = everyCluster(b, "K");
   ax.e = axisOnce(b, ax, "E", s.hidden / 2);
   ax.one = Expr::one().pad(t.slicesPerCluster);
@@ -569,8 +455,8 @@ llvm::Error buildDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t) {
   mlir::Type sums = b.hbm("sumhbm", b.f32(), Expr::pair({ax.n, ax.g}));
   mlir::Type vec = b.hbm("vec", b.bf16(), ax.h);
   mlir::Type ow = b.hbm("ow", b.bf16(), Expr::pair({ax.h, ax.q}));
-  mlir::Type lw = b.hbm("lw", b.bf16(), Expr::pair({ax.l, ax.h}));
-  mlir::Type dw = b.hbm("dw", b.bf16(), Expr::pair({ax.h, ax.l}));
+  mlir::Type lw = b.hbm("lw", b.bf16(), Expr::pair({lFull, ax.h}));
+  mlir::Type dw = b.hbm("dw", b.bf16(), Expr::pair({ax.h, lFull}));
   mlir::Value x = b.input("x", heads);
   mlir::Value sumHbm = b.input("sum_hbm", sums);
   mlir::Value rxHbm = b.inout("rx_hbm", vec);
@@ -584,15 +470,12 @@ llvm::Error buildDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t) {
   RingTypes hRing = ringTypes(b, ax, ax.h, plan->h, "hring", "hf", "hn");
   RingTypes pRing = ringTypes(b, ax, ax.l, plan->p, "pring", "pf", "ps");
   OutTypes o = outTypes(b, ax, *plan, s);
-  MlpTypes m = mlpTypes(b, ax, *plan, s);
+  MlpTypes m = mlpTypes(b, ax, *plan);
 
   mlir::Value a = normaliseAttention(b, ax, aRing, x, sumHbm);
   mlir::Value r = outProjection(b, ax, *plan, o, aRing, a, oWeight, rxHbm);
   mlir::Value h = rmsNorm(b, ax, s, hRing, r, normWeight, plan->normParts);
-  mlir::Value g = gateOrUp(b, "g", m, hRing, gateWeight, h);
-  mlir::Value u = gateOrUp(b, "u", m, hRing, upWeight, h);
-  mlir::Value p = swiGlu(b, ax, m, pRing, g, u);
-  down(b, ax, *plan, s, o, pRing, p, r, downWeight, rxHbm);
+  mlp(b, ax, *plan, s, o, m, hRing, pRing, h, r, {gateWeight, upWeight, downWeight}, rxHbm);
   return llvm::Error::success();
 }
 
