@@ -166,7 +166,26 @@ struct ProjectionPlan {
   int64_t tpp, xPasses;     // x's sums of squares: tpp tokens a pass (the reducer's slots)
   int64_t CT, chunks, U;    // the halves' sums: CT tokens a chunk (U of each A-block)
   int64_t V, sumPasses;     // head norms: V slots of tr tokens a pass
+  int64_t trfBytes = 0;     // the TRF's bytes a slice
+  int64_t headPasses = 1;   // 1: every head on a cluster at once; 2: q's heads, then k's and v's
 };
+
+/// A pass of the projection's heads: heads [first, first + count) of O's heads, placed as one
+/// pass (a head on slicesPerHead slices from slice 0); k's heads from slice kAt, v's from vAt
+/// (-1: none), q's from slice 0 when `q`.
+struct HeadPass {
+  int64_t first, count;
+  bool q;
+  int64_t kAt, vAt;
+  std::string suffix; // the pass's axes' names: "" for one pass
+};
+
+inline std::vector<HeadPass> headPasses(const ProjectionPlan &p) {
+  const int64_t sph = p.slicesPerHead;
+  if (p.headPasses == 1)
+    return {{0, p.heads, true, p.qHeads * sph, (p.qHeads + p.N) * sph, ""}};
+  return {{0, p.qHeads, true, -1, -1, "A"}, {p.qHeads, 2 * p.N, false, 0, p.N * sph, "B"}};
+}
 
 inline llvm::Error checkProjectionWeights(const ProjectionPlan &p, const TargetModel &t) {
   auto refuse = [](llvm::StringRef rule, const llvm::Twine &detail) {
@@ -175,20 +194,26 @@ inline llvm::Error checkProjectionWeights(const ProjectionPlan &p, const TargetM
   if (p.D % (2 * p.lanes) != 0)
     return refuse("rows d and d + D/2 of a head on one slice and lane",
                   "head_dim " + num(p.D) + " is not a multiple of 2 x " + num(p.lanes) + " lanes");
-  if (p.heads * p.slicesPerHead != p.S)
-    return refuse("every head's rows on each cluster, " + num(p.rowsPerSlice) + " rows a slice",
+  if (p.heads * p.slicesPerHead != p.S &&
+      (p.qHeads * p.slicesPerHead > p.S || 2 * p.N * p.slicesPerHead > p.S))
+    return refuse("every head's rows on each cluster, " + num(p.rowsPerSlice) +
+                      " rows a slice: all heads at once, or q's heads, then k's and v's",
                   num(p.heads) + " heads (q, k, v) x " + num(p.slicesPerHead) +
                       " slices a head is " + num(p.heads * p.slicesPerHead) + ", not the " +
-                      num(p.S) + " slices of a cluster");
+                      num(p.S) + " slices of a cluster; " + num(p.qHeads) + " q heads are " +
+                      num(p.qHeads * p.slicesPerHead) + " slices, k's and v's " +
+                      num(2 * p.N * p.slicesPerHead));
   if (p.H % (p.halves * p.vb) != 0 || p.hSlices == 0 || p.S % p.hSlices != 0)
     return refuse("each half of h spread over whole rows of a cluster's slices",
                   "H = " + num(p.H) + ": halves of " + num(p.HL) + " values are " +
                       num(p.HL / p.vb) + " slices of " + num(p.vb) + ", which do not divide " +
                       num(p.S));
-  if (p.rowsPerSlice * p.HL * 2 * p.halves > t.trfBytesPerSlice)
-    return refuse("both halves' weights in the TRF",
-                  num(p.rowsPerSlice) + " rows x " + num(p.HL) + " values x 2 halves of bf16 is " +
-                      num(p.rowsPerSlice * p.HL * 2 * p.halves) + " bytes a slice, over " +
+  // Both halves in the TRF at once, or (over its capacity) each half by itself, the second
+  // loading once the first's contraction has read it.
+  if (p.rowsPerSlice * p.HL * 2 > t.trfBytesPerSlice)
+    return refuse("each half's weights in the TRF",
+                  num(p.rowsPerSlice) + " rows x " + num(p.HL) + " values of bf16 is " +
+                      num(p.rowsPerSlice * p.HL * 2) + " bytes a slice, over " +
                       num(t.trfBytesPerSlice));
   return llvm::Error::success();
 }
@@ -230,8 +255,15 @@ inline llvm::Expected<ProjectionPlan> planProjection(const Qwen3Shape &s, const 
   // Two rows a lane (the time-broadcast rows that keep the MACs busy): d and d + D/2.
   p.rowsPerLane = 2, p.rowsPerSlice = p.rowsPerLane * p.lanes;
   p.slicesPerHead = p.D / p.rowsPerSlice;
-  p.halves = 2, p.HL = p.H / p.halves, p.hSlices = p.HL / p.vb;
+  // h in parts ("halves"): two, or the fewest more whose slices of vb values divide a cluster's.
+  p.trfBytes = t.trfBytesPerSlice, p.halves = 2;
+  while (p.halves < p.H / p.vb &&
+         (p.H % (p.halves * p.vb) != 0 || p.S % std::max<int64_t>(1, p.H / (p.halves * p.vb)) != 0))
+    ++p.halves;
+  p.HL = p.H / p.halves, p.hSlices = p.HL / p.vb;
   p.rowsMax = p.hSlices > 0 ? p.S / p.hSlices : 0;
+  // Heads that overfill a cluster run in two passes: q's heads, then k's and v's.
+  p.headPasses = p.heads * p.slicesPerHead == p.S ? 1 : 2;
   if (llvm::Error e = checkProjectionWeights(p, t))
     return e;
   p.tok = prefillTokens(tokens, t);
@@ -270,6 +302,66 @@ inline ProjectionLayouts projectionLayouts(const ProjectionPlan &p) {
       cat({t(p.TC, p.T), q(p.D, p.Q), t(run, p.TC), q(p.lanes, p.D), t(1, run), q(1, p.lanes)}),
       cat({whole("T", p.T), whole("N", p.N), whole("D", p.D)})};
   return l;
+}
+
+/// The numbers prefill_projection's header prints, by name.
+inline Values projectionValues(const ProjectionPlan &p) {
+  const ProjectionLayouts l = projectionLayouts(p);
+  return {{"T", num(p.T)},
+          {"T1", num(p.T - 1)},
+          {"heads", num(p.heads)},
+          {"qh", num(p.qHeads)},
+          {"N", num(p.N)},
+          {"D", num(p.D)},
+          {"F", num(p.F)},
+          {"O", num(p.O)},
+          {"Q", num(p.Q)},
+          {"kv", num(p.N * p.D)},
+          {"x", l.x.str()},
+          {"w", l.w.str()},
+          {"tables", l.tables.str()},
+          {"q", l.q.str()},
+          {"run", num(p.tok.queryRun)},
+          {"lanes", num(p.lanes)},
+          {"C", num(p.C)},
+          {"TC", num(p.TC)},
+          {"A", num(p.A)},
+          {"rows", num(p.rowsPerSlice)},
+          {"sph", num(p.slicesPerHead)},
+          {"tps", num(p.tps)},
+          {"HL", num(p.HL)},
+          {"vb", num(p.vb)},
+          {"tr", num(p.tr)},
+          {"slots", p.tpp / p.tr > 1 ? num(p.tpp / p.tr) + " slots" : "one slot"},
+          {"hv", num(p.halves * p.vb)},
+          {"nhalves", p.halves == 2 ? "two halves" : num(p.halves) + " parts (\"halves\")"},
+          {"trf", p.rowsPerSlice * p.H * 2 > p.trfBytes
+                      ? " (the TRF holds " + num(p.trfBytes / (p.rowsPerSlice * p.HL * 2)) +
+                            " halves' weights: a half loads once an earlier one's contraction "
+                            "has read it)"
+                      : ""},
+          {"headpasses", p.headPasses > 1
+                             ? " The heads run in two passes, each placed so from slice 0: q's " +
+                                   num(p.qHeads) + " heads, then k's and v's " + num(2 * p.N) +
+                                   " (steps 2 to 6 a pass; x^ made once)."
+                             : ""},
+          {"hs", num(p.hSlices)},
+          {"ring", num(p.rowsX * p.hSlices)},
+          {"half", num(p.TC * p.HL / p.vb)},
+          {"both", num(p.TC * p.H / p.vb)},
+          {"tablesHbm", bytes(p.heads * p.T * p.F * 4)},
+          {"copies", p.repX > 1 ? "; a cluster's " + num(p.TC) + " tokens fill " + num(p.rowsX) +
+                                      " rows of slices, so x is copied " + num(p.repX) +
+                                      " times, each copy's slices a ring for the GEMM's stream"
+                                : ""},
+          {"xpasses",
+           p.xPasses > 1 ? " in " + num(p.xPasses) + " passes of " + num(p.tpp) + " tokens (joined)"
+                         : ""},
+          {"sums", p.chunks > 1 ? num(p.CT) + " tokens at a time (one through the VRF)"
+                                : "in one pass (the second through the VRF)"},
+          {"passes", p.sumPasses > 1 ? num(p.sumPasses) + " passes of " + num(p.V * p.tr) +
+                                           " tokens' sums (joined)"
+                                     : "one pass of the " + num(p.TC) + " tokens' sums"}};
 }
 
 // ---- prefill_attention_first.

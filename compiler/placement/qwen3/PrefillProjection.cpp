@@ -16,10 +16,22 @@ std::string str(int64_t v) { return std::to_string(v); }
 struct Ctx {
   StageBuilder &b;
   const Plan &p;
+  const HeadPass &hp; // the heads placed now (O: the pass's rows, HS and RH its heads)
+  int64_t oRows() const { return hp.count * p.D; }
+  Term hs() const { return whole("HS" + hp.suffix, hp.count); }
+  Term rh() const { return whole("RH" + hp.suffix, hp.count); }
+  // A slice mapping over the pass's heads, its outer term (n values) padded to fill the
+  // cluster's slices when the pass's are fewer.
+  int64_t spread() const { return p.S / (hp.count * p.slicesPerHead); }
+  Expr heads(std::vector<Term> terms, int64_t n) const {
+    if (spread() > 1)
+      terms[0] = terms[0]->pad(n * spread());
+    return cat(terms);
+  }
   Term t(int64_t lo, int64_t hi) const { return digits("T", p.T, lo, hi); }
   Term h(int64_t lo, int64_t hi) const { return digits("H", p.H, lo, hi); }
   Term hl(int64_t lo, int64_t hi) const { return digits("HL", p.HL, lo, hi); }
-  Term o(int64_t lo, int64_t hi) const { return digits("O", p.O, lo, hi); }
+  Term o(int64_t lo, int64_t hi) const { return digits("O" + hp.suffix, oRows(), lo, hi); }
   Term f(int64_t lo, int64_t hi) const { return digits("F", p.F, lo, hi); }
   Term q(int64_t lo, int64_t hi) const { return digits("Q", p.Q, lo, hi); }
   Term d(int64_t lo, int64_t hi) const { return digits("D", p.D, lo, hi); }
@@ -29,7 +41,7 @@ struct Ctx {
   Expr tc() const { return cat({t(p.TC, p.T)}); }
   Expr cl() const { return cat({ax("CL", p.C)}); }
   Expr xSlices() const { return cat({repX(), t(p.tps, p.TC), h(p.vb, p.HL)}); }
-  Expr wSlices() const { return cat({o(p.D, p.O), o(p.lanes, p.F)}); }
+  Expr wSlices() const { return heads({o(p.D, oRows()), o(p.lanes, p.F)}, hp.count); }
   // The GEMM's token order, [T % A, T % TC / A]: A-token blocks (attention's tiles) inner.
   Term ta() const { return t(1, p.A); }
   Term tk() const { return t(p.A, p.TC); }
@@ -132,7 +144,7 @@ std::vector<mlir::Value> gemm(Ctx &c, mlir::Value w, mlir::Value xh, mlir::Type 
   mlir::Type bf = b.bf16(), f = b.f32();
   Expr tc = c.tc(), ws = c.wSlices();
   Term hlv = c.hl(1, p.vb), hlf = c.hl(p.vb, p.HL), tIn = c.t(1, p.tps), tRow = c.t(p.tps, p.TC);
-  mlir::Type wh = b.hbm("wh", bf, cat({c.ax("O", p.O), c.ax("HL", p.HL)}));
+  mlir::Type wh = b.hbm("wh", bf, cat({c.o(1, c.oRows()), c.ax("HL", p.HL)}));
   Expr xhs = cat({c.repX(), tRow, hlf});
   mlir::Type xhh = b.dm("xhh", bf, tc, xhs, cat({tIn, hlv}));
   mlir::Type xf = b.stream("xf", bf, tc, xhs, cat({tIn}), cat({hlv}));
@@ -145,10 +157,10 @@ std::vector<mlir::Value> gemm(Ctx &c, mlir::Value w, mlir::Value xh, mlir::Type 
   mlir::Type acc = b.stream("acc", f, tc, ws, cat({tIn, tRow, c.row()}), cat({c.lane()}));
 
   using tcp::Context;
-  const std::string half = "ab";
+  const std::string half = "abcdefghijklmnopqrstuvwxyz";
   std::vector<mlir::Value> tiles, dms, sums;
   for (int64_t i = 0; i < p.halves; ++i)
-    tiles.push_back(b.view(std::string("w") + half[i], w, i * p.O * p.HL, wh));
+    tiles.push_back(b.view(std::string("w") + half[i], w, (i * p.O + c.hp.first * p.D) * p.HL, wh));
   for (int64_t i = 0; i < p.halves; ++i)
     dms.push_back(b.dma(std::string("wd") + half[i], tiles[i], wdm));
   for (int64_t i = 0; i < p.halves; ++i) {
@@ -158,26 +170,39 @@ std::vector<mlir::Value> gemm(Ctx &c, mlir::Value w, mlir::Value xh, mlir::Type 
     mlir::Value xv = b.dmView("x" + n, xh, i * p.tps * p.vb, std::nullopt, xhh);
     v = b.fetch("x" + n + "1", Context::main, xv, xf);
     v = b.collect("x" + n + "3", b.switchOp("x" + n + "2", tcp::SwitchMode::broadcast1, v, xn));
-    v = b.contract(i == 0 ? "ga" : "gbh", v, wt, kPackFlits, acc);
+    v = b.contract(i == 0 ? "ga" : "g" + n + "h", v, wt, kPackFlits, acc);
     sums.push_back(b.commit("p" + n, v, qraw));
   }
   return sums;
 }
 
-// The halves' f32 sums added (the second's through the VRF), CT tokens at a time, then bf16.
-mlir::Value addHalves(Ctx &c, const std::vector<mlir::Value> &sums, mlir::Type qrawb) {
+// The halves' f32 sums added in order (each next one through the VRF), CT tokens at a time,
+// then bf16.
+mlir::Value addHalves(Ctx &c, const std::vector<mlir::Value> &sums, mlir::Type qraw,
+                      mlir::Type qrawb) {
   StageBuilder &b = c.b;
   const Plan &p = c.p;
   mlir::Type bf = b.bf16(), f = b.f32();
   using tcp::Context;
-  auto addChunk = [&](const std::string &n, mlir::Value first, mlir::Value second, mlir::Type sf,
-                      mlir::Type sb, mlir::Type vrf, mlir::Type out) {
+  auto addTwo = [&](const std::string &n, mlir::Value first, mlir::Value second, mlir::Type sf,
+                    mlir::Type sb, mlir::Type vrf, mlir::Type out, mlir::Type mid) {
     mlir::Value v = b.collect("pv" + n + "2", b.fetch("pv" + n + "1", Context::main, second, sf));
     mlir::Value pv = b.toVrf("pv" + n, v, vrf);
     v = b.collect("ps" + n + "2", b.fetch("ps" + n + "1", Context::main, first, sf));
     v = b.vector("ps" + n + "3", v, {Step::vrfOf("add_f", pv)});
+    if (mid)
+      return b.commit("qm" + n, v, mid);
     v = b.cast("ps" + n + "4", v, sb);
     return b.commit("qs" + n, v, out);
+  };
+  // ((s0 + s1) + s2) + ...: the f32 running sum, rounded to bf16 after the last.
+  auto addChunk = [&](const std::string &n, const std::vector<mlir::Value> &in, mlir::Type sf,
+                      mlir::Type sb, mlir::Type vrf, mlir::Type out, mlir::Type mid) {
+    mlir::Value acc = in[0];
+    for (size_t i = 1; i < in.size(); ++i)
+      acc = addTwo(i + 1 < in.size() ? n + "s" + str(i) : n, acc, in[i], sf, sb, vrf, out,
+                   i + 1 < in.size() ? mid : mlir::Type());
+    return acc;
   };
   Expr ws = c.wSlices();
   if (p.chunks == 1) {
@@ -185,7 +210,7 @@ mlir::Value addHalves(Ctx &c, const std::vector<mlir::Value> &sums, mlir::Type q
     mlir::Type sf = b.stream("qs", f, c.tc(), ws, time, cat({c.lane()}));
     mlir::Type sb = b.stream("qsb", bf, c.tc(), ws, time, cat({c.lane()}));
     mlir::Type vrf = b.vrf("qvrf", f, c.tc(), ws, elem);
-    return addChunk("0", sums[0], sums[1], sf, sb, vrf, qrawb);
+    return addChunk("0", sums, sf, sb, vrf, qrawb, qraw);
   }
   // A chunk is typed over its own axes (KC: the cluster, U: tokens of each A-block, KA: the
   // blocks), so that no tensor holds part of T.
@@ -204,9 +229,11 @@ mlir::Value addHalves(Ctx &c, const std::vector<mlir::Value> &sums, mlir::Type q
   const int64_t chunkCells = p.CT * p.rowsPerSlice;
   for (int64_t k = 0; k < p.chunks; ++k) {
     std::string n = str(k);
-    mlir::Value a = b.dmView("pa" + n, sums[0], k * chunkCells, std::nullopt, qc);
-    mlir::Value bb = b.dmView("pb" + n, sums[1], k * chunkCells, std::nullopt, qc);
-    parts.push_back(addChunk(n, a, bb, qcs, qcsb, qcv, qcb));
+    std::vector<mlir::Value> in;
+    for (size_t i = 0; i < sums.size(); ++i)
+      in.push_back(b.dmView(std::string("p") + char('a' + i) + n, sums[i], k * chunkCells,
+                            std::nullopt, qc));
+    parts.push_back(addChunk(n, in, qcs, qcsb, qcv, qcb, qc));
   }
   return b.reinterpret("qr", b.dmJoin("qj", parts, qcj), qrawb);
 }
@@ -219,7 +246,7 @@ void vToCache(Ctx &c, mlir::Value qr, mlir::Value cache, mlir::Type rows, mlir::
   mlir::Type bf = b.bf16();
   const int64_t pk = 2 * p.sub; // bf16 values in one sub access
   Expr tc = c.tc(), ws = c.wSlices();
-  Expr gs = cat({c.o(p.D, p.O), c.ax("XH", p.slicesPerHead)});
+  Expr gs = c.heads({c.o(p.D, c.oRows()), c.ax("XH", p.slicesPerHead)}, c.hp.count);
   mlir::Type vin = b.stream("vin", bf, tc, ws, cat({c.row(), c.ta(), c.tk(), c.o(pk, p.lanes)}),
                             cat({c.o(1, pk)}));
   mlir::Type vout = b.stream("vout", bf, tc, gs,
@@ -228,8 +255,7 @@ void vToCache(Ctx &c, mlir::Value qr, mlir::Value cache, mlir::Type rows, mlir::
   mlir::Value v = b.fetch("w1", tcp::Context::sub, qr, vin);
   v = b.collect("w3", b.switchOp("w2", tcp::SwitchMode::broadcast1, v, vout));
   mlir::Value vrows = b.commit("vrows", v, rows);
-  int64_t first = (p.qHeads + p.N) * p.slicesPerHead;
-  b.dmaInto(b.dmView("vview", vrows, 0, first, kvrows), cache);
+  b.dmaInto(b.dmView("vview", vrows, 0, c.hp.vAt, kvrows), cache);
 }
 
 // The sums of squares of each token's head: q transposed (tr tokens in the lanes), passes of
@@ -249,8 +275,8 @@ mlir::Value headSums(Ctx &c, mlir::Value qr, mlir::Type hsst) {
   mlir::Type qt = b.dm("qt", bf, tc, ws, cat({tRows, c.tk(), c.row(), c.lane(), tCol}));
   // A pass's part, typed over its own axes: HS heads x J slices, V slots, JJ rows, L lanes,
   // TL tokens in the lanes.
-  Expr kc = cat({c.ax("KC", p.C)}), hs = cat({c.ax("HS", p.heads), c.ax("J", p.slicesPerHead)});
-  Expr hx = cat({c.ax("HS", p.heads), c.ax("XJ", p.slicesPerHead)});
+  Expr kc = cat({c.ax("KC", p.C)}), hs = c.heads({c.hs(), c.ax("J", p.slicesPerHead)}, c.hp.count);
+  Expr hx = c.heads({c.hs(), c.ax("XJ", p.slicesPerHead)}, c.hp.count);
   Term v = c.ax("V", p.V), tl = c.ax("TL", p.tr);
   mlir::Type qtc =
       b.dm("qtc", bf, kc, hs, cat({v, c.ax("JJ", p.rowsPerLane), c.ax("L", p.lanes), tl}));
@@ -286,7 +312,7 @@ mlir::Value headNorm(Ctx &c, mlir::Value qr, mlir::Value weight, mlir::Type qraw
   mlir::Type bf = b.bf16(), f = b.f32();
   using tcp::Context;
   Expr tc = c.tc(), ws = c.wSlices();
-  Expr hx = cat({c.ax("HS", p.heads), c.ax("XJ", p.slicesPerHead)});
+  Expr hx = c.heads({c.hs(), c.ax("XJ", p.slicesPerHead)}, c.hp.count);
   // The sums' token order: the passes' V slots are [T % A / tr, T % TC / A] in blocks of V.
   const int64_t inner = p.tr * (p.V / p.K);
   std::vector<Term> order = {c.t(inner, p.A), c.t(p.tr, inner), c.tk()};
@@ -323,12 +349,13 @@ mlir::Value rope(Ctx &c, mlir::Value qnd, mlir::Value cosH, mlir::Value sinH, ml
   const Plan &p = c.p;
   mlir::Type bf = b.bf16(), f = b.f32();
   using tcp::Context;
-  Expr tc = c.tc(), hf = cat({c.ax("HS", p.heads), c.f(p.lanes, p.F)});
-  Expr rf = cat({c.ax("RH", p.heads), c.f(p.lanes, p.F)});
+  Expr tc = c.tc(), hf = c.heads({c.hs(), c.f(p.lanes, p.F)}, c.hp.count);
+  Expr rf = c.heads({c.rh(), c.f(p.lanes, p.F)}, c.hp.count);
   Expr time = cat({c.ta(), c.tk()});
   Term fl = c.f(1, p.lanes);
-  mlir::Type tab1 = b.dm("tabh", bf, tc, cat({Expr::one().pad(p.heads), c.f(p.lanes, p.F)}),
-                         cat({c.ta(), c.tk(), fl}));
+  mlir::Type tab1 =
+      b.dm("tabh", bf, tc, cat({Expr::one().pad(c.hp.count * c.spread()), c.f(p.lanes, p.F)}),
+           cat({c.ta(), c.tk(), fl}));
   mlir::Type tab = b.dm("tab", bf, tc, rf, cat({c.ta(), c.tk(), fl}));
   mlir::Type tabs = b.stream("tabs", f, tc, rf, time, cat({fl}));
   mlir::Type tabv = b.vrf("tabv", f, tc, rf, cat({c.ta(), c.tk(), fl}));
@@ -377,20 +404,55 @@ void outputs(Ctx &c, mlir::Value ro, mlir::Value qOut, mlir::Value kCache, mlir:
   const Plan &p = c.p;
   mlir::Type bf = b.bf16();
   Expr tc = c.tc(), ws = c.wSlices();
-  mlir::Type qv = b.dm("qv", bf, tc, cat({c.q(p.D, p.Q)->pad(p.heads), c.q(p.lanes, p.F)}),
-                       cat({c.q(p.F, p.D), c.tk(), c.ta(), c.q(1, p.lanes)}));
-  Expr gs = cat({c.o(p.D, p.O), c.ax("XH", p.slicesPerHead)});
+  Expr gs = c.heads({c.o(p.D, c.oRows()), c.ax("XH", p.slicesPerHead)}, c.hp.count);
   mlir::Type gin = b.stream("gin", bf, tc, ws, cat({c.row(), c.ta(), c.tk()}), cat({c.lane()}));
   mlir::Type gout = b.stream("gout", bf, tc, gs, cat({c.row(), c.ta(), c.tk(), c.o(p.lanes, p.F)}),
                              cat({c.lane()}));
-  b.dmaInto(b.dmView("qview", ro, 0, 0, qv), qOut);
+  if (c.hp.q) {
+    mlir::Type qv =
+        b.dm("qv", bf, tc, cat({c.q(p.D, p.Q)->pad(c.hp.count * c.spread()), c.q(p.lanes, p.F)}),
+             cat({c.q(p.F, p.D), c.tk(), c.ta(), c.q(1, p.lanes)}));
+    b.dmaInto(b.dmView("qview", ro, 0, 0, qv), qOut);
+  }
+  if (c.hp.kAt < 0)
+    return;
   mlir::Value k = b.fetch("k1", tcp::Context::main, ro, gin);
   k = b.collect("k3", b.switchOp("k2", tcp::SwitchMode::broadcast1, k, gout));
   mlir::Value krows = b.commit("krows", k, rows);
-  b.dmaInto(b.dmView("kview", krows, 0, p.qHeads * p.slicesPerHead, kvrows), kCache);
+  b.dmaInto(b.dmView("kview", krows, 0, c.hp.kAt, kvrows), kCache);
 }
 
-void declareAxes(Ctx &c) {
+// 2-6 for one pass of the heads: the GEMM, the halves' sums, v to the cache, the head norms,
+// RoPE, q and k out.
+void projectPass(Ctx &c, mlir::Value xh, mlir::Value wArg, mlir::Value headW, mlir::Value cosArg,
+                 mlir::Value sinArg, mlir::Value qOut, mlir::Value kCache, mlir::Value vCache) {
+  StageBuilder &b = c.b;
+  const Plan &p = c.p;
+  mlir::Type bf = b.bf16(), f = b.f32();
+  Expr tc = c.tc(), ws = c.wSlices();
+  Expr qrawElem = cat({c.ta(), c.tk(), c.row(), c.lane()});
+  mlir::Type qraw = b.dm("qraw", f, tc, ws, qrawElem);
+  mlir::Type qrawb = b.dm("qrawb", bf, tc, ws, qrawElem);
+  mlir::Type qn = b.dm("qn", bf, tc, ws, qrawElem);
+  mlir::Type ropeT = b.dm("rope", bf, tc, ws, cat({c.row(), c.tk(), c.ta(), c.lane()}));
+  mlir::Type rows = b.dm(
+      "rows", bf, tc, c.heads({c.o(p.D, c.oRows()), Expr::one().pad(p.slicesPerHead)}, c.hp.count),
+      cat({c.ta(), c.tk(), c.row(), c.o(p.lanes, p.F), c.lane()}));
+  mlir::Type kvrows =
+      b.dm("kvrows", bf, tc,
+           cat({Expr::one().pad(c.hp.count * c.spread() / p.N), c.ax("N", p.N),
+                Expr::one().pad(p.slicesPerHead)}),
+           cat({c.ta(), c.tk(), c.d(p.F, p.D), c.d(p.lanes, p.F), c.d(1, p.lanes)}));
+  std::vector<mlir::Value> sums = gemm(c, wArg, xh, qraw);
+  mlir::Value qr = addHalves(c, sums, qraw, qrawb);
+  if (c.hp.vAt >= 0)
+    vToCache(c, qr, vCache, rows, kvrows);
+  mlir::Value qnd = headNorm(c, qr, headW, qraw, qn);
+  mlir::Value ro = rope(c, qnd, cosArg, sinArg, ropeT);
+  outputs(c, ro, qOut, kCache, rows, kvrows);
+}
+
+void declareAxes(Ctx &c, const std::vector<HeadPass> &passes) {
   const Plan &p = c.p;
   StageBuilder &b = c.b;
   const std::vector<std::pair<const char *, int64_t>> axes = {{"T", p.T},
@@ -427,55 +489,12 @@ void declareAxes(Ctx &c) {
   for (const auto &[name, size] : axes)
     if (size > 1)
       b.axis(name, size);
-}
-
-// The numbers the header prints, by name.
-Values projectionValues(const ProjectionPlan &p) {
-  const ProjectionLayouts l = projectionLayouts(p);
-  return {{"T", num(p.T)},
-          {"T1", num(p.T - 1)},
-          {"heads", num(p.heads)},
-          {"qh", num(p.qHeads)},
-          {"N", num(p.N)},
-          {"D", num(p.D)},
-          {"F", num(p.F)},
-          {"O", num(p.O)},
-          {"Q", num(p.Q)},
-          {"kv", num(p.N * p.D)},
-          {"x", l.x.str()},
-          {"w", l.w.str()},
-          {"tables", l.tables.str()},
-          {"q", l.q.str()},
-          {"run", num(p.tok.queryRun)},
-          {"lanes", num(p.lanes)},
-          {"C", num(p.C)},
-          {"TC", num(p.TC)},
-          {"A", num(p.A)},
-          {"rows", num(p.rowsPerSlice)},
-          {"sph", num(p.slicesPerHead)},
-          {"tps", num(p.tps)},
-          {"HL", num(p.HL)},
-          {"vb", num(p.vb)},
-          {"tr", num(p.tr)},
-          {"slots", p.tpp / p.tr > 1 ? num(p.tpp / p.tr) + " slots" : "one slot"},
-          {"hv", num(p.halves * p.vb)},
-          {"hs", num(p.hSlices)},
-          {"ring", num(p.rowsX * p.hSlices)},
-          {"half", num(p.TC * p.HL / p.vb)},
-          {"both", num(p.TC * p.H / p.vb)},
-          {"tablesHbm", bytes(p.heads * p.T * p.F * 4)},
-          {"copies", p.repX > 1 ? "; a cluster's " + num(p.TC) + " tokens fill " + num(p.rowsX) +
-                                      " rows of slices, so x is copied " + num(p.repX) +
-                                      " times, each copy's slices a ring for the GEMM's stream"
-                                : ""},
-          {"xpasses",
-           p.xPasses > 1 ? " in " + num(p.xPasses) + " passes of " + num(p.tpp) + " tokens (joined)"
-                         : ""},
-          {"sums", p.chunks > 1 ? num(p.CT) + " tokens at a time (one through the VRF)"
-                                : "in one pass (the second through the VRF)"},
-          {"passes", p.sumPasses > 1 ? num(p.sumPasses) + " passes of " + num(p.V * p.tr) +
-                                           " tokens' sums (joined)"
-                                     : "one pass of the " + num(p.TC) + " tokens' sums"}};
+  if (passes.size() > 1)
+    for (const HeadPass &hp : passes)
+      for (const auto &[name, size] : {std::pair<std::string, int64_t>{"O", hp.count * p.D},
+                                       {"HS", hp.count},
+                                       {"RH", hp.count}})
+        b.axis(name + hp.suffix, size);
 }
 
 // The header: the hand-placed file's comments, with this shape's and T's numbers.
@@ -507,14 +526,14 @@ void describeProjection(StageBuilder &b, const ProjectionPlan &p) {
   b.describe(wrap(fill(
       "\nPlacement: tokens split over the clusters (T / {TC}); every slice of both clusters "
       "holds {rows} weight rows in its TRF ({lanes} lanes, two rows per lane), a head on {sph} "
-      "slices, rows d and d + {F} of a head on one slice and lane.\n"
+      "slices, rows d and d + {F} of a head on one slice and lane.{headpasses}\n"
       "1. x's RMSNorm in the GEMM's layout (slice (T % {TC} / {tps}, H % {HL} / {vb}) holds "
       "{tps} tokens x {vb} values of each half of h{copies}): the transpose puts {tr} tokens in "
       "the lanes, the reducer's {slots} sum a slice's {hv} values of each token ([H / {HL}, "
       "H % {vb}] order){xpasses}, the inter-slice reducer adds a row's {hs} slices; rms and the "
       "weights from the VRF. Runs while the weights stream.\n"
-      "2. The GEMM in two halves of h: each half's weights arrive and load into the TRF by "
-      "themselves, so one half's contraction runs while the other's weights stream; each half "
+      "2. The GEMM in {nhalves} of h: each half's weights arrive and load into the TRF by "
+      "themselves, so one half's contraction runs while the other's weights stream{trf}; each half "
       "of x^ broadcast around each {ring}-slice ring, each packet time-broadcast over a lane's "
       "two rows ({half} contraction cycles a half: {both} in all). The halves' f32 sums are "
       "added {sums}, then rounded to bf16.\n"
@@ -542,28 +561,16 @@ llvm::Error buildPrefillProjection(StageBuilder &b, const Qwen3Shape &shape, int
   if (!plan)
     return plan.takeError();
   const Plan &p = *plan;
-  Ctx c{b, p};
+  const std::vector<HeadPass> passes = headPasses(p);
+  Ctx c{b, p, passes[0]};
   describeProjection(b, p);
-  declareAxes(c);
-  mlir::Type bf = b.bf16(), f = b.f32();
-  Expr tc = c.tc(), ws = c.wSlices();
+  declareAxes(c, passes);
+  mlir::Type bf = b.bf16();
   const ProjectionLayouts l = projectionLayouts(p);
   mlir::Type x = b.hbm("x", bf, l.x), vec = b.hbm("vec", bf, cat({c.ax("H", p.H)}));
   mlir::Type w = b.hbm("w", bf, l.w), hwh = b.hbm("hwh", bf, cat({c.ax("O", p.O)}));
   mlir::Type ropeh = b.hbm("ropeh", bf, l.tables), qo = b.hbm("qo", bf, l.q);
   mlir::Type cache = b.hbm("cache", bf, l.cache);
-  Expr qrawElem = cat({c.ta(), c.tk(), c.row(), c.lane()});
-  mlir::Type qraw = b.dm("qraw", f, tc, ws, qrawElem);
-  mlir::Type qrawb = b.dm("qrawb", bf, tc, ws, qrawElem);
-  mlir::Type qn = b.dm("qn", bf, tc, ws, qrawElem);
-  mlir::Type ropeT = b.dm("rope", bf, tc, ws, cat({c.row(), c.tk(), c.ta(), c.lane()}));
-  mlir::Type rows = b.dm("rows", bf, tc, cat({c.o(p.D, p.O), Expr::one().pad(p.slicesPerHead)}),
-                         cat({c.ta(), c.tk(), c.row(), c.o(p.lanes, p.F), c.lane()}));
-  mlir::Type kvrows =
-      b.dm("kvrows", bf, tc,
-           cat({Expr::one().pad(p.heads / p.N), c.ax("N", p.N), Expr::one().pad(p.slicesPerHead)}),
-           cat({c.ta(), c.tk(), c.d(p.F, p.D), c.d(p.lanes, p.F), c.d(1, p.lanes)}));
-
   mlir::Value xArg = b.input("x", x), rmsW = b.input("input_rms_weight", vec);
   mlir::Value wArg = b.input("qkv_weight", w), headW = b.input("head_rms_weight", hwh);
   mlir::Value cosArg = b.input("cos", ropeh), sinArg = b.input("sin", ropeh);
@@ -571,12 +578,13 @@ llvm::Error buildPrefillProjection(StageBuilder &b, const Qwen3Shape &shape, int
   mlir::Value kCache = b.inout("k_cache", cache), vCache = b.inout("v_cache", cache);
 
   mlir::Value xh = rmsNorm(c, xArg, rmsW);
-  std::vector<mlir::Value> sums = gemm(c, wArg, xh, qraw);
-  mlir::Value qr = addHalves(c, sums, qrawb);
-  vToCache(c, qr, vCache, rows, kvrows);
-  mlir::Value qnd = headNorm(c, qr, headW, qraw, qn);
-  mlir::Value ro = rope(c, qnd, cosArg, sinArg, ropeT);
-  outputs(c, ro, qOut, kCache, rows, kvrows);
+  for (const HeadPass &hp : passes) {
+    Ctx cp{b, p, hp};
+    mlir::Value hw = headW;
+    if (passes.size() > 1)
+      hw = b.view("hwp", headW, hp.first * p.D, b.hbm("hwp", bf, cat({cp.o(1, cp.oRows())})));
+    projectPass(cp, xh, wArg, hw, cosArg, sinArg, qOut, kCache, vCache);
+  }
   return llvm::Error::success();
 }
 
