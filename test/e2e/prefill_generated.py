@@ -71,10 +71,15 @@ def projection(T, mlir, rngd, d, dist):
         ["q_out", "k_cache", "v_cache"])
     # The oracle's emulation (normalised_heads + rope), for T tokens.
     xf, wf = O.bf16_to_f32(xb), O.bf16_to_f32(wb)
-    xn, _ = O.rmsnorm(xf, O.bf16_to_f32(rwb), 16, halves=2)
+    # h in parts of HL values (two halves, or more when halves do not divide a cluster's
+    # slices), each part's f32 sum added in order.
+    parts, hl = H // A["HL"], A["HL"]
+    xn, _ = O.rmsnorm(xf, O.bf16_to_f32(rwb), 16, halves=parts)
     xh = O.bf16_to_f32(O.f32_to_bf16(xn))
-    half = H // 2
-    raw = O.f32_to_bf16(O.contract(xh[:, :half], wf[:, :half]) + O.contract(xh[:, half:], wf[:, half:]))
+    acc = O.contract(xh[:, :hl], wf[:, :hl])
+    for i in range(1, parts):
+        acc = acc + O.contract(xh[:, i * hl:(i + 1) * hl], wf[:, i * hl:(i + 1) * hl])
+    raw = O.f32_to_bf16(acc)
     qn, _ = O.head_rmsnorm(O.bf16_to_f32(raw), O.bf16_to_f32(hwb))
     bits, _ = O.rope(O.bf16_to_f32(qn), O.bf16_to_f32(cos), O.bf16_to_f32(sin))
     rc = 0

@@ -259,8 +259,13 @@ def rmsnorm(x, w, block, halves=1):
     slices = h // halves // block
     per_slice = sq.reshape(t, halves, slices, block).transpose(0, 2, 1, 3)
     sums = tree(running_sum(per_slice.reshape(t, slices, halves * block)))
-    # fma(s, 1/H, eps) rounds once; s / H is exact (H a power of two), so it is this f32 sum.
-    rms = np.sqrt(sums * np.float32(1.0 / h) + RMS_EPS)
+    # fma(s, 1/H, eps) rounds once. For H a power of two s / H is exact, so it is this f32 sum;
+    # otherwise the product of the two f32 is exact in float64 and the sum rounds once there.
+    if h & (h - 1) == 0:
+        rms = np.sqrt(sums * np.float32(1.0 / h) + RMS_EPS)
+    else:
+        m = sums.astype(np.float64) * np.float64(np.float32(1.0 / h)) + np.float64(RMS_EPS)
+        rms = np.sqrt(m.astype(np.float32))
     x64 = x.astype(np.float64)
     ref = x64 * w.astype(np.float64)[None, :] / np.sqrt((x64 * x64).mean(axis=1) + 1e-6)[:, None]
     return (x * w[None, :]) / rms[:, None], ref
