@@ -89,20 +89,31 @@ int main(int argc, char **argv) {
     });
   }
 
-  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
-    return fail("cannot create " + outputDir + ": " + ec.message());
+  // Every stage is built before any file is written: a shape refused at any stage leaves DIR
+  // as it was.
+  std::vector<std::pair<std::string, std::string>> files;
   for (const Job &job : jobs) {
     mlir::MLIRContext context; // one per stage: its type aliases are its own
     llvm::Expected<placement::GeneratedStage> stage =
         placement::buildQwen3Stage(&context, job.stage, shape, *target, job.tokens);
     if (!stage)
       return fail(llvm::toString(stage.takeError()));
-    std::string path = outputDir + "/" + job.stem + ".mlir";
+    files.push_back({outputDir + "/" + job.stem + ".mlir", placement::printStage(*stage)});
+  }
+  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+    return fail("cannot create " + outputDir + ": " + ec.message());
+  for (const auto &[path, text] : files) {
     std::error_code ec;
     llvm::raw_fd_ostream os(path, ec);
     if (ec)
       return fail("cannot write " + path + ": " + ec.message());
-    os << placement::printStage(*stage);
+    os << text;
+    os.close();
+    if (os.has_error()) {
+      std::string why = os.error().message();
+      os.clear_error();
+      return fail("cannot write " + path + ": " + why);
+    }
   }
   return 0;
 }
