@@ -40,17 +40,27 @@ struct CompileContext {
   }
 };
 
+/// `stage` built in `c`'s context; nullopt with the placement rule it fails in `error`.
+std::optional<GeneratedStage> generate(CompileContext &c, const Qwen3Shape &shape,
+                                       const TargetModel &target, const std::string &stage,
+                                       int64_t tokens, std::string &error) {
+  llvm::Expected<GeneratedStage> generated =
+      buildQwen3Stage(&c.context, stage, shape, target, tokens);
+  if (!generated) {
+    error = llvm::toString(generated.takeError());
+    return std::nullopt;
+  }
+  return std::move(*generated);
+}
+
 /// Each HBM argument of the generated `stage` (by tcp.name): its resolved layout.
 bool argumentLayouts(const Qwen3Shape &shape, const TargetModel &target, const std::string &stage,
                      int64_t tokens, std::map<std::string, tcp::HbmLayout> &layouts,
                      std::string &error) {
   CompileContext c;
-  llvm::Expected<GeneratedStage> generated =
-      buildQwen3Stage(&c.context, stage, shape, target, tokens);
-  if (!generated) {
-    error = llvm::toString(generated.takeError());
+  std::optional<GeneratedStage> generated = generate(c, shape, target, stage, tokens, error);
+  if (!generated)
     return false;
-  }
   for (auto func : generated->module->getOps<mlir::func::FuncOp>())
     for (unsigned i = 0; i < func.getNumArguments(); ++i) {
       auto name = func.getArgAttrOfType<mlir::StringAttr>(i, "tcp.name");
@@ -115,12 +125,9 @@ bool qwen3ArgumentBytes(const Qwen3Shape &shape, const TargetModel &target,
 bool compileQwen3Stage(const Qwen3Shape &shape, const TargetModel &target, const std::string &stage,
                        int64_t tokens, StageBinary &out, std::string &error) {
   CompileContext c;
-  llvm::Expected<GeneratedStage> generated =
-      buildQwen3Stage(&c.context, stage, shape, target, tokens);
-  if (!generated) {
-    error = llvm::toString(generated.takeError());
+  std::optional<GeneratedStage> generated = generate(c, shape, target, stage, tokens, error);
+  if (!generated)
     return false;
-  }
   CompiledKernel kernel;
   if (mlir::failed(compileKernel(*generated->module, target.name, kernel))) {
     error = "compiling the generated " + generated->name + ": " + c.messages;
@@ -136,12 +143,8 @@ bool checkQwen3Placement(const Qwen3Shape &shape, const TargetModel &target,
                          std::string &error) {
   for (const std::string &stage : stages) {
     CompileContext c;
-    llvm::Expected<GeneratedStage> generated =
-        buildQwen3Stage(&c.context, stage, shape, target, tokens);
-    if (!generated) {
-      error = llvm::toString(generated.takeError());
+    if (!generate(c, shape, target, stage, tokens, error))
       return false;
-    }
   }
   return true;
 }

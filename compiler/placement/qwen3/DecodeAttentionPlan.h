@@ -9,6 +9,7 @@
 #include "compiler/placement/Qwen3Shape.h"
 #include "compiler/placement/Qwen3Stages.h"
 #include "compiler/placement/StageBuilder.h"
+#include "compiler/placement/qwen3/Common.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,13 +18,6 @@
 #include <vector>
 
 namespace rngd::placement::qwen3 {
-
-/// Keys in one chunk of the KV cache (the host's kChunk, kernels/qwen3/host/Pipeline.h): the
-/// largest prefill block, so that a block's keys are one chunk.
-inline int64_t decodeChunkKeys() {
-  const std::vector<int64_t> &counts = prefillTokenCounts();
-  return *std::max_element(counts.begin(), counts.end());
-}
 
 /// `text` broken into lines of at most `width` characters at spaces (a stage header's
 /// paragraph; rngd-stagegen prefixes each line with "// "). Existing line breaks stay.
@@ -69,7 +63,6 @@ inline constexpr int64_t kTransposeRowElements = 16;
 inline constexpr int64_t kScorePackFlits = 2;
 
 inline std::string num(int64_t n) { return std::to_string(n); }
-inline bool isPowerOfTwo(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
 
 /// The numbers of the placement, each from the shape and the target (planDecodeAttention).
 struct Plan {
@@ -94,7 +87,7 @@ inline llvm::Expected<Plan> planDecodeAttention(llvm::StringRef stage, const Qwe
                                                 const TargetModel &t) {
   Plan p;
   const int64_t N = s.kvHeads, G = s.groups(), D = s.headDim, S = t.slicesPerCluster;
-  p.chunkKeys = decodeChunkKeys();
+  p.chunkKeys = kvChunkKeys();
   p.flitBf16 = t.flitBytes / 2;
   p.flitF32 = t.flitBytes / 4;
   p.subF32 = t.subFetchAccessBytes / 4;

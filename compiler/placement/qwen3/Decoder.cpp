@@ -5,6 +5,7 @@
 // Engine.
 #include "compiler/placement/qwen3/DecoderMlp.h"
 #include "compiler/placement/qwen3/SliceNorm.h"
+#include "compiler/placement/qwen3/Common.h"
 #include "compiler/placement/qwen3/Stages.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -29,29 +30,6 @@ std::string real(double x) {
   std::string text;
   llvm::raw_string_ostream(text) << llvm::format("%g", x);
   return text;
-}
-
-/// Wraps each line of `text` at 96 columns (the header's `// ` makes 99), continuing with the
-/// line's indentation: describe() paragraphs are written unwrapped, with numbers of any width.
-std::string wrap(const std::string &text) {
-  constexpr size_t width = 96;
-  std::string out;
-  llvm::SmallVector<llvm::StringRef> lines;
-  llvm::StringRef(text).split(lines, '\n');
-  for (llvm::StringRef line : lines) {
-    const size_t indent =
-        line.find_first_not_of(' ') == llvm::StringRef::npos ? 0 : line.find_first_not_of(' ');
-    while (line.size() > width) {
-      size_t cut = line.rfind(' ', width);
-      if (cut == llvm::StringRef::npos || cut <= indent)
-        break;
-      out += line.substr(0, cut).str() + "\n" + std::string(indent, ' ');
-      line = line.substr(cut + 1);
-    }
-    out += line.str() + "\n";
-  }
-  out.pop_back();
-  return out;
 }
 
 /// The largest ring that divides both the vector's flits and the slices it must reach (a ring
@@ -381,7 +359,7 @@ void describePasses(StageBuilder &b, const Qwen3Shape &s, const Plan &plan) {
   text += "The passes' f32 partial sums are added in pass order and r last: rx = bf16(((d0 + d1)";
   text += " + ... + d" + num(plan.passes - 1) + ") + r), the running sum committed in f32 ";
   text += "between passes and read back through the VRF.";
-  b.describe(wrap(text));
+  b.describe(wrapLines(text));
 }
 
 void describe(StageBuilder &b, const Qwen3Shape &s, const Plan &plan) {
@@ -416,14 +394,14 @@ void describe(StageBuilder &b, const Qwen3Shape &s, const Plan &plan) {
   if (plan.normParts > 1)
     place += " RMSNorm's weight in f32 (" + num(s.hidden * 4) + " bytes) goes to the VRF in " +
              num(plan.normParts) + " parts of H, r times each in turn, joined by tcp.dm_join.";
-  b.describe(wrap(place));
+  b.describe(wrapLines(place));
   std::string halves = "\ndown's weights stream in two halves, the even rows (H = 2 E) and ";
   halves += "then the odd ones, each loaded into " + num(plan.outRows / 2) + " of the " + lanes;
   halves += " lanes, so only the odd half's TRF load (";
   halves += num(trfLoadCycles(t, plan.outRows / 2 * rowBytes)) + " cycles, not ";
   halves += num(trfLoadCycles(t, plan.outRows * rowBytes)) + ") follows the last byte; ";
   halves += "tcp.trf_join reads the two as the " + lanes + "-lane tensor the contraction takes.";
-  b.describe(wrap(halves));
+  b.describe(wrapLines(halves));
   describePasses(b, s, plan);
 }
 

@@ -3,6 +3,7 @@
 // streamed through the Contraction Engine one after the other.
 #include "compiler/placement/qwen3/LmHead.h"
 #include "compiler/placement/qwen3/SliceNorm.h"
+#include "compiler/placement/qwen3/Common.h"
 #include "compiler/placement/qwen3/Stages.h"
 
 
@@ -16,29 +17,6 @@ namespace rngd::placement::qwen3 {
 namespace {
 
 std::string num(int64_t n) { return std::to_string(n); }
-
-/// Wraps each line of `text` at 96 columns (the header's `// ` makes 99), continuing with the
-/// line's indentation: describe() paragraphs are written unwrapped, with numbers of any width.
-std::string wrap(const std::string &text) {
-  constexpr size_t width = 96;
-  std::string out;
-  llvm::SmallVector<llvm::StringRef> lines;
-  llvm::StringRef(text).split(lines, '\n');
-  for (llvm::StringRef line : lines) {
-    const size_t indent =
-        line.find_first_not_of(' ') == llvm::StringRef::npos ? 0 : line.find_first_not_of(' ');
-    while (line.size() > width) {
-      size_t cut = line.rfind(' ', width);
-      if (cut == llvm::StringRef::npos || cut <= indent)
-        break;
-      out += line.substr(0, cut).str() + "\n" + std::string(indent, ' ');
-      line = line.substr(cut + 1);
-    }
-    out += line.str() + "\n";
-  }
-  out.pop_back();
-  return out;
-}
 
 std::string real(double x) {
   std::string text;
@@ -224,7 +202,7 @@ void describe(StageBuilder &b, const Qwen3Shape &s, const LmHeadTiling &lm,
   what += count(tail.size(), "tile") + " of the remaining " + num(remainder) + " (the LM head ";
   what += "buffer is padded to Wp = " + num(lm.paddedVocab) + " rows; the padding rows are ";
   what += "neither read nor written, so rows >= W of `out` are unspecified).";
-  b.describe(wrap(what));
+  b.describe(wrapLines(what));
   std::string norm = "\nRMSNorm runs on one slice of each cluster (input and weight come from ";
   norm += "HBM once per cluster, replica axis K" + num(t.clusters) + "), then the normalised x ";
   norm += "goes to every slice DM to DM (replica axes C" + num(t.clusters) + " x S";
@@ -253,7 +231,7 @@ void describe(StageBuilder &b, const Qwen3Shape &s, const LmHeadTiling &lm,
     norm += " Steps 4-5 run in " + num(normParts) + " parts of H (the weight in f32, " +
             num(s.hidden * 4) + " bytes, does not fit the VRF whole), the products joined by " +
             "tcp.dm_join.";
-  b.describe(wrap(norm));
+  b.describe(wrapLines(norm));
   if (tail.empty())
     return;
   std::string last = "\nThe last " + num(remainder) + " rows in " + count(tail.size(), "tile");
@@ -267,7 +245,7 @@ void describe(StageBuilder &b, const Qwen3Shape &s, const LmHeadTiling &lm,
             " of a full tile's TRF load)";
   }
   last += ", each tile with its own copy of the normalised x on its slices.";
-  b.describe(wrap(last));
+  b.describe(wrapLines(last));
 }
 
 } // namespace

@@ -45,7 +45,7 @@ llvm::Expected<AttentionPlan> planAttention(const Qwen3Shape &s, const TargetMod
   p.flitF32 = t.flitBytes / 4;
   p.trRows = t.transposeColumnBytes / 2;
   p.tq = p.lanes * kTimeBroadcastRows;
-  p.keys = prefillChunkKeys();
+  p.keys = kvChunkKeys();
   if (N % t.clusters)
     return placementError(kStage, "kv heads split evenly over the clusters",
                           num(N) + " kv heads over " + num(t.clusters) + " clusters");

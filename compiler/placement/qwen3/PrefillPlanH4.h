@@ -8,6 +8,7 @@
 #include "compiler/placement/Qwen3Shape.h"
 #include "compiler/placement/Qwen3Stages.h"
 #include "compiler/placement/StageBuilder.h"
+#include "compiler/placement/qwen3/Common.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -20,13 +21,6 @@ namespace rngd::placement::qwen3 {
 /// contractions' `pack`): a two-flit packet then keeps every MAC busy (docs/prefill.md, "The
 /// GEMM").
 inline constexpr int64_t kTimeBroadcastRows = 2;
-
-/// Keys in one chunk of the KV cache: the largest prefill block, so a block's keys are one
-/// chunk (the host's kChunk, kernels/qwen3/host/Pipeline.h).
-inline int64_t prefillChunkKeys() {
-  const std::vector<int64_t> &counts = prefillTokenCounts();
-  return *std::max_element(counts.begin(), counts.end());
-}
 
 /// `text` with every line longer than `width` broken at spaces, the continuation lines indented
 /// as the line they continue (the header is printed as `// ` comment lines of 100 columns).

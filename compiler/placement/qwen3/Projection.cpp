@@ -25,7 +25,6 @@ constexpr int64_t kPackFlits = 2;
 
 std::string num(int64_t n) { return std::to_string(n); }
 
-bool isPowerOfTwo(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
 
 // The numbers of the placement, each from the shape and the target (planProjection).
 struct ProjectionPlan {
@@ -145,7 +144,7 @@ llvm::Error planProjection(ProjectionPlan &p, const Qwen3Shape &s, const TargetM
   p.flitF32 = t.flitBytes / 4;
   p.subF32 = t.subFetchAccessBytes / 2;
   p.scalarCells = t.fetchPacketAlignment / 4;
-  p.chunkKeys = decodeChunkKeys();
+  p.chunkKeys = kvChunkKeys();
   if (llvm::Error e = planX(p, s, t))
     return e;
   return planHeads(p, s, t);
