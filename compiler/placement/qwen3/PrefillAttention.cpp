@@ -2,7 +2,7 @@
 // mask), folded into each query's online-softmax state. The queries stay in the TRF, the keys
 // and V are broadcast around each kv head's ring of slices (kernels/qwen3/prefill_attention.mlir
 // was the hand-placed original; docs/prefill.md, "Attention and the decoder").
-#include "compiler/placement/qwen3/PrefillPlanH4.h"
+#include "compiler/placement/qwen3/PrefillShared.h"
 #include "compiler/placement/qwen3/Stages.h"
 
 #include <cmath>

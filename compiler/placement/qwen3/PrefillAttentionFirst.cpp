@@ -1,7 +1,7 @@
 // `prefill_attention_first`: causal attention of a block of T queries over the keys of the same
 // positions (the block's own KV-cache chunk), every q head, folded with the online-softmax
 // state of the block's earlier chunks and normalised. The header below gives the numbers.
-#include "compiler/placement/qwen3/PrefillPlanH3.h"
+#include "compiler/placement/qwen3/PrefillAttentionFirstPlan.h"
 #include "compiler/placement/qwen3/Stages.h"
 
 namespace rngd::placement::qwen3 {

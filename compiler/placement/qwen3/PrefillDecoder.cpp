@@ -2,7 +2,7 @@
 // residual, RMSNorm, silu(gate) x up, down and the residual. Weight-stationary contractions (each
 // weight on one slice of each cluster in use), the activations broadcast around rings
 // (kernels/qwen3/prefill_decoder.mlir was the hand-placed original; docs/prefill.md).
-#include "compiler/placement/qwen3/PrefillPlanH4.h"
+#include "compiler/placement/qwen3/PrefillDecoderPlan.h"
 #include "compiler/placement/qwen3/Stages.h"
 
 #include <cstdio>

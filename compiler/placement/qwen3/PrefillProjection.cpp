@@ -1,7 +1,7 @@
 // `prefill_projection`: for a block of T tokens, x^ = RMSNorm(x); q, k, v = x^ W^T for every
 // head; per-head RMSNorm and RoPE of q and k; q's heads to q_out, k's and v's rows into the
 // chunk's caches. docs/prefill.md explains the layouts; the header below gives the numbers.
-#include "compiler/placement/qwen3/PrefillPlanH3.h"
+#include "compiler/placement/qwen3/PrefillProjectionPlan.h"
 #include "compiler/placement/qwen3/Stages.h"
 
 namespace rngd::placement::qwen3 {
