@@ -20,20 +20,22 @@ struct Ctx {
   int64_t oRows() const { return hp.count * p.D; }
   Term hs() const { return whole("HS" + hp.suffix, hp.count); }
   Term rh() const { return whole("RH" + hp.suffix, hp.count); }
-  // A slice mapping over the pass's heads, its outer term (n values) padded to fill the
-  // cluster's slices when the pass's are fewer.
-  int64_t spread() const { return p.S / (hp.count * p.slicesPerHead); }
-  Expr heads(std::vector<Term> terms, int64_t n) const {
-    if (spread() > 1)
-      terms[0] = terms[0]->pad(n * spread());
+  // A slice mapping over the pass's heads, its outer term (the heads) padded to a cluster's
+  // heads when the pass holds fewer.
+  Expr heads(std::vector<Term> terms) const {
+    if (hp.count < p.headSlots)
+      terms[0] = padded(terms[0], p.headSlots);
     return cat(terms);
   }
+  static Term padded(const Term &t, int64_t n) { return t ? t->pad(n) : Expr::one().pad(n); }
+  // q's axis in this pass: Q when the pass holds every q head, else its own (Q + suffix).
+  std::string qAxis() const { return hp.qCount == p.qHeads ? "Q" : "Q" + hp.suffix; }
   Term t(int64_t lo, int64_t hi) const { return digits("T", p.T, lo, hi); }
   Term h(int64_t lo, int64_t hi) const { return digits("H", p.H, lo, hi); }
   Term hl(int64_t lo, int64_t hi) const { return digits("HL", p.HL, lo, hi); }
   Term o(int64_t lo, int64_t hi) const { return digits("O" + hp.suffix, oRows(), lo, hi); }
   Term f(int64_t lo, int64_t hi) const { return digits("F", p.F, lo, hi); }
-  Term q(int64_t lo, int64_t hi) const { return digits("Q", p.Q, lo, hi); }
+  Term q(int64_t lo, int64_t hi) const { return digits(qAxis(), hp.qCount * p.D, lo, hi); }
   Term d(int64_t lo, int64_t hi) const { return digits("D", p.D, lo, hi); }
   Term ax(const char *name, int64_t size) const { return whole(name, size); }
   Term repX() const { return ax("XR", p.repX); }
@@ -41,7 +43,7 @@ struct Ctx {
   Expr tc() const { return cat({t(p.TC, p.T)}); }
   Expr cl() const { return cat({ax("CL", p.C)}); }
   Expr xSlices() const { return cat({repX(), t(p.tps, p.TC), h(p.vb, p.HL)}); }
-  Expr wSlices() const { return heads({o(p.D, oRows()), o(p.lanes, p.F)}, hp.count); }
+  Expr wSlices() const { return heads({o(p.D, oRows()), o(p.lanes, p.F)}); }
   // The GEMM's token order, [T % A, T % TC / A]: A-token blocks (attention's tiles) inner.
   Term ta() const { return t(1, p.A); }
   Term tk() const { return t(p.A, p.TC); }
@@ -246,7 +248,7 @@ void vToCache(Ctx &c, mlir::Value qr, mlir::Value cache, mlir::Type rows, mlir::
   mlir::Type bf = b.bf16();
   const int64_t pk = 2 * p.sub; // bf16 values in one sub access
   Expr tc = c.tc(), ws = c.wSlices();
-  Expr gs = c.heads({c.o(p.D, c.oRows()), c.ax("XH", p.slicesPerHead)}, c.hp.count);
+  Expr gs = c.heads({c.o(p.D, c.oRows()), c.ax("XH", p.slicesPerHead)});
   mlir::Type vin = b.stream("vin", bf, tc, ws, cat({c.row(), c.ta(), c.tk(), c.o(pk, p.lanes)}),
                             cat({c.o(1, pk)}));
   mlir::Type vout = b.stream("vout", bf, tc, gs,
@@ -275,8 +277,8 @@ mlir::Value headSums(Ctx &c, mlir::Value qr, mlir::Type hsst) {
   mlir::Type qt = b.dm("qt", bf, tc, ws, cat({tRows, c.tk(), c.row(), c.lane(), tCol}));
   // A pass's part, typed over its own axes: HS heads x J slices, V slots, JJ rows, L lanes,
   // TL tokens in the lanes.
-  Expr kc = cat({c.ax("KC", p.C)}), hs = c.heads({c.hs(), c.ax("J", p.slicesPerHead)}, c.hp.count);
-  Expr hx = c.heads({c.hs(), c.ax("XJ", p.slicesPerHead)}, c.hp.count);
+  Expr kc = cat({c.ax("KC", p.C)}), hs = c.heads({c.hs(), c.ax("J", p.slicesPerHead)});
+  Expr hx = c.heads({c.hs(), c.ax("XJ", p.slicesPerHead)});
   Term v = c.ax("V", p.V), tl = c.ax("TL", p.tr);
   mlir::Type qtc =
       b.dm("qtc", bf, kc, hs, cat({v, c.ax("JJ", p.rowsPerLane), c.ax("L", p.lanes), tl}));
@@ -312,7 +314,7 @@ mlir::Value headNorm(Ctx &c, mlir::Value qr, mlir::Value weight, mlir::Type qraw
   mlir::Type bf = b.bf16(), f = b.f32();
   using tcp::Context;
   Expr tc = c.tc(), ws = c.wSlices();
-  Expr hx = c.heads({c.hs(), c.ax("XJ", p.slicesPerHead)}, c.hp.count);
+  Expr hx = c.heads({c.hs(), c.ax("XJ", p.slicesPerHead)});
   // The sums' token order: the passes' V slots are [T % A / tr, T % TC / A] in blocks of V.
   const int64_t inner = p.tr * (p.V / p.K);
   std::vector<Term> order = {c.t(inner, p.A), c.t(p.tr, inner), c.tk()};
@@ -349,12 +351,12 @@ mlir::Value rope(Ctx &c, mlir::Value qnd, mlir::Value cosH, mlir::Value sinH, ml
   const Plan &p = c.p;
   mlir::Type bf = b.bf16(), f = b.f32();
   using tcp::Context;
-  Expr tc = c.tc(), hf = c.heads({c.hs(), c.f(p.lanes, p.F)}, c.hp.count);
-  Expr rf = c.heads({c.rh(), c.f(p.lanes, p.F)}, c.hp.count);
+  Expr tc = c.tc(), hf = c.heads({c.hs(), c.f(p.lanes, p.F)});
+  Expr rf = c.heads({c.rh(), c.f(p.lanes, p.F)});
   Expr time = cat({c.ta(), c.tk()});
   Term fl = c.f(1, p.lanes);
   mlir::Type tab1 =
-      b.dm("tabh", bf, tc, cat({Expr::one().pad(c.hp.count * c.spread()), c.f(p.lanes, p.F)}),
+      b.dm("tabh", bf, tc, cat({Expr::one().pad(p.headSlots), c.f(p.lanes, p.F)}),
            cat({c.ta(), c.tk(), fl}));
   mlir::Type tab = b.dm("tab", bf, tc, rf, cat({c.ta(), c.tk(), fl}));
   mlir::Type tabs = b.stream("tabs", f, tc, rf, time, cat({fl}));
@@ -404,15 +406,20 @@ void outputs(Ctx &c, mlir::Value ro, mlir::Value qOut, mlir::Value kCache, mlir:
   const Plan &p = c.p;
   mlir::Type bf = b.bf16();
   Expr tc = c.tc(), ws = c.wSlices();
-  Expr gs = c.heads({c.o(p.D, c.oRows()), c.ax("XH", p.slicesPerHead)}, c.hp.count);
+  Expr gs = c.heads({c.o(p.D, c.oRows()), c.ax("XH", p.slicesPerHead)});
   mlir::Type gin = b.stream("gin", bf, tc, ws, cat({c.row(), c.ta(), c.tk()}), cat({c.lane()}));
   mlir::Type gout = b.stream("gout", bf, tc, gs, cat({c.row(), c.ta(), c.tk(), c.o(p.lanes, p.F)}),
                              cat({c.lane()}));
-  if (c.hp.q) {
+  if (c.hp.qCount > 0) {
     mlir::Type qv =
-        b.dm("qv", bf, tc, cat({c.q(p.D, p.Q)->pad(c.hp.count * c.spread()), c.q(p.lanes, p.F)}),
+        b.dm("qv", bf, tc, cat({Ctx::padded(c.q(p.D, p.Q), p.headSlots), c.q(p.lanes, p.F)}),
              cat({c.q(p.F, p.D), c.tk(), c.ta(), c.q(1, p.lanes)}));
-    b.dmaInto(b.dmView("qview", ro, 0, 0, qv), qOut);
+    mlir::Value dest = qOut;
+    // Some of q's heads: a view of q_out on them (its heads' term padded to all q heads).
+    if (c.hp.qCount < p.qHeads)
+      dest = b.view("qop", qOut, c.hp.qFirst * p.D * p.TC,
+                    b.hbm("qop", bf, qPassLayout(p, c.qAxis(), c.hp.qCount)));
+    b.dmaInto(b.dmView("qview", ro, 0, 0, qv), dest);
   }
   if (c.hp.kAt < 0)
     return;
@@ -436,11 +443,11 @@ void projectPass(Ctx &c, mlir::Value xh, mlir::Value wArg, mlir::Value headW, ml
   mlir::Type qn = b.dm("qn", bf, tc, ws, qrawElem);
   mlir::Type ropeT = b.dm("rope", bf, tc, ws, cat({c.row(), c.tk(), c.ta(), c.lane()}));
   mlir::Type rows = b.dm(
-      "rows", bf, tc, c.heads({c.o(p.D, c.oRows()), Expr::one().pad(p.slicesPerHead)}, c.hp.count),
+      "rows", bf, tc, c.heads({c.o(p.D, c.oRows()), Expr::one().pad(p.slicesPerHead)}),
       cat({c.ta(), c.tk(), c.row(), c.o(p.lanes, p.F), c.lane()}));
   mlir::Type kvrows =
       b.dm("kvrows", bf, tc,
-           cat({Expr::one().pad(c.hp.count * c.spread() / p.N), c.ax("N", p.N),
+           cat({Expr::one().pad(p.headSlots / p.N), c.ax("N", p.N),
                 Expr::one().pad(p.slicesPerHead)}),
            cat({c.ta(), c.tk(), c.d(p.F, p.D), c.d(p.lanes, p.F), c.d(1, p.lanes)}));
   std::vector<mlir::Value> sums = gemm(c, wArg, xh, qraw);
@@ -493,8 +500,10 @@ void declareAxes(Ctx &c, const std::vector<HeadPass> &passes) {
     for (const HeadPass &hp : passes)
       for (const auto &[name, size] : {std::pair<std::string, int64_t>{"O", hp.count * p.D},
                                        {"HS", hp.count},
-                                       {"RH", hp.count}})
-        b.axis(name + hp.suffix, size);
+                                       {"RH", hp.count},
+                                       {"Q", hp.qCount * p.D}})
+        if (name != "Q" || (hp.qCount > 0 && hp.qCount < p.qHeads))
+          b.axis(name + hp.suffix, size);
 }
 
 // The header: the hand-placed file's comments, with this shape's and T's numbers.

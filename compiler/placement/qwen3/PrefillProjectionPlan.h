@@ -27,24 +27,54 @@ struct ProjectionPlan {
   int64_t CT, chunks, U;    // the halves' sums: CT tokens a chunk (U of each A-block)
   int64_t V, sumPasses;     // head norms: V slots of tr tokens a pass
   int64_t trfBytes = 0;     // the TRF's bytes a slice
-  int64_t headPasses = 1;   // 1: every head on a cluster at once; 2: q's heads, then k's and v's
+  int64_t headSlots = 0;    // a cluster's heads at once: S / slicesPerHead
+  int64_t headPasses = 1;   // passes of the heads, each at most headSlots of them (headPasses())
+  bool qThenKv = false;     // two passes: q's heads, then k's and v's
 };
 
 /// A pass of the projection's heads: heads [first, first + count) of O's heads, placed as one
-/// pass (a head on slicesPerHead slices from slice 0); k's heads from slice kAt, v's from vAt
-/// (-1: none), q's from slice 0 when `q`.
+/// pass (a head on slicesPerHead slices from slice 0); q's heads [qFirst, qFirst + qCount) from
+/// slice 0, k's heads from slice kAt, v's from vAt (-1: none).
 struct HeadPass {
   int64_t first, count;
-  bool q;
+  int64_t qFirst, qCount;
   int64_t kAt, vAt;
   std::string suffix; // the pass's axes' names: "" for one pass
 };
 
+/// The passes' head ranges: from head 0, each as many heads as a cluster holds, cut before k's
+/// or v's heads where a pass would split them (k's and v's heads each go to the cache from one
+/// pass's slices). An empty list: a pass that holds no head (N over a cluster's heads).
+inline std::vector<std::pair<int64_t, int64_t>> headRanges(const ProjectionPlan &p) {
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+  for (int64_t first = 0; first < p.heads;) {
+    int64_t end = std::min(first + p.headSlots, p.heads);
+    for (int64_t group : {p.qHeads, p.qHeads + p.N})
+      if (group < end && end < group + p.N) {
+        if (group <= first)
+          return {};
+        end = group;
+      }
+    ranges.push_back({first, end - first});
+    first = end;
+  }
+  return ranges;
+}
+
 inline std::vector<HeadPass> headPasses(const ProjectionPlan &p) {
   const int64_t sph = p.slicesPerHead;
-  if (p.headPasses == 1)
-    return {{0, p.heads, true, p.qHeads * sph, (p.qHeads + p.N) * sph, ""}};
-  return {{0, p.qHeads, true, -1, -1, "A"}, {p.qHeads, 2 * p.N, false, 0, p.N * sph, "B"}};
+  const std::vector<std::pair<int64_t, int64_t>> ranges = headRanges(p);
+  std::vector<HeadPass> passes;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    auto [first, count] = ranges[i];
+    const int64_t end = first + count, qEnd = std::min(end, p.qHeads);
+    auto at = [&](int64_t group) {
+      return group >= first && group < end ? (group - first) * sph : -1;
+    };
+    passes.push_back({first, count, first, std::max<int64_t>(0, qEnd - first), at(p.qHeads),
+                      at(p.qHeads + p.N), ranges.size() == 1 ? "" : std::string(1, char('A' + i))});
+  }
+  return passes;
 }
 
 inline llvm::Error checkProjectionWeights(const ProjectionPlan &p, const TargetModel &t) {
@@ -54,15 +84,16 @@ inline llvm::Error checkProjectionWeights(const ProjectionPlan &p, const TargetM
   if (p.D % (2 * p.lanes) != 0)
     return refuse("rows d and d + D/2 of a head on one slice and lane",
                   "head_dim " + num(p.D) + " is not a multiple of 2 x " + num(p.lanes) + " lanes");
-  if (p.heads * p.slicesPerHead != p.S &&
-      (p.qHeads * p.slicesPerHead > p.S || 2 * p.N * p.slicesPerHead > p.S))
-    return refuse("every head's rows on each cluster, " + num(p.rowsPerSlice) +
-                      " rows a slice: all heads at once, or q's heads, then k's and v's",
-                  num(p.heads) + " heads (q, k, v) x " + num(p.slicesPerHead) +
-                      " slices a head is " + num(p.heads * p.slicesPerHead) + ", not the " +
-                      num(p.S) + " slices of a cluster; " + num(p.qHeads) + " q heads are " +
-                      num(p.qHeads * p.slicesPerHead) + " slices, k's and v's " +
-                      num(2 * p.N * p.slicesPerHead));
+  if (p.S % p.slicesPerHead != 0)
+    return refuse("a head's slices dividing a cluster's",
+                  num(p.D) + " rows a head are " + num(p.slicesPerHead) + " slices of " +
+                      num(p.rowsPerSlice) + " rows, which do not divide " + num(p.S));
+  if (p.headSlots % p.N != 0 || headRanges(p).empty())
+    return refuse("k's heads, and v's, in one pass of at most a cluster's heads (" +
+                      num(p.headSlots) + " of " + num(p.slicesPerHead) +
+                      " slices), padded to it in whole blocks of N",
+                  "N = " + num(p.N) + " kv heads against " + num(p.headSlots) +
+                      " heads a cluster (" + num(p.S) + " slices), not a multiple of N");
   if (p.H % (p.halves * p.vb) != 0 || p.hSlices == 0 || p.S % p.hSlices != 0)
     return refuse("each half of h spread over whole rows of a cluster's slices",
                   "H = " + num(p.H) + ": halves of " + num(p.HL) + " values are " +
@@ -122,10 +153,13 @@ inline llvm::Expected<ProjectionPlan> planProjection(const Qwen3Shape &s, const 
     ++p.halves;
   p.HL = p.H / p.halves, p.hSlices = p.HL / p.vb;
   p.rowsMax = p.hSlices > 0 ? p.S / p.hSlices : 0;
-  // Heads that overfill a cluster run in two passes: q's heads, then k's and v's.
-  p.headPasses = p.heads * p.slicesPerHead == p.S ? 1 : 2;
+  // Heads that overfill a cluster run in passes of a cluster's heads (headRanges).
+  p.headSlots = p.S / std::max<int64_t>(1, p.slicesPerHead);
   if (llvm::Error e = checkProjectionWeights(p, t))
     return e;
+  const std::vector<HeadPass> passes = headPasses(p);
+  p.headPasses = int64_t(passes.size());
+  p.qThenKv = passes.size() == 2 && passes[0].count == p.qHeads;
   p.tok = prefillTokens(tokens, t);
   p.T = tokens, p.TC = p.tok.perCluster, p.A = p.tok.tile, p.K = p.TC / p.A;
   // x on rowsMax rows of slices, at least tr tokens a slice (the transpose's column); fewer
@@ -164,6 +198,43 @@ inline ProjectionLayouts projectionLayouts(const ProjectionPlan &p) {
   return l;
 }
 
+/// The header's sentence on the passes of the heads ("" for one pass).
+inline std::string headPassesText(const ProjectionPlan &p) {
+  if (p.headPasses == 1)
+    return "";
+  if (p.qThenKv)
+    return " The heads run in two passes, each placed so from slice 0: q's " + num(p.qHeads) +
+           " heads, then k's and v's " + num(2 * p.N) + " (steps 2 to 6 a pass; x^ made once).";
+  std::string text = " The heads run in " + num(p.headPasses) + " passes of at most a cluster's " +
+                     num(p.headSlots) + ", each placed so from slice 0: ";
+  const std::vector<HeadPass> passes = headPasses(p);
+  for (size_t i = 0; i < passes.size(); ++i) {
+    const HeadPass &hp = passes[i];
+    std::vector<std::string> kinds;
+    if (hp.qCount > 0)
+      kinds.push_back("q's heads " + num(hp.qFirst) + " to " + num(hp.qFirst + hp.qCount - 1));
+    if (hp.kAt >= 0)
+      kinds.push_back("k's " + num(p.N));
+    if (hp.vAt >= 0)
+      kinds.push_back("v's " + num(p.N));
+    text += i == 0 ? "" : "; then ";
+    for (size_t k = 0; k < kinds.size(); ++k)
+      text += (k == 0 ? "" : k + 1 == kinds.size() ? " and " : ", ") + kinds[k];
+  }
+  return text + " (steps 2 to 6 a pass; x^ made once).";
+}
+
+/// q_out's layout over `qCount` of its heads (axis `axis`): q's, its heads' term padded to all q
+/// heads; a view of q_out at the pass's first head (qFirst x D x TC cells in).
+inline Expr qPassLayout(const ProjectionPlan &p, const std::string &axis, int64_t qCount) {
+  auto t = [&](int64_t lo, int64_t hi) { return digits("T", p.T, lo, hi); };
+  auto q = [&](int64_t lo, int64_t hi) { return digits(axis, qCount * p.D, lo, hi); };
+  const int64_t run = p.tok.queryRun;
+  Term heads = q(p.D, qCount * p.D);
+  heads = heads ? heads->pad(p.qHeads) : Expr::one().pad(p.qHeads);
+  return cat({t(p.TC, p.T), heads, t(run, p.TC), q(p.lanes, p.D), t(1, run), q(1, p.lanes)});
+}
+
 /// The numbers prefill_projection's header prints, by name.
 inline Values projectionValues(const ProjectionPlan &p) {
   const ProjectionLayouts l = projectionLayouts(p);
@@ -200,11 +271,7 @@ inline Values projectionValues(const ProjectionPlan &p) {
                             " halves' weights: a half loads once an earlier one's contraction "
                             "has read it)"
                       : ""},
-          {"headpasses", p.headPasses > 1
-                             ? " The heads run in two passes, each placed so from slice 0: q's " +
-                                   num(p.qHeads) + " heads, then k's and v's " + num(2 * p.N) +
-                                   " (steps 2 to 6 a pass; x^ made once)."
-                             : ""},
+          {"headpasses", headPassesText(p)},
           {"hs", num(p.hSlices)},
           {"ring", num(p.rowsX * p.hSlices)},
           {"half", num(p.TC * p.HL / p.vb)},
