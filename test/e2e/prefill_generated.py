@@ -3,7 +3,7 @@ every output bit for bit against prefill_oracle.py's emulation; the HBM layouts 
 read from the generated .mlir (its type aliases and tcp.axes), the attention's tile from the
 generator's rule (16 x (D / 16) / G keys, at most T).
 
-usage: prefill_generated.py projection|attention T MLIR RNGD WORKDIR [small|uniform]
+usage: prefill_generated.py projection|attention|attention_next T MLIR RNGD WORKDIR [small|uniform]
 """
 import os
 import re
@@ -99,7 +99,8 @@ def attention(T, mlir, rngd, d, dist):
     A = axes_of(mlir)
     N, G, D, TQ = A["N"], A.get("G", 1), A["D"], 16
     HQ = N * G
-    tile = min(TQ * (D // 16) // G, T)
+    # The key tile: the stage's SI (a pass of fewer q heads than G has longer tiles).
+    tile = A.get("SI", min(TQ * (D // 16) // G, T))
     TB, TT = T // tile, tile // TQ
     ax = {"N": N, "G": G, "TB": TB, "TT": TT, "TQ": TQ, "D": D}
     st_ax = {"N": N, "G": G, "TB": TB, "TT": TT, "TQ": TQ}
@@ -156,8 +157,138 @@ def attention(T, mlir, rngd, d, dist):
     return int(bad != 0)
 
 
+def attention_next(T, mlir, rngd, d, dist):
+    """prefill_attention: T queries against one earlier, full chunk (SB x SI keys), folded into
+    each query's state (m, l, o) as prefill_oracle.prefill_attention emulates it."""
+    args = parse(mlir)
+    A = axes_of(mlir)
+    N, G, D, TQ = A["N"], A.get("G", 1), A["D"], 16
+    HQ, TB, TT, S = N * G, A.get("TB", 1), A.get("TT", 1), A["SB"] * A["SI"]
+    ax = {"N": N, "G": G, "TB": TB, "TT": TT, "TQ": TQ, "D": D}
+    st_ax = {"N": N, "G": G, "TB": TB, "TT": TT, "TQ": TQ}
+    rng = np.random.default_rng(11)
+    draw = (lambda s: rng.random(s, dtype=np.float32)) if dist == "uniform" else \
+        (lambda s: np.clip(rng.standard_normal(s, dtype=np.float32), -4, 4))
+    q = O.f32_to_bf16(draw((HQ, T, D)))
+    k = O.f32_to_bf16(draw((S, N, D)))
+    v = O.f32_to_bf16(draw((S, N, D)))
+    O.to_layout(q.reshape(N, G, TB, TT, TQ, D), args["q"], ax).tofile(d + "/q.bin")
+    kv_ax = {"SB": A["SB"], "SI": A["SI"], "N": N, "D": D}
+    O.to_layout(k.reshape(A["SB"], A["SI"], N, D), args["k_cache"], kv_ax).tofile(d + "/k_cache.bin")
+    O.to_layout(v.reshape(A["SB"], A["SI"], N, D), args["v_cache"], kv_ax).tofile(d + "/v_cache.bin")
+    m = (rng.standard_normal((HQ, T)) + 2.5).astype(np.float32)
+    l = (rng.random((HQ, T)) * 100 + 1).astype(np.float32)
+    o = (rng.standard_normal((HQ, T, D)) * 10).astype(np.float32)
+    if dist == "uniform":
+        m[:], l[:], o[:] = O.MASKED, 0, 0
+    O.to_layout(m.reshape(N, G, TB, TT, TQ), args["max_hbm"], st_ax).tofile(d + "/max_hbm.bin")
+    O.to_layout(l.reshape(N, G, TB, TT, TQ), args["sum_hbm"], st_ax).tofile(d + "/sum_hbm.bin")
+    O.to_layout(o.reshape(N, G, TB, TT, TQ, D), args["out_hbm"], ax).tofile(d + "/out_hbm.bin")
+    run(rngd, d, ["q", "k_cache", "v_cache", "max_hbm", "sum_hbm", "out_hbm"],
+        ["max_hbm", "sum_hbm", "out_hbm"])
+    qf, kf, vf = (O.bf16_to_f32(a) for a in (q, k, v))
+    ones = np.ones((1, S), np.float32)
+    mn, ln, on = np.zeros_like(m), np.zeros_like(l), np.zeros_like(o)
+    for h in range(HQ):
+        kh, vh = kf[:, h // G], vf[:, h // G]
+        sc = O.bf16_to_f32(O.f32_to_bf16(O.contract(qf[h], kh) / O.SCALE))
+        mm = np.maximum(sc.max(axis=1), m[h])
+        alpha = np.exp((m[h] - mm).astype(np.float64)).astype(np.float32)
+        p = O.bf16_to_f32(O.f32_to_bf16(np.exp((sc - mm[:, None]).astype(np.float64)).astype(np.float32)))
+        mn[h] = mm
+        ln[h] = l[h] * alpha + O.contract(p, ones)[:, 0]
+        on[h] = O.contract(p, vh.T) + o[h] * alpha[:, None]
+    rc = 0
+    for name, exp, mapping, axes in [("max_hbm", mn, args["max_hbm"], st_ax),
+                                     ("sum_hbm", ln, args["sum_hbm"], st_ax),
+                                     ("out_hbm", on, args["out_hbm"], ax)]:
+        got = O.from_layout(np.fromfile("%s/%s.bin" % (d, name), dtype=np.uint32), mapping, axes)
+        bad = np.count_nonzero(got.reshape(exp.shape) != exp.view(np.uint32))
+        print("T=%d %s (%s): %d values, %d mismatches" % (T, name, dist, exp.size, bad))
+        rc |= bad != 0
+    return rc
+
+
+def contract_rows(x, w, packet=32, rows=256):
+    """O.contract in blocks of `rows` output rows (the same sums, less memory)."""
+    return np.concatenate([O.contract(x, w[i:i + rows], packet)
+                           for i in range(0, w.shape[0], rows)], axis=1)
+
+
+def decoder(T, mlir, rngd, d, dist):
+    """prefill_decoder: r = bf16((((P0 + P1) + ...) + x), P_k o_proj's partial sums over the K
+    blocks of QP / KS values (QP: a pass's values of Q, Q itself in one pass), in K order; h = bf16(RMSNorm(r)),
+    16 values of h a slice; g, u = h W^T over all of H, or over HP parts of H whose f32 sums add
+    in order; p = silu_times(g, u); y = bf16(((D0 + D1) + ...) + r), D_k down's partial sums
+    over K blocks of L (LP / KD values each, KD blocks a pass) in O.down_order's generalisation
+    [L % dv / 16, L % block / dv, L % 16], dv a token's values on a slice of down's ring."""
+    args = parse(mlir)
+    A = axes_of(mlir)
+    H, Q, L = A["H"], A["Q"], A["L"]
+    oblock = A.get("QP", Q) // A["KS"]
+    hparts = A.get("HP", 1)
+    lpass = A.get("LP", L)
+    dblock = lpass // A["KD"]
+    # A token's values on a slice of down's ring: `L % dv / 16` in the broadcast's time, or
+    # one flit (dv = 16) when it has no such term.
+    ds = re.search(r'^!ds = !tcp\.stream<[^>]*time = "([^"]*)"', open(mlir).read(), re.M).group(1)
+    m = re.search(r'LP? % (\d+) / 16', ds)
+    dv = int(m.group(1)) if m else 16
+    rng = np.random.default_rng(11)
+    if dist == "uniform":
+        draw = lambda shape, scale: rng.random(shape, dtype=np.float32) * np.float32(scale)
+    else:
+        draw = lambda shape, scale: np.clip(rng.standard_normal(shape, dtype=np.float32),
+                                            -4, 4) * np.float32(scale)
+    scale = 0.02 if dist == "small" else 0.05
+    ab, xb = O.f32_to_bf16(draw((T, Q), 1.0)), O.f32_to_bf16(draw((T, H), 1.0))
+    wob = O.f32_to_bf16(draw((H, Q), scale))
+    pwb = O.f32_to_bf16(np.float32(1) + draw(H, 0.1))
+    wgb, wub = (O.f32_to_bf16(draw((L, H), scale)) for _ in range(2))
+    wdb = O.f32_to_bf16(draw((H, L), scale))
+    O.to_layout(ab, args["attn"], {"T": T, "Q": Q}).tofile(d + "/attn.bin")
+    O.to_layout(xb, args["x"], {"T": T, "H": H}).tofile(d + "/x.bin")
+    O.to_layout(wob, args["o_weight"], {"H": H, "Q": Q}).tofile(d + "/o_weight.bin")
+    pwb.tofile(d + "/post_rms_weight.bin")
+    O.to_layout(wgb, args["gate_weight"], {"L": L, "H": H}).tofile(d + "/gate_weight.bin")
+    O.to_layout(wub, args["up_weight"], {"L": L, "H": H}).tofile(d + "/up_weight.bin")
+    O.to_layout(wdb, args["down_weight"], {"H": H, "L": L}).tofile(d + "/down_weight.bin")
+    run(rngd, d, ["attn", "x", "o_weight", "post_rms_weight", "gate_weight", "up_weight",
+                  "down_weight"], ["y"])
+    a, x, wo, pw, wg, wu, wd = (O.bf16_to_f32(v) for v in (ab, xb, wob, pwb, wgb, wub, wdb))
+    acc = None
+    for k in range(0, Q, oblock):
+        part = contract_rows(a[:, k:k + oblock], wo[:, k:k + oblock])
+        acc = part if acc is None else acc + part
+    r = O.bf16_to_f32(O.f32_to_bf16(acc + x))
+    hn, _ = O.rmsnorm(r, pw, 16)
+    h = O.bf16_to_f32(O.f32_to_bf16(hn))
+    hl = H // hparts
+
+    def gemm(w):
+        s = contract_rows(h[:, :hl], w[:, :hl])
+        for i in range(1, hparts):
+            s = s + contract_rows(h[:, i * hl:(i + 1) * hl], w[:, i * hl:(i + 1) * hl])
+        return s
+    p = O.bf16_to_f32(O.silu_times(gemm(wg), gemm(wu)))
+    i0, i1, i2 = np.meshgrid(np.arange(dv // 16), np.arange(dblock // dv), np.arange(16),
+                             indexing="ij")
+    order = (dv * i1 + 16 * i0 + i2).ravel()
+    acc = None
+    for k in range(0, L, dblock):
+        part = contract_rows(p[:, k + order], wd[:, k + order])
+        acc = part if acc is None else acc + part
+    y = O.f32_to_bf16(acc + r)
+    got = O.from_layout(np.fromfile(d + "/y.bin", dtype=np.uint16), args["y"], {"T": T, "H": H})
+    bad = np.count_nonzero(got.reshape(T, H) != y)
+    print("T=%d y (%s): %d values, %d mismatches" % (T, dist, y.size, bad))
+    return int(bad != 0)
+
+
 if __name__ == "__main__":
     kind, T, mlir, rngd, d = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
     dist = sys.argv[6] if len(sys.argv) > 6 else "small"
     os.makedirs(d, exist_ok=True)
-    sys.exit((projection if kind == "projection" else attention)(T, mlir, rngd, d, dist))
+    modes = {"projection": projection, "attention": attention, "attention_next": attention_next,
+             "decoder": decoder}
+    sys.exit(modes[kind](T, mlir, rngd, d, dist))

@@ -5,6 +5,7 @@
 #include "compiler/placement/qwen3/PrefillShared.h"
 #include "compiler/placement/qwen3/Stages.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -35,11 +36,16 @@ struct AttentionPlan {
   int64_t sb;
   int64_t tt, tb; // the block: TB query tiles of TT slices of TQ queries
   int64_t vSplit; // V's d split over the ring's slices (D / 64 for D = 128)
+  int64_t heads;  // q heads of a kv head a pass (of the model's groups())
+  int64_t passes; // passes one after another, each against the same keys and V in DM
 };
 
-llvm::Expected<AttentionPlan> planAttention(const Qwen3Shape &s, const TargetModel &t, int64_t T) {
+// The plan of a pass of `G` q heads of each kv head (all of them: one pass).
+llvm::Expected<AttentionPlan> planPass(const Qwen3Shape &s, const TargetModel &t, int64_t T,
+                                       int64_t G) {
   AttentionPlan p;
-  const int64_t N = s.kvHeads, G = s.groups(), D = s.headDim;
+  const int64_t N = s.kvHeads, D = s.headDim;
+  p.heads = G, p.passes = s.groups() / G;
   p.lanes = t.trfLanes;
   p.flitBf16 = t.flitBytes / 2;
   p.flitF32 = t.flitBytes / 4;
@@ -80,7 +86,10 @@ llvm::Expected<AttentionPlan> planAttention(const Qwen3Shape &s, const TargetMod
     return placementError(kStage, "a kv head's queries fit its ring's TRF slots",
                           num(G) + " q heads x " + num(T) + " queries in " + num(p.tq) +
                               " per slice need " + num(used) + " slices, the ring has " +
-                              num(p.ring));
+                              num(p.ring) +
+                              (p.passes > 1 ? " (" + num(s.groups()) + " q heads in passes of " +
+                                                  num(G) + ")"
+                                            : std::string()));
   // A smaller block leaves the ring's last query tiles padding: whole tiles of G x TT slices.
   if (p.ring % (G * p.tt))
     return placementError(kStage, "a kv head's query tiles (G x TT slices) tile its ring",
@@ -103,8 +112,24 @@ llvm::Expected<AttentionPlan> planAttention(const Qwen3Shape &s, const TargetMod
   return p;
 }
 
+// All q heads of a kv head in one pass when they place, else the fewest passes of equal heads
+// that do; a shape none places is refused with the one-head pass's rule.
+llvm::Expected<AttentionPlan> planAttention(const Qwen3Shape &s, const TargetModel &t, int64_t T) {
+  const int64_t G = s.groups();
+  for (int64_t heads = G; heads > 1; --heads) {
+    if (G % heads != 0)
+      continue;
+    llvm::Expected<AttentionPlan> p = planPass(s, t, T, heads);
+    if (p)
+      return p;
+    llvm::consumeError(p.takeError());
+  }
+  return planPass(s, t, T, 1);
+}
+
 // The types, under the hand-placed file's aliases.
 struct AttentionTypes {
+  Type qp, sp, op; // a pass's views of q, the state and out (its heads; several passes)
   Type qh, kv, qdm, qload, qtrf, krow, krf, krt, kdm, kf, ks, sacc, sres, sdm, qrow, qrowdm,
       qrowvrf, ein, einb, eout, pdm, pload, ptrf, pview, onein, onedm, ones, lacc, vdm, vrows,
       vcols, vtdm, vf, vs, oacc, odm, oload, ovrf, sth, oh, ostate;
@@ -113,8 +138,11 @@ struct AttentionTypes {
 
 AttentionTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const AttentionPlan &p,
                             int64_t T) {
-  const int64_t G = s.groups(), D = s.headDim, KC = p.kvPerCluster;
-  Expr n = b.axis("N", s.kvHeads), g = b.axis("G", G), d = b.axis("D", D);
+  const int64_t G = p.heads, D = s.headDim, KC = p.kvPerCluster;
+  // g: a pass's q heads (GP of the model's G when there are several passes).
+  Expr n = b.axis("N", s.kvHeads), gAll = b.axis("G", s.groups()), d = b.axis("D", D);
+  Expr g = p.passes == 1 ? gAll : G > 1 ? b.axis("GP", G) : Expr::one();
+  Expr gPass = g.pad(s.groups()); // a pass's heads among all of them (its views)
   Expr tb = b.axis("TB", p.tb), tt = b.axis("TT", p.tt), tq = b.axis("TQ", p.tq);
   Expr sb = b.axis("SB", p.sb), si = b.axis("SI", p.si);
   Expr ringAxis = b.axis("XR", p.ring); // a ring of the kv head: the broadcast's copies
@@ -130,7 +158,7 @@ AttentionTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const Attentio
   const ProjectionTokens pt = projectionTokens(T, b.target());
   const TokenAxes tokens = {{"TB", p.tb}, {"TT", p.tt}, {"TQ", p.tq}};
   std::vector<Expr> qItems = tokenDigits(tokens, pt.perCluster, T);
-  qItems.insert(qItems.end(), {n, g});
+  qItems.insert(qItems.end(), {n, gAll});
   for (const Expr &e : tokenDigits(tokens, pt.queryBlock, pt.perCluster))
     qItems.push_back(e);
   qItems.push_back(d / L);
@@ -139,6 +167,12 @@ AttentionTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const Attentio
   qItems.push_back(d % L);
   y.qh = b.hbm("qh", bf, Expr::pair(qItems));
   y.qLayout = Expr::pair(qItems).str();
+  if (p.passes > 1) {
+    std::replace_if(
+        qItems.begin(), qItems.end(), [&](const Expr &e) { return e.str() == gAll.str(); },
+        gPass);
+    y.qp = b.hbm("qp", bf, Expr::pair(qItems));
+  }
   y.kv = b.hbm("kv", bf, Expr::pair({sb, si, n, d}));
   y.qdm = b.dm("qdm", bf, cl, qs, Expr::pair({d / L, tq / L, tq % L, d % L}));
   y.qload = b.stream("qload", bf, cl, qs, Expr::pair({tq % L, tq / L, d / F, d % F / L}), d % L);
@@ -186,14 +220,19 @@ AttentionTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const Attentio
   y.odm = b.dm("odm", f, cl, qs, Expr::pair({d % dv, d / dv, tq / L, tq % L}));
   y.oload = b.stream("oload", f, cl, qs, oTime, tq % L);
   y.ovrf = b.vrf("ovrf", f, cl, qs, Expr::pair({d % dv, d / dv, tq / L, tq % L}));
-  y.sth = b.hbm("sth", f, Expr::pair({n, g, tb, tt, tq}));
-  y.oh = b.hbm("oh", f, Expr::pair({n, g, tb, tt, d % dv, d / dv, tq}));
+  y.sth = b.hbm("sth", f, Expr::pair({n, gAll, tb, tt, tq}));
+  y.oh = b.hbm("oh", f, Expr::pair({n, gAll, tb, tt, d % dv, d / dv, tq}));
+  if (p.passes > 1) {
+    y.sp = b.hbm("sp", f, Expr::pair({n, gPass, tb, tt, tq}));
+    y.op = b.hbm("op", f, Expr::pair({n, gPass, tb, tt, d % dv, d / dv, tq}));
+  }
   y.ostate = b.dm("ostate", f, cl, qs, Expr::pair({d % dv, d / dv, tq / L, tq % L}));
   return y;
 }
 
 struct AttentionArgs {
   Value q, k, v, max, sum, out;
+  Value kd, vt; // the keys and V in DM: loaded by the first pass, reused by the others
 };
 
 Value loadQueries(StageBuilder &b, const AttentionTypes &y, const AttentionArgs &a) {
@@ -203,15 +242,21 @@ Value loadQueries(StageBuilder &b, const AttentionTypes &y, const AttentionArgs 
   return b.toTrf("qt", q2, y.qtrf);
 }
 
-// s = bf16(q . k / sqrt(D)): k's rows laid out by the inter_transpose, broadcast around the ring.
-Value scores(StageBuilder &b, const AttentionTypes &y, const AttentionArgs &a, Value qt,
-             int64_t headDim) {
+// k's rows laid out by the inter_transpose: slice (SB, D / 16) of the ring holds SI keys.
+Value loadKeys(StageBuilder &b, const AttentionTypes &y, const AttentionArgs &a) {
   Value kr = b.dma("kr", a.k, y.krow);
   Value kr1 = b.fetch("kr1", Context::main, kr, y.krf);
   Value kr2 = b.switchOp("kr2", tcp::SwitchMode::inter_transpose, kr1, y.krt);
   Value kr3 = b.collect("kr3", kr2);
-  Value kd = b.commit("kd", kr3, y.kdm);
-  Value k1 = b.fetch("k1", Context::main, kd, y.kf);
+  return b.commit("kd", kr3, y.kdm);
+}
+
+// s = bf16(q . k / sqrt(D)): the keys broadcast around the ring.
+Value scores(StageBuilder &b, const AttentionTypes &y, AttentionArgs &a, Value qt,
+             int64_t headDim) {
+  if (!a.kd)
+    a.kd = loadKeys(b, y, a);
+  Value k1 = b.fetch("k1", Context::main, a.kd, y.kf);
   Value k2 = b.switchOp("k2", tcp::SwitchMode::broadcast1, k1, y.ks);
   Value k3 = b.collect("k3", k2);
   Value sa = b.contract("sa", k3, qt, kTimeBroadcastRows, y.sacc);
@@ -297,8 +342,7 @@ Value rowSums(StageBuilder &b, const AttentionTypes &y, const AttentionArgs &a, 
 }
 
 // o' = p . V + o alpha: o alpha into the VRF, added in the contraction's chain.
-Value output(StageBuilder &b, const AttentionTypes &y, const AttentionArgs &a, Value pt,
-             Value alv) {
+Value output(StageBuilder &b, const AttentionTypes &y, AttentionArgs &a, Value pt, Value alv) {
   Value od = b.dma("od", a.out, y.ostate);
   Value y1 = b.fetch("y1", Context::main, od, y.oload);
   Value y2 = b.collect("y2", y1);
@@ -307,12 +351,14 @@ Value output(StageBuilder &b, const AttentionTypes &y, const AttentionArgs &a, V
   Value y4 = b.fetch("y4", Context::main, oa, y.oload);
   Value y5 = b.collect("y5", y4);
   Value oav = b.toVrf("oav", y5, y.ovrf);
-  Value vd = b.dma("vd", a.v, y.vdm);
-  Value v1 = b.fetch("v1", Context::main, vd, y.vrows);
-  Value v2 = b.collect("v2", v1);
-  Value v3 = b.transpose("v3", v2, y.vcols);
-  Value vt = b.commit("vt", v3, y.vtdm);
-  Value u1 = b.fetch("u1", Context::main, vt, y.vf);
+  if (!a.vt) {
+    Value vd = b.dma("vd", a.v, y.vdm);
+    Value v1 = b.fetch("v1", Context::main, vd, y.vrows);
+    Value v2 = b.collect("v2", v1);
+    Value v3 = b.transpose("v3", v2, y.vcols);
+    a.vt = b.commit("vt", v3, y.vtdm);
+  }
+  Value u1 = b.fetch("u1", Context::main, a.vt, y.vf);
   Value u2 = b.switchOp("u2", tcp::SwitchMode::broadcast1, u1, y.vs);
   Value u3 = b.collect("u3", u2);
   Value ob = b.contract("ob", u3, pt, kTimeBroadcastRows, y.oacc);
@@ -322,7 +368,7 @@ Value output(StageBuilder &b, const AttentionTypes &y, const AttentionArgs &a, V
 
 void describeAttention(StageBuilder &b, const Qwen3Shape &s, const AttentionPlan &p, int64_t T,
                        const std::string &qLayout) {
-  const int64_t D = s.headDim, G = s.groups(), dv = D / p.vSplit;
+  const int64_t D = s.headDim, G = p.heads, dv = D / p.vSplit;
   const std::string rootD = "sqrt(" + num(D) + ")";
   b.describe(wrapHeader(
       "Multi-token `prefill_attention` stage: a block of T = " + num(T) +
@@ -363,6 +409,10 @@ void describeAttention(StageBuilder &b, const Qwen3Shape &s, const AttentionPlan
       (p.tb * G * p.tt < p.ring ? " (the block fills " + num(p.tb * G * p.tt) + " of the ring's " +
                                       num(p.ring) + " slices)"
                                 : std::string()) +
+      (p.passes > 1 ? " in " + num(p.passes) + " passes of " + num(G) + " of the " +
+                          num(s.groups()) + " q heads (views of q and the state; the keys and V "
+                          "loaded once)"
+                    : std::string()) +
       ". The keys arrive as whole rows (" + num(p.keysPerSlice) + " keys x " + num(D) +
       " values on slice (SB, SI / " + num(p.keysPerSlice) +
       ")), the Switch Engine's "
@@ -380,6 +430,20 @@ void describeAttention(StageBuilder &b, const Qwen3Shape &s, const AttentionPlan
       "Rounding points: s and p are bf16; everything else is f32."));
 }
 
+// One pass: its heads' queries against the chunk, their state read and written.
+void attendPass(StageBuilder &b, const Qwen3Shape &s, const AttentionTypes &y, AttentionArgs &a) {
+  Value qt = loadQueries(b, y, a);
+  Value sd = scores(b, y, a, qt, s.headDim);
+  Softmax sm = maxAndAlpha(b, y, a, sd);
+  Value pd = probabilities(b, y, sd, sm.mv);
+  Value pt = pdToTrf(b, y, pd);
+  Value l = rowSums(b, y, a, pd, pt, sm.alv);
+  Value o = output(b, y, a, pt, sm.alv);
+  b.dmaInto(sm.m, a.max);
+  b.dmaInto(l, a.sum);
+  b.dmaInto(o, a.out);
+}
+
 } // namespace
 
 llvm::Error buildPrefillAttention(StageBuilder &b, const Qwen3Shape &s, int64_t T) {
@@ -395,16 +459,23 @@ llvm::Error buildPrefillAttention(StageBuilder &b, const Qwen3Shape &s, int64_t 
   a.max = b.inout("max_hbm", y.sth);
   a.sum = b.inout("sum_hbm", y.sth);
   a.out = b.inout("out_hbm", y.oh);
-  Value qt = loadQueries(b, y, a);
-  Value sd = scores(b, y, a, qt, s.headDim);
-  Softmax sm = maxAndAlpha(b, y, a, sd);
-  Value pd = probabilities(b, y, sd, sm.mv);
-  Value pt = pdToTrf(b, y, pd);
-  Value l = rowSums(b, y, a, pd, pt, sm.alv);
-  Value o = output(b, y, a, pt, sm.alv);
-  b.dmaInto(sm.m, a.max);
-  b.dmaInto(l, a.sum);
-  b.dmaInto(o, a.out);
+  if (plan->passes == 1) {
+    attendPass(b, s, y, a);
+    return llvm::Error::success();
+  }
+  // Pass c's heads: views of q and the state at its heads' offsets (the keys and V stay).
+  const int64_t tokensPerCluster = projectionTokens(T, b.target()).perCluster;
+  for (int64_t c = 0; c < plan->passes; ++c) {
+    const int64_t heads = c * plan->heads; // the heads before pass c, of each kv head
+    const std::string x = std::to_string(c);
+    AttentionArgs v = a;
+    v.q = b.view("qv" + x + "_", a.q, heads * tokensPerCluster * s.headDim, y.qp);
+    v.max = b.view("mv" + x + "_", a.max, heads * T, y.sp);
+    v.sum = b.view("sv" + x + "_", a.sum, heads * T, y.sp);
+    v.out = b.view("ov" + x + "_", a.out, heads * T * s.headDim, y.op);
+    attendPass(b, s, y, v);
+    a.kd = v.kd, a.vt = v.vt;
+  }
   return llvm::Error::success();
 }
 

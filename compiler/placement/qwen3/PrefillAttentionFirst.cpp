@@ -27,8 +27,10 @@ struct Ctx {
   Expr cl() const { return cat({ax("CL", p.C)}); }
   // The queries' slices: [N % NC, TB, RQ, G, TT]; a kv head's ring.
   Expr qSlices() const {
-    return cat({n(1, p.NC), gap(), tb(), ax("RQ", p.RQ), ax("G", p.G), tt()});
+    return cat({n(1, p.NC), gap(), tb(), ax("RQ", p.RQ), g(), tt()});
   }
+  /// A pass's q heads of a kv head (all of them when there is one pass).
+  Term g() const { return ax(p.passes > 1 ? "GP" : "G", p.G); }
   /// The unused slices after each kv head's ring when the rings do not fill a cluster.
   Term gap() const {
     const int64_t k = p.S / (p.NC * p.ring);
@@ -109,9 +111,10 @@ mlir::Value loadQueries(Ctx &c, mlir::Value q) {
 }
 
 // A mask from HBM into the VRF of every slice that uses it (fresh replica axes for the query
-// factors it does not depend on), on the sub context.
+// factors it does not depend on), on the sub context. `d`: its DM copy (made when null; later
+// passes fetch it again, the VRF being too small to keep it beside o).
 mlir::Value loadMask(Ctx &c, const std::string &n, mlir::Value mask, const Expr &slices,
-                     const Term &outer) {
+                     const Term &outer, mlir::Value &d) {
   StageBuilder &b = c.b;
   const Plan &p = c.p;
   mlir::Type f = b.f32();
@@ -120,7 +123,8 @@ mlir::Value loadMask(Ctx &c, const std::string &n, mlir::Value mask, const Expr 
   mlir::Type load = b.stream(n + "load", f, c.cl(), slices,
                              cat({outer, c.rows(), c.tq(p.sub, p.lanes)}), cat({c.tq(1, p.sub)}));
   mlir::Type vrf = b.vrf(n + "vrf", f, c.cl(), slices, elem);
-  mlir::Value d = b.dma(n + "d", mask, dm);
+  if (!d)
+    d = b.dma(n + "d", mask, dm);
   return toVrf(b, n + "1", n + "2", n + "v", Context::sub, d, load, vrf);
 }
 
@@ -306,8 +310,8 @@ mlir::Value loadValues(Ctx &c, mlir::Value v) {
 // o = p . V: V broadcast around the rings (the diagonal's: the query tile's slices; the main
 // one's: the kv head's) and contracted against p; the diagonal part (plus o_in alpha, from
 // the VRF) through the VRF into the main part's chain.
-mlir::Value values(Ctx &c, const Types &t, mlir::Value v, mlir::Value pt, mlir::Value pdt,
-                   mlir::Value alv, mlir::Value outIn) {
+mlir::Value values(Ctx &c, const Types &t, mlir::Value v, mlir::Value &vt, mlir::Value pt,
+                   mlir::Value pdt, mlir::Value alv, mlir::Value outIn) {
   StageBuilder &b = c.b;
   const Plan &p = c.p;
   mlir::Type bf = b.bf16();
@@ -326,7 +330,8 @@ mlir::Value values(Ctx &c, const Types &t, mlir::Value v, mlir::Value pt, mlir::
   mlir::Type ostate = b.dm("ostate", b.f32(), cl, c.qSlices(),
                            cat({c.d(1, half), c.d(half, p.D), c.rows(), c.lanes()}));
 
-  mlir::Value vt = loadValues(c, v);
+  if (!vt) // the first pass loads V; the others reuse it
+    vt = loadValues(c, v);
   mlir::Value x = b.fetch("w1", Context::main, b.reinterpret("vtd", vt, vtddm), vdf);
   mlir::Value w3 = b.collect("w3", b.switchOp("w2", tcp::SwitchMode::broadcast1, x, vds));
   mlir::Value oi = b.dma("oi", outIn, ostate);
@@ -373,9 +378,9 @@ mlir::Value normalise(Ctx &c, const Types &t, mlir::Value o, mlir::Value l) {
 void declareAxes(Ctx &c) {
   const Plan &p = c.p;
   const std::vector<std::pair<const char *, int64_t>> axes = {
-      {"N", p.N},   {"G", p.G},   {"D", p.D},     {"TB", p.TB},        {"TT", p.TT}, {"TQ", p.TQ},
+      {"N", p.N},   {"G", p.GA},  {"D", p.D},     {"TB", p.TB},        {"TT", p.TT}, {"TQ", p.TQ},
       {"SB", p.SB}, {"SI", p.SI}, {"XK", p.ring}, {"XT", p.keySlices}, {"CL", p.C},  {"RQ", p.RQ},
-      {"RN", p.NC}, {"RG", p.G},  {"RT", p.TT},   {"RB", p.TB}};
+      {"RN", p.NC}, {"RG", p.G},  {"RT", p.TT},   {"RB", p.TB},        {"GP", p.passes > 1 ? p.G : 1}};
   for (const auto &[name, size] : axes)
     if (size > 1)
       c.b.axis(name, size);
@@ -386,9 +391,9 @@ Values attentionValues(const AttentionPlan &p) {
   const int64_t spare = p.S / (p.NC * p.ring);
   return {{"T", num(p.T)},
           {"T1", num(p.T - 1)},
-          {"heads", num(p.N * p.G)},
+          {"heads", num(p.N * p.GA)},
           {"D", num(p.D)},
-          {"G", num(p.G)},
+          {"G", num(p.GA)},
           {"TB", num(p.TB)},
           {"TT", num(p.TT)},
           {"TQ", num(p.TQ)},
@@ -421,6 +426,11 @@ Values attentionValues(const AttentionPlan &p) {
           {"spare", spare > 1 ? " (the rings fill " + num(p.NC * p.ring) + " of a cluster's " +
                                     num(p.S) + " slices, one in " + num(spare) + ")"
                               : ""},
+          {"passes", p.passes > 1 ? " The " + num(p.GA) + " q heads of a kv head run in " +
+                                        num(p.passes) + " passes of " + num(p.G) +
+                                        " (G = [G / " + num(p.G) + ", GP]: views of q, the "
+                                        "state and attn), the masks, keys and V loaded once."
+                                  : ""},
           {"rings", p.hasMain
                         ? " (main: " + num(p.ring) + " slices, diagonal: " + num(p.keySlices) + ")"
                         : ""}};
@@ -482,7 +492,7 @@ void describeAttentionPlacement(StageBuilder &b, const AttentionPlan &p) {
   b.describe(wrap(fill(
       "\nPlacement (docs/prefill.md): the queries stay in the TRF, {TQ} of one head per slice "
       "({lanes} lanes, two time-broadcast rows): slice [N % {NC}, TB, G, TT] of cluster N / "
-      "{NC}{copies}, so a kv head's {ring} slices are one ring{spare}. The keys reach them "
+      "{NC}{copies}, so a kv head's {ring} slices are one ring{spare}.{passes} The keys reach them "
       "through the Switch Engine: slice (SB, D / {vb}) of a ring holds {SI} keys x {vb} values "
       "and the broadcast streams every key's {D} values in D order, one flit a cycle; the keys "
       "come from HBM as whole rows ({rowKeys} keys a slice) and the Switch Engine's "
@@ -499,6 +509,61 @@ void describeAttentionPlacement(StageBuilder &b, const AttentionPlan &p) {
           "Rounding points: s, p and a are bf16; the contraction sums, m, l, o (the sum of its "
           "parts) and o / l are f32.",
       v)));
+}
+
+// The stage's HBM arguments, or a pass's views of them (its heads).
+struct Args {
+  mlir::Value q, k, v, tileMask, diagMask, maxIn, sumIn, outIn, attn;
+};
+
+// What the first pass loads and the others reuse: the masks, the keys and V in DM.
+struct Shared {
+  mlir::Value tmd, dmd, kd, vt;
+};
+
+// Pass `pass`'s heads of q, the state and attn: views at its heads' offsets.
+Args passArgs(Ctx &c, const Args &a, int64_t pass) {
+  StageBuilder &b = c.b;
+  const AttentionLayouts l = attentionLayouts(c.p, true);
+  const PassOffsets at = passOffsets(c.p, pass);
+  mlir::Type bf = b.bf16(), f = b.f32();
+  mlir::Type qp = b.hbm("qp", bf, l.q), stp = b.hbm("stp", f, l.state);
+  mlir::Type osp = b.hbm("osp", f, l.outState), ap = b.hbm("ap", bf, l.attn);
+  const std::string x = num(pass);
+  Args v = a;
+  v.q = b.view("qv" + x + "_", a.q, at.q, qp);
+  v.maxIn = b.view("miv" + x + "_", a.maxIn, at.state, stp);
+  v.sumIn = b.view("siv" + x + "_", a.sumIn, at.state, stp);
+  v.outIn = b.view("oiv" + x + "_", a.outIn, at.out, osp);
+  v.attn = b.view("av" + x + "_", a.attn, at.out, ap);
+  return v;
+}
+
+// One pass: its heads' queries against every key (the masks, keys and V loaded by the first).
+void attendPass(Ctx &c, const Types &t, const Args &a, Shared &s) {
+  StageBuilder &b = c.b;
+  const Plan &p = c.p;
+  mlir::Value qt = loadQueries(c, a.q), tmv;
+  if (p.hasMain)
+    tmv = loadMask(c, "tm", a.tileMask,
+                   cat({c.ax("RN", p.NC), c.gap(), c.tb(), c.ax("RG", p.G), c.ax("RT", p.TT)}),
+                   c.sb(), s.tmd);
+  mlir::Value dmv = loadMask(c, "dm", a.diagMask,
+                             cat({c.ax("RN", p.NC), c.gap(), c.ax("RB", p.TB), c.ax("RQ", p.RQ),
+                                  c.ax("RG", p.G), c.tt()}),
+                             c.ax("SI", p.SI), s.dmd);
+  if (!s.kd)
+    s.kd = loadKeys(c, a.k);
+  mlir::Value sd = p.hasMain ? mainScores(c, t, s.kd, qt, tmv) : mlir::Value();
+  mlir::Value dd = diagScores(c, t, s.kd, qt, dmv);
+  auto [mv, alv] = maxAndAlpha(c, t, sd, dd, a.maxIn);
+  mlir::Value pd, pt;
+  if (p.hasMain)
+    std::tie(pd, pt) = probabilities(c, true, sd, t.pdm, t.ptrf, mv);
+  auto [pdd, pdt] = probabilities(c, false, dd, t.pddm, t.pdtrf, mv);
+  mlir::Value l = sums(c, t, pd, pt, pdd, pdt, alv, a.sumIn);
+  mlir::Value o = values(c, t, a.v, s.vt, pt, pdt, alv, a.outIn);
+  b.dmaInto(normalise(c, t, o, l), a.attn);
 }
 
 } // namespace
@@ -519,33 +584,16 @@ llvm::Error buildPrefillAttentionFirst(StageBuilder &b, const Qwen3Shape &shape,
   mlir::Type sth = b.hbm("sth", f, hbm.state), osh = b.hbm("osh", f, hbm.outState);
   mlir::Type ah = b.hbm("ah", bf, hbm.attn);
 
-  mlir::Value q = b.input("q", qhT), k = b.input("k_cache", kv), v = b.input("v_cache", kv);
-  mlir::Value tileMask = b.input("tile_mask", tmh), diagMask = b.input("diag_mask", dmh);
-  mlir::Value maxIn = b.input("max_in", sth), sumIn = b.input("sum_in", sth);
-  mlir::Value outIn = b.input("out_in", osh), attn = b.output("attn", ah);
+  Args a;
+  a.q = b.input("q", qhT), a.k = b.input("k_cache", kv), a.v = b.input("v_cache", kv);
+  a.tileMask = b.input("tile_mask", tmh), a.diagMask = b.input("diag_mask", dmh);
+  a.maxIn = b.input("max_in", sth), a.sumIn = b.input("sum_in", sth);
+  a.outIn = b.input("out_in", osh), a.attn = b.output("attn", ah);
 
   Types t = makeTypes(c);
-  mlir::Value qt = loadQueries(c, q);
-  mlir::Value tmv;
-  if (p.hasMain)
-    tmv = loadMask(c, "tm", tileMask,
-                   cat({c.ax("RN", p.NC), c.gap(), c.tb(), c.ax("RG", p.G), c.ax("RT", p.TT)}),
-                   c.sb());
-  mlir::Value dmv = loadMask(
-      c, "dm", diagMask,
-      cat({c.ax("RN", p.NC), c.gap(), c.ax("RB", p.TB), c.ax("RQ", p.RQ), c.ax("RG", p.G), c.tt()}),
-      c.ax("SI", p.SI));
-  mlir::Value kd = loadKeys(c, k);
-  mlir::Value sd = p.hasMain ? mainScores(c, t, kd, qt, tmv) : mlir::Value();
-  mlir::Value dd = diagScores(c, t, kd, qt, dmv);
-  auto [mv, alv] = maxAndAlpha(c, t, sd, dd, maxIn);
-  mlir::Value pd, pt;
-  if (p.hasMain)
-    std::tie(pd, pt) = probabilities(c, true, sd, t.pdm, t.ptrf, mv);
-  auto [pdd, pdt] = probabilities(c, false, dd, t.pddm, t.pdtrf, mv);
-  mlir::Value l = sums(c, t, pd, pt, pdd, pdt, alv, sumIn);
-  mlir::Value o = values(c, t, v, pt, pdt, alv, outIn);
-  b.dmaInto(normalise(c, t, o, l), attn);
+  Shared s;
+  for (int64_t pass = 0; pass < p.passes; ++pass)
+    attendPass(c, t, p.passes > 1 ? passArgs(c, a, pass) : a, s);
   return llvm::Error::success();
 }
 

@@ -22,10 +22,16 @@ struct AttentionPlan {
   int64_t vd;      // V: 16 keys x vd values of d a slice
   bool hasMain;    // more than one tile: the main contraction over the earlier tiles
   double scale;    // sqrt(D)
+  // The q heads in passes: G above is a pass's heads (of the GA a kv head has), `passes` of
+  // them one after the other, each against the same keys and V in DM.
+  int64_t GA = 0, passes = 1;
 };
 
 inline llvm::Error checkAttention(const AttentionPlan &p, const TargetModel &t) {
-  auto refuse = [](llvm::StringRef rule, const llvm::Twine &detail) {
+  auto refuse = [&](llvm::StringRef rule, const llvm::Twine &detail) {
+    if (p.passes > 1) // say which split of the heads was tried last
+      return placementError(kAttentionStage, rule,
+                            detail + " (" + num(p.GA) + " q heads in passes of " + num(p.G) + ")");
     return placementError(kAttentionStage, rule, detail);
   };
   if (p.N % p.C != 0)
@@ -55,16 +61,25 @@ inline llvm::Error checkAttention(const AttentionPlan &p, const TargetModel &t) 
                       " values of d a slice: " + num(slots) + " slots x " + num(2 * p.vb) +
                       " values, over the " + num(t.timeReducerCells) + " cells (T = " + num(p.T) +
                       ", G = " + num(p.G) + ")");
+  // Both masks sit in the VRF while the scores are made (f32: a query's tile_mask row, SB
+  // values, and diag_mask's tile of SI keys).
+  const int64_t masks = ((p.hasMain ? p.SB : 0) + p.SI) * p.TQ * 4;
+  if (masks > t.vrfBytesPerSlice)
+    return refuse("the masks (tile_mask's and diag_mask's rows of a slice's queries) in the VRF",
+                  num(masks) + " bytes (tiles of " + num(p.SI) + " keys), over " +
+                      num(t.vrfBytesPerSlice));
   if (p.D * p.TQ * 4 > t.vrfBytesPerSlice)
     return refuse("o's f32 part (D x a slice's queries) in the VRF",
                   num(p.D * p.TQ * 4) + " bytes, over " + num(t.vrfBytesPerSlice));
   return llvm::Error::success();
 }
 
-inline llvm::Expected<AttentionPlan> planAttention(const Qwen3Shape &s, const TargetModel &t,
-                                                   int64_t tokens) {
+/// The plan of a pass of `heads` q heads of each kv head (all of them: one pass).
+inline llvm::Expected<AttentionPlan> planPass(const Qwen3Shape &s, const TargetModel &t,
+                                              int64_t tokens, int64_t heads) {
   AttentionPlan p;
-  p.N = s.kvHeads, p.G = s.groups(), p.D = s.headDim, p.C = t.clusters, p.NC = p.N / p.C;
+  p.GA = s.groups(), p.passes = heads > 0 ? p.GA / heads : 0;
+  p.N = s.kvHeads, p.G = heads, p.D = s.headDim, p.C = t.clusters, p.NC = p.N / p.C;
   p.S = t.slicesPerCluster, p.lanes = t.trfLanes, p.vb = t.flitBytes / 2;
   p.sub = t.subFetchAccessBytes / 4, p.tr = t.transposeColumnBytes / 2;
   p.TQ = 2 * p.lanes, p.keySlices = p.D / p.vb;
@@ -82,6 +97,23 @@ inline llvm::Expected<AttentionPlan> planAttention(const Qwen3Shape &s, const Ta
   if (llvm::Error e = checkAttention(p, t))
     return e;
   return p;
+}
+
+/// All q heads of a kv head in one pass when they place, else the fewest passes of equal
+/// heads that do (a pass of fewer heads has longer key tiles: G x tile / 16 = D / 16 slices);
+/// a shape none places is refused with the one-head pass's rule.
+inline llvm::Expected<AttentionPlan> planAttention(const Qwen3Shape &s, const TargetModel &t,
+                                                   int64_t tokens) {
+  const int64_t G = s.groups();
+  for (int64_t heads = G; heads > 1; --heads) {
+    if (G % heads != 0)
+      continue;
+    llvm::Expected<AttentionPlan> p = planPass(s, t, tokens, heads);
+    if (p)
+      return p;
+    llvm::consumeError(p.takeError());
+  }
+  return planPass(s, t, tokens, 1);
 }
 
 /// Token digits [lo, hi) of T = [TB, TT, TQ] as terms over those axes.
@@ -102,9 +134,13 @@ struct AttentionLayouts {
   Expr q, kv, tileMask, diagMask, state, outState, attn;
 };
 
-inline AttentionLayouts attentionLayouts(const AttentionPlan &p) {
+/// `pass`: a pass's part of each (its heads, GP of the G, views of the arguments).
+inline AttentionLayouts attentionLayouts(const AttentionPlan &p, bool pass = false) {
   auto d = [&](int64_t lo, int64_t hi) { return digits("D", p.D, lo, hi); };
-  Term n = whole("N", p.N), g = whole("G", p.G), tb = whole("TB", p.TB), tt = whole("TT", p.TT);
+  Term g = whole("G", p.GA);
+  if (pass)
+    g = (p.G > 1 ? Expr::axis("GP") : Expr::one()).pad(p.GA);
+  Term n = whole("N", p.N), tb = whole("TB", p.TB), tt = whole("TT", p.TT);
   Term tq = whole("TQ", p.TQ), sb = whole("SB", p.SB), si = whole("SI", p.SI);
   const int64_t tc = p.tok.perCluster, run = p.tok.queryRun, half = p.D / 2;
   std::vector<Term> q = attentionTokens(p, tc, p.T);
@@ -123,6 +159,16 @@ inline AttentionLayouts attentionLayouts(const AttentionPlan &p) {
           cat({n, g, tb, tt, tq}),
           cat({n, g, tb, tt, d(1, half), d(half, p.D), tq}),
           cat({n, g, d(p.vb, p.D), tb, tt, tq, d(1, p.vb)})};
+}
+
+/// Where pass `c`'s heads start in each argument (elements): its q, state, out_in and attn.
+struct PassOffsets {
+  int64_t q, state, out;
+};
+
+inline PassOffsets passOffsets(const AttentionPlan &p, int64_t c) {
+  const int64_t heads = c * p.G; // the heads before pass c, of each kv head
+  return {heads * p.tok.perCluster * p.D, heads * p.T, heads * p.T * p.D};
 }
 
 } // namespace rngd::placement::qwen3
