@@ -25,6 +25,7 @@ Pure Python 3 standard library; it shares no code with oracle.py.
 import argparse
 import math
 import os
+import re
 import struct
 import sys
 import tempfile
@@ -483,6 +484,7 @@ def check_final_layer(d, out=sys.stdout):
 # Qwen3 decoder: a = x / sum; r = rx + W_o a; h = RMSNorm(r); rx' = r + W_down(silu(W_gate h) u)
 # with u = W_up h. Rounding points as in kernels/qwen3/decoder.mlir: a, r, h, p, rx' are bf16.
 DEC_N, DEC_G, DEC_D, DEC_H, DEC_L = 8, 2, 128, 1024, 3072
+DEC_LP = None  # the MLP pass length (--stage), None for one pass
 DEC_Q = DEC_N * DEC_G * DEC_D
 # The projection's sizes: hidden, q rows, k/v rows (Qwen3-0.6B unless --config says).
 PH, PQ, PP = 1024, 2048, 1024
@@ -500,6 +502,15 @@ def use_config(path):
     ATT_G = DEC_G = heads // kv
     DEC_H, DEC_L = c["hidden_size"], c["intermediate_size"]
     DEC_Q = DEC_N * DEC_G * DEC_D
+
+
+def use_stage(path):
+    """Takes the decoder's MLP pass length from the generated stage (its axis LP): the kernel
+    runs the MLP in passes of LP values of L when gate, up and down do not fit the TRF at once,
+    and adds the passes' down sums in pass order."""
+    global DEC_LP
+    m = re.search(r'\bLP = (\d+) : i64', open(path).read())
+    DEC_LP = int(m.group(1)) if m else None
 
 
 def _values(key, count, dist, mean=0.0, std=1.0):
@@ -542,6 +553,18 @@ def _contract(vec, w, rows):
     return acc
 
 
+def _down(p, wd, H, L):
+    """down's sums: one contraction over L, or (with --stage) one per pass of DEC_LP values of
+    L, each from 0 in its own order, added in pass order."""
+    lp = DEC_LP or L
+    total = None
+    for c in range(L // lp):
+        w = [wd[i * L + c * lp + j] for i in range(H) for j in range(lp)]
+        part = _contract(p[c * lp:(c + 1) * lp], w, H)
+        total = part if total is None else [f32_add(a, b) for a, b in zip(total, part)]
+    return total
+
+
 def decoder(d):
     """-> (expected bf16 bits of rx', float64 reference)."""
     H, L, Q = DEC_H, DEC_L, DEC_Q
@@ -564,7 +587,7 @@ def decoder(d):
     g, u = _contract(h, wg, L), _contract(h, wu, L)
     p = [bf16_value(bf16(f32(f32(f32(1.0 / (1.0 + math.exp(-gv))) * gv) * uv)))
          for gv, uv in zip(g, u)]
-    dn = _contract(p, wd, H)
+    dn = _down(p, wd, H, L)
     out = [bf16(f32_add(dv, rv)) for dv, rv in zip(dn, r)]
     # float64 reference with the stage boundaries' bf16 rounding points (a, r, h, p) but
     # exact sums: what the reference rule judges is the accumulation, not the bf16 boundaries.
@@ -1002,6 +1025,8 @@ def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--config", help="the projection's, attention's and decoder's sizes from a "
                    "Hugging Face config.json (default: Qwen3-0.6B's)")
+    p.add_argument("--stage", help="the generated stage file, for the decoder's MLP passes "
+                   "(its axis LP; default: one pass over L)")
     sub = p.add_subparsers(dest="cmd", required=True)
     mk = sub.add_parser("make-inputs", help="write KERNEL's input files into DIR")
     mk.add_argument("kernel", choices=sorted(KERNELS))
@@ -1017,6 +1042,8 @@ def main(argv):
     a = p.parse_args(argv)
     if a.config:
         use_config(a.config)
+    if a.stage:
+        use_stage(a.stage)
     if a.cmd == "make-inputs":
         make_inputs(a.kernel, a.dir, a.seed, a.dist)
         return 0

@@ -17,6 +17,7 @@
 #include "qwen3/host/Model.h"
 #include "qwen3/host/Pipeline.h"
 #include "qwen3/host/Reference.h"
+#include "qwen3/host/Report.h"
 #include "qwen3/host/Sampler.h"
 #include "qwen3/host/SeededWeights.h"
 #include "qwen3/host/StageCache.h"
@@ -981,166 +982,29 @@ int run(int argc, char **argv) {
                   "text is arbitrary)\n");
   }
 
-  // Per-stage table. HBM bytes and roofline come from the schedule JSON of each kernel (when
-  // present); the launch overhead is TargetModel::kernelLaunchCycles per launch, kept apart from
-  // the simulated device time.
-  const rngd::TargetModel &target = pipe->device().target();
-  const double ghz = target.coreClockGHz;
-  const int64_t launchCycles = target.kernelLaunchCycles;
-  int64_t totalCycles = 0, totalLaunches = 0, totalHbm = 0, totalRoof = 0;
-  bool allKnown = true;
-  double simWall = 0;
-  auto msPerToken = [&](double cycles) { return cycles / (ghz * 1e6) / totalSteps; };
-  auto fmtOr = [](bool known, const char *fmt, double v) {
-    char buf[64];
-    if (!known)
-      return std::string("-");
-    std::snprintf(buf, sizeof buf, fmt, v);
-    return std::string(buf);
-  };
-  nlohmann::json jstages = nlohmann::json::array();
-  if (plain)
-    std::printf("\n%-24s %9s %16s %12s %10s %12s %9s %13s\n", "stage", "launches", "cycles",
-                "ms/token", "sim wall s", "HBM MB/tok", "roofline", "+launch ms/t");
-  for (int s : stages) {
-    const StageStats &st = pipe->stats(s);
-    const bool known = st.scheduleKnown;
-    const int64_t hbm = st.hbmBytes, roof = st.rooflineCycles;
-    const int64_t perLaunch = std::max<int64_t>(st.launches, 1);
-    int64_t overhead = launchCycles * st.launches;
-    totalCycles += st.cycles;
-    totalLaunches += st.launches;
-    simWall += st.wallSeconds;
-    totalHbm += hbm;
-    totalRoof += roof;
-    if (!known)
-      allKnown = false;
-    double ratio = roof > 0 ? double(st.cycles) / double(roof) : 0.0;
-    if (plain)
-      std::printf("%-24s %9lld %16lld %12.4f %10.2f %12s %9s %13.4f\n", kStages[s],
-                  (long long)st.launches, (long long)st.cycles, msPerToken(double(st.cycles)),
-                  st.wallSeconds, fmtOr(known, "%.3f", double(hbm) / 1e6 / totalSteps).c_str(),
-                  fmtOr(known && roof > 0, "%.2fx", ratio).c_str(),
-                  msPerToken(double(st.cycles + overhead)));
-    nlohmann::json js = {{"stage", kStages[s]},
-                         {"launches", st.launches},
-                         {"cycles", st.cycles},
-                         {"cycles_per_launch", st.launches ? st.cycles / st.launches : 0},
-                         {"ms_per_token", msPerToken(double(st.cycles))},
-                         {"launch_overhead_cycles", overhead},
-                         {"ms_per_token_with_launch", msPerToken(double(st.cycles + overhead))},
-                         {"sim_wall_seconds", st.wallSeconds},
-                         {"schedule_known", known}};
-    if (known) {
-      // Per launch: the mean over the launches (a prefill stage runs at several block sizes).
-      js["hbm_bytes_per_launch"] = hbm / perLaunch;
-      js["hbm_bytes"] = hbm;
-      js["hbm_bytes_per_token"] = double(hbm) / totalSteps;
-      js["roofline_cycles_per_launch"] = roof / perLaunch;
-      js["roofline_cycles"] = roof;
-      js["roofline_ratio"] = roof > 0 ? nlohmann::json(ratio) : nlohmann::json(nullptr);
-      js["schedule_makespan"] = st.predictedCycles / perLaunch;
-    }
-    jstages.push_back(js);
-  }
-  const int64_t totalOverhead = launchCycles * totalLaunches;
-  const double totalRatio = totalRoof > 0 ? double(totalCycles) / double(totalRoof) : 0.0;
+  // The report: per stage the launches, cycles and what its schedules say (the launch overhead,
+  // TargetModel::kernelLaunchCycles per launch, kept apart from the simulated device time), the
+  // time to the first token, the prefill against its compute roofline.
+  RunTotals totals;
+  totals.startPos = opt.startPos;
+  totals.promptTokens = promptLen;
+  totals.newTokens = opt.maxNewTokens;
+  totals.steps = totalSteps;
+  totals.generated = generated;
+  totals.firstTokenCycles = firstTokenCycles;
+  totals.firstTokenLaunches = firstTokenLaunches;
+  totals.prefillTokens = prefillCount;
+  totals.prefillBlocks = prefill.blocks;
+  totals.prefillCycles = prefillCycles;
+  totals.prefillLaunches = prefillLaunches;
+  totals.weightSeconds = weightSeconds;
+  totals.loopSeconds = loopSeconds;
+  const nlohmann::json rep = buildReport(*pipe, stages, cfg, totals);
   if (plain) {
-    std::printf("%-24s %9lld %16lld %12.4f %10.2f %12s %9s %13.4f\n", "total",
-                (long long)totalLaunches, (long long)totalCycles, msPerToken(double(totalCycles)),
-                simWall, fmtOr(allKnown, "%.3f", double(totalHbm) / 1e6 / totalSteps).c_str(),
-                fmtOr(allKnown && totalRoof > 0, "%.2fx", totalRatio).c_str(),
-                msPerToken(double(totalCycles + totalOverhead)));
-    std::printf("tokens: %d, simulated ms/token at %g GHz: %.4f (all tokens, final_layer only "
-                "on the %d steps that need logits)\n",
-                totalSteps, ghz, msPerToken(double(totalCycles)),
-                int(pipe->stats(FinalLayer).launches));
-    std::printf("launch overhead: %lld cycles per launch (TargetModel::kernelLaunchCycles), %.1f "
-                "launches/token: %.4f ms/token; device + launch: %.4f ms/token\n",
-                (long long)launchCycles, double(totalLaunches) / totalSteps,
-                msPerToken(double(totalOverhead)), msPerToken(double(totalCycles + totalOverhead)));
-    if (allKnown)
-      std::printf("HBM: %.3f MB/token from the schedules; roofline %.4f ms/token, simulated / "
-                  "roofline = %.2fx\n",
-                  double(totalHbm) / 1e6 / totalSteps, msPerToken(double(totalRoof)), totalRatio);
-    else
-      std::printf("HBM: unknown (no schedule JSON for some stage; with --kernels DIR put rngdc "
-                  "--dump-schedule output in DIR/<stage>.json)\n");
-    std::printf("wall: weights %.2f s, decode loop %.2f s (%.3f s/token), simulator %.2f s\n",
-                weightSeconds, loopSeconds, loopSeconds / totalSteps, simWall);
+    printStageTable(rep, stdout);
+    printFirstToken(rep, stdout);
   }
 
-  // Time to the first token, and the prefill against its compute roofline: the FLOPs the
-  // model needs for the prefilled tokens (2 x the MACs of every layer's matrices, attention
-  // over the keys at or before each token, the LM head on the last row), at the chip's peak.
-  nlohmann::json jttft = nullptr, jprefill = nullptr;
-  if (firstTokenCycles >= 0) {
-    jttft = {{"cycles", firstTokenCycles},
-             {"ms", double(firstTokenCycles) / (ghz * 1e6)},
-             {"launches", firstTokenLaunches},
-             {"ms_with_launch",
-              double(firstTokenCycles + launchCycles * firstTokenLaunches) / (ghz * 1e6)}};
-    if (plain)
-      std::printf("time to first token: %lld cycles, %.3f ms simulated (%.3f ms with %lld "
-                  "launches' overhead)\n",
-                  (long long)firstTokenCycles, double(firstTokenCycles) / (ghz * 1e6),
-                  jttft["ms_with_launch"].get<double>(), (long long)firstTokenLaunches);
-  }
-  if (prefillCount > 0) {
-    const double n = prefillCount, H = cfg.hiddenSize, Q = cfg.qDim(), kv = cfg.kvDim();
-    const double macsPerLayer = n * H * (Q + 2 * kv) +                     // q, k, v
-                                2.0 * cfg.numHeads * cfg.headDim * n * (n + 1) / 2 + // QK, PV
-                                n * Q * H + 3.0 * n * H * cfg.intermediateSize;      // o, MLP
-    const bool head = prefillCount == promptLen;
-    const double flops =
-        2.0 * (macsPerLayer * cfg.numLayers + (head ? H * double(cfg.vocabSize) : 0.0));
-    const double roofline = flops / (2.0 * double(target.bf16MacsPerCycle()));
-    jprefill = {{"tokens", prefillCount},
-                {"blocks", prefill.blocks},
-                {"cycles", prefillCycles},
-                {"launches", prefillLaunches},
-                {"flops", flops},
-                {"compute_roofline_cycles", roofline},
-                {"roofline_ratio", roofline > 0 ? double(prefillCycles) / roofline : 0.0},
-                {"includes_lm_head", head}};
-    if (plain)
-      std::printf("prefill: %d tokens (blocks of %s) in %lld cycles (%.3f ms); compute roofline "
-                  "%.0f cycles (%.3g FLOPs at %lld MACs/cycle): %.2fx\n",
-                  prefillCount, joinIds(prefill.blocks).c_str(), (long long)prefillCycles,
-                  double(prefillCycles) / (ghz * 1e6), roofline, flops,
-                  (long long)target.bf16MacsPerCycle(), double(prefillCycles) / roofline);
-  }
-
-  nlohmann::json rep = {
-      {"format", "rngd-qwen3-report"},
-      {"version", 1},
-      {"layers", cfg.numLayers},
-      {"start_pos", opt.startPos},
-      {"prompt_tokens", promptLen},
-      {"new_tokens", opt.maxNewTokens},
-      {"steps", totalSteps},
-      {"generated", generated},
-      {"clock_ghz", ghz},
-      {"kernel_launch_cycles", launchCycles},
-      {"stages", jstages},
-      {"time_to_first_token", jttft},
-      {"prefill", jprefill},
-      {"total",
-       {{"launches", totalLaunches},
-        {"cycles", totalCycles},
-        {"ms_per_token", msPerToken(double(totalCycles))},
-        {"launch_overhead_cycles", totalOverhead},
-        {"launch_overhead_ms_per_token", msPerToken(double(totalOverhead))},
-        {"ms_per_token_with_launch", msPerToken(double(totalCycles + totalOverhead))},
-        {"sim_wall_seconds", simWall},
-        {"hbm_bytes", allKnown ? nlohmann::json(totalHbm) : nlohmann::json(nullptr)},
-        {"hbm_bytes_per_token",
-         allKnown ? nlohmann::json(double(totalHbm) / totalSteps) : nlohmann::json(nullptr)},
-        {"roofline_cycles", allKnown ? nlohmann::json(totalRoof) : nlohmann::json(nullptr)},
-        {"roofline_ratio",
-         allKnown && totalRoof > 0 ? nlohmann::json(totalRatio) : nlohmann::json(nullptr)}}},
-      {"wall_seconds",
-       {{"weights", weightSeconds}, {"decode_loop", loopSeconds}, {"simulator", simWall}}}};
   if (!opt.report.empty()) {
     std::ofstream f(opt.report);
     if (!f)
@@ -1252,7 +1116,7 @@ int run(int argc, char **argv) {
         {"text", streamer.ok() ? nlohmann::json(streamer.text()) : nlohmann::json(nullptr)},
         {"stop_reason", stopped ? "end_id" : "max_new_tokens"},
         {"steps", totalSteps},
-        {"clock_ghz", ghz},
+        {"clock_ghz", rep["clock_ghz"]},
         {"stages", rep["stages"]},
         {"time_to_first_token", rep["time_to_first_token"]},
         {"prefill", rep["prefill"]},
