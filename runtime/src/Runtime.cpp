@@ -158,16 +158,28 @@ Status Kernel::bind(const std::string &name, Buffer &buffer, uint64_t offset) {
                              "': argument '" + other.name +
                              "' is bound to it and the kernel writes one of them");
   }
+  if (bound_[i])
+    --bound_[i]->bindings_;
+  ++buffer.bindings_;
   bound_[i] = &buffer;
   boundOffset_[i] = offset;
   return Status::success();
+}
+
+Kernel::~Kernel() {
+  for (Buffer *b : bound_)
+    if (b)
+      --b->bindings_;
 }
 
 Status Kernel::unbind(const std::string &name) {
   const ArgInfo *a = findArg(name);
   if (!a)
     return argFor(*this, name, 0, a);
-  bound_[a - exe_.args.data()] = nullptr;
+  Buffer *&b = bound_[a - exe_.args.data()];
+  if (b)
+    --b->bindings_;
+  b = nullptr;
   boundOffset_[a - exe_.args.data()] = 0;
   return Status::success();
 }
@@ -194,33 +206,83 @@ Status Buffer::read(void *data, uint64_t bytes, uint64_t offset) const {
   return st;
 }
 
-Device::Device(const TargetModel &target) : target_(target), dm_(target) {}
+Device::Device(const TargetModel &target) : target_(target), dm_(target) {
+  if (target_.hbmCapacityBytes > 0)
+    free_[0] = target_.hbmCapacityBytes;
+}
+
+uint64_t Device::largestFree() const {
+  uint64_t best = 0;
+  for (const auto &[offset, bytes] : free_)
+    best = std::max(best, bytes);
+  return best;
+}
 
 Status Device::allocate(const std::string &name, uint64_t bytes, Buffer *&out) {
   out = nullptr;
-  uint64_t align = static_cast<uint64_t>(target_.hbmArgumentAlignment);
-  uint64_t capacity = target_.hbmCapacityBytes;
-  uint64_t padded = bytes > capacity ? capacity + 1 : (bytes + align - 1) / align * align;
-  if (bytes == 0 || padded > capacity - next_)
-    return Status::failure("cannot allocate buffer '" + name + "' of " + std::to_string(bytes) +
-                           " bytes: " +
-                           (bytes == 0 ? std::string("a buffer needs at least one byte")
-                                       : "the device HBM has " + std::to_string(next_) + " of " +
-                                             std::to_string(capacity) + " bytes in use"));
+  const uint64_t align = static_cast<uint64_t>(target_.hbmArgumentAlignment);
+  const uint64_t capacity = target_.hbmCapacityBytes;
+  const uint64_t padded = bytes > capacity ? capacity + 1 : (bytes + align - 1) / align * align;
+  auto fit = std::find_if(free_.begin(), free_.end(),
+                          [&](const auto &range) { return range.second >= padded; });
+  if (bytes == 0 || fit == free_.end())
+    return Status::failure(
+        "cannot allocate buffer '" + name + "' of " + std::to_string(bytes) + " bytes: " +
+        (bytes == 0 ? std::string("a buffer needs at least one byte")
+                    : "the device HBM has " + std::to_string(used_) + " of " +
+                          std::to_string(capacity) + " bytes in use, the largest free range " +
+                          std::to_string(largestFree()) + " bytes"));
   // calloc: zero pages are handed out lazily, so untouched capacity costs no host memory.
   uint8_t *p = static_cast<uint8_t *>(std::calloc(bytes, 1));
   if (!p)
     return Status::failure("cannot allocate buffer '" + name + "' of " + std::to_string(bytes) +
                            " bytes: out of host memory");
+  const uint64_t offset = fit->first, rest = fit->second - padded;
+  free_.erase(fit);
+  if (rest > 0)
+    free_[offset + padded] = rest;
   std::unique_ptr<Buffer> b(new Buffer());
   b->data_.reset(p);
   b->name_ = name;
   b->bytes_ = bytes;
-  b->address_ = target_.hbmAddressBase + next_;
+  b->address_ = target_.hbmAddressBase + offset;
   b->device_ = this;
-  next_ += padded;
+  used_ += padded;
   out = b.get();
   buffers_.push_back(std::move(b));
+  return Status::success();
+}
+
+Status Device::release(Buffer &buffer) {
+  auto it = std::find_if(buffers_.begin(), buffers_.end(),
+                         [&](const std::unique_ptr<Buffer> &b) { return b.get() == &buffer; });
+  if (it == buffers_.end())
+    return Status::failure("cannot release buffer '" + buffer.name() +
+                           "': it belongs to another device");
+  if (buffer.bindings_ > 0)
+    return Status::failure("cannot release buffer '" + buffer.name() + "': " +
+                           std::to_string(buffer.bindings_) +
+                           " kernel argument(s) are bound to it (unbind them first)");
+  const uint64_t align = static_cast<uint64_t>(target_.hbmArgumentAlignment);
+  uint64_t offset = buffer.address_ - target_.hbmAddressBase;
+  uint64_t bytes = (buffer.bytes_ + align - 1) / align * align;
+  used_ -= bytes;
+  buffers_.erase(it);
+  // Merge with the free ranges that end where this one starts and start where it ends.
+  auto next = free_.lower_bound(offset);
+  if (next != free_.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == offset) {
+      offset = prev->first;
+      bytes += prev->second;
+      free_.erase(prev);
+    }
+  }
+  if (next != free_.end() && offset + bytes == next->first) {
+    bytes += next->second;
+    free_.erase(next);
+  }
+  free_[offset] = bytes;
   return Status::success();
 }
 

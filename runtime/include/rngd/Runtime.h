@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,8 +36,8 @@ Status loadExecutableBytes(const std::vector<uint8_t> &bytes, Executable &out);
 
 class Device;
 
-/// A buffer in a device's HBM, owned by the device (it lives as long as the device). Any number
-/// of kernels may bind arguments of the same size to it.
+/// A buffer in a device's HBM, owned by the device (it lives until Device::release or the
+/// device's end). Any number of kernels may bind arguments of the same size to it.
 class Buffer {
 public:
   const std::string &name() const { return name_; }
@@ -49,9 +50,12 @@ public:
   Status read(void *data, uint64_t bytes, uint64_t offset = 0) const;
   uint8_t *data() { return data_.get(); }
   const uint8_t *data() const { return data_.get(); }
+  /// How many kernel arguments are bound to it now (a bound buffer cannot be released).
+  int bindings() const { return bindings_; }
 
 private:
   friend class Device;
+  friend class Kernel;
   struct Free {
     void operator()(uint8_t *p) const { std::free(p); }
   };
@@ -59,6 +63,7 @@ private:
   Status checkRange(const char *verb, uint64_t bytes, uint64_t offset) const;
   std::string name_;
   uint64_t bytes_ = 0, address_ = 0;
+  int bindings_ = 0;
   const Device *device_ = nullptr;
   std::unique_ptr<uint8_t, Free> data_;
 };
@@ -73,6 +78,10 @@ public:
   static Status fromBytes(const std::vector<uint8_t> &bytes, std::unique_ptr<Kernel> &out);
   /// For executables built in memory: validated like a loaded file (rules and target hash).
   static Status fromExecutable(Executable exe, std::unique_ptr<Kernel> &out);
+  Kernel(const Kernel &) = delete;
+  Kernel &operator=(const Kernel &) = delete;
+  /// Unbinds every argument (the bound buffers must still exist: a device outlives its kernels).
+  ~Kernel();
 
   const Executable &executable() const { return exe_; }
   /// The machine the executable was compiled for (its target name and hash).
@@ -137,13 +146,19 @@ public:
   explicit Device(const TargetModel &target = defaultTarget());
   Device(const Device &) = delete;
   Device &operator=(const Device &) = delete;
-  /// A zero-filled buffer of `bytes` in the device's HBM (256-byte aligned, never moved or
-  /// freed before the device). Fails, naming the numbers, when the HBM capacity of the target
-  /// model would be exceeded.
+  /// A zero-filled buffer of `bytes` in the device's HBM (hbmArgumentAlignment-aligned, never
+  /// moved), at the lowest free address that holds it. Fails, naming the numbers, when no free
+  /// range of the target's HBM capacity is large enough.
   Status allocate(const std::string &name, uint64_t bytes, Buffer *&out);
+  /// Returns the buffer's HBM range to the device (merged with its free neighbours) and frees
+  /// it; `buffer` is invalid afterwards. Fails, changing nothing, when a kernel argument is
+  /// still bound to it or it belongs to another device.
+  Status release(Buffer &buffer);
   /// Bytes of HBM taken by buffers (with alignment padding) and how many buffers.
-  uint64_t hbmUsed() const { return next_; }
+  uint64_t hbmUsed() const { return used_; }
   size_t bufferCount() const { return buffers_.size(); }
+  /// The largest free range: the largest buffer (padded) that can be allocated now.
+  uint64_t largestFree() const;
   /// Runs the kernel; every bound buffer must belong to this device.
   Status launch(Kernel &kernel, LaunchResult &result, const LaunchOptions &options = {});
   /// The trace of `result` as schedule-format JSON.
@@ -154,7 +169,8 @@ public:
 private:
   const TargetModel &target_;
   sim::DataMemory dm_;
-  uint64_t next_ = 0; // bump allocator over the target's HBM capacity
+  uint64_t used_ = 0;                // padded bytes of the live buffers
+  std::map<uint64_t, uint64_t> free_; // free ranges of HBM: offset -> bytes, disjoint, merged
   std::vector<std::unique_ptr<Buffer>> buffers_;
 };
 

@@ -243,16 +243,73 @@ TEST_CASE("device buffers: errors name the numbers", "[runtime][buffers]") {
   REQUIRE(tiny.allocate("first", 200, none).ok()); // takes 256 with the alignment
   CHECK(tiny.allocate("huge", uint64_t(1) << 62, none).message() ==
         "cannot allocate buffer 'huge' of 4611686018427387904 bytes: the device HBM has 256 "
-        "of 1024 bytes in use");
+        "of 1024 bytes in use, the largest free range 768 bytes");
   CHECK(tiny.allocate("too big", 769, none).message() ==
         "cannot allocate buffer 'too big' of 769 bytes: the device HBM has 256 of 1024 bytes "
-        "in use");
+        "in use, the largest free range 768 bytes");
   CHECK(none == nullptr);
   REQUIRE(tiny.allocate("rest", 768, none).ok());
   CHECK(tiny.hbmUsed() == 1024);
   CHECK(tiny.allocate("one more", 1, none).message() ==
         "cannot allocate buffer 'one more' of 1 bytes: the device HBM has 1024 of 1024 bytes "
-        "in use");
+        "in use, the largest free range 0 bytes");
+}
+
+TEST_CASE("device buffers: release returns the range, merged with its free neighbours",
+          "[runtime][buffers]") {
+  TargetModel smallHbm = defaultTarget();
+  smallHbm.hbmCapacityBytes = 1024;
+  Device device(smallHbm);
+  const uint64_t base = smallHbm.hbmAddressBase;
+  Buffer *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;
+  REQUIRE(device.allocate("a", 256, a).ok());
+  REQUIRE(device.allocate("b", 200, b).ok());
+  REQUIRE(device.allocate("c", 512, c).ok());
+  CHECK(device.hbmUsed() == 1024);
+
+  // b's range is reused by the next buffer that fits it; a larger one does not fit anywhere.
+  REQUIRE(device.release(*b).ok());
+  CHECK(device.hbmUsed() == 768);
+  CHECK(device.bufferCount() == 2);
+  CHECK(device.largestFree() == 256);
+  CHECK(device.allocate("too big", 257, d).message() ==
+        "cannot allocate buffer 'too big' of 257 bytes: the device HBM has 768 of 1024 bytes in "
+        "use, the largest free range 256 bytes");
+  REQUIRE(device.allocate("d", 256, d).ok()); // exactly the free range: the limit
+  CHECK(d->address() == base + 256);
+
+  // a and d are neighbours: released, they form one range of 512 at the start.
+  REQUIRE(device.release(*a).ok());
+  REQUIRE(device.release(*d).ok());
+  CHECK(device.largestFree() == 512);
+  Buffer *e = nullptr;
+  REQUIRE(device.allocate("e", 512, e).ok());
+  CHECK(e->address() == base);
+  CHECK(device.hbmUsed() == 1024);
+
+  // A bound buffer is not released until no argument refers to it; a kernel's end unbinds.
+  std::unique_ptr<Kernel> k;
+  REQUIRE(Kernel::fromExecutable(copyKernel(), k).ok());
+  Buffer *x = nullptr;
+  REQUIRE(device.release(*c).ok());
+  REQUIRE(device.allocate("x", 32, x).ok());
+  REQUIRE(k->bind("x", *x).ok());
+  CHECK(x->bindings() == 1);
+  CHECK(device.release(*x).message() ==
+        "cannot release buffer 'x': 1 kernel argument(s) are bound to it (unbind them first)");
+  REQUIRE(k->unbind("x").ok());
+  CHECK(x->bindings() == 0);
+  REQUIRE(k->bind("x", *x).ok());
+  k.reset();
+  CHECK(x->bindings() == 0);
+  REQUIRE(device.release(*x).ok());
+  CHECK(device.bufferCount() == 1);
+
+  Device other(smallHbm);
+  Buffer *foreign = nullptr;
+  REQUIRE(other.allocate("foreign", 32, foreign).ok());
+  CHECK(device.release(*foreign).message() ==
+        "cannot release buffer 'foreign': it belongs to another device");
 }
 
 TEST_CASE("device buffers: a DMA crossing into a bound range is an error",
