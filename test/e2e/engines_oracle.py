@@ -485,6 +485,7 @@ def check_final_layer(d, out=sys.stdout):
 # with u = W_up h. Rounding points as in kernels/qwen3/decoder.mlir: a, r, h, p, rx' are bf16.
 DEC_N, DEC_G, DEC_D, DEC_H, DEC_L = 8, 2, 128, 1024, 3072
 DEC_LP = None  # the MLP pass length (--stage), None for one pass
+DEC_QP = None  # o-proj's pass length over Q (--stage), None for one pass
 DEC_Q = DEC_N * DEC_G * DEC_D
 # The projection's sizes: hidden, q rows, k/v rows (Qwen3-0.6B unless --config says).
 PH, PQ, PP = 1024, 2048, 1024
@@ -505,12 +506,15 @@ def use_config(path):
 
 
 def use_stage(path):
-    """Takes the decoder's MLP pass length from the generated stage (its axis LP): the kernel
-    runs the MLP in passes of LP values of L when gate, up and down do not fit the TRF at once,
-    and adds the passes' down sums in pass order."""
-    global DEC_LP
-    m = re.search(r'\bLP = (\d+) : i64', open(path).read())
+    """Takes the decoder's pass lengths from the generated stage: the MLP in passes of LP values
+    of L when gate, up and down do not fit the TRF at once, o-proj in passes of QP values of Q
+    when its rows do not fit the lanes; the passes' sums are added in pass order."""
+    global DEC_LP, DEC_QP
+    text = open(path).read()
+    m = re.search(r'\bLP = (\d+) : i64', text)
     DEC_LP = int(m.group(1)) if m else None
+    m = re.search(r'\bQP = (\d+) : i64', text)
+    DEC_QP = int(m.group(1)) if m else None
 
 
 def _values(key, count, dist, mean=0.0, std=1.0):
@@ -553,14 +557,14 @@ def _contract(vec, w, rows):
     return acc
 
 
-def _down(p, wd, H, L):
-    """down's sums: one contraction over L, or (with --stage) one per pass of DEC_LP values of
-    L, each from 0 in its own order, added in pass order."""
-    lp = DEC_LP or L
+def _contract_passes(vec, w, rows, cols, plen):
+    """A contraction over `cols` in passes of `plen` columns (None: one pass), each summed from 0
+    in _contract's order, the passes' sums added in pass order."""
+    plen = plen or cols
     total = None
-    for c in range(L // lp):
-        w = [wd[i * L + c * lp + j] for i in range(H) for j in range(lp)]
-        part = _contract(p[c * lp:(c + 1) * lp], w, H)
+    for c in range(cols // plen):
+        wp = [w[i * cols + c * plen + j] for i in range(rows) for j in range(plen)]
+        part = _contract(vec[c * plen:(c + 1) * plen], wp, rows)
         total = part if total is None else [f32_add(a, b) for a, b in zip(total, part)]
     return total
 
@@ -575,19 +579,19 @@ def decoder(d):
     wg, wu = _load_bf16(d, "gate.bin", L * H), _load_bf16(d, "up.bin", L * H)
     wd = _load_bf16(d, "down.bin", H * L)
     a = [bf16_value(bf16(f32_div(v, sums[q // DEC_D]))) for q, v in enumerate(x)]
-    o = _contract(a, wo, H)
+    o = _contract_passes(a, wo, H, Q, DEC_QP)
     r = [bf16_value(bf16(f32_add(ov, rv))) for ov, rv in zip(o, rx)]
     sq = round_f32_list([v * v for v in r])
     flits = segmented_tree(sq, 8)
     s = flits[0]
     for t in flits[1:]:
         s = f32_add(s, t)
-    rms = f32_sqrt(f32_fma(s, 1.0 / H, RMS_EPS))
+    rms = f32_sqrt(f32_fma(s, f32(1.0 / H), RMS_EPS))  # the kernel's fma immediate is f32
     h = [bf16_value(bf16(f32_div(f32(v * w), rms))) for v, w in zip(r, post)]
     g, u = _contract(h, wg, L), _contract(h, wu, L)
     p = [bf16_value(bf16(f32(f32(f32(1.0 / (1.0 + math.exp(-gv))) * gv) * uv)))
          for gv, uv in zip(g, u)]
-    dn = _down(p, wd, H, L)
+    dn = _contract_passes(p, wd, H, L, DEC_LP)
     out = [bf16(f32_add(dv, rv)) for dv, rv in zip(dn, r)]
     # float64 reference with the stage boundaries' bf16 rounding points (a, r, h, p) but
     # exact sums: what the reference rule judges is the accumulation, not the bf16 boundaries.

@@ -33,6 +33,8 @@ void describe(StageBuilder &b, const Qwen3Shape &s, const da::Plan &p) {
              "lives on\nthe XH slices of each head (m', a and l in the VRF as needed, o's fold "
              "with G innermost).");
   b.describe(da::describePlacement(s, p, b.target()));
+  if (p.padState)
+    b.describe(da::describeStatePad(s, p, b.target()));
 }
 
 // The state's own types: o_old scaled by a (G innermost: a's VRF operand holds G) and the
@@ -72,7 +74,7 @@ struct MaxAndAlpha {
 // m' = max(m_chunk, m_old); a = exp(m_old - m').
 MaxAndAlpha foldMax(StageBuilder &b, const da::Types &y, const da::Args &a, Value mb) {
   MaxAndAlpha r;
-  Value mo = b.dma("mo", a.max, y.reddm);
+  Value mo = da::loadState(b, y, a, a.max, 0, "mo");
   Value mov = da::headToVrf(b, y, "mo1", "mo1c", "mov", mo);
   r.md = headPass(b, y, "mn", "mnc", "mx", "md", mb, {Step::vrfOf("max_f", mov)});
   r.mv = da::headToVrf(b, y, "m2", "m2c", "mv", r.md);
@@ -86,7 +88,7 @@ MaxAndAlpha foldMax(StageBuilder &b, const da::Types &y, const da::Args &a, Valu
 Value foldSum(StageBuilder &b, const da::Types &y, const da::Args &a, Value lsd, Value alv) {
   Value lsr = b.reinterpret("lsr", lsd, y.reddm);
   Value lsv = da::headToVrf(b, y, "l3", "l3c", "lsv", lsr);
-  Value lo = b.dma("lo", a.sum, y.reddm);
+  Value lo = da::loadState(b, y, a, a.sum, 1, "lo");
   Value lad = headPass(b, y, "l4", "l4c", "la", "lad", lo, {Step::vrfOf("mul_f", alv)});
   return headPass(b, y, "l5", "l5c", "lsum", "ld", lad, {Step::vrfOf("add_f", lsv)});
 }
@@ -131,8 +133,8 @@ llvm::Error buildAttentionForward(StageBuilder &b, const Qwen3Shape &s, int64_t)
   Value ld = foldSum(b, y, a, lsd, m.alv);
   Value obd = da::weightedValues(b, y, w.ebd, vt, "obd");
   Value od = foldOut(b, y, z, a, obd, m.alv);
-  b.dmaInto(m.md, a.max);
-  b.dmaInto(ld, a.sum);
+  da::storeState(b, y, a, m.md, y.padHs, a.max, 2, "mst");
+  da::storeState(b, y, a, ld, y.padHs, a.sum, 3, "lst");
   b.dmaInto(od, a.out);
   return llvm::Error::success();
 }

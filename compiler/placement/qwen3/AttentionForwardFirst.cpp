@@ -36,9 +36,14 @@ void describe(StageBuilder &b, const Qwen3Shape &s, const da::Plan &p) {
              "l)\n"
              "Outputs: max_hbm = m, sum_hbm = l (f32 [N, G]), out_hbm = o (bf16 [N, G, D]).");
   b.describe(da::describePlacement(s, p, b.target()));
+  if (p.padState)
+    b.describe(da::describeStatePad(s, p, b.target()));
   const bool onSub = mCopyContext(s, b.target()) == Context::sub;
-  b.describe(wrapParagraph("\nm is copied for its store, packed to the " + da::num(s.groups() * 4) +
-                           " bytes of its G values, on " + (onSub ? "sub" : "main") +
+  const std::string packed =
+      p.padState ? "padded to an f32 flit (state_pad's GE)"
+                 : "packed to the " + da::num(s.groups() * 4) + " bytes of its G values";
+  b.describe(wrapParagraph("\nm is copied for its store, " + packed + ", on " +
+                           (onSub ? "sub" : "main") +
                            " (a sub-context commit moves " +
                            da::num(b.target().subFetchAccessBytes) + " bytes a packet)."));
 }
@@ -52,8 +57,8 @@ llvm::Error buildAttentionForwardFirst(StageBuilder &b, const Qwen3Shape &s, int
   const da::Plan &p = *plan;
   describe(b, s, p);
   const da::Types y = da::declareTypes(b, s, p);
-  Type m8 = b.stream("mstore", b.f32(), y.cluster, y.headSlices, Expr::one(), y.g);
-  Type m8dm = b.dm("mstoredm", b.f32(), y.cluster, y.headSlices, y.g);
+  Type m8 = b.stream("mstore", b.f32(), y.cluster, y.headSlices, Expr::one(), y.gState);
+  Type m8dm = b.dm("mstoredm", b.f32(), y.cluster, y.headSlices, y.gState);
   const da::Args a = da::declareArgs(b, y, /*stateIn=*/false);
 
   Value vt = da::loadV(b, y, a);
@@ -67,8 +72,8 @@ llvm::Error buildAttentionForwardFirst(StageBuilder &b, const Qwen3Shape &s, int
   Value ms = b.fetch("ms", mCopyContext(s, b.target()), md, m8);
   Value msc = b.collect("msc", ms);
   Value mdd = b.commit("mdd", msc, m8dm);
-  b.dmaInto(mdd, a.max);
-  b.dmaInto(ld, a.sum);
+  da::storeState(b, y, a, mdd, y.padHs, a.max, 0, "mst");
+  da::storeState(b, y, a, ld, y.padL, a.sum, 1, "lst");
   b.dmaInto(od, a.out);
   return llvm::Error::success();
 }

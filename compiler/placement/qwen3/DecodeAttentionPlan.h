@@ -62,6 +62,9 @@ inline constexpr int64_t kTransposeRowElements = 16;
 /// Flits the scores contraction packs per packet (two: q's d against the keys' d in the TRF).
 inline constexpr int64_t kScorePackFlits = 2;
 
+/// Slots of state_pad (one per state tensor moved through it, so no slot is written twice).
+inline constexpr int64_t kStatePadSlots = 4;
+
 inline std::string num(int64_t n) { return std::to_string(n); }
 
 /// The numbers of the placement, each from the shape and the target (planDecodeAttention).
@@ -72,8 +75,11 @@ struct Plan {
   int64_t keysPerLane;  // K's keys in one TRF lane (keysPerSlice over the lanes)
   int64_t headSlices;   // slices of one kv head: the inter-slice reducer's group
   int64_t idle;         // a cluster's slices over its kv heads' slices (only the first used)
-  int64_t qRing;        // slices one copy of q's G x D spreads over, one flit each
+  int64_t qRingHeads;   // q heads of a group whose flits spread over a ring (the rest in time)
+  int64_t qRing;        // slices one copy of q's qRingHeads x D spreads over, one flit each
   int64_t qRings;       // copies of q per head
+  int64_t gPacket;      // G f32 padded to whole packets (a per-slice result's packet)
+  bool padState;        // the state moves through state_pad (G f32 are no whole DMA packet)
   int64_t blockSlices;  // slices of one of the oracle's key blocks
   int64_t blocks;       // blocks per chunk
   int64_t flitBf16, flitF32;
@@ -83,10 +89,66 @@ struct Plan {
   int64_t trRows;      // keys the Transpose Engine turns into one column
 };
 
+/// q's ring (planDecodeAttention): qRingHeads, qRing, qRings.
+inline llvm::Error planQRing(llvm::StringRef stage, const Qwen3Shape &s, const TargetModel &t,
+                             Plan &p) {
+  const int64_t G = s.groups(), D = s.headDim;
+  // q reaches every slice of its head as the scores contraction streams it: one copy per ring
+  // of qRingHeads x D / flit slices (a power of two: the Switch Engine), broadcast around the
+  // ring; qRingHeads is the largest power of two dividing G whose ring fits a head's slices,
+  // the group's other q heads follow in time on each slice of the ring.
+  const int64_t dFlits = D / p.flitBf16;
+  p.qRingHeads = 1;
+  while (G % (p.qRingHeads * 2) == 0 && p.headSlices % (p.qRingHeads * 2 * dFlits) == 0)
+    p.qRingHeads *= 2;
+  p.qRing = p.qRingHeads * dFlits;
+  if (D % p.flitBf16 || dFlits % kScorePackFlits || !isPowerOfTwo(p.qRing) ||
+      p.headSlices % p.qRing)
+    return placementError(stage, "q's D flits form a ring within a head's slices",
+                          num(dFlits) + " flits of a q head, a head has " + num(p.headSlices) +
+                              " slices");
+  p.qRings = p.headSlices / p.qRing;
+  return llvm::Error::success();
+}
+
+/// A group's per-slice results and its state in whole packets (planDecodeAttention): gPacket.
+inline llvm::Error planGroupPackets(llvm::StringRef stage, const Qwen3Shape &s,
+                                    const TargetModel &t, Plan &p) {
+  const int64_t G = s.groups();
+  // Per-slice results hold one value per q head of the group: in one flit, in the reducer's
+  // slots, and in whole 8-byte packets.
+  // The reductions over a slice's keys keep G as their result's time, the input's innermost
+  // time factor: a 1-long G folds away there.
+  if (G < 2)
+    return placementError(stage, "a group's q heads are the reductions' time (at least 2)",
+                          num(G) + " q head per kv head");
+  // (G f32 are padded to a power of two of at least a packet: a commit writes a packet in one
+  // access.)
+  p.gPacket = t.fetchPacketAlignment / 4;
+  while (p.gPacket < G)
+    p.gPacket *= 2;
+  if (p.gPacket > p.flitF32 || G > t.vectorReduceSlots || t.fetchPacketAlignment % 4)
+    return placementError(stage, "a group's q heads fit one f32 flit in whole packets",
+                          num(G) + " q heads per kv head, f32 flits of " + num(p.flitF32) +
+                              ", packets of " + num(t.fetchPacketAlignment) + " bytes");
+  // The state (max, sum: [N, G] f32 in HBM) moves between HBM and a head's slices in packets
+  // of a head's G values, or (G f32 no whole DMA packet) as a padded f32 flit per head through
+  // the state_pad argument, which an HBM-to-HBM copy (no packet rule) compacts.
+  p.padState = (G * 4) % t.dmaAlignment != 0;
+  if (p.padState && (p.flitF32 * 4) % t.dmaAlignment)
+    return placementError(stage,
+                          "a kv head's state (G f32, max and sum [N, G] in HBM) moves as whole "
+                          "DMA packets",
+                          num(G) + " x 4 = " + num(G * 4) + " bytes, padded to an f32 flit of " +
+                              num(p.flitF32 * 4) + "; HBM <-> DM packets are multiples of " +
+                              num(t.dmaAlignment));
+  return llvm::Error::success();
+}
+
 inline llvm::Expected<Plan> planDecodeAttention(llvm::StringRef stage, const Qwen3Shape &s,
                                                 const TargetModel &t) {
   Plan p;
-  const int64_t N = s.kvHeads, G = s.groups(), D = s.headDim, S = t.slicesPerCluster;
+  const int64_t N = s.kvHeads, D = s.headDim, S = t.slicesPerCluster;
   p.chunkKeys = kvChunkKeys();
   p.flitBf16 = t.flitBytes / 2;
   p.flitF32 = t.flitBytes / 4;
@@ -114,16 +176,8 @@ inline llvm::Expected<Plan> planDecodeAttention(llvm::StringRef stage, const Qwe
                           num(p.chunkKeys) + " keys in " + num(p.keysPerSlice) + " per slice, " +
                               num(p.kvPerCluster) + " kv heads on " + num(S) + " slices");
   p.idle = S / used;
-  // q reaches every slice of its head as the scores contraction streams it: one copy per ring
-  // of G x D / flit slices (a power of two: the Switch Engine), broadcast around the ring.
-  const int64_t dFlits = D / p.flitBf16;
-  p.qRing = G * dFlits;
-  if (D % p.flitBf16 || dFlits % kScorePackFlits || !isPowerOfTwo(p.qRing) ||
-      p.headSlices % p.qRing)
-    return placementError(stage, "q's G x D flits form a ring within a head's slices",
-                          num(G) + " q heads x " + num(dFlits) + " flits = " + num(p.qRing) +
-                              " slices, a head has " + num(p.headSlices));
-  p.qRings = p.headSlices / p.qRing;
+  if (llvm::Error e = planQRing(stage, s, t, p))
+    return e;
   p.blockSlices = kOracleSumBlockKeys / p.keysPerSlice;
   p.blocks = p.chunkKeys / kOracleSumBlockKeys;
   // (blockSlices x l is exact only for a power of two.)
@@ -132,12 +186,8 @@ inline llvm::Expected<Plan> planDecodeAttention(llvm::StringRef stage, const Qwe
     return placementError(stage, "the oracle's key blocks span whole slices (Broadcast01)",
                           num(kOracleSumBlockKeys) + "-key blocks, " + num(p.keysPerSlice) +
                               " keys per slice");
-  // Per-slice results hold one value per q head of the group: in one flit, in the reducer's
-  // slots, and in whole 8-byte packets.
-  if (G > p.flitF32 || G > t.vectorReduceSlots || (G * 4) % t.fetchPacketAlignment)
-    return placementError(stage, "a group's q heads fit one f32 flit in whole packets",
-                          num(G) + " q heads per kv head, f32 flits of " + num(p.flitF32) +
-                              ", packets of " + num(t.fetchPacketAlignment) + " bytes");
+  if (llvm::Error e = planGroupPackets(stage, s, t, p))
+    return e;
   if (D % kTransposeRowElements || kTransposeRowElements % t.transposeValidElements ||
       p.keysPerSlice % p.trRows || D % t.trfLanes || D % p.subBf16)
     return placementError(stage,
@@ -155,11 +205,62 @@ struct Types {
   Expr ls = Expr::one(), xh = Expr::one(), rm = Expr::one(), cm = Expr::one();
   // A kv head's cluster, its slices (one flit of keys each), its slices after a reduction.
   Expr cluster = Expr::one(), slices = Expr::one(), headSlices = Expr::one();
+  Expr gp = Expr::one(); // G f32 in whole packets
+  Expr gState = Expr::one(), ge = Expr::one(); // the stored state's G; state_pad's flit
+  bool padState = false;
+  int64_t padCells = 0; // cells of one state_pad slot: [N, GE]
+  mlir::Type padNE, padNG, padHs, padL;
   mlir::Type q, kv, mask, ng;
   mlir::Type qdm, qf, qs, kvdm, kload, ktrf, sacc, sres, sdm, edm, byt, byt2, lsum, lsumdm, lred,
       lreddm, red, reddm, redvrf, redg, redgdm, tg, maskdm, maskload, maskvrf, ebdm, vrows, vcols,
       vtdm, vload, vtrf, ps, oacc, osum, ores, odm;
 };
+
+/// q's types (declareTypes): in HBM, on its ring's slices, and broadcast around the ring.
+inline void declareQTypes(StageBuilder &b, const Qwen3Shape &s, const Plan &p, Types &y) {
+  const Expr &n = y.n, &g = y.g, &d = y.d, one = Expr::one(), idle = one.pad(p.idle);
+  const Expr nk = n % p.kvPerCluster, &c = y.cluster;
+  const int64_t F = p.flitBf16;
+  mlir::Type bf = b.bf16();
+  // q's ring: qRingHeads heads' flits over its slices, the group's other heads in time.
+  const int64_t GR = p.qRingHeads, GT = s.groups() / GR;
+  const Expr gRing = GT == 1 ? g : g % GR, gTime = GR == 1 ? g : g / GR;
+  const Expr qSlices = GR == 1 ? Expr::pair({idle, nk, y.rq, d / F})
+                                : Expr::pair({idle, nk, y.rq, gRing, d / F});
+  y.qdm = b.dm("qdm", bf, c, qSlices, GT == 1 ? d % F : Expr::pair({gTime, d % F}));
+  y.qf = b.stream("qf", bf, c, qSlices, GT == 1 ? one : gTime, d % F);
+  y.qs = b.stream("qs", bf, c, Expr::pair({idle, nk, y.rq, y.xq}), Expr::pair({g, d / F}), d % F);
+}
+
+/// The state's types through state_pad (declareTypes; only when G f32 are no DMA packet).
+inline void declareStatePadTypes(StageBuilder &b, const Qwen3Shape &s, const Plan &p,
+                                 const Expr &lSlices, Types &y) {
+  const int64_t F32 = p.flitF32;
+  y.padState = p.padState;
+  y.gState = p.padState ? y.g.pad(F32) : y.gp;
+  if (!p.padState)
+    return;
+  mlir::Type f = b.f32();
+  y.ge = b.axis("GE", F32); // fresh: a head's padded state flit in state_pad
+  y.padCells = s.kvHeads * F32;
+  y.padNE = b.hbm("padne", f, Expr::pair({y.n, y.ge}));
+  y.padNG = b.hbm("padng", f, Expr::pair({y.n, y.g.pad(F32)}));
+  y.padHs = b.dm("padhs", f, y.cluster, y.headSlices, y.ge);
+  y.padL = b.dm("padl", f, y.cluster, lSlices, y.ge);
+}
+
+/// The header's paragraph on state_pad (empty unless the state goes through it).
+inline std::string describeStatePad(const Qwen3Shape &s, const Plan &p, const TargetModel &t) {
+  if (!p.padState)
+    return "";
+  return wrapParagraph(
+      "\nstate_pad (inout, f32 [" + num(kStatePadSlots) + ", N, " + num(p.flitF32) +
+      "], scratch): a kv head's " + num(s.groups()) + " f32 of max or sum are " +
+      num(s.groups() * 4) + " bytes, no whole DMA packet (multiples of " +
+      num(t.dmaAlignment) + "), so the state moves between its heads' slices and HBM as one "
+      "padded f32 flit per head through a slot of state_pad, and an HBM-to-HBM copy (no "
+      "packet rule) drops or adds the padding against max_hbm and sum_hbm [N, G].");
+}
 
 inline Types declareTypes(StageBuilder &b, const Qwen3Shape &s, const Plan &p) {
   const TargetModel &t = b.target();
@@ -190,10 +291,7 @@ inline Types declareTypes(StageBuilder &b, const Qwen3Shape &s, const Plan &p) {
   y.kv = b.hbm("kv", bf, Expr::pair({T, n, d}));
   y.mask = b.hbm("mask", f, T);
   y.ng = b.hbm("ng", f, Expr::pair({n, g}));
-  const Expr qSlices = Expr::pair({idle, nk, y.rq, g, d / F});
-  y.qdm = b.dm("qdm", bf, c, qSlices, d % F);
-  y.qf = b.stream("qf", bf, c, qSlices, one, d % F);
-  y.qs = b.stream("qs", bf, c, Expr::pair({idle, nk, y.rq, y.xq}), Expr::pair({g, d / F}), d % F);
+  declareQTypes(b, s, p, y);
   y.kvdm = b.dm("kvdm", bf, c, sl, Expr::pair({T % K, d}));
   y.kload = b.stream("kload", bf, c, sl, Expr::pair({T % L, T / L % KL, d / F}), d % F);
   y.ktrf = b.trf("ktrf", bf, c, sl, T % L, Expr::pair({T / L % KL, d}));
@@ -202,14 +300,18 @@ inline Types declareTypes(StageBuilder &b, const Qwen3Shape &s, const Plan &p) {
   y.sres = b.stream("sres", bf, c, sl, sTime, T % L);
   y.sdm = b.dm("sdm", bf, c, sl, Expr::pair({g, T % K}));
   y.edm = b.dm("edm", f, c, sl, Expr::pair({g, T % K}));
-  y.byt = b.stream("byt", f, c, Expr::pair({idle, nk, T / BK, T / K % BS}), T % K, g);
+  // G f32 in whole packets (padded when G is not).
+  const Expr gp = p.gPacket == s.groups() ? g : g.pad(p.gPacket);
+  y.gp = gp;
+  y.byt = b.stream("byt", f, c, Expr::pair({idle, nk, T / BK, T / K % BS}), T % K, gp);
   y.byt2 = b.stream("bytx", f, c, Expr::pair({idle, nk, T / BK, y.xb}),
-                    Expr::pair({T / K % BS, T % K}), g);
+                    Expr::pair({T / K % BS, T % K}), gp);
   const Expr lSlices = Expr::pair({idle, nk, y.lb, y.ls});
-  y.lsum = b.stream("lsum", f, c, lSlices, one, g);
-  y.lsumdm = b.dm("lsumdm", f, c, lSlices, g);
+  y.lsum = b.stream("lsum", f, c, lSlices, one, gp);
+  y.lsumdm = b.dm("lsumdm", f, c, lSlices, gp);
   y.lred = b.stream("lred", f, c, lSlices, one, g.pad(F32));
   y.lreddm = b.dm("lreddm", f, c, lSlices, g.pad(F32));
+  declareStatePadTypes(b, s, p, lSlices, y);
   y.red = b.stream("red", f, c, hs, one, g.pad(F32));
   y.reddm = b.dm("reddm", f, c, hs, g.pad(F32));
   y.redvrf = b.vrf("redvrf", f, c, hs, g.pad(F32));
@@ -241,7 +343,7 @@ inline Types declareTypes(StageBuilder &b, const Qwen3Shape &s, const Plan &p) {
 
 /// The stage's HBM arguments: q, k, v and the mask in; the state out (first) or inout.
 struct Args {
-  mlir::Value q, k, v, mask, max, sum, out;
+  mlir::Value q, k, v, mask, max, sum, out, pad;
 };
 
 inline Args declareArgs(StageBuilder &b, const Types &y, bool stateIn) {
@@ -256,7 +358,37 @@ inline Args declareArgs(StageBuilder &b, const Types &y, bool stateIn) {
   a.max = state("max_hbm", y.ng);
   a.sum = state("sum_hbm", y.ng);
   a.out = state("out_hbm", y.q);
+  if (y.padState)
+    a.pad = b.inout("state_pad", b.hbm("statepad", b.f32(),
+                                       Expr::pair({b.axis("SP", kStatePadSlots), y.n, y.ge})));
   return a;
+}
+
+/// A head's state (G f32 padded to a flit on its slices: `dm`, of DM type `padded` with elem
+/// GE) into `dst` ([N, G] f32). Through slot `slot` of state_pad when G f32 are no DMA packet:
+/// the padded flits by DMA, then an HBM-to-HBM copy that drops the padding.
+inline void storeState(StageBuilder &b, const Types &y, const Args &a, mlir::Value dm,
+                       mlir::Type padded, mlir::Value dst, int64_t slot, const std::string &name) {
+  if (!y.padState) {
+    b.dmaInto(dm, dst);
+    return;
+  }
+  mlir::Value r = b.reinterpret(name + "_p", dm, padded);
+  mlir::Value v = b.view(name + "_v", a.pad, slot * y.padCells, y.padNE);
+  b.dmaInto(r, v);
+  b.dmaInto(b.view(name + "_w", v, 0, y.padNG), dst);
+}
+
+/// The state `src` ([N, G] f32) onto its heads' slices (reddm), through slot `slot` of
+/// state_pad when G f32 are no DMA packet (storeState's way back).
+inline mlir::Value loadState(StageBuilder &b, const Types &y, const Args &a, mlir::Value src,
+                             int64_t slot, const std::string &name) {
+  if (!y.padState)
+    return b.dma(name, src, y.reddm);
+  mlir::Value v = b.view(name + "_v", a.pad, slot * y.padCells, y.padNE);
+  b.dmaInto(src, b.view(name + "_w", v, 0, y.padNG));
+  mlir::Value d = b.dma(name + "_d", v, y.padHs);
+  return b.reinterpret(name, d, y.reddm);
 }
 
 /// V first: transposed by the Transpose Engine ([D, keys] per slice) and loaded into the TRF
@@ -389,9 +521,12 @@ inline std::string describePlacement(const Qwen3Shape &s, const Plan &p, const T
       "from HBM once per " +
       num(p.qRing) + "-slice ring (" + num(p.qRings) +
       " per head, RQ; "
-      "slice s of a ring holds packet s of its kv head's [G, D / " +
-      num(p.flitBf16) +
-      "]) and "
+      "slice s of a ring holds packet s of its kv head's [" +
+      (p.qRingHeads == s.groups()
+           ? "G, D / " + num(p.flitBf16) + "]"
+           : "G % " + num(p.qRingHeads) + ", D / " + num(p.flitBf16) + "], the group's " +
+                 num(s.groups() / p.qRingHeads) + " such packets in time") +
+      ") and "
       "reaches every slice through the Switch Engine (fresh axis XQ) as the scores "
       "contraction streams it. V goes first: it is transposed by the Transpose Engine (rows "
       "of " +

@@ -1,9 +1,10 @@
 // `decoder`: the rest of a layer after attention: a = x / sum, r = rx + W_o a,
 // h = RMSNorm(r), rx = r + W_down(silu(W_gate h) * W_up h). Weights one row per TRF lane (o-proj
-// and down) or all lanes full (gate/up); each activation gathered on one slice of each cluster,
-// spread over rings of the slices that contract with it and broadcast there by the Switch
-// Engine.
-#include "compiler/placement/qwen3/DecoderMlp.h"
+// and down; several rows per lane when the slices hold more rows of H than lanes) or all lanes
+// full (gate/up); o-proj in passes over Q and the MLP in passes over L when their rows exceed a
+// lane or the TRF (DecoderPlan.h); each activation gathered on one slice of each cluster, spread
+// over rings of the slices that contract with it and broadcast there by the Switch Engine.
+#include "compiler/placement/qwen3/DecoderPlan.h"
 #include "compiler/placement/qwen3/SliceNorm.h"
 #include "compiler/placement/qwen3/Common.h"
 #include "compiler/placement/qwen3/Stages.h"
@@ -22,171 +23,12 @@ namespace {
 
 using namespace decoder_mlp;
 
-constexpr const char *kStage = "decoder";
-
 std::string num(int64_t n) { return std::to_string(n); }
 
 std::string real(double x) {
   std::string text;
   llvm::raw_string_ostream(text) << llvm::format("%g", x);
   return text;
-}
-
-/// The largest ring that divides both the vector's flits and the slices it must reach (a ring
-/// is a power of two of slices, at most a cluster).
-llvm::Expected<Ring> planRing(const TargetModel &t, llvm::StringRef what, int64_t elems,
-                              int64_t used) {
-  if (elems * 2 % t.flitBytes != 0)
-    return placementError(kStage, "an activation spreads over a ring in whole flits",
-                          what + " has " + llvm::Twine(elems) + " bf16, not a multiple of " +
-                              llvm::Twine(t.flitBytes / 2));
-  const int64_t flits = elems * 2 / t.flitBytes;
-  const int64_t common = std::gcd(flits, used);
-  Ring r;
-  r.size = std::min<int64_t>(common & -common, t.slicesPerCluster);
-  r.count = used / r.size;
-  r.perSlice = flits / r.size;
-  r.used = used;
-  if (r.size % 2 != 0 || t.slicesPerCluster % r.size != 0)
-    return placementError(kStage, "a ring streams packets of two flits (pack 2)",
-                          what + ": " + llvm::Twine(flits) + " flits over " + llvm::Twine(used) +
-                              " slices give rings of " + llvm::Twine(r.size));
-  return r;
-}
-
-/// o-proj and down: the fewest rows per slice a DMA moves (r is gathered and stored by DMA:
-/// commitStrideAlignment bytes of bf16), doubled until a cluster's slices hold H; one row per
-/// TRF lane (short TRF loads), an even number (down streams its even and odd rows as halves).
-llvm::Error planOut(const Qwen3Shape &s, const TargetModel &t, Plan &plan) {
-  plan.outRows = t.commitStrideAlignment / 2;
-  while (plan.outRows <= t.trfLanes && s.hidden > plan.outRows * t.totalSlices())
-    plan.outRows *= 2;
-  const int64_t unit = plan.outRows * t.clusters;
-  if (plan.outRows > t.trfLanes || plan.outRows % 2 != 0 || s.hidden % unit != 0)
-    return placementError(kStage, "o-proj and down hold one row of H per TRF lane",
-                          "hidden " + llvm::Twine(s.hidden) + " in " + llvm::Twine(plan.outRows) +
-                              " rows per slice on " + llvm::Twine(t.clusters) + " clusters of " +
-                              llvm::Twine(t.slicesPerCluster) + " slices, " +
-                              llvm::Twine(t.trfLanes) + " TRF lanes");
-  plan.outSlices = s.hidden / unit;
-  const int64_t laneBytes = t.trfBytesPerSlice / plan.outRows;
-  if (s.qDim() * 2 > laneBytes)
-    return placementError(kStage, "an o-proj row fits a TRF lane",
-                          "hidden " + llvm::Twine(s.hidden) + " in " + llvm::Twine(plan.outRows) +
-                              " rows per slice, rows of " + llvm::Twine(s.qDim() * 2) +
-                              " bytes; a lane of " + llvm::Twine(plan.outRows) + " holds " +
-                              llvm::Twine(laneBytes));
-  return llvm::Error::success();
-}
-
-/// gate/up: on the slices of the fewest whole rings of h per cluster that hold a pass's L
-/// (plan.lPass) in every TRF lane (whole rows per lane, each lane's rows fitting it). A ring starts
-/// as h's flits, one per slice (the largest power of two of them, at most a cluster); when no count
-/// of such rings holds L, the ring halves (two flits a slice) and the search repeats.
-llvm::Error planMlp(const Qwen3Shape &s, const TargetModel &t, Plan &plan) {
-  if (s.hidden * 2 % t.flitBytes != 0)
-    return placementError(kStage, "h spreads over a ring in whole flits",
-                          "hidden " + llvm::Twine(s.hidden) + " bf16 in flits of " +
-                              llvm::Twine(t.flitBytes / 2));
-  const int64_t flits = s.hidden * 2 / t.flitBytes;
-  const int64_t laneBytes = t.trfBytesPerSlice / t.trfLanes;
-  const int64_t perSubAccess = t.subFetchAccessBytes / 4; // f32 of u read into the VRF
-  if (t.trfLanes % perSubAccess != 0)
-    return placementError(kStage, "u goes to the VRF in whole sub accesses",
-                          llvm::Twine(t.trfLanes) + " lanes, " + llvm::Twine(perSubAccess) +
-                              " f32 per access");
-  for (int64_t size = std::min<int64_t>(flits & -flits, t.slicesPerCluster); size >= 2; size /= 2) {
-    for (int64_t count = 1; count * size <= t.slicesPerCluster; ++count) {
-      const int64_t unit = count * size * t.clusters * t.trfLanes;
-      if (plan.lPass % unit != 0 || plan.lPass / unit * s.hidden * 2 > laneBytes)
-        continue;
-      plan.mlpLanes = t.trfLanes;
-      plan.mlpRowsPerLane = plan.lPass / unit;
-      plan.mlpSlices = count * size;
-      plan.h = Ring{size, count, flits / size, count * size};
-      return llvm::Error::success();
-    }
-  }
-  return placementError(
-      kStage, "gate/up fill every TRF lane of whole rings of h",
-      "a pass of " + llvm::Twine(plan.lPass) + " rows of " + llvm::Twine(s.hidden * 2) +
-          " bytes, " + llvm::Twine(t.clusters) + " clusters of " + llvm::Twine(t.slicesPerCluster) +
-          " slices, " + llvm::Twine(t.trfLanes) + " lanes of " + llvm::Twine(laneBytes) + " bytes");
-}
-
-/// The MLP's passes over L: the fewest that divide L into blocks whose down rows (a block of
-/// each row of H per TRF lane) fit a lane, in whole packets of two flits (the contraction's
-/// 32-value trees stay whole, so each pass sums its own values in the kernel's order), whose
-/// gate/up rows fill whole rings of h (planMlp) and whose p spreads over rings of the down
-/// slices. One pass when the whole of L fits.
-llvm::Error planPasses(const Qwen3Shape &s, const TargetModel &t, Plan &plan) {
-  const int64_t laneBytes = t.trfBytesPerSlice / plan.outRows, packet = 2 * t.flitBytes;
-  for (int64_t passes = 1; passes * packet <= s.intermediate * 2; ++passes) {
-    if (s.intermediate % passes != 0)
-      continue;
-    plan.passes = passes;
-    plan.lPass = s.intermediate / passes;
-    if (plan.lPass * 2 > laneBytes || plan.lPass * 2 % packet != 0)
-      continue;
-    if (llvm::Error e = planMlp(s, t, plan)) {
-      llvm::consumeError(std::move(e));
-      continue;
-    }
-    llvm::Expected<Ring> p = planRing(t, "p", plan.lPass, plan.outSlices);
-    if (!p) {
-      llvm::consumeError(p.takeError());
-      continue;
-    }
-    plan.p = *p;
-    return llvm::Error::success();
-  }
-  return placementError(
-      kStage, "the MLP passes over L in blocks that fit the TRF",
-      "intermediate " + llvm::Twine(s.intermediate) + ", hidden " + llvm::Twine(s.hidden) +
-          ": no divisor of L gives down rows of at " + "most " + llvm::Twine(laneBytes) +
-          " bytes (" + llvm::Twine(plan.outRows) + " lanes) in packets of " + llvm::Twine(packet) +
-          " bytes whose gate/up rows fill whole rings of " +
-          "h and whose p spreads over rings of " + llvm::Twine(plan.outSlices) + " slices");
-}
-
-/// The single-slice passes' checks: a = x / sum streams D in f32 flits with sum (a packet of G
-/// f32) in the VRF; RMSNorm streams H in flits and sub accesses (its weight: SliceNorm.h).
-llvm::Error checkSingleSlice(const Qwen3Shape &s, const TargetModel &t) {
-  const int64_t perFlit = t.flitBytes / 4, perSubAccess = t.subFetchAccessBytes / 2;
-  if (s.headDim % perFlit != 0)
-    return placementError(kStage, "x streams in whole f32 flits of a head",
-                          "head_dim " + llvm::Twine(s.headDim) + ", flits of " +
-                              llvm::Twine(perFlit));
-  const int64_t sumPacket = s.groups() * 4;
-  if (sumPacket % t.fetchPacketAlignment != 0 || sumPacket > t.flitBytes)
-    return placementError(kStage, "a kv head's sums (G f32) are one stream packet",
-                          llvm::Twine(s.groups()) + " x 4 = " + llvm::Twine(sumPacket) +
-                              " bytes; packets are multiples of " +
-                              llvm::Twine(t.fetchPacketAlignment) + " up to " +
-                              llvm::Twine(t.flitBytes));
-  if (s.hidden % perFlit != 0 || s.hidden % perSubAccess != 0)
-    return placementError(kStage, "r streams in whole flits and sub accesses",
-                          "hidden " + llvm::Twine(s.hidden));
-  return llvm::Error::success();
-}
-
-llvm::Expected<Plan> planDecoder(const Qwen3Shape &s, const TargetModel &t) {
-  Plan plan;
-  if (llvm::Error e = checkSingleSlice(s, t))
-    return e;
-  llvm::Expected<int64_t> parts = slicenorm::weightParts(kStage, s, t);
-  if (!parts)
-    return parts.takeError();
-  plan.normParts = *parts;
-  if (llvm::Error e = planOut(s, t, plan))
-    return e;
-  if (llvm::Error e = planPasses(s, t, plan))
-    return e;
-  llvm::Expected<Ring> a = planRing(t, "a", s.qDim(), plan.outSlices);
-  if (!a)
-    return a.takeError();
-  plan.a = *a;
-  return plan;
 }
 
 Expr axisOnce(StageBuilder &b, Axes &ax, const std::string &name, int64_t size) {
@@ -231,25 +73,72 @@ RingTypes ringTypes(StageBuilder &b, Axes &ax, const Expr &v, const Ring &r,
   return rt;
 }
 
+/// The o-proj/down slices' types: row h on slice h / outRows, in lane h % outLanes and (several
+/// rows per lane) time slot h / outLanes % outPerLane; the running sum's when there are passes.
 OutTypes outTypes(StageBuilder &b, const Axes &ax, const Plan &plan, const Qwen3Shape &s) {
   const TargetModel &t = b.target();
   OutTypes o;
   o.cluster = byCluster(t, ax.h, s.hidden);
   o.slice = padSlices(t, ax.h / plan.outRows % plan.outSlices, plan.outSlices);
-  Expr lane = ax.h % plan.outRows;
-  Expr packet = plan.outRows < t.trfLanes ? lane.pad(t.trfLanes) : lane;
-  o.acc = b.stream("oacc", b.f32(), o.cluster, o.slice, Expr::one(), packet);
-  o.res = b.stream("ores", b.bf16(), o.cluster, o.slice, Expr::one(), packet);
-  o.r = b.dm("rpart", b.bf16(), o.cluster, o.slice, lane);
-  o.rStream = b.stream("r4s", b.f32(), o.cluster, o.slice, Expr::one(), lane);
-  o.rVrf = b.vrf("r4v", b.f32(), o.cluster, o.slice, lane);
+  o.lane = ax.h % plan.outLanes;
+  o.row = plan.outPerLane > 1 ? ax.h / plan.outLanes % plan.outPerLane : Expr::one();
+  Expr packet = plan.outLanes < t.trfLanes ? o.lane.pad(t.trfLanes) : o.lane;
+  o.acc = b.stream("oacc", b.f32(), o.cluster, o.slice, o.row, packet);
+  o.res = b.stream("ores", b.bf16(), o.cluster, o.slice, o.row, packet);
+  o.r = b.dm("rpart", b.bf16(), o.cluster, o.slice, ax.h % plan.outRows);
+  o.rStream = b.stream("r4s", b.f32(), o.cluster, o.slice, o.row, o.lane);
+  o.rVrf = b.vrf("r4v", b.f32(), o.cluster, o.slice, ax.h % plan.outRows);
+  if (plan.passes > 1 || plan.oPasses > 1) {
+    o.part = b.dm("dpart", b.f32(), o.cluster, o.slice, ax.h % plan.outRows);
+    o.partRes = b.stream("dres", b.bf16(), o.cluster, o.slice, o.row, o.lane);
+  }
   return o;
+}
+
+/// W_o's rows (their columns `q`: Q, or a pass's block QP of it) from HBM into the TRF of the
+/// o-proj slices (names tagged `P`).
+mlir::Value outWeights(StageBuilder &b, const Axes &ax, const Plan &plan, const OutTypes &o,
+                       const std::string &P, mlir::Value weights, const Expr &q) {
+  const bool slots = plan.outPerLane > 1;
+  Expr load =
+      slots ? Expr::pair({o.lane, o.row, q / ax.perFlit}) : Expr::pair({o.lane, q / ax.perFlit});
+  mlir::Type owdm =
+      b.dm("owdm", b.bf16(), o.cluster, o.slice, Expr::pair({ax.h % plan.outRows, q}));
+  mlir::Type owload = b.stream("owload", b.bf16(), o.cluster, o.slice, load, q % ax.perFlit);
+  mlir::Type owtrf =
+      b.trf("owtrf", b.bf16(), o.cluster, o.slice, o.lane, slots ? Expr::pair({o.row, q}) : q);
+  mlir::Value owd = b.dma("owd" + P, weights, owdm);
+  mlir::Value oc = b.collect("oc" + P, b.fetch("ol" + P, tcp::Context::main, owd, owload));
+  return b.toTrf("ot" + P, oc, owtrf);
+}
+
+/// o-proj in plan.oPasses passes over Q: pass c loads W_o's columns [c QP, (c + 1) QP) and
+/// contracts them with that block of a (spread over its own rings); the passes' f32 sums are
+/// added in pass order and rx last: r = bf16(((o0 + o1) + ... + o_last) + rx).
+mlir::Value outProjectionPasses(StageBuilder &b, Axes &ax, const Plan &plan, const OutTypes &o,
+                                mlir::Value a, mlir::Value weights, mlir::Value rxHbm) {
+  mlir::Type owp = b.hbm("owp", b.bf16(), Expr::pair({ax.h, ax.qp.pad(plan.qPass * plan.oPasses)}));
+  mlir::Type apart = b.dm("apart", b.bf16(), ax.k, ax.one, ax.qp);
+  RingTypes ring = ringTypes(b, ax, ax.qp, plan.a, "aring", "af", "as");
+  mlir::Value sum;
+  for (int64_t c = 0; c < plan.oPasses; ++c) {
+    const std::string P = "q" + num(c);
+    mlir::Value w = b.view("ow" + P, weights, c * plan.qPass, owp);
+    mlir::Value ot = outWeights(b, ax, plan, o, P, w, ax.qp);
+    mlir::Value av = b.dmView("av" + P, a, c * plan.qPass, std::nullopt, apart);
+    mlir::Value ar = b.dma("ar" + P, av, ring.dm);
+    const std::string fe = "af" + P, sw = "asw" + P, sc = "ac" + P;
+    mlir::Value ac = broadcastRing(b, {fe.c_str(), sw.c_str(), sc.c_str()}, ar, ring);
+    sum = addPass(b, "o", P, o, b.contract("o" + P, ac, ot, /*pack=*/2, o.acc), sum);
+  }
+  mlir::Value rxv = residualVrf(b, "rx", b.dma("rxd", rxHbm, o.r), o);
+  return finishPasses(b, {"osf", "osfc", "r"}, o, sum, rxv);
 }
 
 /// a = x / sum on one slice of each cluster (x and sum from HBM once per cluster), committed
 /// back over x's bytes, read as Q and spread over the rings of the o-proj slices.
-mlir::Value normaliseAttention(StageBuilder &b, const Axes &ax, const RingTypes &aRing,
-                               mlir::Value x, mlir::Value sumHbm) {
+mlir::Value normaliseAttention(StageBuilder &b, Axes &ax, const Qwen3Shape &s,
+                               const RingTypes &aRing, mlir::Value x, mlir::Value sumHbm) {
   using tcp::Context;
   const int64_t perFlit = b.target().flitBytes / 4; // f32
   Expr heads = Expr::pair({ax.n, ax.g});
@@ -259,32 +148,42 @@ mlir::Value normaliseAttention(StageBuilder &b, const Axes &ax, const RingTypes 
   mlir::Type xs = b.stream("xs", b.f32(), ax.k, ax.one, time, ax.d % perFlit);
   mlir::Type xb = b.stream("xb", b.bf16(), ax.k, ax.one, time, ax.d % perFlit);
   mlir::Type sdm = b.dm("sdm", b.f32(), ax.k, ax.one, heads);
-  mlir::Type ss = b.stream("ss", b.f32(), ax.k, ax.one, ax.n, ax.g);
+  const bool packets = sumsArePackets(s, b.target());
+  mlir::Type ss = packets ? b.stream("ss", b.f32(), ax.k, ax.one, ax.n, ax.g) : mlir::Type();
   mlir::Type svrf = b.vrf("svrf", b.f32(), ax.k, ax.one, heads);
   mlir::Type aone = b.dm("aone", b.bf16(), ax.k, ax.one, ax.q);
 
   mlir::Value xc = b.dma("xc", x, xcopy);
   mlir::Value sd = b.dma("sd", sumHbm, sdm);
-  mlir::Value sv = b.toVrf("sv", b.collect("c0", b.fetch("s0", Context::sub, sd, ss)), svrf);
+  mlir::Value sv;
+  if (packets) {
+    sv = b.toVrf("sv", b.collect("c0", b.fetch("s0", Context::sub, sd, ss)), svrf);
+  } else { // G f32 are no packet: N x G as one vector, then viewed as [N, G] in the VRF
+    const int64_t per = sumsPerPacket(s, b.target()), count = s.kvHeads * s.groups();
+    Expr ng = axisOnce(b, ax, "NG", count);
+    mlir::Type sflat = b.dm("sflat", b.f32(), ax.k, ax.one, ng);
+    mlir::Type sfs = per == count ? b.stream("sfs", b.f32(), ax.k, ax.one, Expr::one(), ng)
+                                  : b.stream("sfs", b.f32(), ax.k, ax.one, ng / per, ng % per);
+    mlir::Type sfvrf = b.vrf("sfvrf", b.f32(), ax.k, ax.one, ng);
+    mlir::Value sf = b.reinterpret("sumf", sd, sflat);
+    mlir::Value svf =
+        b.toVrf("sumv", b.collect("c0", b.fetch("s0", Context::sub, sf, sfs)), sfvrf);
+    sv = b.vrfView("sv", svf, 0, svrf);
+  }
   mlir::Value c1 = b.collect("c1", b.fetch("s1", Context::main, xc, xs));
   mlir::Value q1 = b.vector("q1", c1, {Step::vrfOf("div_f", sv)});
   mlir::Value ad = b.commit("ad", b.cast("b1", q1, xb), xcopy);
   mlir::Value aq = b.reinterpret("aq", ad, aone);
-  return b.dma("ar", aq, aRing.dm);
+  return aRing.dm ? b.dma("ar", aq, aRing.dm) : aq;
 }
 
-/// r = rx + W_o a on the o-proj slices, one row of H per TRF lane.
-mlir::Value outProjection(StageBuilder &b, const Axes &ax, const Plan &plan, const OutTypes &o,
+/// r = rx + W_o a on the o-proj slices, one row of H per TRF lane (or outPerLane per lane).
+mlir::Value outProjection(StageBuilder &b, Axes &ax, const Plan &plan, const OutTypes &o,
                           const RingTypes &aRing, mlir::Value a, mlir::Value weights,
                           mlir::Value rxHbm) {
-  Expr lane = ax.h % plan.outRows;
-  mlir::Type owdm = b.dm("owdm", b.bf16(), o.cluster, o.slice, Expr::pair({lane, ax.q}));
-  mlir::Type owload = b.stream("owload", b.bf16(), o.cluster, o.slice,
-                               Expr::pair({lane, ax.q / ax.perFlit}), ax.q % ax.perFlit);
-  mlir::Type owtrf = b.trf("owtrf", b.bf16(), o.cluster, o.slice, lane, ax.q);
-  mlir::Value owd = b.dma("owd", weights, owdm);
-  mlir::Value oc = b.collect("oc", b.fetch("ol", tcp::Context::main, owd, owload));
-  mlir::Value ot = b.toTrf("ot", oc, owtrf);
+  if (plan.oPasses > 1)
+    return outProjectionPasses(b, ax, plan, o, a, weights, rxHbm);
+  mlir::Value ot = outWeights(b, ax, plan, o, "", weights, ax.q);
   mlir::Value rxv = residualVrf(b, "rx", b.dma("rxd", rxHbm, o.r), o);
   mlir::Value ac = broadcastRing(b, {"af", "asw", "ac"}, a, aRing);
   mlir::Value acc = b.contract("o", ac, ot, /*pack=*/2, o.acc);
@@ -362,18 +261,30 @@ void describePasses(StageBuilder &b, const Qwen3Shape &s, const Plan &plan) {
   b.describe(wrapLines(text));
 }
 
-void describe(StageBuilder &b, const Qwen3Shape &s, const Plan &plan) {
+/// o-proj's passes over Q, when there are several.
+void describeOutPasses(StageBuilder &b, const Qwen3Shape &s, const Plan &plan) {
+  if (plan.oPasses == 1)
+    return;
+  std::string text = "\no-proj runs in " + num(plan.oPasses) + " passes over Q (axis QP: ";
+  text += num(plan.qPass) + " values each; a row of Q (" + num(s.qDim() * 2) + " bytes, ";
+  text += num(plan.outPerLane) + " per lane) exceeds a lane): pass c loads the columns ";
+  text += "[c QP, (c + 1) QP) of W_o's rows into the TRF and contracts them with that block of a, ";
+  text += "spread over its own rings (each contraction summed from 0 in its own order). The ";
+  text += "passes' f32 sums are added in pass order and rx last: r = bf16(((o0 + o1) + ... + o";
+  text += num(plan.oPasses - 1) + ") + rx), the running sum committed in f32 between passes.";
+  b.describe(wrapLines(text));
+}
+
+/// The placement paragraph: slices, lanes, rings and rounding points.
+void describePlacement(StageBuilder &b, const Qwen3Shape &s, const Plan &plan) {
   const TargetModel &t = b.target();
-  const std::string perFlit = num(t.flitBytes / 2), lanes = num(plan.outRows);
-  const int64_t rowBytes = plan.lPass * 2;
-  std::string math = "`decoder` stage: the rest of a layer after attention.\n";
-  math += "  a  = x / sum (per head; x is the unnormalised attention output)\n";
-  math += "  r  = rx + W_o a                          (written to rx_hbm)\n";
-  math += "  h  = RMSNorm(r) (post_rms_weight, eps " + real(s.rmsNormEps) + ")\n";
-  math += "  rx = r + W_down(silu(W_gate h) * W_up h) (written to rx_hbm)";
-  b.describe(math);
+  const std::string perFlit = num(t.flitBytes / 2), rows = num(plan.outRows);
   std::string place = "\nPlacement: o-proj and down on the same " + num(plan.outSlices);
-  place += " slices of each cluster (" + lanes + " rows each, one per TRF lane: short TRF loads, ";
+  if (plan.outPerLane == 1)
+    place += " slices of each cluster (" + rows + " rows each, one per TRF lane: short TRF loads, ";
+  else
+    place += " slices of each cluster (" + rows + " rows each, " + num(plan.outPerLane) +
+             " in each of " + num(plan.outLanes) + " TRF lanes, ";
   place += "and r is where down's residual add reads it), gate/up on " + num(plan.mlpSlices);
   place += " slices of each cluster (" + num(plan.mlpRows()) + " rows: " + num(plan.mlpLanes);
   place += " lanes x " + num(plan.mlpRowsPerLane) + "); the rows split evenly over the ";
@@ -388,6 +299,10 @@ void describe(StageBuilder &b, const Qwen3Shape &s, const Plan &plan) {
   place += "Switch Engine as the contraction streams it, in the order of the contracted axis. ";
   place += "Rounding points: a, r, h, p and the result are bf16; accumulations and the ";
   place += "element-wise math are f32.";
+  if (!sumsArePackets(s, t))
+    place += " A kv head's sums (" + num(s.groups() * 4) + " bytes) are no stream packet: the " +
+             num(s.kvHeads * s.groups()) + " sums are read as one vector (axis NG, packets of " +
+             num(sumsPerPacket(s, t)) + ") and viewed as [N, G] in the VRF.";
   if (slicenorm::rmsAfterWeight(s, t))
     place += " RMSNorm loads rms into the VRF after r * w: the weight in f32 (" +
              num(s.hidden * 4) + " bytes) leaves no room for it before.";
@@ -395,13 +310,27 @@ void describe(StageBuilder &b, const Qwen3Shape &s, const Plan &plan) {
     place += " RMSNorm's weight in f32 (" + num(s.hidden * 4) + " bytes) goes to the VRF in " +
              num(plan.normParts) + " parts of H, r times each in turn, joined by tcp.dm_join.";
   b.describe(wrapLines(place));
+}
+
+void describe(StageBuilder &b, const Qwen3Shape &s, const Plan &plan) {
+  const TargetModel &t = b.target();
+  const std::string lanes = num(plan.outLanes);
+  const int64_t rowBytes = plan.lPass * 2;
+  std::string math = "`decoder` stage: the rest of a layer after attention.\n";
+  math += "  a  = x / sum (per head; x is the unnormalised attention output)\n";
+  math += "  r  = rx + W_o a                          (written to rx_hbm)\n";
+  math += "  h  = RMSNorm(r) (post_rms_weight, eps " + real(s.rmsNormEps) + ")\n";
+  math += "  rx = r + W_down(silu(W_gate h) * W_up h) (written to rx_hbm)";
+  b.describe(math);
+  describePlacement(b, s, plan);
   std::string halves = "\ndown's weights stream in two halves, the even rows (H = 2 E) and ";
-  halves += "then the odd ones, each loaded into " + num(plan.outRows / 2) + " of the " + lanes;
+  halves += "then the odd ones, each loaded into " + num(plan.outLanes / 2) + " of the " + lanes;
   halves += " lanes, so only the odd half's TRF load (";
   halves += num(trfLoadCycles(t, plan.outRows / 2 * rowBytes)) + " cycles, not ";
   halves += num(trfLoadCycles(t, plan.outRows * rowBytes)) + ") follows the last byte; ";
   halves += "tcp.trf_join reads the two as the " + lanes + "-lane tensor the contraction takes.";
   b.describe(wrapLines(halves));
+  describeOutPasses(b, s, plan);
   describePasses(b, s, plan);
 }
 
@@ -444,13 +373,17 @@ llvm::Error buildDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t) {
   mlir::Value gateWeight = b.input("gate_weight", lw);
   mlir::Value downWeight = b.input("down_weight", dw);
 
-  RingTypes aRing = ringTypes(b, ax, ax.q, plan->a, "aring", "af", "as");
+  if (plan->oPasses > 1)
+    ax.qp = axisOnce(b, ax, "QP", plan->qPass);
+  RingTypes aRing; // one pass: a spreads over its rings once; several: per pass, from aone
+  if (plan->oPasses == 1)
+    aRing = ringTypes(b, ax, ax.q, plan->a, "aring", "af", "as");
   RingTypes hRing = ringTypes(b, ax, ax.h, plan->h, "hring", "hf", "hn");
   RingTypes pRing = ringTypes(b, ax, ax.l, plan->p, "pring", "pf", "ps");
   OutTypes o = outTypes(b, ax, *plan, s);
   MlpTypes m = mlpTypes(b, ax, *plan);
 
-  mlir::Value a = normaliseAttention(b, ax, aRing, x, sumHbm);
+  mlir::Value a = normaliseAttention(b, ax, s, aRing, x, sumHbm);
   mlir::Value r = outProjection(b, ax, *plan, o, aRing, a, oWeight, rxHbm);
   mlir::Value h = rmsNorm(b, ax, s, hRing, r, normWeight, plan->normParts);
   mlp(b, ax, *plan, s, o, m, hRing, pRing, h, r, {gateWeight, upWeight, downWeight}, rxHbm);

@@ -23,8 +23,12 @@ struct Ring {
 
 /// How the stage is placed (numbers for 0.6B in the comments).
 struct Plan {
-  int64_t outRows = 0;        // o-proj/down rows per slice, one per TRF lane (4)
+  int64_t outRows = 0;        // o-proj/down rows per slice: outLanes x outPerLane (4)
+  int64_t outLanes = 0;       // their TRF lanes, one row each up to trfLanes rows (4)
+  int64_t outPerLane = 1;     // rows of H in each of those lanes (1)
   int64_t outSlices = 0;      // their slices per cluster (128)
+  int64_t oPasses = 1;        // o-proj passes over Q, each loading its own columns (1)
+  int64_t qPass = 0;          // values of Q per o-proj pass (2048)
   int64_t mlpLanes = 0;       // gate/up TRF lanes (8)
   int64_t mlpRowsPerLane = 0; // (3)
   int64_t mlpSlices = 0;      // gate/up slices per cluster (64)
@@ -38,7 +42,8 @@ struct Plan {
 /// The module's axes and the expressions every section uses.
 struct Axes {
   // e: H / 2 (down's halves), k: the cluster replica, one: one slice of each cluster.
-  Expr n = Expr::one(), g = n, d = n, q = n, h = n, l = n, e = n, k = n, one = n;
+  // qp: a block of Q (o-proj's passes).
+  Expr n = Expr::one(), g = n, d = n, q = n, qp = n, h = n, l = n, e = n, k = n, one = n;
   std::vector<std::string> declared;
   int64_t perFlit = 0; // bf16 per flit
 };
@@ -71,7 +76,9 @@ inline mlir::Value broadcastRing(StageBuilder &b, const std::array<const char *,
 /// The o-proj/down slices' tensors: H / outRows rows of H per slice, one per lane.
 struct OutTypes {
   Expr cluster = Expr::one(), slice = Expr::one();
+  Expr lane = Expr::one(), row = Expr::one(); // a row's TRF lane and time slot in it
   mlir::Type acc, res, r, rStream, rVrf;
+  mlir::Type part, partRes; // a pass's running f32 sum and its bf16 result (several passes)
 };
 
 /// r's slices' residual, in the VRF (sub context).
@@ -86,6 +93,27 @@ inline mlir::Value addResidual(StageBuilder &b, const std::string &stem, mlir::V
                                mlir::Value residual, const OutTypes &o) {
   mlir::Value sum = b.vector(stem, acc, {Step::vrfOf("add_f", residual)});
   return b.commit(stem + "d", b.cast(stem + "b", sum, o.res), o.r);
+}
+
+/// Pass `P`'s f32 sums `acc` plus the previous passes' `sum` (none for the first pass, read
+/// through the VRF on sub), committed in f32 on the o-proj/down slices: the running sum.
+inline mlir::Value addPass(StageBuilder &b, const std::string &stem, const std::string &P,
+                           const OutTypes &o, mlir::Value acc, mlir::Value sum) {
+  if (sum) {
+    mlir::Value l = b.fetch(stem + "sl" + P, tcp::Context::sub, sum, o.rStream);
+    mlir::Value v = b.toVrf(stem + "sv" + P, b.collect(stem + "sc" + P, l), o.rVrf);
+    acc = b.vector(stem + "sa" + P, acc, {Step::vrfOf("add_f", v)});
+  }
+  return b.commit(stem + "sd" + P, acc, o.part);
+}
+
+/// bf16(sum + residual) for the running sum of the passes, committed on the o-proj/down slices
+/// (`names`: the sum's fetch and collect, then the result's stem).
+inline mlir::Value finishPasses(StageBuilder &b, const std::array<std::string, 3> &names,
+                                const OutTypes &o, mlir::Value sum, mlir::Value residual) {
+  mlir::Value last = b.collect(names[1], b.fetch(names[0], tcp::Context::main, sum, o.rStream));
+  mlir::Value v = b.vector(names[2], last, {Step::vrfOf("add_f", residual)});
+  return b.commit(names[2] + "d", b.cast(names[2] + "b", v, o.partRes), o.r);
 }
 
 /// The gate/up slices' tensors: mlpRows rows of a pass's L per slice, rowsPerLane in each lane.
@@ -109,8 +137,9 @@ inline MlpTypes mlpTypes(StageBuilder &b, const Axes &ax, const Plan &plan) {
                slots ? Expr::pair({lane, row, h / ax.perFlit}) : Expr::pair({lane, h / ax.perFlit}),
                h % ax.perFlit);
   m.trf = b.trf("lwtrf", b.bf16(), cluster, slice, lane, slots ? Expr::pair({row, h}) : h);
-  m.acc = b.stream("lacc", b.f32(), cluster, slice, time, lane);
-  m.res = b.stream("lres", b.bf16(), cluster, slice, time, lane);
+  Expr packet = lanes < t.trfLanes ? lane.pad(t.trfLanes) : lane;
+  m.acc = b.stream("lacc", b.f32(), cluster, slice, time, packet);
+  m.res = b.stream("lres", b.bf16(), cluster, slice, time, packet);
   m.f32Dm = b.dm("lfdm", b.f32(), cluster, slice, ax.l % rows);
   m.bf16Dm = b.dm("ldm", b.bf16(), cluster, slice, ax.l % rows);
   m.upStream = b.stream("uload", b.f32(), cluster, slice,
@@ -156,17 +185,22 @@ inline mlir::Value downWeights(StageBuilder &b, const Axes &ax, const Plan &plan
                                const Qwen3Shape &s, const OutTypes &o, const std::string &P,
                                mlir::Value weights, int64_t c) {
   const TargetModel &t = b.target();
-  const int64_t half = plan.outRows / 2;
+  const int64_t half = plan.outRows / 2, halfLanes = plan.outLanes / 2;
+  const bool slots = plan.outPerLane > 1; // rows in each lane's time slots
   Expr cluster = byCluster(t, ax.e, s.hidden / 2);
   Expr slice = padSlices(t, ax.e / half % plan.outSlices, plan.outSlices);
-  Expr lane = ax.e % half;
+  Expr lane = ax.e % halfLanes, slot = ax.e / halfLanes % plan.outPerLane;
   Expr row = plan.passes > 1 ? ax.l.pad(s.intermediate) : ax.l; // a row's pass block
   mlir::Type dwh = b.hbm("dwh", b.bf16(), Expr::pair({ax.e, Expr::one().pad(2), row}));
-  mlir::Type dwdm = b.dm("dwdm", b.bf16(), cluster, slice, Expr::pair({lane, ax.l}));
-  mlir::Type dwload = b.stream("dwload", b.bf16(), cluster, slice,
-                               Expr::pair({lane, ax.l / ax.perFlit}), ax.l % ax.perFlit);
-  mlir::Type dwhtrf = b.trf("dwhtrf", b.bf16(), cluster, slice, lane, ax.l);
-  mlir::Type dwtrf = b.trf("dwtrf", b.bf16(), o.cluster, o.slice, ax.h % plan.outRows, ax.l);
+  mlir::Type dwdm = b.dm("dwdm", b.bf16(), cluster, slice, Expr::pair({ax.e % half, ax.l}));
+  mlir::Type dwload = b.stream(
+      "dwload", b.bf16(), cluster, slice,
+      slots ? Expr::pair({lane, slot, ax.l / ax.perFlit}) : Expr::pair({lane, ax.l / ax.perFlit}),
+      ax.l % ax.perFlit);
+  mlir::Type dwhtrf =
+      b.trf("dwhtrf", b.bf16(), cluster, slice, lane, slots ? Expr::pair({slot, ax.l}) : ax.l);
+  mlir::Type dwtrf = b.trf("dwtrf", b.bf16(), o.cluster, o.slice, o.lane,
+                           slots ? Expr::pair({o.row, ax.l}) : ax.l);
   auto loadHalf = [&](const std::string &x, int64_t offset) {
     mlir::Value w = b.view("dw" + x + P, weights, offset + c * plan.lPass, dwh);
     mlir::Value d = b.dma("dd" + x + P, w, dwdm);
@@ -191,11 +225,9 @@ inline void mlp(StageBuilder &b, const Axes &ax, const Plan &plan, const Qwen3Sh
                 const OutTypes &o, const MlpTypes &m, const RingTypes &hRing,
                 const RingTypes &pRing, mlir::Value h, mlir::Value r,
                 const std::array<mlir::Value, 3> &gateUpDown, mlir::Value rxHbm) {
-  mlir::Type lwp, part;
-  if (plan.passes > 1) {
+  mlir::Type lwp;
+  if (plan.passes > 1)
     lwp = b.hbm("lwp", b.bf16(), Expr::pair({ax.l, ax.h}));
-    part = b.dm("dpart", b.f32(), o.cluster, o.slice, ax.h % plan.outRows);
-  }
   mlir::Value r4v, sum;
   for (int64_t c = 0; c < plan.passes; ++c) {
     const std::string P = passTag(plan, c);
@@ -217,18 +249,9 @@ inline void mlp(StageBuilder &b, const Axes &ax, const Plan &plan, const Qwen3Sh
       b.dmaInto(addResidual(b, "r2", dn, r4v, o), rxHbm);
       return;
     }
-    if (c > 0) { // the previous passes' sum into the VRF, added to this pass's
-      mlir::Value sv = b.toVrf(
-          "sv" + P, b.collect("sc" + P, b.fetch("sl" + P, tcp::Context::sub, sum, o.rStream)),
-          o.rVrf);
-      dn = b.vector("sa" + P, dn, {Step::vrfOf("add_f", sv)});
-    }
-    sum = b.commit("sd" + P, dn, part);
+    sum = addPass(b, "", P, o, dn, sum); // the previous passes' sum added to this pass's
   }
-  mlir::Value last = b.collect("sfc", b.fetch("sf", tcp::Context::main, sum, o.rStream));
-  mlir::Value rx = b.vector("r2", last, {Step::vrfOf("add_f", r4v)});
-  mlir::Type res = b.stream("dres", b.bf16(), o.cluster, o.slice, Expr::one(), ax.h % plan.outRows);
-  b.dmaInto(b.commit("r2d", b.cast("r2b", rx, res), o.r), rxHbm);
+  b.dmaInto(finishPasses(b, {"sf", "sfc", "r2"}, o, sum, r4v), rxHbm);
 }
 
 } // namespace rngd::placement::qwen3::decoder_mlp

@@ -2,6 +2,7 @@
 // q_out, the new k and v rows scattered into the KV-cache chunk (kernels/qwen3/projection.mlir
 // was the hand-placed original; docs/performance.md, "Stage placement").
 #include "compiler/placement/qwen3/DecodeAttentionPlan.h"
+#include "compiler/placement/qwen3/DecodeProjectionPlan.h"
 #include "compiler/placement/qwen3/Stages.h"
 
 #include <functional>
@@ -17,138 +18,10 @@ using mlir::Type;
 using mlir::Value;
 using tcp::Context;
 
-constexpr const char *kStage = "projection";
-
-/// Flits the contraction's stream adapter packs into one packet: two, 32 bf16 of x^ against
-/// every lane's row each cycle, the multipliers' full width.
-constexpr int64_t kPackFlits = 2;
-
-std::string num(int64_t n) { return std::to_string(n); }
-
-
-// The numbers of the placement, each from the shape and the target (planProjection).
-struct ProjectionPlan {
-  int64_t flitBf16;       // bf16 values in a flit: x^'s packets, the weights' TRF-load packets
-  int64_t flitF32;        // f32 values in a flit: the Vector Engine passes' packets
-  int64_t subF32;         // f32 values of one sub-context fetch of bf16 (the VRF loads)
-  int64_t scalarCells;    // a lone f32 padded to the smallest packet (a reduction's result)
-  int64_t xRing;          // slices of one ring of x^
-  int64_t xFlitsPerSlice; // x^'s flits on each slice of a ring (1 where H allows)
-  int64_t xRings;         // x^'s rings per cluster
-  int64_t xWeightParts;   // parts of H whose norm weight (f32) fits the VRF in turn
-  int64_t qLanes;         // q's rows per slice, one per TRF lane
-  int64_t kvLanes;        // k's and v's rows per slice
-  int64_t qHeadsPerCluster, kvHeadsPerCluster;
-  int64_t qSlices;   // slices of one q head: its gather ring and RoPE's tables
-  int64_t kvSlices;  // slices of one kv head: G q heads' slices
-  int64_t vGather;   // v's slices gathered onto one, so that one holds an f32 flit
-  int64_t chunkKeys; // rows of a KV-cache chunk
-};
-
-// Rows of one weight matrix over every slice of the chip, one row per TRF lane. A slice's
-// partial rows (one f32 per lane) then move as one packet of at least the smallest 8 bytes
-// when the Switch Engine gathers a head.
-llvm::Expected<int64_t> lanesFor(const char *what, int64_t rows, int64_t hidden,
-                                 const TargetModel &t) {
-  const int64_t slices = t.totalSlices();
-  const int64_t lanes = rows / slices;
-  const int64_t minLanes = t.fetchPacketAlignment / 4;
-  if (rows % slices || !isPowerOfTwo(lanes) || lanes > t.trfLanes || lanes < minLanes)
-    return placementError(kStage, "weight rows fill every slice, one row per TRF lane",
-                          llvm::Twine(what) + "'s " + num(rows) + " rows over " + num(slices) +
-                              " slices are not " + num(minLanes) + " to " + num(t.trfLanes) +
-                              " (a power of two) rows per slice");
-  if (hidden * 2 > t.trfBytesPerSlice / lanes)
-    return placementError(kStage, "a weight row fits its TRF lane",
-                          llvm::Twine(what) + ": a row of " + num(hidden * 2) +
-                              " bytes, a lane of " + num(t.trfBytesPerSlice / lanes));
-  return lanes;
-}
-
-// x's RMSNorm on one slice and x^'s rings.
-llvm::Error planX(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) {
-  const int64_t H = s.hidden, S = t.slicesPerCluster;
-  // x^ is spread over rings that each hold all of it: the Switch Engine broadcasts within a
-  // ring, a power of two of slices no larger than a cluster; the largest that divides x^'s
-  // flits, one flit per slice where H allows. The contraction takes x^'s flits two a packet.
-  const int64_t xFlits = H / p.flitBf16;
-  p.xRing = 1;
-  while (p.xRing * 2 <= S && xFlits % (p.xRing * 2) == 0)
-    p.xRing *= 2;
-  p.xFlitsPerSlice = xFlits / p.xRing;
-  if (H % p.flitBf16 || xFlits % kPackFlits || p.xRing < kPackFlits)
-    return placementError(kStage,
-                          "x^ spreads over a ring (a power of two of slices, at most a "
-                          "cluster) in pairs of flits",
-                          "hidden " + num(H) + " is " + num(H * 2) + " bytes, " +
-                              (H % p.flitBf16 ? "not a whole number of "
-                                              : num(H * 2 / t.flitBytes) + " ") +
-                              "flits of " + num(t.flitBytes));
-  p.xRings = S / p.xRing;
-  // x times its norm weight reads the weight from the VRF as f32, next to x's rms (one VRF
-  // row): in as many parts of H (a power of two) as it takes to fit.
-  p.xWeightParts = 1;
-  const int64_t vrfRoom = t.vrfBytesPerSlice - t.vrfAllocationAlignment;
-  while (H % (p.xWeightParts * 2) == 0 && (H / p.xWeightParts) * 4 > vrfRoom)
-    p.xWeightParts *= 2;
-  const int64_t part = H / p.xWeightParts;
-  if (part * 4 > vrfRoom || part % p.flitF32 || part % p.subF32)
-    return placementError(
-        kStage, "x's norm weight (f32) fits the VRF in equal parts of whole flits",
-        "hidden " + num(H) + " in " + num(p.xWeightParts) + " parts of " + num(part * 4) +
-            " bytes; the VRF holds " + num(vrfRoom) + " beside x's rms");
-  return llvm::Error::success();
-}
-
-// q's, k's and v's rows over the slices, the heads' gathers and RoPE.
-llvm::Error planHeads(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) {
-  const int64_t H = s.hidden, D = s.headDim, C = t.clusters, S = t.slicesPerCluster;
-  if (s.heads % C || s.kvHeads % C)
-    return placementError(kStage, "q and kv heads split evenly over the clusters",
-                          num(s.heads) + " q heads and " + num(s.kvHeads) + " kv heads over " +
-                              num(C) + " clusters");
-  p.qHeadsPerCluster = s.heads / C;
-  p.kvHeadsPerCluster = s.kvHeads / C;
-  llvm::Expected<int64_t> q = lanesFor("q", s.qDim(), H, t);
-  if (!q)
-    return q.takeError();
-  llvm::Expected<int64_t> kv = lanesFor("k and v", s.kvDim(), H, t);
-  if (!kv)
-    return kv.takeError();
-  p.qLanes = *q;
-  p.kvLanes = *kv;
-  p.qSlices = D / p.qLanes;
-  p.kvSlices = D / p.kvLanes;
-  // A head's rows gather around the ring of its slices (the Switch Engine: a power of two).
-  if (D % p.qLanes || !isPowerOfTwo(p.qSlices) || p.qHeadsPerCluster * p.qSlices != S)
-    return placementError(kStage, "a q head's slices form a ring",
-                          "head_dim " + num(D) + " over " + num(p.qLanes) + " lanes is " +
-                              num(D / p.qLanes) + " slices");
-  if (D % p.kvLanes || !isPowerOfTwo(p.kvSlices) || p.kvSlices > S)
-    return placementError(kStage, "a kv head's slices form a ring",
-                          "head_dim " + num(D) + " over " + num(p.kvLanes) + " lanes is " +
-                              num(D / p.kvLanes) + " slices");
-  // v's rows gather until one slice holds an f32 flit: its bf16 half is the scatter's packet,
-  // a multiple of the DMA's 8 bytes.
-  p.vGather = p.flitF32 / p.kvLanes;
-  if (p.flitF32 % p.kvLanes || !isPowerOfTwo(p.vGather) || (p.flitF32 * 2) % t.dmaAlignment)
-    return placementError(kStage, "v's rows gather into f32 flits",
-                          num(p.kvLanes) + " rows per slice into flits of " + num(p.flitF32));
-  if (D % 2 || D % p.flitF32 || D % p.subF32)
-    return placementError(kStage, "a head is whole flits and halves (RoPE)", "head_dim " + num(D));
-  return llvm::Error::success();
-}
-
-llvm::Error planProjection(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) {
-  p.flitBf16 = t.flitBytes / 2;
-  p.flitF32 = t.flitBytes / 4;
-  p.subF32 = t.subFetchAccessBytes / 2;
-  p.scalarCells = t.fetchPacketAlignment / 4;
-  p.chunkKeys = kvChunkKeys();
-  if (llvm::Error e = planX(p, s, t))
-    return e;
-  return planHeads(p, s, t);
-}
+using decode_projection::kPackFlits;
+using decode_projection::num;
+using decode_projection::planProjection;
+using decode_projection::ProjectionPlan;
 
 // The types, under the hand-placed file's aliases (renamed where those end in a digit).
 struct ProjectionTypes {
@@ -191,13 +64,15 @@ struct Axes {
 
 Axes declareAxes(StageBuilder &b, const Qwen3Shape &s, const ProjectionPlan &p) {
   const TargetModel &t = b.target();
+  // NH: the q heads of one pass (all of them in one pass; NP, a pass's, in several).
+  const bool passes = p.qPasses > 1;
   Axes a{b.axis("H", s.hidden), b.axis("Q", s.qDim()), b.axis("P", s.kvDim()),
-         b.axis("NH", s.heads), b.axis("N", s.kvHeads), b.axis("G", s.groups()),
+         b.axis(passes ? "NP" : "NH", s.heads / p.qPasses), b.axis("N", s.kvHeads), b.axis("G", s.groups()),
          b.axis("D", s.headDim), b.axis("T", p.chunkKeys), b.axis("K", 1),
          // Copies: the tables on every q head's slices of each cluster, x stored twice for
          // RoPE's swap, x^ on each cluster, a k head on each q head of its group, x^'s rings.
          b.axis("RQ", p.qHeadsPerCluster), b.axis("CT", t.clusters), b.axis("TW", 2),
-         b.axis("CX", t.clusters), b.axis("RK", s.groups()), b.axis("RX", p.xRings),
+         b.axis("CX", t.clusters), b.axis("RK", p.kCopies), b.axis("RX", p.xRings),
          // Fresh axes of the Switch Engine's broadcasts: v's gather, a q head's ring, a k
          // head's ring, x^'s ring.
          b.axis("XV", p.vGather), b.axis("XQ", p.qSlices), b.axis("XK", p.kvSlices),
@@ -380,12 +255,13 @@ struct ProjectionSpec {
   std::string p;
   const char *part;
   Type view, dm, load, trf, acc, partDm;
+  int64_t weightOffset = 0; // the view's first cell of the weight (a q pass's heads)
 };
 
 Value project(StageBuilder &b, const ProjectionSpec &s, const ProjectionTypes &y, Value weight,
               Value xhat, int64_t pack) {
   const std::string &p = s.p;
-  Value wv = b.view(p + "wv", weight, 0, s.view);
+  Value wv = b.view(p + "wv", weight, s.weightOffset, s.view);
   Value wd = b.dma(p + "wd", wv, s.dm);
   Value l = b.fetch(p + "l", Context::main, wd, s.load);
   Value lc = b.collect(p + "lc", l);
@@ -491,15 +367,25 @@ void describe(StageBuilder &b, const Qwen3Shape &s, const ProjectionPlan &p) {
       num(t.slicesPerCluster) + " slices of each cluster (q: " + num(p.qLanes) + " lanes, heads " +
       heads(p.qHeadsPerCluster) + " in cluster 0; k and v: " + num(p.kvLanes) +
       " lanes, kv heads " + heads(p.kvHeadsPerCluster) + " in cluster 0)."));
+  if (p.qPasses > 1)
+    b.describe(wrapParagraph(
+        "\nq runs in " + num(p.qPasses) + " passes of " + num(s.heads / p.qPasses) +
+        " heads (axis NP; pass j's heads are j x " + num(s.heads / p.qPasses) +
+        " onwards, " + num(p.qHeadsPerCluster) +
+        " per cluster): one row per lane over every slice does not fit (" +
+        num(s.qDim() / t.totalSlices()) + " rows per slice, or a " + num(s.hidden * 2) +
+        "-byte row in a lane of " + num(t.trfBytesPerSlice / t.trfLanes) +
+        " bytes). Each pass loads its rows into the TRF, contracts, gathers, normalises, "
+        "ropes and stores its heads."));
   b.describe(wrapParagraph(
       "\nEach q and k head is then gathered by the Switch Engine, no DMA: the partial rows of the "
       "head's slices are broadcast around the ring of those slices (" +
       num(p.qSlices) + " for a q head, fresh axis XQ; " + num(p.kvSlices) +
       " for a k head, XK) and committed "
       "on one slice per q head and " +
-      num(s.groups()) +
-      " per k head (RK, one per q head of "
-      "its group), so the k heads sit on the q heads' slices (slice " +
+      num(p.kCopies) + " per k head (RK, one per q head" +
+      (p.kCopies == s.groups() ? " of its group" : " slices of its ring") +
+      "), so the k heads sit on the q heads' slices (slice " +
       num(p.qSlices) +
       " x head) and share their cos and sin tables (replicated on every q head's slices of "
       "both clusters: CT, RQ). v's slices are gathered the same way, " +
@@ -553,18 +439,36 @@ llvm::Error buildProjection(StageBuilder &b, const Qwen3Shape &s, int64_t) {
   Value qOut = b.output("q_out", y.qout);
 
   Value xhat = normaliseX(b, s, p, y, x, inputRmsWeight);
-  ProjectionSpec q{"q", "qpd", y.qwv, y.qwdm, y.qwload, y.qwtrf, y.qacc, y.qpart};
-  Value qpd = project(b, q, y, qWeight, xhat, kPackFlits);
-  Value qHead = gather(b, "q", "qh", Context::main, qpd, y.qpf, y.qpb, qh.f32dm);
+  // q in passes of NH heads (one pass: the names of the hand-placed file).
+  const int64_t passHeads = s.heads / p.qPasses;
+  auto passPrefix = [&](int64_t j) {
+    return p.qPasses == 1 ? std::string("q") : "q" + num(j) + "_";
+  };
+  std::vector<Value> qHeads;
+  for (int64_t j = 0; j < p.qPasses; ++j) {
+    const std::string pre = passPrefix(j);
+    ProjectionSpec q{pre, nullptr, y.qwv, y.qwdm, y.qwload, y.qwtrf, y.qacc, y.qpart,
+                     j * passHeads * s.headDim * s.hidden};
+    const std::string part = pre + "pd";
+    q.part = part.c_str();
+    Value qpd = project(b, q, y, qWeight, xhat, kPackFlits);
+    qHeads.push_back(gather(b, pre, (pre + "h").c_str(), Context::main, qpd, y.qpf, y.qpb,
+                            qh.f32dm));
+  }
   ProjectionSpec k{"k", "kpd", y.kvwv, y.kvwdm, y.kvwload, y.kvwtrf, y.kvacc, y.kvpart};
   Value kpd = project(b, k, y, kWeight, xhat, kPackFlits);
   Value kHead = gather(b, "k", "kh", Context::main, kpd, y.kpf, y.kpb, kh.f32dm);
 
   Tables tables;
-  Value qRope = normAndRope(b, s, "q", Context::main, qh, y, qHead, qRmsWeight, tables, cos, sin);
+  std::vector<Value> qRopes;
+  for (int64_t j = 0; j < p.qPasses; ++j)
+    qRopes.push_back(normAndRope(b, s, passPrefix(j), Context::main, qh, y, qHeads[j],
+                                 qRmsWeight, tables, cos, sin));
   Value kRope = normAndRope(b, s, "k", Context::sub, kh, y, kHead, kRmsWeight, tables, cos, sin);
-  Value qov = b.view("qov", qOut, 0, y.qoutv);
-  b.dmaInto(qRope, qov);
+  for (int64_t j = 0; j < p.qPasses; ++j) {
+    Value qov = b.view(passPrefix(j) + "ov", qOut, j * passHeads * s.headDim, y.qoutv);
+    b.dmaInto(qRopes[j], qov);
+  }
   b.dmaScatter(kRope, kCache, kvOffset);
 
   // v: each group of slices gathered onto its first (on sub), cast to bf16 there.

@@ -1,0 +1,189 @@
+// The numbers of the decode `projection` stage's placement (Projection.cpp): x^'s rings, the
+// rows per TRF lane of q, k and v (q in passes of whole heads where one pass does not fit),
+// the heads' gather rings and RoPE's tables, each from the shape and the target.
+#pragma once
+
+#include "compiler/placement/Qwen3Shape.h"
+#include "compiler/placement/Qwen3Stages.h"
+#include "compiler/placement/StageBuilder.h"
+#include "compiler/placement/qwen3/Common.h"
+
+#include <cstdint>
+#include <string>
+
+namespace rngd::placement::qwen3::decode_projection {
+
+inline constexpr const char *kStage = "projection";
+
+/// Flits the contraction's stream adapter packs into one packet: two, 32 bf16 of x^ against
+/// every lane's row each cycle, the multipliers' full width.
+inline constexpr int64_t kPackFlits = 2;
+
+inline std::string num(int64_t n) { return std::to_string(n); }
+
+// The numbers of the placement, each from the shape and the target (planProjection).
+struct ProjectionPlan {
+  int64_t flitBf16;       // bf16 values in a flit: x^'s packets, the weights' TRF-load packets
+  int64_t flitF32;        // f32 values in a flit: the Vector Engine passes' packets
+  int64_t subF32;         // f32 values of one sub-context fetch of bf16 (the VRF loads)
+  int64_t scalarCells;    // a lone f32 padded to the smallest packet (a reduction's result)
+  int64_t xRing;          // slices of one ring of x^
+  int64_t xFlitsPerSlice; // x^'s flits on each slice of a ring (1 where H allows)
+  int64_t xRings;         // x^'s rings per cluster
+  int64_t xWeightParts;   // parts of H whose norm weight (f32) fits the VRF in turn
+  int64_t qLanes;         // q's rows per slice, one per TRF lane
+  int64_t kvLanes;        // k's and v's rows per slice
+  int64_t qPasses = 1;     // passes over q's heads, each filling every slice
+  int64_t qHeadsPerCluster; // q heads of one pass on one cluster
+  int64_t kvHeadsPerCluster;
+  int64_t qSlices;   // slices of one q head: its gather ring and RoPE's tables
+  int64_t kvSlices;  // slices of one kv head: kCopies q heads' slices
+  int64_t kCopies;   // copies of a k head, one per q head's slices of its ring (RK)
+  int64_t vGather;   // v's slices gathered onto one, so that one holds an f32 flit
+  int64_t chunkKeys; // rows of a KV-cache chunk
+};
+
+// Rows of one weight matrix over every slice of the chip, one row per TRF lane. A slice's
+// partial rows (one f32 per lane) then move as one packet of at least the smallest 8 bytes
+// when the Switch Engine gathers a head.
+inline llvm::Expected<int64_t> lanesFor(const char *what, int64_t rows, int64_t hidden,
+                                 const TargetModel &t) {
+  const int64_t slices = t.totalSlices();
+  const int64_t lanes = rows / slices;
+  const int64_t minLanes = t.fetchPacketAlignment / 4;
+  if (rows % slices || !isPowerOfTwo(lanes) || lanes > t.trfLanes || lanes < minLanes)
+    return placementError(kStage, "weight rows fill every slice, one row per TRF lane",
+                          llvm::Twine(what) + "'s " + num(rows) + " rows over " + num(slices) +
+                              " slices are not " + num(minLanes) + " to " + num(t.trfLanes) +
+                              " (a power of two) rows per slice");
+  if (hidden * 2 > t.trfBytesPerSlice / lanes)
+    return placementError(kStage, "a weight row fits its TRF lane",
+                          llvm::Twine(what) + ": a row of " + num(hidden * 2) +
+                              " bytes, a lane of " + num(t.trfBytesPerSlice / lanes));
+  return lanes;
+}
+
+// x's RMSNorm on one slice and x^'s rings.
+inline llvm::Error planX(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) {
+  const int64_t H = s.hidden, S = t.slicesPerCluster;
+  // x^ is spread over rings that each hold all of it: the Switch Engine broadcasts within a
+  // ring, a power of two of slices no larger than a cluster; the largest that divides x^'s
+  // flits, one flit per slice where H allows. The contraction takes x^'s flits two a packet.
+  const int64_t xFlits = H / p.flitBf16;
+  p.xRing = 1;
+  while (p.xRing * 2 <= S && xFlits % (p.xRing * 2) == 0)
+    p.xRing *= 2;
+  p.xFlitsPerSlice = xFlits / p.xRing;
+  if (H % p.flitBf16 || xFlits % kPackFlits || p.xRing < kPackFlits)
+    return placementError(kStage,
+                          "x^ spreads over a ring (a power of two of slices, at most a "
+                          "cluster) in pairs of flits",
+                          "hidden " + num(H) + " is " + num(H * 2) + " bytes, " +
+                              (H % p.flitBf16 ? "not a whole number of "
+                                              : num(H * 2 / t.flitBytes) + " ") +
+                              "flits of " + num(t.flitBytes));
+  p.xRings = S / p.xRing;
+  // x times its norm weight reads the weight from the VRF as f32, next to x's rms (one VRF
+  // row): in as many parts of H (a power of two) as it takes to fit.
+  p.xWeightParts = 1;
+  const int64_t vrfRoom = t.vrfBytesPerSlice - t.vrfAllocationAlignment;
+  while (H % (p.xWeightParts * 2) == 0 && (H / p.xWeightParts) * 4 > vrfRoom)
+    p.xWeightParts *= 2;
+  const int64_t part = H / p.xWeightParts;
+  if (part * 4 > vrfRoom || part % p.flitF32 || part % p.subF32)
+    return placementError(
+        kStage, "x's norm weight (f32) fits the VRF in equal parts of whole flits",
+        "hidden " + num(H) + " in " + num(p.xWeightParts) + " parts of " + num(part * 4) +
+            " bytes; the VRF holds " + num(vrfRoom) + " beside x's rms");
+  return llvm::Error::success();
+}
+
+// q's rows in passes when one row per lane over every slice does not fit (more rows than
+// lanes, or a row longer than a lane): the fewest equal passes of whole heads on each cluster,
+// each filling every slice with a power of two of rows per slice whose rows fit their lane.
+inline llvm::Error planQPasses(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) {
+  const int64_t slices = t.totalSlices(), rows = s.qDim(), minLanes = t.fetchPacketAlignment / 4;
+  for (int64_t lanes = t.trfLanes; lanes >= minLanes; lanes /= 2) {
+    const int64_t perPass = slices * lanes;
+    if (s.hidden * 2 > t.trfBytesPerSlice / lanes || rows % perPass)
+      continue;
+    const int64_t passes = rows / perPass;
+    if (s.heads % (passes * t.clusters))
+      continue;
+    p.qLanes = lanes;
+    p.qPasses = passes;
+    return llvm::Error::success();
+  }
+  return placementError(kStage,
+                        "weight rows fill every slice, one row per TRF lane (q in equal passes "
+                        "of whole heads per cluster)",
+                        "q's " + num(rows) + " rows of " + num(s.hidden * 2) + " bytes over " +
+                            num(slices) + " slices, " + num(minLanes) + " to " +
+                            num(t.trfLanes) + " lanes of " + num(t.trfBytesPerSlice) +
+                            " bytes per slice, " + num(s.heads) + " q heads over " +
+                            num(t.clusters) + " clusters");
+}
+
+// q's, k's and v's rows over the slices, the heads' gathers and RoPE.
+inline llvm::Error planHeads(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) {
+  const int64_t H = s.hidden, D = s.headDim, C = t.clusters, S = t.slicesPerCluster;
+  if (s.heads % C || s.kvHeads % C)
+    return placementError(kStage, "q and kv heads split evenly over the clusters",
+                          num(s.heads) + " q heads and " + num(s.kvHeads) + " kv heads over " +
+                              num(C) + " clusters");
+  p.kvHeadsPerCluster = s.kvHeads / C;
+  llvm::Expected<int64_t> q = lanesFor("q", s.qDim(), H, t);
+  if (q) {
+    p.qLanes = *q;
+  } else {
+    llvm::consumeError(q.takeError());
+    if (llvm::Error e = planQPasses(p, s, t))
+      return e;
+  }
+  p.qHeadsPerCluster = s.heads / p.qPasses / C;
+  llvm::Expected<int64_t> kv = lanesFor("k and v", s.kvDim(), H, t);
+  if (!kv)
+    return kv.takeError();
+  p.kvLanes = *kv;
+  p.qSlices = D / p.qLanes;
+  p.kvSlices = D / p.kvLanes;
+  // A head's rows gather around the ring of its slices (the Switch Engine: a power of two).
+  if (D % p.qLanes || !isPowerOfTwo(p.qSlices) || p.qHeadsPerCluster * p.qSlices != S)
+    return placementError(kStage, "a q head's slices form a ring",
+                          "head_dim " + num(D) + " over " + num(p.qLanes) + " lanes is " +
+                              num(D / p.qLanes) + " slices");
+  if (D % p.kvLanes || !isPowerOfTwo(p.kvSlices) || p.kvSlices > S)
+    return placementError(kStage, "a kv head's slices form a ring",
+                          "head_dim " + num(D) + " over " + num(p.kvLanes) + " lanes is " +
+                              num(D / p.kvLanes) + " slices");
+  // k heads sit on q heads' slices (they share RoPE's tables): kCopies q heads' slices per
+  // k head, every q head's slices of a cluster covered.
+  p.kCopies = p.kvSlices / p.qSlices;
+  if (p.kvSlices % p.qSlices || p.kvHeadsPerCluster * p.kvSlices != S)
+    return placementError(kStage, "a k head's ring covers whole q heads' slices (RoPE's tables)",
+                          num(p.kvHeadsPerCluster) + " kv heads of " + num(p.kvSlices) +
+                              " slices, q heads of " + num(p.qSlices) + ", " + num(S) +
+                              " slices per cluster");
+  // v's rows gather until one slice holds an f32 flit: its bf16 half is the scatter's packet,
+  // a multiple of the DMA's 8 bytes.
+  p.vGather = p.flitF32 / p.kvLanes;
+  if (p.flitF32 % p.kvLanes || !isPowerOfTwo(p.vGather) || (p.flitF32 * 2) % t.dmaAlignment)
+    return placementError(kStage, "v's rows gather into f32 flits",
+                          num(p.kvLanes) + " rows per slice into flits of " + num(p.flitF32));
+  if (D % 2 || D % p.flitF32 || D % p.subF32)
+    return placementError(kStage, "a head is whole flits and halves (RoPE)", "head_dim " + num(D));
+  return llvm::Error::success();
+}
+
+inline llvm::Error planProjection(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) {
+  p.flitBf16 = t.flitBytes / 2;
+  p.flitF32 = t.flitBytes / 4;
+  p.subF32 = t.subFetchAccessBytes / 2;
+  p.scalarCells = t.fetchPacketAlignment / 4;
+  p.chunkKeys = kvChunkKeys();
+  if (llvm::Error e = planX(p, s, t))
+    return e;
+  return planHeads(p, s, t);
+}
+
+} // namespace rngd::placement::qwen3::decode_projection
