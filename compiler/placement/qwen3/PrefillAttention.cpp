@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 namespace rngd::placement::qwen3 {
@@ -37,8 +38,22 @@ struct AttentionPlan {
   int64_t tt, tb; // the block: TB query tiles of TT slices of TQ queries
   int64_t vSplit; // V's d split over the ring's slices (D / 64 for D = 128)
   int64_t heads;  // q heads of a kv head a pass (of the model's groups())
+  int64_t gSlots; // the slices of a query tile's heads (heads, padded so that tiles tile the ring)
   int64_t passes; // passes one after another, each against the same keys and V in DM
+  std::vector<int64_t> split; // each pass's heads (equal, or the rest in fewer)
 };
+
+// The name of a pass of `G` heads' axis: `G` in one pass, `GP` for the first pass's count, one
+// of `GQ`, `GR`, ... for each other count.
+std::string passAxis(const AttentionPlan &p, int64_t G) {
+  if (p.passes == 1)
+    return "G";
+  std::vector<int64_t> sizes; // the counts, in pass order
+  for (int64_t h : p.split)
+    if (std::find(sizes.begin(), sizes.end(), h) == sizes.end())
+      sizes.push_back(h);
+  return std::string("G") + char('P' + (std::find(sizes.begin(), sizes.end(), G) - sizes.begin()));
+}
 
 // The plan of a pass of `G` q heads of each kv head (all of them: one pass).
 llvm::Expected<AttentionPlan> planPass(const Qwen3Shape &s, const TargetModel &t, int64_t T,
@@ -90,11 +105,17 @@ llvm::Expected<AttentionPlan> planPass(const Qwen3Shape &s, const TargetModel &t
                               (p.passes > 1 ? " (" + num(s.groups()) + " q heads in passes of " +
                                                   num(G) + ")"
                                             : std::string()));
-  // A smaller block leaves the ring's last query tiles padding: whole tiles of G x TT slices.
-  if (p.ring % (G * p.tt))
-    return placementError(kStage, "a kv head's query tiles (G x TT slices) tile its ring",
-                          num(G) + " q heads x " + num(p.tt) + " slices per tile over a ring of " +
-                              num(p.ring));
+  // A smaller block leaves the ring's last query tiles padding: whole tiles of gSlots x TT
+  // slices, gSlots the fewest slots from G (G # gSlots) whose tiles tile the ring.
+  auto tiles = [&](int64_t slots) {
+    return p.ring % (slots * p.tt) == 0 && p.tb * slots * p.tt <= p.ring;
+  };
+  for (p.gSlots = G; p.gSlots * p.tt <= p.ring && !tiles(p.gSlots);)
+    ++p.gSlots;
+  if (p.gSlots * p.tt > p.ring)
+    return placementError(kStage, "a kv head's query tiles (G x TT slices, padded) tile its ring",
+                          num(G) + " q heads x " + num(p.tt) + " slices per tile, " + num(p.tb) +
+                              " tiles, over a ring of " + num(p.ring));
   const int64_t vRows = p.sb * (p.si / p.flitBf16); // V's 16-key pieces of a chunk
   if (p.si % p.flitBf16 || p.ring % vRows || D % (p.ring / vRows) ||
       (D / (p.ring / vRows)) % p.flitBf16)
@@ -112,19 +133,36 @@ llvm::Expected<AttentionPlan> planPass(const Qwen3Shape &s, const TargetModel &t
   return p;
 }
 
-// All q heads of a kv head in one pass when they place, else the fewest passes of equal heads
-// that do; a shape none places is refused with the one-head pass's rule.
+// All q heads of a kv head in one pass when they place, else passes of the most heads that
+// place, the rest likewise (5 heads: 4 + 1, or 2 + 2 + 1); a shape none places is refused with
+// the one-head pass's rule. The first pass's plan, with every pass's heads in `split`.
 llvm::Expected<AttentionPlan> planAttention(const Qwen3Shape &s, const TargetModel &t, int64_t T) {
-  const int64_t G = s.groups();
-  for (int64_t heads = G; heads > 1; --heads) {
-    if (G % heads != 0)
-      continue;
+  std::vector<int64_t> split;
+  std::optional<AttentionPlan> first;
+  for (int64_t rest = s.groups(); rest > 0;) {
+    int64_t heads = rest;
     llvm::Expected<AttentionPlan> p = planPass(s, t, T, heads);
-    if (p)
-      return p;
-    llvm::consumeError(p.takeError());
+    while (!p && heads > 1) {
+      llvm::consumeError(p.takeError());
+      p = planPass(s, t, T, --heads);
+    }
+    if (!p)
+      return p.takeError();
+    if (!first)
+      first = *p;
+    split.push_back(heads);
+    rest -= heads;
   }
-  return planPass(s, t, T, 1);
+  first->split = split;
+  first->passes = int64_t(split.size());
+  return *first;
+}
+
+// Pass `c`'s plan (its heads).
+AttentionPlan passPlan(const AttentionPlan &p, int64_t c) {
+  AttentionPlan q = p;
+  q.heads = p.split[size_t(c)];
+  return q;
 }
 
 // The types, under the hand-placed file's aliases.
@@ -136,25 +174,12 @@ struct AttentionTypes {
   std::string qLayout; // q's HBM mapping, for the header
 };
 
-AttentionTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const AttentionPlan &p,
-                            int64_t T) {
-  const int64_t G = p.heads, D = s.headDim, KC = p.kvPerCluster;
-  // g: a pass's q heads (GP of the model's G when there are several passes).
-  Expr n = b.axis("N", s.kvHeads), gAll = b.axis("G", s.groups()), d = b.axis("D", D);
-  Expr g = p.passes == 1 ? gAll : G > 1 ? b.axis("GP", G) : Expr::one();
-  Expr gPass = g.pad(s.groups()); // a pass's heads among all of them (its views)
-  Expr tb = b.axis("TB", p.tb), tt = b.axis("TT", p.tt), tq = b.axis("TQ", p.tq);
-  Expr sb = b.axis("SB", p.sb), si = b.axis("SI", p.si);
-  Expr ringAxis = b.axis("XR", p.ring); // a ring of the kv head: the broadcast's copies
-  const int64_t L = p.lanes, F = p.flitBf16, dv = D / p.vSplit, tr = p.trRows;
-  Type bf = b.bf16(), f = b.f32();
-  Expr cl = n / KC;
-  // A kv head's query slices; a block smaller than the ring leaves its last tiles padding.
-  Expr tbSlices = p.tb * G * p.tt < p.ring ? tb.pad(p.ring / (G * p.tt)) : tb;
-  Expr qs = Expr::pair({n % KC, tbSlices, g, tt});
-  Expr ringSlices = Expr::pair({n % KC, ringAxis});
-  AttentionTypes y;
-  // q as prefill_projection writes it (its token blocks over this stage's TB, TT, TQ).
+// q as prefill_projection writes it (its token blocks over this stage's TB, TT, TQ), and a
+// pass's view of it (its heads gPass of the G).
+void declareQueries(StageBuilder &b, AttentionTypes &y, const AttentionPlan &p, int64_t T,
+                    const Expr &n, const Expr &gAll, const Expr &gPass, const Expr &d) {
+  const int64_t L = p.lanes;
+  Type bf = b.bf16();
   const ProjectionTokens pt = projectionTokens(T, b.target());
   const TokenAxes tokens = {{"TB", p.tb}, {"TT", p.tt}, {"TQ", p.tq}};
   std::vector<Expr> qItems = tokenDigits(tokens, pt.perCluster, T);
@@ -173,6 +198,35 @@ AttentionTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const Attentio
         gPass);
     y.qp = b.hbm("qp", bf, Expr::pair(qItems));
   }
+}
+
+// A pass's types (its heads: p.heads); `declared`: the axes declared so far (each once).
+AttentionTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const AttentionPlan &p,
+                            int64_t T, std::vector<std::string> &declared) {
+  auto axis = [&](const std::string &name, int64_t size) {
+    if (std::find(declared.begin(), declared.end(), name) != declared.end())
+      return Expr::axis(name);
+    declared.push_back(name);
+    return b.axis(name, size);
+  };
+  const int64_t G = p.heads, D = s.headDim, KC = p.kvPerCluster;
+  // g: a pass's q heads (GP, GQ, ... of the model's G when there are several passes).
+  Expr n = axis("N", s.kvHeads), gAll = axis("G", s.groups()), d = axis("D", D);
+  Expr g = p.passes == 1 ? gAll : G > 1 ? axis(passAxis(p, G), G) : Expr::one();
+  Expr gPass = g.pad(s.groups()); // a pass's heads among all of them (its views)
+  Expr tb = axis("TB", p.tb), tt = axis("TT", p.tt), tq = axis("TQ", p.tq);
+  Expr sb = axis("SB", p.sb), si = axis("SI", p.si);
+  Expr ringAxis = axis("XR", p.ring); // a ring of the kv head: the broadcast's copies
+  const int64_t L = p.lanes, F = p.flitBf16, dv = D / p.vSplit, tr = p.trRows;
+  Type bf = b.bf16(), f = b.f32();
+  Expr cl = n / KC;
+  // A kv head's query slices; a block smaller than the ring leaves its last tiles padding.
+  const int64_t GS = p.gSlots;
+  Expr tbSlices = p.tb * GS * p.tt < p.ring ? tb.pad(p.ring / (GS * p.tt)) : tb;
+  Expr qs = Expr::pair({n % KC, tbSlices, GS > G ? g.pad(GS) : g, tt});
+  Expr ringSlices = Expr::pair({n % KC, ringAxis});
+  AttentionTypes y;
+  declareQueries(b, y, p, T, n, gAll, gPass, d);
   y.kv = b.hbm("kv", bf, Expr::pair({sb, si, n, d}));
   y.qdm = b.dm("qdm", bf, cl, qs, Expr::pair({d / L, tq / L, tq % L, d % L}));
   y.qload = b.stream("qload", bf, cl, qs, Expr::pair({tq % L, tq / L, d / F, d % F / L}), d % L);
@@ -366,6 +420,16 @@ Value output(StageBuilder &b, const AttentionTypes &y, AttentionArgs &a, Value p
   return b.commit("o", os, y.ostate);
 }
 
+// The passes' heads: "2" (all equal), or "2 + 2 + 1".
+std::string passesText(const AttentionPlan &p) {
+  if (std::all_of(p.split.begin(), p.split.end(), [&](int64_t h) { return h == p.split[0]; }))
+    return num(p.split[0]);
+  std::string out;
+  for (int64_t h : p.split)
+    out += (out.empty() ? "" : " + ") + num(h);
+  return out;
+}
+
 void describeAttention(StageBuilder &b, const Qwen3Shape &s, const AttentionPlan &p, int64_t T,
                        const std::string &qLayout) {
   const int64_t D = s.headDim, G = p.heads, dv = D / p.vSplit;
@@ -407,9 +471,14 @@ void describeAttention(StageBuilder &b, const Qwen3Shape &s, const AttentionPlan
       num(p.lanes) + " lanes x " + num(kTimeBroadcastRows) +
       " time-broadcast rows) on slice [N % " + num(p.kvPerCluster) + ", TB, G, TT]" +
       (p.tb * G * p.tt < p.ring ? " (the block fills " + num(p.tb * G * p.tt) + " of the ring's " +
-                                      num(p.ring) + " slices)"
+                                      num(p.ring) + " slices" +
+                                      (p.gSlots > G ? ", a tile's " + num(G) + " q heads in " +
+                                                          num(p.gSlots) + " slots: G # " +
+                                                          num(p.gSlots)
+                                                    : std::string()) +
+                                      ")"
                                 : std::string()) +
-      (p.passes > 1 ? " in " + num(p.passes) + " passes of " + num(G) + " of the " +
+      (p.passes > 1 ? " in " + num(p.passes) + " passes of " + passesText(p) + " of the " +
                           num(s.groups()) + " q heads (views of q and the state; the keys and V "
                           "loaded once)"
                     : std::string()) +
@@ -450,7 +519,8 @@ llvm::Error buildPrefillAttention(StageBuilder &b, const Qwen3Shape &s, int64_t 
   llvm::Expected<AttentionPlan> plan = planAttention(s, b.target(), T);
   if (!plan)
     return plan.takeError();
-  AttentionTypes y = declareTypes(b, s, *plan, T);
+  std::vector<std::string> declared;
+  AttentionTypes y = declareTypes(b, s, passPlan(*plan, 0), T, declared);
   describeAttention(b, s, *plan, T, y.qLayout);
   AttentionArgs a;
   a.q = b.input("q", y.qh);
@@ -465,8 +535,10 @@ llvm::Error buildPrefillAttention(StageBuilder &b, const Qwen3Shape &s, int64_t 
   }
   // Pass c's heads: views of q and the state at its heads' offsets (the keys and V stay).
   const int64_t tokensPerCluster = projectionTokens(T, b.target()).perCluster;
-  for (int64_t c = 0; c < plan->passes; ++c) {
-    const int64_t heads = c * plan->heads; // the heads before pass c, of each kv head
+  for (int64_t c = 0, heads = 0; c < plan->passes; heads += plan->split[size_t(c++)]) {
+    // heads: the heads before pass c, of each kv head; a pass of another count, its types.
+    if (c > 0 && plan->split[size_t(c)] != plan->split[size_t(c - 1)])
+      y = declareTypes(b, s, passPlan(*plan, c), T, declared);
     const std::string x = std::to_string(c);
     AttentionArgs v = a;
     v.q = b.view("qv" + x + "_", a.q, heads * tokensPerCluster * s.headDim, y.qp);

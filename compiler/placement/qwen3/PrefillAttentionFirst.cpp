@@ -1,7 +1,7 @@
 // `prefill_attention_first`: causal attention of a block of T queries over the keys of the same
 // positions (the block's own KV-cache chunk), every q head, folded with the online-softmax
 // state of the block's earlier chunks and normalised. The header below gives the numbers.
-#include "compiler/placement/qwen3/PrefillAttentionFirstPlan.h"
+#include "compiler/placement/qwen3/PrefillAttentionFirstText.h"
 #include "compiler/placement/qwen3/Stages.h"
 
 namespace rngd::placement::qwen3 {
@@ -25,12 +25,13 @@ struct Ctx {
   Term lanes() const { return tq(1, p.lanes); }
   Expr cluster() const { return cat({n(p.NC, p.N)}); }
   Expr cl() const { return cat({ax("CL", p.C)}); }
-  // The queries' slices: [N % NC, TB, RQ, G, TT]; a kv head's ring.
+  // The queries' slices: [N % NC, TB, RQ, RH, G, TT]; a kv head's ring.
   Expr qSlices() const {
-    return cat({n(1, p.NC), gap(), tb(), ax("RQ", p.RQ), g(), tt()});
+    return cat({n(1, p.NC), gap(), tb(), ax("RQ", p.RQ), copies(), g(), tt()});
   }
-  /// A pass's q heads of a kv head (all of them when there is one pass).
-  Term g() const { return ax(p.passes > 1 ? "GP" : "G", p.G); }
+  /// A pass's q heads of a kv head (all of them when there is one pass), and their copies.
+  Term g() const { return ax(passAxes(p, p.H).first.c_str(), p.H); }
+  Term copies() const { return p.RH > 1 ? ax(passAxes(p, p.H).second.c_str(), p.RH) : Term(); }
   /// The unused slices after each kv head's ring when the rings do not fill a cluster.
   Term gap() const {
     const int64_t k = p.S / (p.NC * p.ring);
@@ -380,135 +381,22 @@ void declareAxes(Ctx &c) {
   const std::vector<std::pair<const char *, int64_t>> axes = {
       {"N", p.N},   {"G", p.GA},  {"D", p.D},     {"TB", p.TB},        {"TT", p.TT}, {"TQ", p.TQ},
       {"SB", p.SB}, {"SI", p.SI}, {"XK", p.ring}, {"XT", p.keySlices}, {"CL", p.C},  {"RQ", p.RQ},
-      {"RN", p.NC}, {"RG", p.G},  {"RT", p.TT},   {"RB", p.TB},        {"GP", p.passes > 1 ? p.G : 1}};
+      {"RN", p.NC}, {"RG", p.G},  {"RT", p.TT},   {"RB", p.TB}};
   for (const auto &[name, size] : axes)
     if (size > 1)
       c.b.axis(name, size);
-}
-
-Values attentionValues(const AttentionPlan &p) {
-  const AttentionLayouts l = attentionLayouts(p);
-  const int64_t spare = p.S / (p.NC * p.ring);
-  return {{"T", num(p.T)},
-          {"T1", num(p.T - 1)},
-          {"heads", num(p.N * p.GA)},
-          {"D", num(p.D)},
-          {"G", num(p.GA)},
-          {"TB", num(p.TB)},
-          {"TT", num(p.TT)},
-          {"TQ", num(p.TQ)},
-          {"tile", num(p.tileT)},
-          {"SB", num(p.SB)},
-          {"SI", num(p.SI)},
-          {"q", l.q.str()},
-          {"kv", l.kv.str()},
-          {"state", l.state.str()},
-          {"out", l.outState.str()},
-          {"attn", l.attn.str()},
-          {"vb", num(p.vb)},
-          {"lanes", num(p.lanes)},
-          {"NC", num(p.NC)},
-          {"ring", num(p.ring)},
-          {"keySlices", num(p.keySlices)},
-          {"rowKeys", num(p.rowKeys)},
-          {"tr", num(p.tr)},
-          {"vd", num(p.vd)},
-          {"tileValues", num(p.SB * p.TQ)},
-          {"diagCycles", num(p.SI * p.keySlices)},
-          {"diagBytes", bytes(p.SI * p.TQ * 4)},
-          {"patterns", p.TT > 1 ? "one of " + num(p.TT) + " patterns" : "one pattern"},
-          {"unread", p.hasMain ? "" : " (one tile: not read)"},
-          {"copies", p.RQ > 1 ? " (a block shorter than a tile: its " + num(p.G * p.TT) +
-                                    " query slices of each kv head are copied " + num(p.RQ) +
-                                    " times, so that they fill the " + num(p.keySlices) +
-                                    " slices of its keys)"
-                              : ""},
-          {"spare", spare > 1 ? " (the rings fill " + num(p.NC * p.ring) + " of a cluster's " +
-                                    num(p.S) + " slices, one in " + num(spare) + ")"
-                              : ""},
-          {"passes", p.passes > 1 ? " The " + num(p.GA) + " q heads of a kv head run in " +
-                                        num(p.passes) + " passes of " + num(p.G) +
-                                        " (G = [G / " + num(p.G) + ", GP]: views of q, the "
-                                        "state and attn), the masks, keys and V loaded once."
-                                  : ""},
-          {"rings", p.hasMain
-                        ? " (main: " + num(p.ring) + " slices, diagonal: " + num(p.keySlices) + ")"
-                        : ""}};
-}
-
-void describeAttentionSignature(StageBuilder &b, const AttentionPlan &p) {
-  const Values v = attentionValues(p);
-  b.describe(wrap(
-      fill("`prefill_attention_first` stage (multi-token): causal attention of a block of T = {T} "
-           "queries at positions 0..{T1} of a KV-cache chunk over the keys of the same positions, "
-           "every one of the {heads} q heads. For query t and key s of one head:\n"
-           "  s[t, s] = bf16((q . k + mask) / sqrt({D})),  mask = 0 for s <= t, -2^100 for s > t\n"
-           "  m[t]    = max(max_s s[t, s], m_in[t])         (masked keys are far below any real "
-           "score)\n"
-           "  alpha   = exp(m_in[t] - m[t])\n"
-           "  p[t, s] = bf16(exp(s[t, s] - m[t]))           (0 for the masked keys)\n"
-           "  l[t]    = sum_s p[t, s] + l_in[t] alpha       (the P . 1 contraction)\n"
-           "  a[t]    = bf16((p[t] . V + o_in[t] alpha) / l[t])\n"
-           "(m_in, l_in, o_in) is the online-softmax state of the block's earlier positions "
-           "(prefill_attention); for a block at the prompt's start the host passes m_in = -2^100, "
-           "l_in = 0, o_in = 0, so alpha = 0 and the carried terms are exact zeros.",
-           v)));
-  b.describe(wrap(
-      fill("\nSignature (each slice's part contiguous in HBM; T = [TB, TT, TQ] = [{TB}, {TT}, "
-           "{TQ}], tiles of {tile}):\n"
-           "  q            [N, G, T, D] bf16 (head {G} N + G), layout {q} (prefill_projection's "
-           "q_out)\n"
-           "  k_cache, v_cache [S, N, D] bf16: the block's rows of the chunk (S = [SB, SI] = "
-           "[{SB}, {SI}]; layout {kv})\n"
-           "  tile_mask    f32 [TB, SB, TQ]: 0 where the key's tile is before the query's, "
-           "-2^100 where it is the same or after{unread}\n"
-           "  diag_mask    f32 [TT, SI, TQ]: within a tile, 0 where the key is at or before the "
-           "query, -2^100 after\n"
-           "  max_in, sum_in f32 [N, G, T] (layout {state}), out_in f32 [N, G, T, D] (layout "
-           "{out}): the carried state\n"
-           "  attn         bf16 a [N, G, T, D], layout {attn} (the multi-token decoder's slices "
-           "each read {vb} values of d for many tokens)\n"
-           "The masks depend only on positions relative to the block, so one pair serves every "
-           "block.",
-           v),
-      96, 13));
-}
-
-void describeAttentionPlacement(StageBuilder &b, const AttentionPlan &p) {
-  const Values v = attentionValues(p);
-  const std::string mask =
-      p.hasMain
-          ? "The causal mask in two parts, both added in the contraction's chain from the VRF:\n"
-            " - the main contraction masks whole {tile}-key tiles at or after the query's tile "
-            "(tile_mask, {tileValues} values per slice);\n"
-            " - the diagonal tile is contracted again, from the same key DM: the {keySlices} "
-            "slices of a query tile hold exactly that tile's keys, so a broadcast over that ring "
-            "streams them ({diagCycles} cycles), and diag_mask ({diagBytes}, {patterns}) removes "
-            "the later keys.\n"
-          : "One tile: its {keySlices} slices hold its keys and its queries, so a broadcast over "
-            "that ring streams them ({diagCycles} cycles) and diag_mask ({diagBytes}, "
-            "{patterns}) removes the later keys; there is no main part (tile_mask stays in the "
-            "signature so that every T binds alike).\n";
-  b.describe(wrap(fill(
-      "\nPlacement (docs/prefill.md): the queries stay in the TRF, {TQ} of one head per slice "
-      "({lanes} lanes, two time-broadcast rows): slice [N % {NC}, TB, G, TT] of cluster N / "
-      "{NC}{copies}, so a kv head's {ring} slices are one ring{spare}.{passes} The keys reach them "
-      "through the Switch Engine: slice (SB, D / {vb}) of a ring holds {SI} keys x {vb} values "
-      "and the broadcast streams every key's {D} values in D order, one flit a cycle; the keys "
-      "come from HBM as whole rows ({rowKeys} keys a slice) and the Switch Engine's "
-      "inter_transpose lays them out so. Scores come out with the keys in time and the queries "
-      "in the lanes, so the softmax's max is an intra-slice reduce.\n" +
-          mask +
-          "p is transposed ({tr} keys a packet) into the TRF next to the queries; V, transposed "
-          "on each slice to [D % {vd}, S % {vb}], is broadcast around the same rings{rings} and "
-          "contracted against p; o is divided by l and transposed so that each query's "
-          "{vb}-value pieces of d are contiguous. l is p . 1, the ones made from a view of p (x 0 "
-          "+ 1).\n"
-          "The carried state folds in beside the diagonal tile: o_in alpha through the VRF into "
-          "the diagonal part's chain, l_in alpha added to l.\n"
-          "Rounding points: s, p and a are bf16; the contraction sums, m, l, o (the sum of its "
-          "parts) and o / l are f32.",
-      v)));
+  // Each pass's heads and copies (one declaration a name).
+  std::vector<std::string> named;
+  for (int64_t h : p.heads) {
+    const auto [g, r] = passAxes(p, h);
+    if (std::find(named.begin(), named.end(), g) != named.end())
+      continue;
+    named.push_back(g);
+    if (p.passes > 1 && h > 1) // one pass: G, above
+      c.b.axis(g, h);
+    if (p.G / h > 1)
+      c.b.axis(r, p.G / h);
+  }
 }
 
 // The stage's HBM arguments, or a pass's views of them (its heads).
@@ -590,10 +478,13 @@ llvm::Error buildPrefillAttentionFirst(StageBuilder &b, const Qwen3Shape &shape,
   a.maxIn = b.input("max_in", sth), a.sumIn = b.input("sum_in", sth);
   a.outIn = b.input("out_in", osh), a.attn = b.output("attn", ah);
 
-  Types t = makeTypes(c);
   Shared s;
-  for (int64_t pass = 0; pass < p.passes; ++pass)
-    attendPass(c, t, p.passes > 1 ? passArgs(c, a, pass) : a, s);
+  for (int64_t pass = 0; pass < p.passes; ++pass) {
+    const Plan pp = passPlan(p, pass);
+    Ctx cp{b, pp};
+    Types t = makeTypes(cp);
+    attendPass(cp, t, p.passes > 1 ? passArgs(cp, a, pass) : a, s);
+  }
   return llvm::Error::success();
 }
 

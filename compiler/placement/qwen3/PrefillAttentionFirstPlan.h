@@ -22,10 +22,36 @@ struct AttentionPlan {
   int64_t vd;      // V: 16 keys x vd values of d a slice
   bool hasMain;    // more than one tile: the main contraction over the earlier tiles
   double scale;    // sqrt(D)
-  // The q heads in passes: G above is a pass's heads (of the GA a kv head has), `passes` of
-  // them one after the other, each against the same keys and V in DM.
+  // The q heads in passes: G above is a pass's query slots of a kv head (G x TT slices a
+  // tile), `passes` passes of the GA heads a kv head has one after the other, each against the
+  // same masks, keys and V in DM. Pass i runs heads[i] of them (a divisor of G), each on
+  // G / heads[i] copies of its slices (like RQ's); H and RH: the pass being built.
   int64_t GA = 0, passes = 1;
+  std::vector<int64_t> heads;
+  int64_t H = 0, RH = 1;
 };
+
+/// The plan of pass `i` (its heads H and their copies RH).
+inline AttentionPlan passPlan(const AttentionPlan &p, int64_t i) {
+  AttentionPlan q = p;
+  q.H = p.heads[size_t(i)], q.RH = p.G / q.H;
+  return q;
+}
+
+/// Pass `i`'s axes: its heads' (`G` in one pass, else `GP` for G heads, one of `GQ`, `GR`, ...
+/// for each smaller count) and its copies' (`RH`, `RI`, ...).
+inline std::pair<std::string, std::string> passAxes(const AttentionPlan &p, int64_t H) {
+  if (p.passes == 1)
+    return {"G", "RH"};
+  if (H == p.G)
+    return {"GP", ""};
+  std::vector<int64_t> sizes; // the smaller counts, in pass order
+  for (int64_t h : p.heads)
+    if (h < p.G && std::find(sizes.begin(), sizes.end(), h) == sizes.end())
+      sizes.push_back(h);
+  const char k = char(std::find(sizes.begin(), sizes.end(), H) - sizes.begin());
+  return {std::string("G") + char('Q' + k), std::string("R") + char('H' + k)};
+}
 
 inline llvm::Error checkAttention(const AttentionPlan &p, const TargetModel &t) {
   auto refuse = [&](llvm::StringRef rule, const llvm::Twine &detail) {
@@ -74,12 +100,19 @@ inline llvm::Error checkAttention(const AttentionPlan &p, const TargetModel &t) 
   return llvm::Error::success();
 }
 
-/// The plan of a pass of `heads` q heads of each kv head (all of them: one pass).
+/// The plan of passes of `slots` q heads of each kv head a tile (all of them: one pass).
 inline llvm::Expected<AttentionPlan> planPass(const Qwen3Shape &s, const TargetModel &t,
-                                              int64_t tokens, int64_t heads) {
+                                              int64_t tokens, int64_t slots) {
   AttentionPlan p;
-  p.GA = s.groups(), p.passes = heads > 0 ? p.GA / heads : 0;
-  p.N = s.kvHeads, p.G = heads, p.D = s.headDim, p.C = t.clusters, p.NC = p.N / p.C;
+  p.GA = s.groups();
+  // The heads: passes of `slots`, the rest in the largest divisors of `slots` (copied).
+  for (int64_t rest = p.GA, h = slots; slots > 0 && rest > 0; rest -= h) {
+    for (h = std::min(slots, rest); slots % h != 0;)
+      --h;
+    p.heads.push_back(h);
+  }
+  p.passes = int64_t(p.heads.size());
+  p.N = s.kvHeads, p.G = slots, p.D = s.headDim, p.C = t.clusters, p.NC = p.N / p.C;
   p.S = t.slicesPerCluster, p.lanes = t.trfLanes, p.vb = t.flitBytes / 2;
   p.sub = t.subFetchAccessBytes / 4, p.tr = t.transposeColumnBytes / 2;
   p.TQ = 2 * p.lanes, p.keySlices = p.D / p.vb;
@@ -99,20 +132,26 @@ inline llvm::Expected<AttentionPlan> planPass(const Qwen3Shape &s, const TargetM
   return p;
 }
 
-/// All q heads of a kv head in one pass when they place, else the fewest passes of equal
-/// heads that do (a pass of fewer heads has longer key tiles: G x tile / 16 = D / 16 slices);
-/// a shape none places is refused with the one-head pass's rule.
+/// The fewest passes, then the fewest slots (copies), of the slot counts that place: all q
+/// heads of a kv head in one pass when they do. Fewer slots have longer key tiles (G x tile /
+/// 16 = D / 16 slices); more than the heads (copies, up to tiles of 16 keys) shorter ones.
+/// A shape none places is refused with the one-slot rule.
 inline llvm::Expected<AttentionPlan> planAttention(const Qwen3Shape &s, const TargetModel &t,
                                                    int64_t tokens) {
-  const int64_t G = s.groups();
-  for (int64_t heads = G; heads > 1; --heads) {
-    if (G % heads != 0)
+  std::optional<AttentionPlan> best;
+  const int64_t most = std::max(s.groups(), s.headDim / (t.flitBytes / 2));
+  for (int64_t slots = most; slots >= 1; --slots) {
+    llvm::Expected<AttentionPlan> p = planPass(s, t, tokens, slots);
+    if (!p) {
+      llvm::consumeError(p.takeError());
       continue;
-    llvm::Expected<AttentionPlan> p = planPass(s, t, tokens, heads);
-    if (p)
-      return p;
-    llvm::consumeError(p.takeError());
+    }
+    auto cost = [](const AttentionPlan &x) { return std::make_pair(x.passes, x.passes * x.G); };
+    if (!best || cost(*p) < cost(*best))
+      best = *p;
   }
+  if (best)
+    return *best;
   return planPass(s, t, tokens, 1);
 }
 
@@ -134,12 +173,12 @@ struct AttentionLayouts {
   Expr q, kv, tileMask, diagMask, state, outState, attn;
 };
 
-/// `pass`: a pass's part of each (its heads, GP of the G, views of the arguments).
+/// `pass`: a pass's part of each (its H heads of the GA, views of the arguments).
 inline AttentionLayouts attentionLayouts(const AttentionPlan &p, bool pass = false) {
   auto d = [&](int64_t lo, int64_t hi) { return digits("D", p.D, lo, hi); };
   Term g = whole("G", p.GA);
   if (pass)
-    g = (p.G > 1 ? Expr::axis("GP") : Expr::one()).pad(p.GA);
+    g = (p.H > 1 ? Expr::axis(passAxes(p, p.H).first) : Expr::one()).pad(p.GA);
   Term n = whole("N", p.N), tb = whole("TB", p.TB), tt = whole("TT", p.TT);
   Term tq = whole("TQ", p.TQ), sb = whole("SB", p.SB), si = whole("SI", p.SI);
   const int64_t tc = p.tok.perCluster, run = p.tok.queryRun, half = p.D / 2;
@@ -167,7 +206,9 @@ struct PassOffsets {
 };
 
 inline PassOffsets passOffsets(const AttentionPlan &p, int64_t c) {
-  const int64_t heads = c * p.G; // the heads before pass c, of each kv head
+  int64_t heads = 0; // the heads before pass c, of each kv head
+  for (int64_t i = 0; i < c; ++i)
+    heads += p.heads[size_t(i)];
   return {heads * p.tok.perCluster * p.D, heads * p.T, heads * p.T * p.D};
 }
 
