@@ -47,7 +47,12 @@
 // 6. q's heads out through a view on their slices; k's heads gathered and copied like v's.
 // Rounding points: x^, the GEMM's q, k and v (after the halves' sums are added), the normalised
 // heads and the results are bf16; every other value is f32.
-!acc = !tcp.stream<f32, cluster = "T / 16", slice = "[O / 128, O % 64 / 8]", time = "[T % 4, T % 16 / 4, O % 128 / 64]", packet = "O % 8">
+//
+// Small block: the GEMM (step 2) splits the heads over the clusters instead of the tokens, so the
+// weights are read from HBM once: each cluster holds 16 heads' rows and multiplies all 32 tokens
+// (x^ copied to both clusters whole, 4 tokens a slice); the halves' sums are added there, rounded
+// to bf16 and copied DM to DM into the token-split layout steps 3 to 6 use. Same values and
+// summation order.
 !cache = !tcp.hbm<bf16, "[T, N, D]">
 !gin = !tcp.stream<bf16, cluster = "T / 16", slice = "[O / 128, O % 64 / 8]", time = "[O % 128 / 64, T % 16]", packet = "O % 8">
 !gout = !tcp.stream<bf16, cluster = "T / 16", slice = "[O / 128, XH]", time = "[O % 128 / 64, T % 16, O % 64 / 8]", packet = "O % 8">
@@ -72,22 +77,32 @@
 !qraw = !tcp.dm<f32, cluster = "T / 16", slice = "[O / 128, O % 64 / 8]", elem = "[T % 16, O % 128 / 64, O % 8]">
 !qrawb = !tcp.dm<bf16, cluster = "T / 16", slice = "[O / 128, O % 64 / 8]", elem = "[T % 16, O % 128 / 64, O % 8]">
 !qs = !tcp.stream<f32, cluster = "T / 16", slice = "[O / 128, O % 64 / 8]", time = "[T % 16, O % 128 / 64]", packet = "O % 8">
-!qsb = !tcp.stream<bf16, cluster = "T / 16", slice = "[O / 128, O % 64 / 8]", time = "[T % 16, O % 128 / 64]", packet = "O % 8">
 !qt = !tcp.dm<bf16, cluster = "T / 16", slice = "[O / 128, O % 64 / 8]", elem = "[T % 16 / 4, O % 128 / 64, O % 8, T % 4]">
 !qtc = !tcp.dm<bf16, cluster = "KC", slice = "[HS, J]", elem = "[V, JJ, L, TL]">
 !qtinb = !tcp.stream<bf16, cluster = "T / 16", slice = "[O / 128, O % 64 / 8]", time = "[T % 16 / 4, T % 4, O % 128 / 64]", packet = "O % 8">
 !qtout = !tcp.stream<bf16, cluster = "T / 16", slice = "[O / 128, O % 64 / 8]", time = "[T % 16 / 4, O % 128 / 64, O % 8]", packet = "T % 4">
 !qv = !tcp.dm<bf16, cluster = "T / 16", slice = "[Q / 128 # 32, Q % 64 / 8]", elem = "[Q % 128 / 64, T % 16, Q % 8]">
-!qvrf = !tcp.vrf<f32, cluster = "T / 16", slice = "[O / 128, O % 64 / 8]", elem = "[T % 16, O % 128 / 64, O % 8]">
 !qws = !tcp.stream<f32, cluster = "T / 16", slice = "[O / 128, O % 64 / 8]", time = "[O % 128 / 64, T % 16 / 4, T % 4]", packet = "O % 8">
 !rope = !tcp.dm<bf16, cluster = "T / 16", slice = "[O / 128, O % 64 / 8]", elem = "[O % 128 / 64, T % 16, O % 8]">
 !ropeh = !tcp.hbm<bf16, "[T / 16, F / 8, T % 16, F % 8]">
 !rows = !tcp.dm<bf16, cluster = "T / 16", slice = "[O / 128, 1 # 8]", elem = "[T % 16, O % 128 / 64, O % 64 / 8, O % 8]">
 !rsub = !tcp.stream<f32, cluster = "T / 16", slice = "[XR, T % 16 / 4, XS]", time = "T % 4 / 2", packet = "T % 2">
 !rvrf = !tcp.vrf<f32, cluster = "T / 16", slice = "[XR, T % 16 / 4, XS]", elem = "T % 4">
+!sacc = !tcp.stream<f32, cluster = "O / 2048", slice = "[O % 2048 / 128 # 32, O % 64 / 8]", time = "[T % 4, T / 4, O % 128 / 64]", packet = "O % 8">
 !sqin = !tcp.stream<f32, cluster = "T / 16", slice = "[XR, T % 16 / 4, H % 512 / 16]", time = "[H / 512, H % 16]", packet = "T % 4">
+!sraw = !tcp.dm<f32, cluster = "O / 2048", slice = "[O % 2048 / 128 # 32, O % 64 / 8]", elem = "[T / 16, T % 16, O % 128 / 64, O % 8]">
+!srawb = !tcp.dm<bf16, cluster = "O / 2048", slice = "[O % 2048 / 128 # 32, O % 64 / 8]", elem = "[T / 16, T % 16, O % 128 / 64, O % 8]">
+!ssb = !tcp.stream<bf16, cluster = "O / 2048", slice = "[O % 2048 / 128 # 32, O % 64 / 8]", time = "[T / 16, T % 16, O % 128 / 64]", packet = "O % 8">
 !ssdm = !tcp.dm<f32, cluster = "T / 16", slice = "[XR, T % 16 / 4, XS]", elem = "T % 4">
+!ssf = !tcp.stream<f32, cluster = "O / 2048", slice = "[O % 2048 / 128 # 32, O % 64 / 8]", time = "[T / 16, T % 16, O % 128 / 64]", packet = "O % 8">
 !sss = !tcp.stream<f32, cluster = "T / 16", slice = "[XR, T % 16 / 4, XS]", time = "1", packet = "T % 4">
+!svrf = !tcp.vrf<f32, cluster = "O / 2048", slice = "[O % 2048 / 128 # 32, O % 64 / 8]", elem = "[T / 16, T % 16, O % 128 / 64, O % 8]">
+!swdm = !tcp.dm<bf16, cluster = "O / 2048", slice = "[O % 2048 / 128 # 32, O % 64 / 8]", elem = "[O % 8, O % 128 / 64, HL]">
+!swload = !tcp.stream<bf16, cluster = "O / 2048", slice = "[O % 2048 / 128 # 32, O % 64 / 8]", time = "[O % 8, O % 128 / 64, HL / 16]", packet = "HL % 16">
+!swtrf = !tcp.trf<bf16, cluster = "O / 2048", slice = "[O % 2048 / 128 # 32, O % 64 / 8]", lane = "O % 8", elem = "[O % 128 / 64, HL]">
+!sxf = !tcp.stream<bf16, cluster = "CL", slice = "[T / 4, HL / 16]", time = "T % 4", packet = "HL % 16">
+!sxh = !tcp.dm<bf16, cluster = "CL", slice = "[T / 4, HL / 16]", elem = "[T % 4, HL % 16]">
+!sxn = !tcp.stream<bf16, cluster = "CL", slice = "SN", time = "[T % 4, T / 4, HL / 16]", packet = "HL % 16">
 !tab = !tcp.dm<bf16, cluster = "T / 16", slice = "[RH, F / 8]", elem = "[T % 16, F % 8]">
 !tabh = !tcp.dm<bf16, cluster = "T / 16", slice = "[1 # 32, F / 8]", elem = "[T % 16, F % 8]">
 !tabs = !tcp.stream<f32, cluster = "T / 16", slice = "[RH, F / 8]", time = "T % 16", packet = "F % 8">
@@ -98,23 +113,18 @@
 !vin = !tcp.stream<bf16, cluster = "T / 16", slice = "[O / 128, O % 64 / 8]", time = "[O % 128 / 64, T % 16, O % 8 / 4]", packet = "O % 4">
 !vout = !tcp.stream<bf16, cluster = "T / 16", slice = "[O / 128, XH]", time = "[O % 128 / 64, T % 16, O % 8 / 4, O % 64 / 8]", packet = "O % 4">
 !w = !tcp.hbm<bf16, "[H / 512, O, H % 512]">
-!wdm = !tcp.dm<bf16, cluster = "CL", slice = "[O / 128, O % 64 / 8]", elem = "[O % 8, O % 128 / 64, HL]">
 !wh = !tcp.hbm<bf16, "[O, HL]">
-!wload = !tcp.stream<bf16, cluster = "CL", slice = "[O / 128, O % 64 / 8]", time = "[O % 8, O % 128 / 64, HL / 16]", packet = "HL % 16">
 !wn = !tcp.dm<bf16, cluster = "CL", slice = "[RN, H % 512 / 16]", elem = "[H / 512, H % 16]">
 !wnsub = !tcp.stream<f32, cluster = "CL", slice = "[RN, H % 512 / 16]", time = "[H / 512, H % 16 / 2]", packet = "H % 2">
 !wnvrf = !tcp.vrf<f32, cluster = "CL", slice = "[RN, H % 512 / 16]", elem = "[H / 512, H % 16]">
-!wtrf = !tcp.trf<bf16, cluster = "CL", slice = "[O / 128, O % 64 / 8]", lane = "O % 8", elem = "[O % 128 / 64, HL]">
 !x = !tcp.hbm<bf16, "[T / 16, H / 16, T % 16, H % 16]">
+!xall = !tcp.dm<bf16, cluster = "CL", slice = "[T / 4, H % 512 / 16]", elem = "[H / 512, T % 4, H % 16]">
 !xdm = !tcp.dm<bf16, cluster = "T / 16", slice = "[XR, T % 16 / 4, H % 512 / 16]", elem = "[H / 512, T % 4, H % 16]">
-!xf = !tcp.stream<bf16, cluster = "T / 16", slice = "[XR, T % 16 / 4, HL / 16]", time = "T % 4", packet = "HL % 16">
-!xhh = !tcp.dm<bf16, cluster = "T / 16", slice = "[XR, T % 16 / 4, HL / 16]", elem = "[T % 4, HL % 16]">
-!xn = !tcp.stream<bf16, cluster = "T / 16", slice = "[XR, XN]", time = "[T % 4, T % 16 / 4, HL / 16]", packet = "HL % 16">
 !xs = !tcp.stream<f32, cluster = "T / 16", slice = "[XR, T % 16 / 4, H % 512 / 16]", time = "[T % 4, H / 512, H % 16 / 8]", packet = "H % 8">
 !xtdm = !tcp.dm<bf16, cluster = "T / 16", slice = "[XR, T % 16 / 4, H % 512 / 16]", elem = "[H / 512, H % 16, T % 4]">
 !xwdm = !tcp.dm<f32, cluster = "T / 16", slice = "[XR, T % 16 / 4, H % 512 / 16]", elem = "[H / 512, T % 4, H % 16]">
 !xws = !tcp.stream<f32, cluster = "T / 16", slice = "[XR, T % 16 / 4, H % 512 / 16]", time = "[H / 512, H % 16 / 8, T % 4]", packet = "H % 8">
-module attributes {tcp.axes = {CL = 2 : i64, D = 128 : i64, F = 64 : i64, H = 1024 : i64, HL = 512 : i64, HS = 32 : i64, J = 8 : i64, JJ = 2 : i64, KC = 2 : i64, L = 8 : i64, N = 8 : i64, O = 4096 : i64, PH = 2 : i64, Q = 2048 : i64, RH = 32 : i64, RN = 8 : i64, T = 32 : i64, TL = 4 : i64, U = 16 : i64, V = 4 : i64, XH = 8 : i64, XJ = 8 : i64, XN = 128 : i64, XR = 2 : i64, XS = 32 : i64, XU = 4 : i64, XW = 4 : i64}} {
+module attributes {tcp.axes = {CL = 2 : i64, D = 128 : i64, F = 64 : i64, H = 1024 : i64, HL = 512 : i64, HS = 32 : i64, J = 8 : i64, JJ = 2 : i64, KC = 2 : i64, L = 8 : i64, N = 8 : i64, O = 4096 : i64, PH = 2 : i64, Q = 2048 : i64, RH = 32 : i64, RN = 8 : i64, SN = 256 : i64, T = 32 : i64, TL = 4 : i64, U = 16 : i64, V = 4 : i64, XH = 8 : i64, XJ = 8 : i64, XN = 128 : i64, XR = 2 : i64, XS = 32 : i64, XU = 4 : i64, XW = 4 : i64}} {
   func.func @prefill_projection(%arg0: !x {tcp.arg = "in", tcp.name = "x"}, %arg1: !vec {tcp.arg = "in", tcp.name = "input_rms_weight"}, %arg2: !w {tcp.arg = "in", tcp.name = "qkv_weight"}, %arg3: !hwh {tcp.arg = "in", tcp.name = "head_rms_weight"}, %arg4: !ropeh {tcp.arg = "in", tcp.name = "cos"}, %arg5: !ropeh {tcp.arg = "in", tcp.name = "sin"}, %arg6: !qo {tcp.arg = "out", tcp.name = "q_out"}, %arg7: !cache {tcp.arg = "inout", tcp.name = "k_cache"}, %arg8: !cache {tcp.arg = "inout", tcp.name = "v_cache"}) {
     %xd = tcp.dma %arg0 : !x -> !xdm
     %t1 = tcp.fetch main %xd : !xdm -> !trin
@@ -144,36 +154,38 @@ module attributes {tcp.axes = {CL = 2 : i64, D = 128 : i64, F = 64 : i64, H = 10
     %d2 = tcp.collect %d1 : !xws
     %d3 = tcp.vector %d2 [div_f vrf(%rv : !rvrf)] : !xws
     %xh = tcp.commit %d3 {cast} : !xws -> !xdm
+    %xall = tcp.dma %xh : !xdm -> !xall
     %wa = tcp.view %arg2 offset 0 : !w -> !wh
+    %wda = tcp.dma %wa : !wh -> !swdm
     %wb = tcp.view %arg2 offset 2097152 : !w -> !wh
-    %wda = tcp.dma %wa : !wh -> !wdm
-    %wdb = tcp.dma %wb : !wh -> !wdm
-    %wsa = tcp.fetch main %wda : !wdm -> !wload
-    %wca = tcp.collect %wsa : !wload
-    %wta = tcp.to_trf %wca : !wload -> !wtrf
-    %xa = tcp.dm_view %xh offset 0 : !xdm -> !xhh
-    %xa1 = tcp.fetch main %xa : !xhh -> !xf
-    %xa2 = tcp.switch broadcast1 %xa1 : !xf -> !xn
-    %xa3 = tcp.collect %xa2 : !xn
-    %ga = tcp.contract %xa3, %wta pack 2 : !xn, !wtrf -> !acc
-    %pa = tcp.commit %ga : !acc -> !qraw
-    %wsb = tcp.fetch main %wdb : !wdm -> !wload
-    %wcb = tcp.collect %wsb : !wload
-    %wtb = tcp.to_trf %wcb : !wload -> !wtrf
-    %xb = tcp.dm_view %xh offset 64 : !xdm -> !xhh
-    %xb1 = tcp.fetch main %xb : !xhh -> !xf
-    %xb2 = tcp.switch broadcast1 %xb1 : !xf -> !xn
-    %xb3 = tcp.collect %xb2 : !xn
-    %gbh = tcp.contract %xb3, %wtb pack 2 : !xn, !wtrf -> !acc
-    %pb = tcp.commit %gbh : !acc -> !qraw
-    %pv01 = tcp.fetch main %pb : !qraw -> !qs
-    %pv02 = tcp.collect %pv01 : !qs
-    %pv0 = tcp.to_vrf %pv02 : !qs -> !qvrf
-    %ps01 = tcp.fetch main %pa : !qraw -> !qs
-    %ps02 = tcp.collect %ps01 : !qs
-    %ps03 = tcp.vector %ps02 [add_f vrf(%pv0 : !qvrf)] : !qs
-    %ps04 = tcp.cast %ps03 : !qs -> !qsb
-    %qs0 = tcp.commit %ps04 : !qsb -> !qrawb
+    %wdb = tcp.dma %wb : !wh -> !swdm
+    %wsa = tcp.fetch main %wda : !swdm -> !swload
+    %wca = tcp.collect %wsa : !swload
+    %wta = tcp.to_trf %wca : !swload -> !swtrf
+    %xa = tcp.dm_view %xall offset 0 : !xall -> !sxh
+    %xa1 = tcp.fetch main %xa : !sxh -> !sxf
+    %xa2 = tcp.switch broadcast1 %xa1 : !sxf -> !sxn
+    %xa3 = tcp.collect %xa2 : !sxn
+    %ga = tcp.contract %xa3, %wta pack 2 : !sxn, !swtrf -> !sacc
+    %pa = tcp.commit %ga : !sacc -> !sraw
+    %wsb = tcp.fetch main %wdb : !swdm -> !swload
+    %wcb = tcp.collect %wsb : !swload
+    %wtb = tcp.to_trf %wcb : !swload -> !swtrf
+    %xb = tcp.dm_view %xall offset 64 : !xall -> !sxh
+    %xb1 = tcp.fetch main %xb : !sxh -> !sxf
+    %xb2 = tcp.switch broadcast1 %xb1 : !sxf -> !sxn
+    %xb3 = tcp.collect %xb2 : !sxn
+    %gb = tcp.contract %xb3, %wtb pack 2 : !sxn, !swtrf -> !sacc
+    %pb = tcp.commit %gb : !sacc -> !sraw
+    %sv11 = tcp.fetch main %pb : !sraw -> !ssf
+    %sv12 = tcp.collect %sv11 : !ssf
+    %sv1 = tcp.to_vrf %sv12 : !ssf -> !svrf
+    %sa11 = tcp.fetch main %pa : !sraw -> !ssf
+    %sa12 = tcp.collect %sa11 : !ssf
+    %sa13 = tcp.vector %sa12 [add_f vrf(%sv1 : !svrf)] : !ssf
+    %sa14 = tcp.cast %sa13 : !ssf -> !ssb
+    %sq = tcp.commit %sa14 : !ssb -> !srawb
+    %qs0 = tcp.dma %sq : !srawb -> !qrawb
     %w1 = tcp.fetch sub %qs0 : !qrawb -> !vin
     %w2 = tcp.switch broadcast1 %w1 : !vin -> !vout
     %w3 = tcp.collect %w2 : !vout
@@ -215,8 +227,8 @@ module attributes {tcp.axes = {CL = 2 : i64, D = 128 : i64, F = 64 : i64, H = 10
     %cosd = tcp.dma %cos1 : !tabh -> !tab
     %x0 = tcp.dm_view %qnd offset 0 : !qrawb -> !half
     %x1 = tcp.dm_view %qnd offset 8 : !qrawb -> !half
-    %sv1 = tcp.fetch main %sind : !tab -> !tabs
-    %sv2 = tcp.collect %sv1 : !tabs
+    %sv1_0 = tcp.fetch main %sind : !tab -> !tabs
+    %sv2 = tcp.collect %sv1_0 : !tabs
     %sinv = tcp.to_vrf %sv2 : !tabs -> !tabv
     %a01 = tcp.fetch main %x1 : !half -> !halfs
     %a02 = tcp.collect %a01 : !halfs
@@ -225,7 +237,7 @@ module attributes {tcp.axes = {CL = 2 : i64, D = 128 : i64, F = 64 : i64, H = 10
     %a11 = tcp.fetch main %x0 : !half -> !halfs
     %a12 = tcp.collect %a11 : !halfs
     %a13 = tcp.vector %a12 [mul_f vrf(%sinv : !tabv)] : !halfs
-    %a1_0 = tcp.commit %a13 : !halfs -> !part
+    %a1_1 = tcp.commit %a13 : !halfs -> !part
     %cv1 = tcp.fetch main %cosd : !tab -> !tabs
     %cv2 = tcp.collect %cv1 : !tabs
     %cosv = tcp.to_vrf %cv2 : !tabs -> !tabv
@@ -244,7 +256,7 @@ module attributes {tcp.axes = {CL = 2 : i64, D = 128 : i64, F = 64 : i64, H = 10
     %o02 = tcp.collect %o01 : !halfs
     %o03 = tcp.vector %o02 [add_f vrf(%a0v : !partv)] : !halfs
     %o0 = tcp.commit %o03 {cast} : !halfs -> !outb
-    %aw1 = tcp.fetch main %a1_0 : !part -> !halfs
+    %aw1 = tcp.fetch main %a1_1 : !part -> !halfs
     %aw2 = tcp.collect %aw1 : !halfs
     %a1v = tcp.to_vrf %aw2 : !halfs -> !partv
     %o11 = tcp.fetch main %b1 : !part -> !halfs

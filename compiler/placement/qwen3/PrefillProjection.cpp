@@ -1,7 +1,7 @@
 // `prefill_projection`: for a block of T tokens, x^ = RMSNorm(x); q, k, v = x^ W^T for every
 // head; per-head RMSNorm and RoPE of q and k; q's heads to q_out, k's and v's rows into the
 // chunk's caches. docs/prefill.md explains the layouts; the header below gives the numbers.
-#include "compiler/placement/qwen3/PrefillProjectionPlan.h"
+#include "compiler/placement/qwen3/PrefillProjectionSplit.h"
 #include "compiler/placement/qwen3/Stages.h"
 
 namespace rngd::placement::qwen3 {
@@ -450,8 +450,8 @@ void projectPass(Ctx &c, mlir::Value xh, mlir::Value wArg, mlir::Value headW, ml
            cat({Expr::one().pad(p.headSlots / p.N), c.ax("N", p.N),
                 Expr::one().pad(p.slicesPerHead)}),
            cat({c.ta(), c.tk(), c.d(p.F, p.D), c.d(p.lanes, p.F), c.d(1, p.lanes)}));
-  std::vector<mlir::Value> sums = gemm(c, wArg, xh, qraw);
-  mlir::Value qr = addHalves(c, sums, qraw, qrawb);
+  mlir::Value qr = p.split ? splitGemm(c, wArg, xh, qrawb)
+                           : addHalves(c, gemm(c, wArg, xh, qraw), qraw, qrawb);
   if (c.hp.vAt >= 0)
     vToCache(c, qr, vCache, rows, kvrows);
   mlir::Value qnd = headNorm(c, qr, headW, qraw, qn);
@@ -574,6 +574,7 @@ llvm::Error buildPrefillProjection(StageBuilder &b, const Qwen3Shape &shape, int
   Ctx c{b, p, passes[0]};
   describeProjection(b, p);
   declareAxes(c, passes);
+  describeSplit(b, p);
   mlir::Type bf = b.bf16();
   const ProjectionLayouts l = projectionLayouts(p);
   mlir::Type x = b.hbm("x", bf, l.x), vec = b.hbm("vec", bf, cat({c.ax("H", p.H)}));
@@ -585,7 +586,6 @@ llvm::Error buildPrefillProjection(StageBuilder &b, const Qwen3Shape &shape, int
   mlir::Value cosArg = b.input("cos", ropeh), sinArg = b.input("sin", ropeh);
   mlir::Value qOut = b.output("q_out", qo);
   mlir::Value kCache = b.inout("k_cache", cache), vCache = b.inout("v_cache", cache);
-
   mlir::Value xh = rmsNorm(c, xArg, rmsW);
   for (const HeadPass &hp : passes) {
     Ctx cp{b, p, hp};
