@@ -145,6 +145,19 @@ std::map<std::string, uint64_t> prefillBufferBytes(const Qwen3Config &cfg,
   return bytes;
 }
 
+/// The attention stages' scratch argument `state_pad` (0 when the generated stages have none):
+/// a kv head's G f32 of max or sum that are no whole DMA packet pass through it padded.
+uint64_t attentionScratchBytes(const Qwen3Config &cfg, const rngd::TargetModel &target) {
+  uint64_t bytes = 0;
+  for (int s : {AttentionFirst, AttentionNext}) {
+    const std::map<std::string, int64_t> &args = stageArgumentBytes(cfg, target, kStages[s], 1);
+    auto it = args.find("state_pad");
+    if (it != args.end())
+      bytes = std::max(bytes, uint64_t(it->second));
+  }
+  return bytes;
+}
+
 } // namespace
 
 HbmPlan Pipeline::hbmPlan(const Qwen3Config &cfg, int positions, bool deviceLookup,
@@ -163,11 +176,11 @@ HbmPlan Pipeline::hbmPlan(const Qwen3Config &cfg, int positions, bool deviceLook
   const uint64_t table = padded(Wp * H * 2);
   plan.weights = uint64_t(cfg.numLayers) * layer + padded(H * 2) + table +
                  (deviceLookup && !tiedHead ? table : 0);
-  const uint64_t chunks = (uint64_t(std::max(positions, 0)) + kChunk - 1) / kChunk;
-  plan.kvCache = uint64_t(cfg.numLayers) * chunks * 2 * padded(uint64_t(kChunk) * kv * 2);
+  plan.kvCache = KvCache::poolBytes(cfg, kChunk, kvChunks(positions), target);
   plan.activations = padded(H * 2) + 2 * padded(Q * 2) + 2 * padded(uint64_t(cfg.numHeads) * 4) +
                      padded(uint64_t(kChunk) * 4) + (deviceLookup ? padded(4) : padded(H * 2)) +
-                     padded(4) + 2 * padded(D * 2) + padded(Wp * 2);
+                     padded(4) + 2 * padded(D * 2) + padded(Wp * 2) +
+                     padded(attentionScratchBytes(cfg, target));
   if (!prefillSizes.empty()) {
     // Per layer the projection's q/k/v rows in one tensor and their head norms, then the
     // activations, each as large as the largest block's argument.
@@ -220,8 +233,10 @@ void Pipeline::loadStage(const std::string &dir, const std::string &file, const 
                              "', expected '" + name + "'");
 }
 
-Pipeline::Pipeline(const std::string &dir, const Weights &weights, bool deviceLookup,
-                   const std::vector<int> &prefillSizes)
+int Pipeline::kvChunks(int positions) { return std::max(1, (positions + kChunk - 1) / kChunk); }
+
+Pipeline::Pipeline(const std::string &dir, const Weights &weights, int positions,
+                   bool deviceLookup, const std::vector<int> &prefillSizes)
     : w_(weights), cfg_(weights.config()), deviceLookup_(deviceLookup) {
   for (int s : stagesUsed(deviceLookup)) {
     loadStage(dir, kStages[s], kStages[s], decode_[s], decodeSched_[s]);
@@ -262,6 +277,9 @@ Pipeline::Pipeline(const std::string &dir, const Weights &weights, bool deviceLo
   rngd::Buffer &lm = buffer("lm_head.weight", paddedVocab_ * H * 2);
   check(lm.write(head.data.data(), head.data.size() * 2), "uploading lm_head.weight");
 
+  kv_ = std::make_unique<KvCache>(device_, cfg_, kChunk, kvChunks(positions));
+  seq_ = std::make_unique<KvSequence>(*kv_);
+
   // Activations and per-step inputs, bound once; only weights and caches are rebound per layer.
   rngd::Buffer &x = buffer("x", H * 2), &q = buffer("q", Q * 2);
   rngd::Buffer &max = buffer("attention.max", heads * 4), &sum = buffer("attention.sum", heads * 4);
@@ -287,7 +305,11 @@ Pipeline::Pipeline(const std::string &dir, const Weights &weights, bool deviceLo
   bind(Projection, "cos", buffer("rope.cos", D * 2));
   bind(Projection, "sin", buffer("rope.sin", D * 2));
   bind(Projection, "q_out", q);
+  const uint64_t scratch = attentionScratchBytes(cfg_, device_.target());
+  rngd::Buffer *statePad = scratch ? &buffer("attention.state_pad", scratch) : nullptr;
   for (Stage s : {AttentionFirst, AttentionNext}) {
+    if (statePad)
+      bindView(s, "state_pad", *statePad);
     bind(s, "q", q);
     bind(s, "mask", mask);
     bind(s, "max_hbm", max);
@@ -371,13 +393,19 @@ rngd::Buffer &Pipeline::weight(const std::string &name) {
   return b;
 }
 
-rngd::Buffer &Pipeline::cache(int layer, char kind, int chunk) {
-  std::string name = layerTensorName(layer, std::string(1, kind) + "_cache.") +
-                     std::to_string(chunk);
-  auto it = buffers_.find(name);
-  if (it != buffers_.end())
-    return *it->second;
-  return buffer(name, uint64_t(kChunk) * cfg_.kvDim() * 2);
+void Pipeline::bindChunk(int s, const char *arg, int layer, char kind, int index) {
+  seq_->reserve((index + 1) * kChunk);
+  const int chunk = seq_->chunk(index);
+  check(k_[s]->bind(arg, kv_->buffer(layer, kind), kv_->offset(chunk)),
+        std::string(kStages[s]) + "." + arg);
+}
+
+std::vector<uint16_t> Pipeline::readChunk(int layer, char kind, int index) const {
+  const uint64_t bytes = kv_->chunkBytes();
+  std::vector<uint16_t> rows(bytes / 2);
+  const rngd::Buffer &b = kv_->buffer(layer, kind);
+  check(b.read(rows.data(), bytes, kv_->offset(seq_->chunk(index))), "reading " + b.name());
+  return rows;
 }
 
 void Pipeline::bind(int s, const char *arg, rngd::Buffer &b) {
@@ -435,10 +463,9 @@ void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &log
 
   for (int L = 0; L < cfg_.numLayers; ++L) {
     // 2a. projection: writes row `row` of the current chunk's K/V pair.
-    rngd::Buffer &kc = cache(L, 'k', chunk), &vc = cache(L, 'v', chunk);
     bindLayer(Projection, L, kProjectionWeights);
-    bind(Projection, "k_cache", kc);
-    bind(Projection, "v_cache", vc);
+    bindChunk(Projection, "k_cache", L, 'k', chunk);
+    bindChunk(Projection, "v_cache", L, 'v', chunk);
     std::vector<uint16_t> xIn = checking_ ? read<uint16_t>(x) : std::vector<uint16_t>();
     launch(Projection);
     if (checking_) {
@@ -447,14 +474,13 @@ void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &log
           cfg_, xIn, wl("self_attn.q_proj.weight"), wl("self_attn.k_proj.weight"),
           wl("self_attn.v_proj.weight"), wl("input_layernorm.weight"),
           wl("self_attn.q_norm.weight"), wl("self_attn.k_norm.weight"), pos);
-      auto newRow = [&](const rngd::Buffer &cache) {
-        oracle::Bits bits(kv);
-        check(cache.read(bits.data(), kv * 2, row * kv * 2), "reading " + cache.name());
-        return bits;
+      auto newRow = [&](char kind) {
+        std::vector<uint16_t> rows = readChunk(L, kind, chunk);
+        return oracle::Bits(rows.begin() + ptrdiff_t(row * kv), rows.begin() + ptrdiff_t((row + 1) * kv));
       };
       oracle::RuleCount c = oracle::checkRule(e.q, read<uint16_t>(q));
-      c.add(oracle::checkRule(e.k, newRow(kc)));
-      c.add(oracle::checkRule(e.v, newRow(vc)));
+      c.add(oracle::checkRule(e.k, newRow('k')));
+      c.add(oracle::checkRule(e.v, newRow('v')));
       record(Projection, c);
     }
 
@@ -465,16 +491,15 @@ void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &log
       for (int t = 0; t < kChunk; ++t)
         m[t] = (c < chunk || t <= row) ? 1.0f : 0.0f;
       write(mask, m);
-      rngd::Buffer &kb = cache(L, 'k', c), &vb = cache(L, 'v', c);
-      bind(s, "k", kb);
-      bind(s, "v", vb);
+      bindChunk(s, "k", L, 'k', c);
+      bindChunk(s, "v", L, 'v', c);
       oracle::AttentionState old;
       if (checking_ && s == AttentionNext)
         old = {read<float>(max), read<float>(sum), read<uint16_t>(out)};
       launch(s);
       if (checking_) {
         oracle::AttentionState e =
-            oracle::attention(cfg_, read<uint16_t>(q), read<uint16_t>(kb), read<uint16_t>(vb), m,
+            oracle::attention(cfg_, read<uint16_t>(q), readChunk(L, 'k', c), readChunk(L, 'v', c), m,
                               s == AttentionNext ? &old : nullptr);
         oracle::RuleCount rc = oracle::checkRule(e.max, read<float>(max));
         rc.add(oracle::checkRule(e.sum, read<float>(sum)));
@@ -555,22 +580,21 @@ void Pipeline::prefill(const std::vector<int> &tokens, int block, int size, bool
   const size_t heads = cfg_.numHeads, Q = cfg_.qDim();
   const std::vector<float> m0(T * heads, kMasked), l0(T * heads, 0.0f), o0(T * Q, 0.0f);
   for (int L = 0; L < cfg_.numLayers; ++L) {
-    rngd::Buffer &kc = cache(L, 'k', block), &vc = cache(L, 'v', block);
     bindLayer(PrefillProjection, L, kPrefillProjectionWeights);
     bindView(PrefillProjection, "x", *x);
-    bindView(PrefillProjection, "k_cache", kc);
-    bindView(PrefillProjection, "v_cache", vc);
+    bindChunk(PrefillProjection, "k_cache", L, 'k', block);
+    bindChunk(PrefillProjection, "v_cache", L, 'v', block);
     launch(PrefillProjection);
     write(*buffers_.at("prefill.max"), m0);
     write(*buffers_.at("prefill.sum"), l0);
     write(*buffers_.at("prefill.out"), o0);
     for (int c = 0; c < block; ++c) {
-      bind(PrefillAttentionChunk, "k_cache", cache(L, 'k', c));
-      bind(PrefillAttentionChunk, "v_cache", cache(L, 'v', c));
+      bindChunk(PrefillAttentionChunk, "k_cache", L, 'k', c);
+      bindChunk(PrefillAttentionChunk, "v_cache", L, 'v', c);
       launch(PrefillAttentionChunk);
     }
-    bindView(PrefillAttention, "k_cache", kc);
-    bindView(PrefillAttention, "v_cache", vc);
+    bindChunk(PrefillAttention, "k_cache", L, 'k', block);
+    bindChunk(PrefillAttention, "v_cache", L, 'v', block);
     launch(PrefillAttention);
     bindLayer(PrefillDecoder, L, kDecoderWeights);
     check(k_[PrefillDecoder]->unbind("y"), "prefill_decoder.y"); // the buffers swap each layer
@@ -654,8 +678,8 @@ void Pipeline::checkPrefillLayer(int L, int block, size_t n, const PrefillSet &s
   const std::vector<uint16_t> ab = read<uint16_t>(*buffers_.at("prefill.attn"));
   std::vector<std::vector<uint16_t>> kc, vc; // chunks 0..block
   for (int c = 0; c <= block; ++c) {
-    kc.push_back(read<uint16_t>(cache(L, 'k', c)));
-    vc.push_back(read<uint16_t>(cache(L, 'v', c)));
+    kc.push_back(readChunk(L, 'k', c));
+    vc.push_back(readChunk(L, 'v', c));
   }
   const std::vector<uint16_t> &kb = kc.back(), &vb = vc.back();
   oracle::RuleCount proj, attn, dec;
@@ -709,9 +733,10 @@ void Pipeline::preloadCache(int layer, int length, const std::vector<uint16_t> &
                             const std::vector<uint16_t> &v) {
   const size_t kv = cfg_.kvDim();
   for (int p = 0; p < length; ++p) {
-    uint64_t at = uint64_t(p % kChunk) * kv * 2;
-    check(cache(layer, 'k', p / kChunk).write(k.data() + size_t(p) * kv, kv * 2, at), "cache");
-    check(cache(layer, 'v', p / kChunk).write(v.data() + size_t(p) * kv, kv * 2, at), "cache");
+    seq_->reserve(p + 1);
+    const uint64_t at = kv_->offset(seq_->chunk(p / kChunk)) + uint64_t(p % kChunk) * kv * 2;
+    check(kv_->buffer(layer, 'k').write(k.data() + size_t(p) * kv, kv * 2, at), "the KV cache");
+    check(kv_->buffer(layer, 'v').write(v.data() + size_t(p) * kv, kv * 2, at), "the KV cache");
   }
 }
 

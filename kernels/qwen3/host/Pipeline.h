@@ -4,7 +4,8 @@
 //   weights     one buffer per tensor, uploaded once (the LM head padded to Wp rows; with the
 //               device-side token lookup also the embedding table, padded the same way, which
 //               is the LM head's buffer itself when the model ties them)
-//   KV cache    one [T, N, D] key and value buffer per layer per chunk of 512 positions
+//   KV cache    a pool of chunks of 512 positions (KvCache.h): one key and one value buffer
+//               per layer, each chunk a [T, N, D] view of them
 //   activations x (the residual stream), q, the attention state (max, sum, out) and the
 //               per-step inputs (embedding row, RoPE tables, kv_offset, mask, logits)
 //
@@ -16,6 +17,7 @@
 #pragma once
 
 #include "qwen3/host/HbmLayout.h"
+#include "qwen3/host/KvCache.h"
 #include "qwen3/host/Model.h"
 #include "qwen3/host/StageOracle.h"
 
@@ -78,7 +80,7 @@ ScheduleInfo readSchedule(const std::string &path, const char *stage);
 struct HbmPlan {
   uint64_t weights = 0;     // every layer's tensors, the final norm, the LM head padded to Wp
                             // rows (and, with device lookup of an untied model, the table)
-  uint64_t kvCache = 0;     // a key and a value chunk of 512 positions per layer and chunk
+  uint64_t kvCache = 0;     // the KV pool: a chunk of 512 positions per 512 positions of the run
   uint64_t activations = 0; // x, q, the attention state, per-step inputs, logits
   uint64_t total() const { return weights + kvCache + activations; }
 };
@@ -93,9 +95,12 @@ public:
 
   /// Loads DIR/<stage>.rngd for the six decode stages of a step (with deviceLookup, token_lookup
   /// instead of embedding) and, for each prefill block size T in prefillSizes, the four
-  /// multi-token stages DIR/<stage>_t<T>.rngd; allocates the buffers and uploads the weights.
-  Pipeline(const std::string &dir, const Weights &weights, bool deviceLookup = false,
-           const std::vector<int> &prefillSizes = {});
+  /// multi-token stages DIR/<stage>_t<T>.rngd; allocates the buffers (a KV pool for
+  /// `positions` positions) and uploads the weights.
+  Pipeline(const std::string &dir, const Weights &weights, int positions,
+           bool deviceLookup = false, const std::vector<int> &prefillSizes = {});
+  /// The KV chunks a run of `positions` positions takes (at least one).
+  static int kvChunks(int positions);
   /// The decode stages a run loads.
   static std::vector<int> stagesUsed(bool deviceLookup);
   /// A stage's file stem: the stage's name, a prefill stage's with its block size
@@ -122,7 +127,7 @@ public:
                std::vector<float> &logits);
 
   /// Fills the KV rows of positions 0..length-1 of layer L with the given bf16 rows
-  /// ([length][kvDim]); allocates the chunks they need.
+  /// ([length][kvDim]); takes the chunks they need.
   void preloadCache(int layer, int length, const std::vector<uint16_t> &k,
                     const std::vector<uint16_t> &v);
 
@@ -134,6 +139,7 @@ public:
 
   const StageStats &stats(int s) const { return stats_[s]; }
   const rngd::Device &device() const { return device_; }
+  const KvCache &kvCache() const { return *kv_; }
 
 private:
   /// The four multi-token stages at one block size, and where the host's data sits in them.
@@ -160,8 +166,11 @@ private:
                          const rngd::Buffer &y);
   rngd::Buffer &buffer(const std::string &name, uint64_t bytes);
   rngd::Buffer &weight(const std::string &name);
-  /// Layer L's key ('k') or value ('v') buffer of chunk c, allocated (zero) on first use.
-  rngd::Buffer &cache(int layer, char kind, int chunk);
+  /// Binds `arg` of stage s to layer L's keys ('k') or values ('v') of the sequence's chunk
+  /// `index` (taken from the pool on first use).
+  void bindChunk(int s, const char *arg, int layer, char kind, int index);
+  /// Layer L's keys or values of the sequence's chunk `index` ([T, N, D] bf16).
+  std::vector<uint16_t> readChunk(int layer, char kind, int index) const;
   void bind(int s, const char *arg, rngd::Buffer &b);
   /// Binds `arg` to the first bytes of `b` (a prefill block's part of a buffer sized for the
   /// largest block).
@@ -177,6 +186,8 @@ private:
   const bool deviceLookup_;
   uint64_t paddedVocab_ = 0; // Wp: the LM head's rows, final_layer's lm_head_weight
   rngd::Device device_; // declared before the kernels: bound buffers outlive them
+  std::unique_ptr<KvCache> kv_;
+  std::unique_ptr<KvSequence> seq_; // the one sequence a pipeline runs
   std::unique_ptr<rngd::Kernel> decode_[NumStages]; // the decode stages' kernels
   ScheduleInfo decodeSched_[NumStages];
   std::map<int, PrefillSet> prefill_; // by block size

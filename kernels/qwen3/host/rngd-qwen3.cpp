@@ -792,7 +792,8 @@ int run(int argc, char **argv) {
           fatal(err);
   }
   std::unique_ptr<Pipeline> pipe;
-  pipe = std::make_unique<Pipeline>(kdir, *weights, opt.deviceLookup, prefill.sizes);
+  pipe = std::make_unique<Pipeline>(kdir, *weights, int(positionsNeeded(opt)), opt.deviceLookup,
+                                    prefill.sizes);
   if (opt.check)
     pipe->checkBoundaries();
   if (cachedKernels && opt.keepKernels)
@@ -944,7 +945,7 @@ int run(int argc, char **argv) {
   // apart, the HBM limit would check the wrong number.
   {
     const bool tied = weights->shared("lm_head.weight") == weights->shared("model.embed_tokens.weight");
-    HbmPlan used = Pipeline::hbmPlan(cfg, P0 + int(fed.size()), opt.deviceLookup, tied,
+    HbmPlan used = Pipeline::hbmPlan(cfg, int(positionsNeeded(opt)), opt.deviceLookup, tied,
                                      prefill.sizes, pipe->device().target());
     if (pipe->device().hbmUsed() != used.total())
       throw std::runtime_error("internal error: the device HBM in use, " +
