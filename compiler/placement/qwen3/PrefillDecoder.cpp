@@ -2,7 +2,7 @@
 // residual, RMSNorm, silu(gate) x up, down and the residual. Weight-stationary contractions (each
 // weight on one slice of each cluster in use), the activations broadcast around rings
 // (kernels/qwen3/prefill_decoder.mlir was the hand-placed original; docs/prefill.md).
-#include "compiler/placement/qwen3/PrefillDecoderPlan.h"
+#include "compiler/placement/qwen3/PrefillDecoderTypes.h"
 #include "compiler/placement/qwen3/Stages.h"
 
 #include <cstdio>
@@ -13,6 +13,7 @@ namespace rngd::placement::qwen3 {
 
 namespace {
 
+using namespace prefill_decoder;
 using mlir::Type;
 using mlir::Value;
 using tcp::Context;
@@ -21,240 +22,6 @@ constexpr const char *kStage = "prefill_decoder";
 
 std::string num(int64_t n) { return std::to_string(n); }
 
-// The types, under the hand-placed file's aliases.
-struct DecoderTypes {
-  Type ah, x, vec, ow, lw, dw;
-  Type adm, af, as, owdm, owload, owtrf, oacc, part;
-  Type xv, xj, half, parth, parts, one, ones, onesb, onevrf;
-  Type trin, trout, xtc, sqin, ssc, ssdm, sss, rsub, rvrf, wn, wnsub, wnvrf, xws;
-  Type lwp, dwp; // a pass's gate/up and down weights (passes > 1)
-  Type xf, xn, guh, gudm, guload, gutrf, guacc, gures, gview, gs, gsb, uvrf, pc, pj, ph;
-  Type pq, ddm, df, ds, dwdm, dwload, dwtrf, dacc, dpart, dparts, qone, qones, qonesb, qonevrf,
-      quarter, yq, yv;
-  std::string xLayout; // x's HBM mapping, for the header
-};
-
-// The axes every type uses.
-struct DecoderAxes {
-  // (Expr has no default; each is set by declareAxes.)
-  Expr t = Expr::one(), h = t, q = t, l = t, ring = t, all = t, kc = t, kg = t, u = t, kh = t,
-       ks = t, kd = t, rg = t, gu = t, ls = t, uc = t, sc = t, j = t, ln = t, uq = t, kq = t;
-  Expr lp = t;  // a pass's values of L (L itself when there is one pass)
-  Expr tc = t;  // the cluster of a token-indexed tensor (over T)
-  Expr kcl = t; // the cluster of a tensor over x's view axes
-  Expr wcl = t; // the cluster of a weight (one copy per cluster in use)
-};
-
-DecoderAxes declareAxes(StageBuilder &b, const Qwen3Shape &s, const DecoderPlan &p, int64_t T) {
-  DecoderAxes a;
-  a.t = b.axis("T", T);
-  a.h = b.axis("H", s.hidden);
-  a.q = b.axis("Q", s.qDim());
-  a.l = b.axis("L", s.intermediate);
-  a.lp = p.passes > 1 ? b.axis("LP", p.lPass) : a.l; // a pass's values of L
-  a.ring = b.axis("XR", p.rowSlices); // a ring of a weight's row slices
-  a.all = b.axis("XS", p.slices);     // every slice of a cluster
-  Expr cw = b.axis("CW", p.used);     // the weights' copies
-  a.ks = b.axis("KS", p.groups);      // o_proj's K blocks
-  a.kd = b.axis("KD", p.dBlocks);     // down's K blocks
-  a.kc = b.axis("KC", p.used);        // x's view: the token clusters,
-  a.kg = b.axis("KG", p.groups);      // token groups,
-  a.u = b.axis("U", p.u);             // a half's tokens of a slice,
-  a.kh = b.axis("KH", p.halves);      // halves,
-  a.rg = b.axis("RG", p.groups);      // the norm weight's copies over the token groups
-  a.gu = b.axis("GU", 2);             // gate (0) or up (1)
-  a.ls = b.axis("LS", p.pairSlices);  // silu's views: the pair slices,
-  a.uc = b.axis("UC", p.groups / p.siluChunks * p.u); // a chunk's tokens,
-  a.sc = b.axis("SC", p.siluChunks);                  // the chunks of a half,
-  if (p.pairRows > p.lanes)
-    a.j = b.axis("J", p.pairRows / p.lanes); // a lane's pairs,
-  a.ln = b.axis("LN", p.lanes);                       // the lanes
-  a.uq = b.axis("UQ", p.uq);                          // a quarter's tokens of a slice
-  a.kq = b.axis("KQ", p.halves * p.quarters);         // the quarters
-  const bool all = p.used == p.clusters;
-  a.tc = all ? axisDigit(a.t, T, T, p.perCluster) : Expr::one().pad(p.clusters);
-  a.kcl = all ? a.kc : Expr::one().pad(p.clusters);
-  a.wcl = all ? cw : Expr::one().pad(p.clusters);
-  return a;
-}
-
-void declareOProj(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, int64_t T,
-                  DecoderTypes &y) {
-  Type bf = b.bf16(), f = b.f32();
-  const int64_t F = p.flit, RS = p.rowsPerSlice, LN = p.lanes, ob = p.oBlock;
-  const int64_t aTokens = p.perCluster / p.aSplit, xt = p.perSlice;
-  const Expr tIn = axisDigit(a.t, T, aTokens, 1), tOut = axisDigit(a.t, T, p.perCluster, aTokens);
-  Expr aSlice = Expr::pair({a.q / ob, tOut, a.q % ob / F});
-  y.adm = b.dm("adm", bf, a.tc, aSlice, Expr::pair({tIn, a.q % F}));
-  y.af = b.stream("af", bf, a.tc, aSlice, tIn, a.q % F);
-  Expr aTime = Expr::pair({tIn, tOut, a.q % ob / F});
-  y.as = b.stream("as", bf, a.tc, Expr::pair({a.q / ob, a.ring}), aTime, a.q % F);
-  Expr wSlice = Expr::pair({a.q / ob, a.h / RS});
-  y.owdm = b.dm("owdm", bf, a.wcl, wSlice, Expr::pair({a.h % RS, a.q % ob}));
-  y.owload = b.stream("owload", bf, a.wcl, wSlice,
-                      Expr::pair({a.h % LN, a.h % RS / LN, a.q % ob / F}), a.q % F);
-  y.owtrf = b.trf("owtrf", bf, a.wcl, wSlice, a.h % LN, Expr::pair({a.h % RS / LN, a.q % ob}));
-  Expr pSlice = Expr::pair({a.ks, a.h / RS});
-  y.oacc = b.stream("oacc", f, a.tc, pSlice, Expr::pair({tIn, tOut, a.h % RS / LN}), a.h % LN);
-  y.part = b.dm("part", f, a.tc, pSlice,
-                Expr::pair({axisDigit(a.t, T, p.perCluster, xt), axisDigit(a.t, T, xt, 1),
-                            a.h % RS}));
-}
-
-void declareHalves(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, int64_t T,
-                   DecoderTypes &y) {
-  Type bf = b.bf16(), f = b.f32();
-  const int64_t RS = p.rowsPerSlice, LN = p.lanes, tr = p.trRows;
-  const int64_t tv = b.target().transposeValidElements;
-  const int64_t subF32 = b.target().subFetchAccessBytes / 4;
-  Expr xs = Expr::pair({a.kg, a.h / RS});
-  const ProjectionTokens pt = projectionTokens(T, b.target());
-  y.xv =
-      b.hbm("xv", bf,
-            decoderXLayout({{"KC", p.used}, {"KG", p.groups}, {"KH", p.halves}, {"U", p.u}}, pt,
-                           T, RS));
-  y.xj = b.dm("xj", bf, a.kcl, xs, Expr::pair({a.kh, a.u, a.h % RS}));
-  y.half = b.dm("half", bf, a.kcl, xs, Expr::pair({a.u, a.h % RS}));
-  Expr uPadded = p.halves > 1 ? a.u.pad(p.perSlice) : a.u;
-  y.parth =
-      b.dm("parth", f, a.kcl, Expr::pair({a.ks, a.h / RS}), Expr::pair({a.kg, uPadded, a.h % RS}));
-  y.parts = b.dm("parts", f, a.kcl, xs, Expr::pair({a.ks, a.u, a.h % RS}));
-  y.one = b.dm("one", f, a.kcl, xs, Expr::pair({a.u, a.h % RS}));
-  Expr oTime = Expr::pair({a.u, a.h % RS / LN});
-  y.ones = b.stream("ones", f, a.kcl, xs, oTime, a.h % LN);
-  y.onesb = b.stream("onesb", bf, a.kcl, xs, oTime, a.h % LN);
-  y.onevrf = b.vrf("onevrf", f, a.kcl, xs, Expr::pair({a.u, a.h % RS}));
-  // The transposes' token blocks (U / tr, absent when a half is one block).
-  Expr uIn = p.u > tr ? a.u % tr : a.u;
-  auto uOuter = [&](std::vector<std::optional<Expr>> items) {
-    return withOuter(std::move(items), a.u, p.u, tr);
-  };
-  y.trin = b.stream("trin", bf, a.kcl, xs, uOuter({std::nullopt, uIn, a.h % RS / tv}), a.h % tv);
-  y.trout = b.stream("trout", bf, a.kcl, xs, uOuter({std::nullopt, a.h % RS / tv, a.h % tv}), uIn);
-  y.xtc = b.dm("xtc", bf, a.kcl, xs, uOuter({std::nullopt, a.h % RS, uIn}));
-  y.sqin = b.stream("sqin", f, a.kcl, xs, uOuter({a.h % RS, std::nullopt}), uIn);
-  Expr rs = Expr::pair({a.kg, a.ring});
-  y.ssc = b.stream("ssc", f, a.kcl, rs, uOuter({std::nullopt}), uIn);
-  y.ssdm = b.dm("ssdm", f, a.kcl, rs, a.u);
-  auto [sssTime, sssPacket] = timePacket(a.u, p.u, p.flitF32);
-  y.sss = b.stream("sss", f, a.kcl, rs, sssTime, sssPacket);
-  y.rsub = b.stream("rsub", f, a.kcl, rs, a.u / subF32, a.u % subF32);
-  y.rvrf = b.vrf("rvrf", f, a.kcl, rs, a.u);
-  Expr ws = Expr::pair({a.rg, a.h / RS});
-  y.wn = b.dm("wn", bf, a.wcl, ws, a.h % RS);
-  y.wnsub = b.stream("wnsub", f, a.wcl, ws, a.h % RS / subF32, a.h % subF32);
-  y.wnvrf = b.vrf("wnvrf", f, a.wcl, ws, a.h % RS);
-  y.xws = b.stream("xws", f, a.kcl, xs, Expr::pair({a.h % RS / LN, a.u}), a.h % LN);
-}
-
-void declareGateUp(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, DecoderTypes &y) {
-  Type bf = b.bf16(), f = b.f32();
-  const int64_t RS = p.rowsPerSlice, PR = p.pairRows, LN = p.lanes, F = p.flit;
-  const Expr l = a.lp;
-  Expr xs = Expr::pair({a.kg, a.h / RS});
-  y.xf = b.stream("xf", bf, a.kcl, xs, a.u, a.h % RS);
-  y.xn = b.stream("xn", bf, a.kcl, a.all, Expr::pair({a.u, a.kg, a.h / RS}), a.h % RS);
-  // A lane's pairs (none when a lane holds one).
-  const std::optional<Expr> lj = PR > LN ? std::optional<Expr>(l % PR / LN) : std::nullopt;
-  const std::optional<Expr> jj = PR > LN ? std::optional<Expr>(a.j) : std::nullopt;
-  const bool padded = p.pairSlices < p.slices;
-  Expr ls = padded ? (l / PR).pad(p.slices) : l / PR;
-  if (p.passes > 1) {
-    y.lwp = b.hbm("lwp", bf, Expr::pair({l, a.h}));
-    y.dwp = b.hbm("dwp", bf, Expr::pair({a.h, l.pad(p.lPass * p.passes)}));
-  }
-  y.guh = b.dm("guh", bf, a.wcl, ls, Expr::pair({l % PR, a.h}));
-  y.gudm = b.dm("gudm", bf, a.wcl, ls, Expr::pair({a.gu, l % PR, a.h}));
-  y.guload = b.stream("guload", bf, a.wcl, ls, pairOf({l % LN, lj, a.gu, a.h / F}), a.h % F);
-  y.gutrf = b.trf("gutrf", bf, a.wcl, ls, l % LN, pairOf({lj, a.gu, a.h}));
-  y.guacc = b.stream("guacc", f, a.kcl, ls, pairOf({a.u, a.kg, lj, a.gu}), l % LN);
-  y.gures = b.dm("gures", f, a.kcl, ls, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
-  Expr lsv = padded ? a.ls.pad(p.slices) : a.ls;
-  y.gview = b.dm("gview", f, a.kcl, lsv, pairOf({a.uc, jj, a.ln.pad(2 * LN)}));
-  y.gs = b.stream("gs", f, a.kcl, lsv, pairOf({a.uc, jj}), a.ln);
-  y.gsb = b.stream("gsb", bf, a.kcl, lsv, pairOf({a.uc, jj}), a.ln);
-  y.uvrf = b.vrf("uvrf", f, a.kcl, lsv, pairOf({a.uc, jj, a.ln}));
-  y.pc = b.dm("pc", bf, a.kcl, lsv, pairOf({a.uc, jj, a.ln}));
-  y.pj = b.dm("pj", bf, a.kcl, lsv, pairOf({a.sc, a.uc, jj, a.ln}));
-  y.ph = b.dm("ph", bf, a.kcl, ls, Expr::pair({a.kg, a.u, l % PR}));
-}
-
-void declareDown(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, int64_t T,
-                 DecoderTypes &y) {
-  Type bf = b.bf16(), f = b.f32();
-  const int64_t RS = p.rowsPerSlice, LN = p.lanes, F = p.flit;
-  const int64_t db = p.dBlock, dv = p.dValues, ds = p.dSplit;
-  const Expr l = a.lp;
-  const bool padded = p.pairSlices < p.slices;
-  Expr ls = padded ? (l / p.pairRows).pad(p.slices) : l / p.pairRows;
-  // A pass of one K block: the block is the whole of l.
-  Expr lb = p.dBlocks > 1 ? l % db : l;
-  Expr blocks = p.dBlocks == 1 ? Expr::one().pad(p.groups)
-                : p.dBlocks < p.groups ? (l / db).pad(p.groups)
-                                       : l / db;
-  Expr kdBlocks = p.dBlocks < p.groups ? a.kd.pad(p.groups) : a.kd;
-  // The ring's slices beyond a block's split the token groups: dSplit of them on the ring
-  // (kOut), the rest (kIn) in time.
-  const int64_t kInN = p.groups / ds;
-  const Expr kOut = kInN > 1 ? a.kg / kInN : a.kg;
-  const std::optional<Expr> kIn = kInN > 1 ? std::optional<Expr>(a.kg % kInN) : std::nullopt;
-  Expr uq = p.quarters > 1 ? a.uq.pad(p.u) : a.uq;
-  y.pq = b.dm("pq", bf, a.kcl, ls, Expr::pair({a.kg, uq, l % p.pairRows}));
-  Expr dSlice = Expr::pair({blocks, kOut, lb / dv});
-  y.ddm = b.dm("ddm", bf, a.kcl, dSlice, pairOf({l % dv / F, kIn, a.uq, l % F}));
-  y.df = b.stream("df", bf, a.kcl, dSlice, pairOf({kIn, a.uq, l % dv / F}), l % F);
-  y.ds = b.stream("ds", bf, a.kcl, Expr::pair({blocks, a.ring}),
-                  pairOf({kIn, a.uq, l % dv / F, kOut, lb / dv}), l % F);
-  Expr wSlice = Expr::pair({blocks, a.h / RS});
-  y.dwdm = b.dm("dwdm", bf, a.wcl, wSlice, Expr::pair({a.h % RS, lb}));
-  y.dwload = b.stream("dwload", bf, a.wcl, wSlice,
-                      Expr::pair({a.h % LN, a.h % RS / LN, l % dv / F, lb / dv}), l % F);
-  y.dwtrf = b.trf("dwtrf", bf, a.wcl, wSlice, a.h % LN,
-                  Expr::pair({a.h % RS / LN, l % dv / F, lb / dv, l % F}));
-  Expr pSlice = Expr::pair({kdBlocks, a.h / RS});
-  y.dacc = b.stream("dacc", f, a.kcl, pSlice,
-                    pairOf({kIn, a.uq, kOut, a.h % RS / LN}), a.h % LN);
-  y.dpart = b.dm("dpart", f, a.kcl, pSlice, Expr::pair({a.kg, a.uq, a.h % RS}));
-  Expr xs = Expr::pair({a.kg, a.h / RS});
-  y.dparts = b.dm("dparts", f, a.kcl, xs, Expr::pair({a.kd, a.uq, a.h % RS}));
-  y.qone = b.dm("qone", f, a.kcl, xs, Expr::pair({a.uq, a.h % RS}));
-  Expr qTime = Expr::pair({a.uq, a.h % RS / LN});
-  y.qones = b.stream("qones", f, a.kcl, xs, qTime, a.h % LN);
-  y.qonesb = b.stream("qonesb", bf, a.kcl, xs, qTime, a.h % LN);
-  y.qonevrf = b.vrf("qonevrf", f, a.kcl, xs, Expr::pair({a.uq, a.h % RS}));
-  y.quarter = b.dm("quarter", bf, a.kcl, xs, Expr::pair({a.uq, a.h % RS}));
-  y.yq = b.dm("yq", bf, a.kcl, xs, Expr::pair({a.kq, a.uq, a.h % RS}));
-  const ProjectionTokens pt = projectionTokens(T, b.target());
-  y.yv =
-      b.hbm("yv", bf,
-            decoderXLayout(
-                {{"KC", p.used}, {"KG", p.groups}, {"KQ", p.halves * p.quarters}, {"UQ", p.uq}},
-                pt, T, RS));
-}
-
-DecoderTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const DecoderPlan &p,
-                          const DecoderAxes &a, int64_t T) {
-  DecoderTypes y;
-  Type bf = b.bf16();
-  const int64_t F = p.flit, RS = p.rowsPerSlice;
-  y.ah = b.hbm("ah", bf, Expr::pair({a.q / F, a.t, a.q % F}));
-  // x and y as prefill_projection reads x: blocks of `tile` tokens, each row slice's part of a
-  // block contiguous.
-  const ProjectionTokens pt = projectionTokens(T, b.target());
-  const TokenAxes overT = {{"T", T}};
-  y.x = b.hbm("x", bf, decoderXLayout(overT, pt, T, RS));
-  y.xLayout = decoderXLayout(overT, pt, T, RS).str();
-  y.vec = b.hbm("vec", bf, a.h);
-  y.ow = b.hbm("ow", bf, Expr::pair({a.h, a.q}));
-  y.lw = b.hbm("lw", bf, Expr::pair({a.l, a.h}));
-  y.dw = b.hbm("dw", bf, Expr::pair({a.h, a.l}));
-  declareOProj(b, p, a, T, y);
-  declareHalves(b, p, a, T, y);
-  declareGateUp(b, p, a, y);
-  declareDown(b, p, a, T, y);
-  return y;
-}
-
 struct DecoderArgs {
   Value attn, x, oWeight, normWeight, gateWeight, upWeight, downWeight, y;
 };
@@ -262,23 +29,38 @@ struct DecoderArgs {
 std::string idx(int64_t a) { return num(a); }
 std::string idx(int64_t a, int64_t b) { return num(a) + num(b); }
 
-// o_proj's partial sums per K block for all the tokens, x's view and the norm weight.
+// o_proj's partial sums per K block for all the tokens (one tensor a pass over Q), x's view
+// and the norm weight.
 struct OProj {
-  Value part, x, normWeight;
+  std::vector<Value> part;
+  Value x, normWeight;
 };
 
-OProj oProj(StageBuilder &b, const DecoderTypes &y, const DecoderArgs &a) {
-  Value owd = b.dma("owd", a.oWeight, y.owdm);
-  Value ow1 = b.fetch("ow1", Context::main, owd, y.owload);
-  Value ow2 = b.collect("ow2", ow1);
-  Value owt = b.toTrf("owt", ow2, y.owtrf);
-  Value ad = b.dma("ad", a.attn, y.adm);
-  Value aa1 = b.fetch("aa1", Context::main, ad, y.af);
-  Value aa2 = b.switchOp("aa2", tcp::SwitchMode::broadcast1, aa1, y.as);
-  Value aa3 = b.collect("aa3", aa2);
-  Value oa = b.contract("oa", aa3, owt, kTimeBroadcastRows, y.oacc);
+// The names' tag of o_proj pass `c` (none when there is one pass).
+std::string oPassTag(const DecoderPlan &p, int64_t c) {
+  return p.oPasses > 1 ? "q" + num(c) : "";
+}
+
+OProj oProj(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, const DecoderArgs &a) {
   OProj o;
-  o.part = b.commit("op", oa, y.part);
+  for (int64_t c = 0; c < p.oPasses; ++c) {
+    const std::string P = oPassTag(p, c);
+    Value ow = a.oWeight, attn = a.attn;
+    if (p.oPasses > 1) {
+      ow = b.view("owv" + P, ow, c * p.qPass, y.owp);
+      attn = b.view("av" + P, attn, c * p.qPass * (p.perCluster * p.used), y.ahp);
+    }
+    Value owd = b.dma("owd" + P, ow, y.owdm);
+    Value ow1 = b.fetch("ow1" + P, Context::main, owd, y.owload);
+    Value ow2 = b.collect("ow2" + P, ow1);
+    Value owt = b.toTrf("owt" + P, ow2, y.owtrf);
+    Value ad = b.dma("ad" + P, attn, y.adm);
+    Value aa1 = b.fetch("aa1" + P, Context::main, ad, y.af);
+    Value aa2 = b.switchOp("aa2" + P, tcp::SwitchMode::broadcast1, aa1, y.as);
+    Value aa3 = b.collect("aa3" + P, aa2);
+    Value oa = b.contract("oa" + P, aa3, owt, kTimeBroadcastRows, y.oacc);
+    o.part.push_back(b.commit("op" + P, oa, y.part));
+  }
   Value xv = b.view("xv", a.x, 0, y.xv);
   o.x = b.dma("xd", xv, y.xj);
   Value wnd = b.dma("wnd", a.normWeight, y.wn);
@@ -305,19 +87,24 @@ Value residualHalf(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
                    int64_t h) {
   const int64_t cells = p.u * p.rowsPerSlice;
   const std::string H = idx(h);
-  Value oph = b.dmView("op" + H, o.part, h * cells, std::nullopt, y.parth);
-  Value ops = b.dma("ops" + H, oph, y.parts);
-  std::vector<Value> blocks;
-  for (int64_t k = 0; k < p.groups; ++k)
-    blocks.push_back(b.dmView("o" + idx(h, k), ops, k * cells, std::nullopt, y.one));
+  std::vector<Value> blocks; // K order: pass c's groups blocks after pass c - 1's
+  for (int64_t c = 0; c < p.oPasses; ++c) {
+    const std::string P = oPassTag(p, c);
+    Value oph = b.dmView("op" + H + P, o.part[size_t(c)], h * cells, std::nullopt, y.parth);
+    Value ops = b.dma("ops" + H + P, oph, y.parts);
+    for (int64_t k = 0; k < p.groups; ++k)
+      blocks.push_back(b.dmView("o" + idx(h, c * p.groups + k), ops, k * cells, std::nullopt,
+                                y.one));
+  }
+  const int64_t n = int64_t(blocks.size());
   Value sum = blocks[0];
-  for (int64_t k = 1; k < p.groups; ++k) {
+  for (int64_t k = 1; k < n; ++k) {
     Value c = addThroughVrf(b, idx(h, k), blocks[size_t(k)], sum, y.ones, y.onevrf);
     sum = b.commit("os" + idx(h, k), c, y.one);
   }
   Value xh = b.dmView("x" + H, o.x, h * cells, std::nullopt, y.half);
-  Value c = addThroughVrf(b, idx(h, p.groups), xh, sum, y.ones, y.onevrf);
-  Value cb = b.cast("oc" + idx(h, p.groups) + "d", c, y.onesb);
+  Value c = addThroughVrf(b, idx(h, n), xh, sum, y.ones, y.onevrf);
+  Value cb = b.cast("oc" + idx(h, n) + "d", c, y.onesb);
   return b.commit("r" + H, cb, y.half);
 }
 
@@ -388,6 +175,19 @@ Value gateUpHalf(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, V
   Value bc = b.collect("hb" + H + "c", bb);
   Value ga = b.contract("ga" + H, bc, gut, kTimeBroadcastRows, y.guacc);
   Value gr = b.commit("gr" + H, ga, y.gures);
+  if (p.hParts > 1) {
+    // The parts' sums gathered onto part 0's slices and added in part order.
+    const int64_t cells = p.groups * p.u * p.pairRows * 2;
+    Value gps = b.dma("gps" + H, gr, y.gparts);
+    Value sum = b.dmView("gq" + H + "0", gps, 0, std::nullopt, y.gone);
+    for (int64_t k = 1; k < p.hParts; ++k) {
+      const std::string K = H + "h" + num(k);
+      Value part = b.dmView("gq" + K, gps, k * cells, std::nullopt, y.gone);
+      Value c = addThroughVrf(b, K, part, sum, y.gones, y.gonevrf);
+      sum = b.commit("gs" + K, c, y.gone);
+    }
+    gr = sum;
+  }
   const int64_t chunkCells = p.groups / p.siluChunks * p.u * p.pairRows * 2;
   std::vector<Value> chunks;
   for (int64_t c = 0; c < p.siluChunks; ++c) {
@@ -536,6 +336,31 @@ void describeDecoder(StageBuilder &b, const Qwen3Shape &s, const DecoderPlan &p,
       "additions, the norm and silu(g) u are f32."));
 }
 
+// The header's paragraph on what a large shape splits further (none for a shape that needs
+// none of it): o_proj's passes over Q, gate/up's parts of H, down's one flit a slice.
+void describeSplits(StageBuilder &b, const DecoderPlan &p) {
+  std::string text;
+  if (p.oPasses > 1)
+    text += "o_proj runs in " + num(p.oPasses) + " passes over Q of " + num(p.qPass) +
+            " values (each pass's K blocks loaded into the TRF once the previous pass has read "
+            "its own); r adds the " +
+            num(p.oPasses * p.groups) + " blocks' partial sums in K order, then x. ";
+  if (p.hParts > 1)
+    text += "gate/up's K (h) is in " + num(p.hParts) + " parts of " + num(p.hPart) +
+            " values, part k's rows on the k-th run of " + num(p.partSlices) +
+            " slices, h's broadcast keeping each part on its run; the parts' f32 sums are "
+            "gathered onto part 0's slices and added in part order before silu(g) u. ";
+  if (p.dValues == p.flit)
+    text += "down's ring holds one flit of a token a slice: its K block is contracted in L "
+            "order, [L % " +
+            num(p.dBlock) + " / " + num(p.flit) + ", L % " + num(p.flit) + "]. ";
+  if (p.groups % p.dSplit)
+    text += "x's slices are one token group, so the " + num(p.dSplit) +
+            " slices of down's ring beyond a block split a quarter's " + num(p.uq) + " tokens. ";
+  if (!text.empty())
+    b.describe(wrapHeader("Splits for this shape: " + text.substr(0, text.size() - 1)));
+}
+
 } // namespace
 
 llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t T) {
@@ -546,6 +371,7 @@ llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t T)
   DecoderAxes ax = declareAxes(b, s, p, T);
   DecoderTypes y = declareTypes(b, s, p, ax, T);
   describeDecoder(b, s, p, T, y.xLayout);
+  describeSplits(b, p);
   DecoderArgs a;
   a.attn = b.input("attn", y.ah);
   a.x = b.input("x", y.x);
@@ -555,7 +381,7 @@ llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t T)
   a.upWeight = b.input("up_weight", y.lw);
   a.downWeight = b.input("down_weight", y.dw);
   a.y = b.output("y", y.x);
-  OProj o = oProj(b, y, a);
+  OProj o = oProj(b, p, y, a);
   std::vector<Value> r, hn, ph, out;
   for (int64_t h = 0; h < p.halves; ++h) {
     r.push_back(residualHalf(b, p, y, o, h));

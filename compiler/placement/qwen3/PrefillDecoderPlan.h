@@ -19,9 +19,11 @@ inline constexpr int64_t kDownFlitsPerSlice = 2;
 struct DecoderPlan {
   int64_t clusters, slices, lanes, flit, flitF32, trRows;
   int64_t rowsPerSlice; // weight rows on a slice: lanes x time-broadcast rows
-  int64_t rowSlices;    // H / rowsPerSlice: the slices of one copy of a weight's rows (a ring)
+  int64_t rowSlices;    // H / rowsPerSlice: the slices holding one copy of a weight's rows
   int64_t groups;       // slices / rowSlices: x's token groups, o_proj's K blocks
-  int64_t oBlock;       // o_proj's K block: Q / groups
+  int64_t oBlock;       // o_proj's K block: Q / (groups x oPasses)
+  int64_t oPasses;      // o_proj in passes over Q (each pass's K blocks in the TRF in turn)
+  int64_t qPass;        // a pass's values of Q: groups x oBlock
   int64_t aSplit;       // a's token split over its ring (the ring is aSplit x oBlock / flit)
   int64_t used;         // clusters the tokens are split over
   int64_t perCluster;   // tokens per cluster
@@ -29,6 +31,8 @@ struct DecoderPlan {
   int64_t halves, u;    // the block in halves of u tokens per slice
   int64_t quarters, uq; // each half's down in quarters of uq tokens per slice
   int64_t pairRows;     // gate/up: pairs per slice (lanes x pairs a lane holds)
+  int64_t hParts, hPart; // gate/up's K (H) in hParts parts of hPart values, each on its slices
+  int64_t partSlices;   // slices of one part of H: slices / hParts
   int64_t passes, lPass; // the MLP in passes over L, lPass values of L each
   int64_t pairSlices;   // gate/up: slices holding a pass's pairs
   int64_t siluChunks;   // silu(g) u per chunk of a half's tokens (the VRF holds u)
@@ -44,7 +48,10 @@ inline int64_t chooseDecoderClusters(const DecoderPlan &p, const Qwen3Shape &s,
                                      const TargetModel &t, int64_t T) {
   const int64_t H = s.hidden, L = s.intermediate;
   const double weightBytes = 2.0 * double(H * s.qDim() + 3 * L * H);
-  const double flitsPerToken = double(p.oBlock + 2 * H + p.dBlock) / double(p.flit);
+  // With H in parts every MLP pass repeats h's broadcast and down's stream: counted per pass.
+  // (Shapes that need no parts keep the one-pass count, and so their placements.)
+  const int64_t mlpStreams = p.hParts > 1 ? p.passes * (2 * p.hPart + p.dBlock) : 2 * H + p.dBlock;
+  const double flitsPerToken = double(p.oBlock * p.oPasses + mlpStreams) / double(p.flit);
   auto estimate = [&](int64_t used) {
     const double rate = used == 1
                             ? double(std::min(t.dmBytesPerCyclePerCluster,
@@ -79,8 +86,14 @@ inline llvm::Error planDecoderTokens(DecoderPlan &p, const Qwen3Shape &s, const 
     return placementError(kDecoderStage, "halves hold whole transposes",
                           decimal(p.perSlice) + " tokens per slice in " + decimal(p.halves) +
                               " halves");
-  p.quarters = p.u >= 2 * kMinQuarterTokens ? 2 : 1;
+  // With one token group the ring's rest (dSplit) splits a quarter's tokens.
+  const bool tokenSplit = p.groups % p.dSplit != 0;
+  p.quarters = p.u >= 2 * kMinQuarterTokens && (!tokenSplit || p.u / 2 % p.dSplit == 0) ? 2 : 1;
   p.uq = p.u / p.quarters;
+  if (tokenSplit && p.uq % p.dSplit)
+    return placementError(kDecoderStage, "down's ring splits a quarter's tokens",
+                          decimal(p.uq) + " tokens a quarter over " + decimal(p.dSplit) +
+                              " slices of the ring");
   // silu(g) u per chunk of a half: u of the chunk's tokens in at most half the VRF.
   p.siluChunks = 1;
   while (p.groups / p.siluChunks * p.u * p.pairRows * 4 > t.vrfBytesPerSlice / 2 &&
@@ -90,21 +103,60 @@ inline llvm::Error planDecoderTokens(DecoderPlan &p, const Qwen3Shape &s, const 
       p.groups / p.siluChunks * p.u * p.pairRows * 4 > t.vrfBytesPerSlice / 2)
     return placementError(kDecoderStage, "u of a chunk of a half's tokens fits half the VRF",
                           decimal(p.u) + " tokens per slice");
+  // gate/up's parts of H: a half's g and u sums of a part (f32) added through the VRF.
+  const int64_t partBytes = p.groups * p.u * p.pairRows * 2 * 4;
+  if (p.hParts > 1 && partBytes > t.vrfBytesPerSlice / 2)
+    return placementError(kDecoderStage, "a half's g and u sums of a part of H fit half the VRF",
+                          decimal(p.u) + " tokens x " + decimal(p.pairRows) + " pairs of f32 is " +
+                              decimal(partBytes) + " bytes, the VRF holds " +
+                              decimal(t.vrfBytesPerSlice));
   return llvm::Error::success();
 }
 
 // down over a pass's lPass values of L: rowsPerSlice rows x a K block per slice, each block's p
 // broadcast around the ring of the block's rowSlices slices, dValues of p per token on a slice.
 // The smallest K block (the most blocks, at most `groups` rings) that tiles lPass and whose
-// slices (block / dValues) divide the ring; the ring's rest splits the tokens. 0: none.
-inline int64_t chooseDownBlock(const DecoderPlan &p, int64_t lPass) {
+// slices (block / dValues) divide the ring; the ring's rest splits the token groups, or with
+// one group (x's slices one ring) a quarter's tokens. With two or more flits of a token on a
+// slice the rest's tokens accumulate at once (their digit lies between the summed ones), each
+// with its rows of a slice in packets of kTimeBroadcastRows flits: they fit the contraction's
+// accumulator; with one flit a token's sum ends before the next one's starts. 0: none.
+inline int64_t chooseDownBlock(const DecoderPlan &p, int64_t lPass, const TargetModel &t) {
   for (int64_t m = 1; m <= p.rowSlices; ++m) {
     const int64_t block = m * p.dValues;
+    const int64_t rest = p.rowSlices / m;
     if (p.rowSlices % m == 0 && lPass % block == 0 && lPass / block <= p.groups &&
-        p.groups % (p.rowSlices / m) == 0)
+        (p.groups % rest == 0 || p.groups == 1) &&
+        (p.dValues > p.flit ? rest : 1) * (p.rowsPerSlice / p.lanes) * kTimeBroadcastRows *
+                p.flit <=
+            t.timeReducerCells)
       return block;
   }
   return 0;
+}
+
+// gate/up's K: all of H on each slice when a lane's pair of rows fits the TRF, else H in the
+// fewest parts (a power of two) that fit, part k's rows on the k-th of hParts equal runs of the
+// cluster's slices; the broadcast of h keeps a part on its run (its outer slice digit), so x's
+// slices must be one ring (one token group). The parts' f32 sums add in part order.
+inline llvm::Error planDecoderHParts(DecoderPlan &p, int64_t H, const TargetModel &t) {
+  for (p.hParts = 1; p.pairRows * 4 * (H / p.hParts) > t.trfBytesPerSlice; p.hParts *= 2)
+    if (H % (2 * p.hParts) || (H / (2 * p.hParts)) % p.rowsPerSlice)
+      break;
+  p.hPart = H / p.hParts;
+  p.partSlices = p.slices / p.hParts;
+  if (p.pairRows * 4 * p.hPart > t.trfBytesPerSlice)
+    return placementError(kDecoderStage, "a slice's gate and up rows (a part of H) fit the TRF",
+                          decimal(p.pairRows) + " pairs x " + decimal(p.hPart) + " of hidden " +
+                              decimal(H) + " bf16 is " + decimal(p.pairRows * 4 * p.hPart) +
+                              " bytes, the TRF holds " + decimal(t.trfBytesPerSlice));
+  if (p.hParts > 1 && (p.groups != 1 || p.slices % p.hParts))
+    return placementError(kDecoderStage,
+                          "gate/up's parts of H each broadcast on their own run of slices",
+                          decimal(p.hParts) + " parts of hidden " + decimal(H) + " over " +
+                              decimal(p.groups) + " token groups of " + decimal(p.slices) +
+                              " slices");
+  return llvm::Error::success();
 }
 
 // gate/up: pairRows pairs (a gate and an up row on each lane, two time-broadcast pairs a lane
@@ -118,22 +170,23 @@ inline llvm::Error planDecoderMlp(DecoderPlan &p, const Qwen3Shape &s, const Tar
                           "a slice's rows of x are one flit (the broadcast's packet)",
                           decimal(p.rowsPerSlice) + " rows, " + decimal(p.flit) + " values a flit");
   p.pairRows = p.rowsPerSlice * 2 * H * 2 <= t.trfBytesPerSlice ? p.rowsPerSlice : p.lanes;
-  if (p.pairRows * 2 * H * 2 > t.trfBytesPerSlice)
-    return placementError(kDecoderStage, "a slice's gate and up rows fit the TRF",
-                          decimal(p.pairRows) + " pairs x hidden " + decimal(H) + " bf16 is " +
-                              decimal(p.pairRows * 4 * H) + " bytes, the TRF holds " +
-                              decimal(t.trfBytesPerSlice));
-  p.dValues = kDownFlitsPerSlice * p.flit;
+  if (llvm::Error e = planDecoderHParts(p, H, t))
+    return e;
+  // down's p: kDownFlitsPerSlice flits of a token per ring slice, or one flit when no pass
+  // count places two (a ring of all of a cluster's slices: its blocks must span more slices).
   p.dBlock = 0;
-  for (p.passes = 1; p.passes <= L / p.pairRows && !p.dBlock; ++p.passes) {
-    p.lPass = L / p.passes;
-    if (L % p.passes || p.lPass % p.pairRows || p.lPass / p.pairRows > p.slices)
-      continue;
-    p.dBlock = chooseDownBlock(p, p.lPass);
-    if (p.rowsPerSlice * p.dBlock * 2 > t.trfBytesPerSlice)
-      p.dBlock = 0; // down's rows x K block must fit the TRF: more passes
+  for (int64_t flits = kDownFlitsPerSlice; flits >= 1 && !p.dBlock; flits /= 2) {
+    p.dValues = flits * p.flit;
+    for (p.passes = 1; p.passes <= L / p.pairRows && !p.dBlock; ++p.passes) {
+      p.lPass = L / p.passes;
+      if (L % p.passes || p.lPass % p.pairRows || p.lPass / p.pairRows > p.partSlices)
+        continue;
+      p.dBlock = chooseDownBlock(p, p.lPass, t);
+      if (p.rowsPerSlice * p.dBlock * 2 > t.trfBytesPerSlice)
+        p.dBlock = 0; // down's rows x K block must fit the TRF: more passes
+    }
+    --p.passes;
   }
-  --p.passes;
   if (!p.dBlock)
     return placementError(kDecoderStage,
                           "passes over L tile gate/up's pairs on a cluster's slices and down's K "
@@ -145,6 +198,32 @@ inline llvm::Error planDecoderMlp(DecoderPlan &p, const Qwen3Shape &s, const Tar
   p.pairSlices = p.lPass / p.pairRows;
   p.dBlocks = p.lPass / p.dBlock;
   p.dSplit = p.rowSlices / (p.dBlock / p.dValues);
+  return llvm::Error::success();
+}
+
+// o_proj's passes over Q: pass c contracts Q values [c qPass, (c + 1) qPass), its groups K
+// blocks on the groups rings; the partial sums of all the blocks are added in K order.
+inline llvm::Error planDecoderOProj(DecoderPlan &p, int64_t Q, const TargetModel &t) {
+  auto fits = [&](int64_t passes) {
+    if (Q % (p.groups * passes))
+      return false;
+    const int64_t block = Q / (p.groups * passes);
+    return block % p.flit == 0 && p.rowSlices % (block / p.flit) == 0 &&
+           p.rowsPerSlice * block * 2 <= t.trfBytesPerSlice;
+  };
+  for (p.oPasses = 1; p.oPasses <= Q / p.flit && !fits(p.oPasses); ++p.oPasses) {
+  }
+  if (!fits(p.oPasses))
+    return placementError(kDecoderStage,
+                          "o_proj's K blocks (in passes over Q) fill the ring of a weight's rows "
+                          "and fit the TRF",
+                          "Q = " + decimal(Q) + " in " + decimal(p.groups) +
+                              " blocks a pass, a ring of " + decimal(p.rowSlices) + " slices, " +
+                              decimal(p.rowsPerSlice) + " rows of bf16, the TRF holds " +
+                              decimal(t.trfBytesPerSlice));
+  p.qPass = Q / p.oPasses;
+  p.oBlock = p.qPass / p.groups;
+  p.aSplit = p.rowSlices / (p.oBlock / p.flit);
   return llvm::Error::success();
 }
 
@@ -166,18 +245,11 @@ inline llvm::Expected<DecoderPlan> planPrefillDecoder(const Qwen3Shape &s, const
   p.rowSlices = H / p.rowsPerSlice;
   p.groups = p.slices / p.rowSlices;
   // o_proj: each slice holds its rows x one K block; a's block is broadcast around the ring of
-  // the block's rowSlices slices, which hold a's block split over aSplit token groups.
-  p.oBlock = Q / p.groups;
-  if (Q % p.groups || p.oBlock % p.flit || p.rowSlices % (p.oBlock / p.flit))
-    return placementError(kDecoderStage, "o_proj's K blocks fill the ring of a weight's rows",
-                          "Q = " + decimal(Q) + " in " + decimal(p.groups) + " blocks, a ring of " +
-                              decimal(p.rowSlices) + " slices");
-  p.aSplit = p.rowSlices / (p.oBlock / p.flit);
-  if (p.rowsPerSlice * p.oBlock * 2 > t.trfBytesPerSlice)
-    return placementError(kDecoderStage, "o_proj's rows x K block fit the TRF",
-                          decimal(p.rowsPerSlice) + " rows x " + decimal(p.oBlock) + " bf16 is " +
-                              decimal(p.rowsPerSlice * p.oBlock * 2) + " bytes, the TRF holds " +
-                              decimal(t.trfBytesPerSlice));
+  // the block's rowSlices slices, which hold a's block split over aSplit token groups. K is in
+  // groups x oPasses blocks: the fewest passes over Q whose blocks fill the ring and fit the TRF
+  // (each pass's rows x block loaded once the previous pass's contraction has read its own).
+  if (llvm::Error e = planDecoderOProj(p, Q, t))
+    return e;
   if (llvm::Error e = planDecoderMlp(p, s, t))
     return e;
   if (llvm::Error e = planDecoderTokens(p, s, t, T))

@@ -1,0 +1,295 @@
+// prefill_decoder's axes and types: every tensor's mapping from the plan (PrefillDecoderPlan.h).
+// PrefillDecoder.cpp builds the ops on them. Header-only: inline functions.
+#pragma once
+
+#include "compiler/placement/qwen3/PrefillDecoderPlan.h"
+
+#include <optional>
+#include <string>
+
+namespace rngd::placement::qwen3::prefill_decoder {
+
+using mlir::Type;
+
+// The types, under the hand-placed file's aliases.
+struct DecoderTypes {
+  Type ah, x, vec, ow, lw, dw;
+  Type adm, af, as, owdm, owload, owtrf, oacc, part;
+  Type xv, xj, half, parth, parts, one, ones, onesb, onevrf;
+  Type trin, trout, xtc, sqin, ssc, ssdm, sss, rsub, rvrf, wn, wnsub, wnvrf, xws;
+  Type lwp, dwp; // a pass's gate/up and down weights (passes > 1)
+  Type ahp, owp; // an o_proj pass's a and o weights (oPasses > 1)
+  Type gparts, gone, gones, gonevrf; // gate/up's parts of H gathered and added (hParts > 1)
+  Type xf, xn, guh, gudm, guload, gutrf, guacc, gures, gview, gs, gsb, uvrf, pc, pj, ph;
+  Type pq, ddm, df, ds, dwdm, dwload, dwtrf, dacc, dpart, dparts, qone, qones, qonesb, qonevrf,
+      quarter, yq, yv;
+  std::string xLayout; // x's HBM mapping, for the header
+};
+
+// The axes every type uses.
+struct DecoderAxes {
+  // (Expr has no default; each is set by declareAxes.)
+  Expr t = Expr::one(), h = t, q = t, l = t, ring = t, all = t, kc = t, kg = t, u = t, kh = t,
+       ks = t, kd = t, rg = t, gu = t, ls = t, uc = t, sc = t, j = t, ln = t, uq = t, kq = t;
+  Expr lp = t;  // a pass's values of L (L itself when there is one pass)
+  Expr qp = t;  // an o_proj pass's values of Q (Q itself when there is one pass)
+  Expr hp = t, xp = t; // gate/up's parts of H and a part's slices (hParts > 1)
+  Expr tc = t;  // the cluster of a token-indexed tensor (over T)
+  Expr kcl = t; // the cluster of a tensor over x's view axes
+  Expr wcl = t; // the cluster of a weight (one copy per cluster in use)
+};
+
+inline DecoderAxes declareAxes(StageBuilder &b, const Qwen3Shape &s, const DecoderPlan &p, int64_t T) {
+  DecoderAxes a;
+  a.t = b.axis("T", T);
+  a.h = b.axis("H", s.hidden);
+  a.q = b.axis("Q", s.qDim());
+  a.l = b.axis("L", s.intermediate);
+  a.lp = p.passes > 1 ? b.axis("LP", p.lPass) : a.l; // a pass's values of L
+  a.qp = p.oPasses > 1 ? b.axis("QP", p.qPass) : a.q; // an o_proj pass's values of Q
+  if (p.hParts > 1) {
+    a.hp = b.axis("HP", p.hParts);     // gate/up's parts of H
+    a.xp = b.axis("XP", p.partSlices); // the slices of a part
+  }
+  a.ring = b.axis("XR", p.rowSlices); // a ring of a weight's row slices
+  a.all = b.axis("XS", p.slices);     // every slice of a cluster
+  Expr cw = b.axis("CW", p.used);     // the weights' copies
+  a.ks = b.axis("KS", p.groups);      // o_proj's K blocks
+  a.kd = b.axis("KD", p.dBlocks);     // down's K blocks
+  a.kc = b.axis("KC", p.used);        // x's view: the token clusters,
+  a.kg = b.axis("KG", p.groups);      // token groups,
+  a.u = b.axis("U", p.u);             // a half's tokens of a slice,
+  a.kh = b.axis("KH", p.halves);      // halves,
+  a.rg = b.axis("RG", p.groups);      // the norm weight's copies over the token groups
+  a.gu = b.axis("GU", 2);             // gate (0) or up (1)
+  a.ls = b.axis("LS", p.pairSlices);  // silu's views: the pair slices,
+  a.uc = b.axis("UC", p.groups / p.siluChunks * p.u); // a chunk's tokens,
+  a.sc = b.axis("SC", p.siluChunks);                  // the chunks of a half,
+  if (p.pairRows > p.lanes)
+    a.j = b.axis("J", p.pairRows / p.lanes); // a lane's pairs,
+  a.ln = b.axis("LN", p.lanes);                       // the lanes
+  a.uq = b.axis("UQ", p.uq);                          // a quarter's tokens of a slice
+  a.kq = b.axis("KQ", p.halves * p.quarters);         // the quarters
+  const bool all = p.used == p.clusters;
+  a.tc = all ? axisDigit(a.t, T, T, p.perCluster) : Expr::one().pad(p.clusters);
+  a.kcl = all ? a.kc : Expr::one().pad(p.clusters);
+  a.wcl = all ? cw : Expr::one().pad(p.clusters);
+  return a;
+}
+
+inline void declareOProj(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, int64_t T,
+                  DecoderTypes &y) {
+  Type bf = b.bf16(), f = b.f32();
+  const int64_t F = p.flit, RS = p.rowsPerSlice, LN = p.lanes, ob = p.oBlock;
+  if (p.oPasses > 1) {
+    y.ahp = b.hbm("ahp", bf, Expr::pair({a.qp / F, a.t, a.qp % F}));
+    y.owp = b.hbm("owp", bf, Expr::pair({a.h, a.qp.pad(p.qPass * p.oPasses)}));
+  }
+  // A pass's K blocks (none when a pass is one block) and a block's values.
+  const std::optional<Expr> qo =
+      p.groups > 1 ? std::optional<Expr>(a.qp / ob) : std::nullopt;
+  const Expr qi = p.groups > 1 ? a.qp % ob : a.qp;
+  const int64_t aTokens = p.perCluster / p.aSplit, xt = p.perSlice;
+  const Expr tIn = axisDigit(a.t, T, aTokens, 1), tOut = axisDigit(a.t, T, p.perCluster, aTokens);
+  Expr aSlice = pairOf({qo, tOut, qi / F});
+  y.adm = b.dm("adm", bf, a.tc, aSlice, Expr::pair({tIn, a.qp % F}));
+  y.af = b.stream("af", bf, a.tc, aSlice, tIn, a.qp % F);
+  Expr aTime = Expr::pair({tIn, tOut, qi / F});
+  y.as = b.stream("as", bf, a.tc, pairOf({qo, a.ring}), aTime, a.qp % F);
+  Expr wSlice = pairOf({qo, a.h / RS});
+  y.owdm = b.dm("owdm", bf, a.wcl, wSlice, Expr::pair({a.h % RS, qi}));
+  y.owload = b.stream("owload", bf, a.wcl, wSlice,
+                      Expr::pair({a.h % LN, a.h % RS / LN, qi / F}), a.qp % F);
+  y.owtrf = b.trf("owtrf", bf, a.wcl, wSlice, a.h % LN, Expr::pair({a.h % RS / LN, qi}));
+  Expr pSlice = Expr::pair({a.ks, a.h / RS});
+  y.oacc = b.stream("oacc", f, a.tc, pSlice, Expr::pair({tIn, tOut, a.h % RS / LN}), a.h % LN);
+  y.part = b.dm("part", f, a.tc, pSlice,
+                pairOf({xt < p.perCluster
+                            ? std::optional<Expr>(axisDigit(a.t, T, p.perCluster, xt))
+                            : std::nullopt,
+                        axisDigit(a.t, T, xt, 1), a.h % RS}));
+}
+
+inline void declareHalves(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, int64_t T,
+                   DecoderTypes &y) {
+  Type bf = b.bf16(), f = b.f32();
+  const int64_t RS = p.rowsPerSlice, LN = p.lanes, tr = p.trRows;
+  const int64_t tv = b.target().transposeValidElements;
+  const int64_t subF32 = b.target().subFetchAccessBytes / 4;
+  Expr xs = Expr::pair({a.kg, a.h / RS});
+  const ProjectionTokens pt = projectionTokens(T, b.target());
+  y.xv =
+      b.hbm("xv", bf,
+            decoderXLayout({{"KC", p.used}, {"KG", p.groups}, {"KH", p.halves}, {"U", p.u}}, pt,
+                           T, RS));
+  y.xj = b.dm("xj", bf, a.kcl, xs, Expr::pair({a.kh, a.u, a.h % RS}));
+  y.half = b.dm("half", bf, a.kcl, xs, Expr::pair({a.u, a.h % RS}));
+  Expr uPadded = p.halves > 1 ? a.u.pad(p.perSlice) : a.u;
+  y.parth =
+      b.dm("parth", f, a.kcl, Expr::pair({a.ks, a.h / RS}), Expr::pair({a.kg, uPadded, a.h % RS}));
+  y.parts = b.dm("parts", f, a.kcl, xs, Expr::pair({a.ks, a.u, a.h % RS}));
+  y.one = b.dm("one", f, a.kcl, xs, Expr::pair({a.u, a.h % RS}));
+  Expr oTime = Expr::pair({a.u, a.h % RS / LN});
+  y.ones = b.stream("ones", f, a.kcl, xs, oTime, a.h % LN);
+  y.onesb = b.stream("onesb", bf, a.kcl, xs, oTime, a.h % LN);
+  y.onevrf = b.vrf("onevrf", f, a.kcl, xs, Expr::pair({a.u, a.h % RS}));
+  // The transposes' token blocks (U / tr, absent when a half is one block).
+  Expr uIn = p.u > tr ? a.u % tr : a.u;
+  auto uOuter = [&](std::vector<std::optional<Expr>> items) {
+    return withOuter(std::move(items), a.u, p.u, tr);
+  };
+  y.trin = b.stream("trin", bf, a.kcl, xs, uOuter({std::nullopt, uIn, a.h % RS / tv}), a.h % tv);
+  y.trout = b.stream("trout", bf, a.kcl, xs, uOuter({std::nullopt, a.h % RS / tv, a.h % tv}), uIn);
+  y.xtc = b.dm("xtc", bf, a.kcl, xs, uOuter({std::nullopt, a.h % RS, uIn}));
+  y.sqin = b.stream("sqin", f, a.kcl, xs, uOuter({a.h % RS, std::nullopt}), uIn);
+  Expr rs = Expr::pair({a.kg, a.ring});
+  y.ssc = b.stream("ssc", f, a.kcl, rs, uOuter({std::nullopt}), uIn);
+  y.ssdm = b.dm("ssdm", f, a.kcl, rs, a.u);
+  auto [sssTime, sssPacket] = timePacket(a.u, p.u, p.flitF32);
+  y.sss = b.stream("sss", f, a.kcl, rs, sssTime, sssPacket);
+  y.rsub = b.stream("rsub", f, a.kcl, rs, a.u / subF32, a.u % subF32);
+  y.rvrf = b.vrf("rvrf", f, a.kcl, rs, a.u);
+  Expr ws = Expr::pair({a.rg, a.h / RS});
+  y.wn = b.dm("wn", bf, a.wcl, ws, a.h % RS);
+  y.wnsub = b.stream("wnsub", f, a.wcl, ws, a.h % RS / subF32, a.h % subF32);
+  y.wnvrf = b.vrf("wnvrf", f, a.wcl, ws, a.h % RS);
+  y.xws = b.stream("xws", f, a.kcl, xs, Expr::pair({a.h % RS / LN, a.u}), a.h % LN);
+}
+
+inline void declareGateUp(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, DecoderTypes &y) {
+  Type bf = b.bf16(), f = b.f32();
+  const int64_t RS = p.rowsPerSlice, PR = p.pairRows, LN = p.lanes, F = p.flit;
+  const Expr l = a.lp;
+  Expr xs = Expr::pair({a.kg, a.h / RS});
+  const bool split = p.hParts > 1;
+  const int64_t HL = p.hPart;
+  // The broadcast keeps a part of H on its run of slices (the input's outer slice digit).
+  y.xf = b.stream("xf", bf, a.kcl, split ? Expr::pair({a.kg, a.h / HL, a.h % HL / RS}) : xs, a.u,
+                  a.h % RS);
+  y.xn = split ? b.stream("xn", bf, a.kcl, Expr::pair({a.kg, a.h / HL, a.xp}),
+                          Expr::pair({a.u, a.h % HL / RS}), a.h % RS)
+               : b.stream("xn", bf, a.kcl, a.all, Expr::pair({a.u, a.kg, a.h / RS}), a.h % RS);
+  const Expr hk = split ? a.h % HL : a.h; // a part's values of H
+  // A lane's pairs (none when a lane holds one).
+  const std::optional<Expr> lj = PR > LN ? std::optional<Expr>(l % PR / LN) : std::nullopt;
+  const std::optional<Expr> jj = PR > LN ? std::optional<Expr>(a.j) : std::nullopt;
+  const bool padded = p.pairSlices < p.slices;
+  Expr ls = padded ? (l / PR).pad(p.slices) : l / PR;
+  if (p.passes > 1) {
+    y.lwp = b.hbm("lwp", bf, Expr::pair({l, a.h}));
+    y.dwp = b.hbm("dwp", bf, Expr::pair({a.h, l.pad(p.lPass * p.passes)}));
+  }
+  // The contraction's slices: [part of H, pair slice] when H is in parts.
+  const Expr lsp = p.pairSlices < p.partSlices ? (l / PR).pad(p.partSlices) : l / PR;
+  const Expr lw = split ? Expr::pair({a.h / HL, lsp}) : ls;
+  const Expr la = split ? Expr::pair({a.hp, lsp}) : ls;
+  y.guh = b.dm("guh", bf, a.wcl, lw, Expr::pair({l % PR, hk}));
+  y.gudm = b.dm("gudm", bf, a.wcl, lw, Expr::pair({a.gu, l % PR, hk}));
+  y.guload = b.stream("guload", bf, a.wcl, lw, pairOf({l % LN, lj, a.gu, hk / F}), a.h % F);
+  y.gutrf = b.trf("gutrf", bf, a.wcl, lw, l % LN, pairOf({lj, a.gu, hk}));
+  // (x's slices are one token group when H is in parts: the group stays in the slices.)
+  const std::optional<Expr> kg = split ? std::nullopt : std::optional<Expr>(a.kg);
+  y.guacc = b.stream("guacc", f, a.kcl, la, pairOf({a.u, kg, lj, a.gu}), l % LN);
+  y.gures = b.dm("gures", f, a.kcl, la, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
+  if (split) {
+    y.gparts = b.dm("gparts", f, a.kcl, ls, pairOf({a.hp, a.kg, a.u, lj, a.gu, l % LN}));
+    y.gone = b.dm("gone", f, a.kcl, ls, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
+    y.gones = b.stream("gones", f, a.kcl, ls, pairOf({a.kg, a.u, lj, a.gu}), l % LN);
+    y.gonevrf = b.vrf("gonevrf", f, a.kcl, ls, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
+  }
+  Expr lsv = padded ? a.ls.pad(p.slices) : a.ls;
+  y.gview = b.dm("gview", f, a.kcl, lsv, pairOf({a.uc, jj, a.ln.pad(2 * LN)}));
+  y.gs = b.stream("gs", f, a.kcl, lsv, pairOf({a.uc, jj}), a.ln);
+  y.gsb = b.stream("gsb", bf, a.kcl, lsv, pairOf({a.uc, jj}), a.ln);
+  y.uvrf = b.vrf("uvrf", f, a.kcl, lsv, pairOf({a.uc, jj, a.ln}));
+  y.pc = b.dm("pc", bf, a.kcl, lsv, pairOf({a.uc, jj, a.ln}));
+  y.pj = b.dm("pj", bf, a.kcl, lsv, pairOf({a.sc, a.uc, jj, a.ln}));
+  y.ph = b.dm("ph", bf, a.kcl, ls, Expr::pair({a.kg, a.u, l % PR}));
+}
+
+inline void declareDown(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, int64_t T,
+                 DecoderTypes &y) {
+  Type bf = b.bf16(), f = b.f32();
+  const int64_t RS = p.rowsPerSlice, LN = p.lanes, F = p.flit;
+  const int64_t db = p.dBlock, dv = p.dValues, ds = p.dSplit;
+  // A token's flits on a ring slice (none when it holds one).
+  const std::optional<Expr> ldv =
+      dv > F ? std::optional<Expr>(a.lp % dv / F) : std::nullopt;
+  const Expr l = a.lp;
+  const bool padded = p.pairSlices < p.slices;
+  Expr ls = padded ? (l / p.pairRows).pad(p.slices) : l / p.pairRows;
+  // A pass of one K block: the block is the whole of l.
+  Expr lb = p.dBlocks > 1 ? l % db : l;
+  Expr blocks = p.dBlocks == 1 ? Expr::one().pad(p.groups)
+                : p.dBlocks < p.groups ? (l / db).pad(p.groups)
+                                       : l / db;
+  Expr kdBlocks = p.dBlocks < p.groups ? a.kd.pad(p.groups) : a.kd;
+  // The ring's slices beyond a block's split the token groups: dSplit of them on the ring
+  // (kOut), the rest (kIn) in time.
+  // With one token group (groups < dSplit) the ring's rest splits a quarter's tokens instead:
+  // dSplit blocks of them on the ring (kOut), each block's tokens in time (kIn).
+  const bool tokenSplit = p.groups < ds;
+  const int64_t kInN = tokenSplit ? p.uq / ds : p.groups / ds;
+  const Expr kOut = tokenSplit ? (kInN > 1 ? a.uq / kInN : a.uq) : kInN > 1 ? a.kg / kInN : a.kg;
+  const std::optional<Expr> kIn =
+      kInN > 1 ? std::optional<Expr>(tokenSplit ? a.uq % kInN : a.kg % kInN) : std::nullopt;
+  const std::optional<Expr> tq = tokenSplit ? std::nullopt : std::optional<Expr>(a.uq);
+  Expr uq = p.quarters > 1 ? a.uq.pad(p.u) : a.uq;
+  y.pq = b.dm("pq", bf, a.kcl, ls, Expr::pair({a.kg, uq, l % p.pairRows}));
+  Expr dSlice = Expr::pair({blocks, kOut, lb / dv});
+  y.ddm = b.dm("ddm", bf, a.kcl, dSlice, pairOf({ldv, kIn, tq, l % F}));
+  const bool dfOne = !kIn && !tq && !ldv; // a token's flit alone on its slice
+  y.df = b.stream("df", bf, a.kcl, dSlice, dfOne ? Expr::one() : pairOf({kIn, tq, ldv}), l % F);
+  y.ds = b.stream("ds", bf, a.kcl, Expr::pair({blocks, a.ring}),
+                  pairOf({kIn, tq, ldv, kOut, lb / dv}), l % F);
+  Expr wSlice = Expr::pair({blocks, a.h / RS});
+  y.dwdm = b.dm("dwdm", bf, a.wcl, wSlice, Expr::pair({a.h % RS, lb}));
+  y.dwload = b.stream("dwload", bf, a.wcl, wSlice,
+                      pairOf({a.h % LN, a.h % RS / LN, ldv, lb / dv}), l % F);
+  y.dwtrf = b.trf("dwtrf", bf, a.wcl, wSlice, a.h % LN,
+                  pairOf({a.h % RS / LN, ldv, lb / dv, l % F}));
+  Expr pSlice = Expr::pair({kdBlocks, a.h / RS});
+  y.dacc = b.stream("dacc", f, a.kcl, pSlice,
+                    pairOf({kIn, tq, kOut, a.h % RS / LN}), a.h % LN);
+  y.dpart = b.dm("dpart", f, a.kcl, pSlice, Expr::pair({a.kg, a.uq, a.h % RS}));
+  Expr xs = Expr::pair({a.kg, a.h / RS});
+  y.dparts = b.dm("dparts", f, a.kcl, xs, Expr::pair({a.kd, a.uq, a.h % RS}));
+  y.qone = b.dm("qone", f, a.kcl, xs, Expr::pair({a.uq, a.h % RS}));
+  Expr qTime = Expr::pair({a.uq, a.h % RS / LN});
+  y.qones = b.stream("qones", f, a.kcl, xs, qTime, a.h % LN);
+  y.qonesb = b.stream("qonesb", bf, a.kcl, xs, qTime, a.h % LN);
+  y.qonevrf = b.vrf("qonevrf", f, a.kcl, xs, Expr::pair({a.uq, a.h % RS}));
+  y.quarter = b.dm("quarter", bf, a.kcl, xs, Expr::pair({a.uq, a.h % RS}));
+  y.yq = b.dm("yq", bf, a.kcl, xs, Expr::pair({a.kq, a.uq, a.h % RS}));
+  const ProjectionTokens pt = projectionTokens(T, b.target());
+  y.yv =
+      b.hbm("yv", bf,
+            decoderXLayout(
+                {{"KC", p.used}, {"KG", p.groups}, {"KQ", p.halves * p.quarters}, {"UQ", p.uq}},
+                pt, T, RS));
+}
+
+inline DecoderTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const DecoderPlan &p,
+                          const DecoderAxes &a, int64_t T) {
+  DecoderTypes y;
+  Type bf = b.bf16();
+  const int64_t F = p.flit, RS = p.rowsPerSlice;
+  y.ah = b.hbm("ah", bf, Expr::pair({a.q / F, a.t, a.q % F}));
+  // x and y as prefill_projection reads x: blocks of `tile` tokens, each row slice's part of a
+  // block contiguous.
+  const ProjectionTokens pt = projectionTokens(T, b.target());
+  const TokenAxes overT = {{"T", T}};
+  y.x = b.hbm("x", bf, decoderXLayout(overT, pt, T, RS));
+  y.xLayout = decoderXLayout(overT, pt, T, RS).str();
+  y.vec = b.hbm("vec", bf, a.h);
+  y.ow = b.hbm("ow", bf, Expr::pair({a.h, a.q}));
+  y.lw = b.hbm("lw", bf, Expr::pair({a.l, a.h}));
+  y.dw = b.hbm("dw", bf, Expr::pair({a.h, a.l}));
+  declareOProj(b, p, a, T, y);
+  declareHalves(b, p, a, T, y);
+  declareGateUp(b, p, a, y);
+  declareDown(b, p, a, T, y);
+  return y;
+}
+
+} // namespace rngd::placement::qwen3::prefill_decoder
