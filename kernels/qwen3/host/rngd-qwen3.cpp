@@ -20,6 +20,7 @@
 #include "qwen3/host/Report.h"
 #include "qwen3/host/Sampler.h"
 #include "qwen3/host/SeededWeights.h"
+#include "qwen3/host/Session.h"
 #include "qwen3/host/StageCache.h"
 #include "qwen3/host/StageOracle.h"
 #include "qwen3/host/Tokenizer.h"
@@ -850,96 +851,51 @@ int run(int argc, char **argv) {
   }
   std::fflush(stdout);
 
-  // Decode loop: the prompt one token at a time, then generation. The generated text streams
-  // to stdout (plain: after "output: ", --quiet: alone) as tokens come; stderr shows the
-  // prompt's progress (in place on a terminal, else every 64 tokens and at the end) or, with
-  // --verbose, a line per step.
-  std::vector<int> fed; // tokens run through the pipeline, in order
-  std::vector<int> generated;
-  std::vector<float> logits;
+  // The prompt (in prefill blocks or one token at a time), then generation (Session.h). The
+  // generated text streams to stdout (plain: after "output: ", --quiet: alone) as tokens come;
+  // stderr shows the prompt's progress (in place on a terminal, else every 64 tokens and at the
+  // end) or, with --verbose, a line per step.
   const int promptLen = int(opt.tokens.size());
-  const int totalSteps = promptLen + std::max(0, opt.maxNewTokens - 1);
-  auto loopStart = Clock::now();
-  int next = -1;
   const int P0 = opt.startPos;
   Sampler sampler(opt.sampling);
-  const std::vector<int> stopIds = stopTokenIds(opt.modelDir);
   const bool streamText = tokenizer && !opt.json && opt.maxNewTokens > 0;
   TextStreamer streamer(tokenizer.get(), streamText);
   const bool progress = !opt.quiet && !opt.verbose;
   const bool tty = isatty(fileno(stderr)) == 1;
-  bool stopped = false;
-  double promptSeconds = 0;
-  int64_t firstTokenCycles = -1, firstTokenLaunches = 0; // until the first logits
-  int64_t prefillCycles = 0, prefillLaunches = 0;
-  auto deviceCycles = [&] {
-    int64_t c = 0;
-    for (int s : stages)
-      c += pipe->stats(s).cycles;
-    return c;
+  GenerateOptions gen;
+  gen.maxNewTokens = opt.maxNewTokens;
+  gen.stopIds = stopTokenIds(opt.modelDir);
+  gen.prefillBlocks = prefillCount > 0 ? prefill.blocks : std::vector<int>{};
+  GenerateCallbacks cb;
+  cb.promptProgress = [&](int done, int total, double seconds) {
+    if (progress && (tty || done % 64 == 0 || done == total))
+      std::fprintf(stderr, "%s%s%s", tty ? "\r" : "", progressLine(done, total, seconds).c_str(),
+                   tty ? (done < total ? "\x1b[K" : "\x1b[K\n") : "\n");
   };
-  auto deviceLaunches = [&] {
-    int64_t n = 0;
-    for (int s : stages)
-      n += pipe->stats(s).launches;
-    return n;
+  int kept = 0;
+  cb.token = [&](int token, bool stop) {
+    if (++kept == 1 && streamText && plain)
+      std::fputs("output: ", stdout);
+    if (!stop)
+      streamer.token(token);
   };
-  for (int i = 0; i < totalSteps; ++i) {
-    auto ts = Clock::now();
-    const bool prefilled = i == 0 && prefillCount > 0;
-    if (prefilled) {
-      // The prompt in blocks, each at the start of a KV chunk, one pass per layer each; the
-      // loop goes on at its last token.
-      for (size_t b = 0; b < prefill.blocks.size(); ++b) {
-        int begin = int(b) * kChunk, end = std::min(prefillCount, begin + prefill.blocks[b]);
-        std::vector<int> block(opt.tokens.begin() + begin, opt.tokens.begin() + end);
-        pipe->prefill(block, int(b), prefill.blocks[b], end == promptLen, logits);
-      }
-      i = prefillCount - 1;
-      fed.insert(fed.end(), opt.tokens.begin(), opt.tokens.begin() + i);
-      prefillCycles = deviceCycles();
-      prefillLaunches = deviceLaunches();
-    }
-    const int pos = P0 + i;
-    const int token = i < promptLen ? opt.tokens[i] : next;
-    const bool wantLogits = i >= promptLen - 1;
-    if (!prefilled)
-      pipe->step(token, pos, wantLogits, logits);
-    if (wantLogits && firstTokenCycles < 0) {
-      firstTokenCycles = deviceCycles();
-      firstTokenLaunches = deviceLaunches();
-    }
-    fed.push_back(token);
-    double dt = std::chrono::duration<double>(Clock::now() - ts).count();
-    if (i < promptLen) {
-      promptSeconds = std::chrono::duration<double>(Clock::now() - loopStart).count();
-      if (progress && (tty || (i + 1) % 64 == 0 || i + 1 == promptLen))
-        std::fprintf(stderr, "%s%s%s", tty ? "\r" : "",
-                     progressLine(i + 1, promptLen, promptSeconds).c_str(),
-                     tty ? (i + 1 < promptLen ? "\x1b[K" : "\x1b[K\n") : "\n");
-    }
-    if (wantLogits) {
-      next = sampler.next(logits);
-      bool stop = std::find(stopIds.begin(), stopIds.end(), next) != stopIds.end();
-      if (int(generated.size()) < opt.maxNewTokens) {
-        generated.push_back(next);
-        if (generated.size() == 1 && streamText && plain)
-          std::fputs("output: ", stdout);
-        if (!stop)
-          streamer.token(next);
-      }
-      if (opt.verbose)
-        std::fprintf(stderr, "[%d/%d] pos %d token %d -> next %d (%.2f s)\n", i + 1, totalSteps,
-                     pos, token, next, dt);
-      if (stop) {
-        stopped = opt.maxNewTokens > 0;
-        break; // end of turn / end of text: nothing after it is fed
-      }
-    } else if (opt.verbose) {
-      std::fprintf(stderr, "[%d/%d] pos %d token %d (%.2f s)\n", i + 1, totalSteps, pos, token,
-                   dt);
-    }
-  }
+  cb.step = [&](const StepEvent &e) {
+    if (!opt.verbose)
+      return;
+    if (e.next >= 0)
+      std::fprintf(stderr, "[%d/%d] pos %d token %d -> next %d (%.2f s)\n", e.index + 1, e.steps,
+                   e.position, e.token, e.next, e.seconds);
+    else
+      std::fprintf(stderr, "[%d/%d] pos %d token %d (%.2f s)\n", e.index + 1, e.steps,
+                   e.position, e.token, e.seconds);
+  };
+  Session session(*pipe, stages, P0);
+  const GenerateResult result = session.generate(opt.tokens, gen, sampler, cb);
+  const std::vector<int> &fed = result.fed, &generated = result.generated;
+  const std::vector<float> &logits = result.logits;
+  const bool stopped = result.stopped;
+  const int totalSteps = result.steps;
+  const double promptSeconds = result.promptSeconds;
   streamer.finish();
   // The plan checkLimits admitted the run with is what the device allocated: if they drifted
   // apart, the HBM limit would check the wrong number.
@@ -956,7 +912,7 @@ int run(int argc, char **argv) {
   if (streamText)
     std::fputs("\n", stdout);
   std::fflush(stdout);
-  double loopSeconds = std::chrono::duration<double>(Clock::now() - loopStart).count();
+  const double loopSeconds = result.loopSeconds;
   if (progress && !generated.empty()) {
     // The first token comes from the prompt's last step; the rest from one step each.
     double genSeconds = loopSeconds - promptSeconds;
@@ -992,12 +948,12 @@ int run(int argc, char **argv) {
   totals.newTokens = opt.maxNewTokens;
   totals.steps = totalSteps;
   totals.generated = generated;
-  totals.firstTokenCycles = firstTokenCycles;
-  totals.firstTokenLaunches = firstTokenLaunches;
+  totals.firstTokenCycles = result.firstTokenCycles;
+  totals.firstTokenLaunches = result.firstTokenLaunches;
   totals.prefillTokens = prefillCount;
   totals.prefillBlocks = prefill.blocks;
-  totals.prefillCycles = prefillCycles;
-  totals.prefillLaunches = prefillLaunches;
+  totals.prefillCycles = result.prefillCycles;
+  totals.prefillLaunches = result.prefillLaunches;
   totals.weightSeconds = weightSeconds;
   totals.loopSeconds = loopSeconds;
   const nlohmann::json rep = buildReport(*pipe, stages, cfg, totals);
