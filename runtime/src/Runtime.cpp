@@ -56,6 +56,7 @@ Status Kernel::fromExecutable(Executable exe, std::unique_ptr<Kernel> &out) {
   k->hbm_.reset(p);
   k->bound_.assign(exe.args.size(), nullptr);
   k->boundOffset_.assign(exe.args.size(), 0);
+  k->boundCount_.assign(exe.args.size(), nullptr);
   k->exe_ = std::move(exe);
   out = std::move(k);
   return Status::success();
@@ -158,29 +159,31 @@ Status Kernel::bind(const std::string &name, Buffer &buffer, uint64_t offset) {
                              "': argument '" + other.name +
                              "' is bound to it and the kernel writes one of them");
   }
-  if (bound_[i])
-    --bound_[i]->bindings_;
-  ++buffer.bindings_;
-  bound_[i] = &buffer;
-  boundOffset_[i] = offset;
+  setBinding(i, &buffer, offset);
   return Status::success();
 }
 
+void Kernel::setBinding(size_t arg, Buffer *buffer, uint64_t offset) {
+  if (boundCount_[arg])
+    --*boundCount_[arg];
+  boundCount_[arg] = buffer ? buffer->bindings_ : nullptr;
+  if (boundCount_[arg])
+    ++*boundCount_[arg];
+  bound_[arg] = buffer;
+  boundOffset_[arg] = offset;
+}
+
 Kernel::~Kernel() {
-  for (Buffer *b : bound_)
-    if (b)
-      --b->bindings_;
+  for (std::shared_ptr<int> &count : boundCount_)
+    if (count)
+      --*count;
 }
 
 Status Kernel::unbind(const std::string &name) {
   const ArgInfo *a = findArg(name);
   if (!a)
     return argFor(*this, name, 0, a);
-  Buffer *&b = bound_[a - exe_.args.data()];
-  if (b)
-    --b->bindings_;
-  b = nullptr;
-  boundOffset_[a - exe_.args.data()] = 0;
+  setBinding(size_t(a - exe_.args.data()), nullptr, 0);
   return Status::success();
 }
 
@@ -259,9 +262,9 @@ Status Device::release(Buffer &buffer) {
   if (it == buffers_.end())
     return Status::failure("cannot release buffer '" + buffer.name() +
                            "': it belongs to another device");
-  if (buffer.bindings_ > 0)
+  if (buffer.bindings() > 0)
     return Status::failure("cannot release buffer '" + buffer.name() + "': " +
-                           std::to_string(buffer.bindings_) +
+                           std::to_string(buffer.bindings()) +
                            " kernel argument(s) are bound to it (unbind them first)");
   const uint64_t align = static_cast<uint64_t>(target_.hbmArgumentAlignment);
   uint64_t offset = buffer.address_ - target_.hbmAddressBase;

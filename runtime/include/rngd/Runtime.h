@@ -51,7 +51,7 @@ public:
   uint8_t *data() { return data_.get(); }
   const uint8_t *data() const { return data_.get(); }
   /// How many kernel arguments are bound to it now (a bound buffer cannot be released).
-  int bindings() const { return bindings_; }
+  int bindings() const { return *bindings_; }
 
 private:
   friend class Device;
@@ -63,7 +63,9 @@ private:
   Status checkRange(const char *verb, uint64_t bytes, uint64_t offset) const;
   std::string name_;
   uint64_t bytes_ = 0, address_ = 0;
-  int bindings_ = 0;
+  /// Shared with the kernels bound to it, so that a kernel that outlives the device can still
+  /// drop its count.
+  std::shared_ptr<int> bindings_ = std::make_shared<int>(0);
   const Device *device_ = nullptr;
   std::unique_ptr<uint8_t, Free> data_;
 };
@@ -80,7 +82,7 @@ public:
   static Status fromExecutable(Executable exe, std::unique_ptr<Kernel> &out);
   Kernel(const Kernel &) = delete;
   Kernel &operator=(const Kernel &) = delete;
-  /// Unbinds every argument (the bound buffers must still exist: a device outlives its kernels).
+  /// Unbinds every argument (the buffers' counts; it touches no buffer, which may be gone).
   ~Kernel();
 
   const Executable &executable() const { return exe_; }
@@ -127,6 +129,8 @@ private:
   std::unique_ptr<uint8_t, Free> hbm_;
   std::vector<Buffer *> bound_; // per argument; nullptr = the kernel's own range
   std::vector<uint64_t> boundOffset_; // per argument: the view's start in its buffer
+  std::vector<std::shared_ptr<int>> boundCount_; // per argument: its buffer's binding count
+  void setBinding(size_t arg, Buffer *buffer, uint64_t offset);
 };
 
 struct LaunchOptions {

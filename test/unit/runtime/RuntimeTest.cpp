@@ -310,6 +310,17 @@ TEST_CASE("device buffers: release returns the range, merged with its free neigh
   REQUIRE(other.allocate("foreign", 32, foreign).ok());
   CHECK(device.release(*foreign).message() ==
         "cannot release buffer 'foreign': it belongs to another device");
+
+  // A kernel bound to a device's buffers may end after the device.
+  std::unique_ptr<Kernel> late;
+  REQUIRE(Kernel::fromExecutable(copyKernel(), late).ok());
+  {
+    Device shortLived;
+    Buffer *y = nullptr;
+    REQUIRE(shortLived.allocate("y", 32, y).ok());
+    REQUIRE(late->bind("y", *y).ok());
+  }
+  late.reset();
 }
 
 TEST_CASE("device buffers: a DMA crossing into a bound range is an error",
