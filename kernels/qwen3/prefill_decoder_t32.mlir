@@ -6,99 +6,114 @@
 //   x, y        [T, H] bf16, the layer's input and output (the residual stream), layout [T / 16, H
 //   / 16, T % 16, H % 16] (prefill_projection's x)
 //   o_weight [H, Q], post_rms_weight [H], gate_weight and up_weight [L, H], down_weight [H, L]
-// Placement: tokens split over 1 of the 2 clusters (32 each; a block this small is bound by the
-// weights' DMAs, which every cluster in use repeats); each weight on one slice of each cluster in
-// use, used by all its tokens while it sits in the TRF. After o_proj, the work runs in 2 part(s)
-// of each cluster's tokens (4 of each slice's 8 in x's layout), so that one part's DMAs and short
-// passes run beside the other's contraction.
-// 1. o_proj: 1024 rows x 2048 is 16 rows x 512 per slice, so K is split in 4 blocks (KS): slice
+// Placement: all 32 tokens on each of the 2 clusters, the weights split over them (a block this
+// small is bound by the weights' DMAs, so each is read from HBM once): cluster c runs o_proj's
+// pass c over Q and the MLP's pass c over L (the passes below), each weight on one slice of its
+// cluster, used by all the tokens while it sits in the TRF; the partial sums are gathered onto
+// every cluster, which each add them, normalise and add the residual alike. After o_proj, the work
+// runs in 2 part(s) of each cluster's tokens (4 of each slice's 8 in x's layout), so that one
+// part's DMAs and short passes run beside the other's contraction.
+// 1. o_proj: 1024 rows x 2048 is 16 rows x 256 per slice, so K is split in 4 blocks (KS): slice
 // (KS, H / 16) holds its rows (8 lanes, 2 time-broadcast rows) x block KS, and the 64 slices of a
-// block are a ring that broadcasts a's block (16 tokens x 16 values per slice).
+// block are a ring that broadcasts a's block (8 tokens x 16 values per slice).
 // 2. Per part: a DMA gathers the 4 partial sums (f32) onto x's slices (the inter-slice reducer
 // adds only innermost slices; the ring needs the blocks outermost), adds them and x through the
 // VRF, then the RMSNorm of r in x's layout (the transpose puts 4 tokens in the lanes, the
 // reducer's slots sum the part's tokens, the inter-slice reducer a row's 64 slices).
-// 3. gate/up: 3072 pairs, 16 per slice on 192 slices (each lane holds the gate and up rows of 2
-// pairs), h broadcast around the 256-slice ring; silu(g) u in 1 chunk(s) a part, u from the VRF.
-// 4. down: 1024 rows x 3072 is 16 rows x 1024 per slice on 192 slices (K in 3 blocks); per 1
-// piece(s) of a part, a DMA lays p out for the ring of each block (32 values of a token per
-// slice), contracted in the order [L % 32 / 16, L % 1024 / 32, L % 16]; the partials are gathered
+// 3. gate/up and down in 2 passes of 1536 values of L (1 on each cluster, in turn). gate/up: 1536
+// pairs, 16 per slice on 96 slices (each lane holds the gate and up rows of 2 pairs), h broadcast
+// around the 256-slice ring; silu(g) u in 1 chunk(s) a part, u from the VRF.
+// 4. down: 1024 rows x 1536 is 16 rows x 512 per slice on 192 slices (K in 3 blocks); per 1
+// piece(s) of a part, a DMA lays p out for the ring of each block (16 values of a token per
+// slice), contracted in the order [L % 16 / 16, L % 512 / 16, L % 16]; the partials are gathered
 // and added like o_proj's, plus r.
-// Each token's sums are added in the same order whatever T is, so its bits are the same.
+// Each token's sums are added in the order above, which with the weights split over the clusters
+// (o_proj's and the MLP's passes) differs from a larger block's: its bits may differ from a larger
+// block's in the last place.
 // Rounding points: r, h, p and y are bf16; the contraction sums, the partial sums' additions, the
 // norm and silu(g) u are f32.
-!adm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[Q / 512, T / 16, Q % 512 / 16]", elem = "[T % 16, Q % 16]">
-!af = !tcp.stream<bf16, cluster = "1 # 2", slice = "[Q / 512, T / 16, Q % 512 / 16]", time = "T % 16", packet = "Q % 16">
+// Splits for this shape: o_proj runs in 2 passes over Q of 1024 values (one a cluster); r adds the
+// 8 blocks' partial sums in K order, then x. down's 6 K blocks' partial sums (a cluster's blocks,
+// then the next one's) are added in L order, then r. down's ring holds one flit of a token a
+// slice: its K block is contracted in L order, [L % 512 / 16, L % 16].
+!adm = !tcp.dm<bf16, cluster = "OC", slice = "[QP / 256, T / 8, QP % 256 / 16]", elem = "[T % 8, QP % 16]">
+!af = !tcp.stream<bf16, cluster = "OC", slice = "[QP / 256, T / 8, QP % 256 / 16]", time = "T % 8", packet = "QP % 16">
 !ah = !tcp.hbm<bf16, "[Q / 16, T, Q % 16]">
-!as = !tcp.stream<bf16, cluster = "1 # 2", slice = "[Q / 512, XR]", time = "[T % 16, T / 16, Q % 512 / 16]", packet = "Q % 16">
-!dacc = !tcp.stream<f32, cluster = "1 # 2", slice = "[KD # 4, H / 16]", time = "[KG % 2, UQ, KG / 2, H % 16 / 8]", packet = "H % 8">
-!ddm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[L / 1024 # 4, KG / 2, L % 1024 / 32]", elem = "[L % 32 / 16, KG % 2, UQ, L % 16]">
-!df = !tcp.stream<bf16, cluster = "1 # 2", slice = "[L / 1024 # 4, KG / 2, L % 1024 / 32]", time = "[KG % 2, UQ, L % 32 / 16]", packet = "L % 16">
-!dpart = !tcp.dm<f32, cluster = "1 # 2", slice = "[KD # 4, H / 16]", elem = "[KG, UQ, H % 16]">
-!dparts = !tcp.dm<f32, cluster = "1 # 2", slice = "[KG, H / 16]", elem = "[KD, UQ, H % 16]">
-!ds = !tcp.stream<bf16, cluster = "1 # 2", slice = "[L / 1024 # 4, XR]", time = "[KG % 2, UQ, L % 32 / 16, KG / 2, L % 1024 / 32]", packet = "L % 16">
+!ahp = !tcp.hbm<bf16, "[OC, QP / 16, T, QP % 16]">
+!as = !tcp.stream<bf16, cluster = "OC", slice = "[QP / 256, XR]", time = "[T % 8, T / 8, QP % 256 / 16]", packet = "QP % 16">
+!dacc = !tcp.stream<f32, cluster = "MC", slice = "[KD # 4, H / 16]", time = "[KG % 2, UQ, KG / 2, H % 16 / 8]", packet = "H % 8">
+!ddm = !tcp.dm<bf16, cluster = "MC", slice = "[LP / 512 # 4, KG / 2, LP % 512 / 16]", elem = "[KG % 2, UQ, LP % 16]">
+!df = !tcp.stream<bf16, cluster = "MC", slice = "[LP / 512 # 4, KG / 2, LP % 512 / 16]", time = "[KG % 2, UQ]", packet = "LP % 16">
+!dpart = !tcp.dm<f32, cluster = "MC", slice = "[KD # 4, H / 16]", elem = "[KG, UQ, H % 16]">
+!dparts = !tcp.dm<f32, cluster = "CR", slice = "[KG, H / 16]", elem = "[MC, KD, UQ, H % 16]">
+!ds = !tcp.stream<bf16, cluster = "MC", slice = "[LP / 512 # 4, XR]", time = "[KG % 2, UQ, KG / 2, LP % 512 / 16]", packet = "LP % 16">
 !dw = !tcp.hbm<bf16, "[H, L]">
-!dwdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[L / 1024 # 4, H / 16]", elem = "[H % 16, L % 1024]">
-!dwload = !tcp.stream<bf16, cluster = "1 # 2", slice = "[L / 1024 # 4, H / 16]", time = "[H % 8, H % 16 / 8, L % 32 / 16, L % 1024 / 32]", packet = "L % 16">
-!dwtrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "[L / 1024 # 4, H / 16]", lane = "H % 8", elem = "[H % 16 / 8, L % 32 / 16, L % 1024 / 32, L % 16]">
-!gs = !tcp.stream<f32, cluster = "1 # 2", slice = "LS # 256", time = "[UC, J]", packet = "LN">
-!gsb = !tcp.stream<bf16, cluster = "1 # 2", slice = "LS # 256", time = "[UC, J]", packet = "LN">
-!guacc = !tcp.stream<f32, cluster = "1 # 2", slice = "L / 16 # 256", time = "[U, KG, L % 16 / 8, GU]", packet = "L % 8">
-!gudm = !tcp.dm<bf16, cluster = "1 # 2", slice = "L / 16 # 256", elem = "[GU, L % 16, H]">
-!guh = !tcp.dm<bf16, cluster = "1 # 2", slice = "L / 16 # 256", elem = "[L % 16, H]">
-!guload = !tcp.stream<bf16, cluster = "1 # 2", slice = "L / 16 # 256", time = "[L % 8, L % 16 / 8, GU, H / 16]", packet = "H % 16">
-!gures = !tcp.dm<f32, cluster = "1 # 2", slice = "L / 16 # 256", elem = "[KG, U, L % 16 / 8, GU, L % 8]">
-!gutrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "L / 16 # 256", lane = "L % 8", elem = "[L % 16 / 8, GU, H]">
-!gview = !tcp.dm<f32, cluster = "1 # 2", slice = "LS # 256", elem = "[UC, J, LN # 16]">
-!half = !tcp.dm<bf16, cluster = "1 # 2", slice = "[KG, H / 16]", elem = "[U, H % 16]">
+!dwdm = !tcp.dm<bf16, cluster = "MC", slice = "[LP / 512 # 4, H / 16]", elem = "[H % 16, LP % 512]">
+!dwload = !tcp.stream<bf16, cluster = "MC", slice = "[LP / 512 # 4, H / 16]", time = "[H % 8, H % 16 / 8, LP % 512 / 16]", packet = "LP % 16">
+!dwp = !tcp.hbm<bf16, "[H, MC, LP]">
+!dwtrf = !tcp.trf<bf16, cluster = "MC", slice = "[LP / 512 # 4, H / 16]", lane = "H % 8", elem = "[H % 16 / 8, LP % 512 / 16, LP % 16]">
+!gs = !tcp.stream<f32, cluster = "MC", slice = "LS # 256", time = "[UC, J]", packet = "LN">
+!gsb = !tcp.stream<bf16, cluster = "MC", slice = "LS # 256", time = "[UC, J]", packet = "LN">
+!guacc = !tcp.stream<f32, cluster = "MC", slice = "LP / 16 # 256", time = "[U, KG, LP % 16 / 8, GU]", packet = "LP % 8">
+!gudm = !tcp.dm<bf16, cluster = "MC", slice = "LP / 16 # 256", elem = "[GU, LP % 16, H]">
+!guh = !tcp.dm<bf16, cluster = "MC", slice = "LP / 16 # 256", elem = "[LP % 16, H]">
+!guload = !tcp.stream<bf16, cluster = "MC", slice = "LP / 16 # 256", time = "[LP % 8, LP % 16 / 8, GU, H / 16]", packet = "H % 16">
+!gures = !tcp.dm<f32, cluster = "MC", slice = "LP / 16 # 256", elem = "[KG, U, LP % 16 / 8, GU, LP % 8]">
+!gutrf = !tcp.trf<bf16, cluster = "MC", slice = "LP / 16 # 256", lane = "LP % 8", elem = "[LP % 16 / 8, GU, H]">
+!gview = !tcp.dm<f32, cluster = "MC", slice = "LS # 256", elem = "[UC, J, LN # 16]">
+!half = !tcp.dm<bf16, cluster = "CR", slice = "[KG, H / 16]", elem = "[U, H % 16]">
 !lw = !tcp.hbm<bf16, "[L, H]">
-!oacc = !tcp.stream<f32, cluster = "1 # 2", slice = "[KS, H / 16]", time = "[T % 16, T / 16, H % 16 / 8]", packet = "H % 8">
-!one = !tcp.dm<f32, cluster = "1 # 2", slice = "[KG, H / 16]", elem = "[U, H % 16]">
-!ones = !tcp.stream<f32, cluster = "1 # 2", slice = "[KG, H / 16]", time = "[U, H % 16 / 8]", packet = "H % 8">
-!onesb = !tcp.stream<bf16, cluster = "1 # 2", slice = "[KG, H / 16]", time = "[U, H % 16 / 8]", packet = "H % 8">
-!onevrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "[KG, H / 16]", elem = "[U, H % 16]">
+!lwp = !tcp.hbm<bf16, "[MC, LP, H]">
+!oacc = !tcp.stream<f32, cluster = "OC", slice = "[KS, H / 16]", time = "[T % 8, T / 8, H % 16 / 8]", packet = "H % 8">
+!one = !tcp.dm<f32, cluster = "CR", slice = "[KG, H / 16]", elem = "[U, H % 16]">
+!ones = !tcp.stream<f32, cluster = "CR", slice = "[KG, H / 16]", time = "[U, H % 16 / 8]", packet = "H % 8">
+!onesb = !tcp.stream<bf16, cluster = "CR", slice = "[KG, H / 16]", time = "[U, H % 16 / 8]", packet = "H % 8">
+!onevrf = !tcp.vrf<f32, cluster = "CR", slice = "[KG, H / 16]", elem = "[U, H % 16]">
 !ow = !tcp.hbm<bf16, "[H, Q]">
-!owdm = !tcp.dm<bf16, cluster = "1 # 2", slice = "[Q / 512, H / 16]", elem = "[H % 16, Q % 512]">
-!owload = !tcp.stream<bf16, cluster = "1 # 2", slice = "[Q / 512, H / 16]", time = "[H % 8, H % 16 / 8, Q % 512 / 16]", packet = "Q % 16">
-!owtrf = !tcp.trf<bf16, cluster = "1 # 2", slice = "[Q / 512, H / 16]", lane = "H % 8", elem = "[H % 16 / 8, Q % 512]">
-!part = !tcp.dm<f32, cluster = "1 # 2", slice = "[KS, H / 16]", elem = "[T / 8, T % 8, H % 16]">
-!parth = !tcp.dm<f32, cluster = "1 # 2", slice = "[KS, H / 16]", elem = "[KG, U # 8, H % 16]">
-!parts = !tcp.dm<f32, cluster = "1 # 2", slice = "[KG, H / 16]", elem = "[KS, U, H % 16]">
-!pc = !tcp.dm<bf16, cluster = "1 # 2", slice = "LS # 256", elem = "[UC, J, LN]">
-!ph = !tcp.dm<bf16, cluster = "1 # 2", slice = "L / 16 # 256", elem = "[KG, U, L % 16]">
-!pq = !tcp.dm<bf16, cluster = "1 # 2", slice = "L / 16 # 256", elem = "[KG, UQ, L % 16]">
-!qone = !tcp.dm<f32, cluster = "1 # 2", slice = "[KG, H / 16]", elem = "[UQ, H % 16]">
-!qones = !tcp.stream<f32, cluster = "1 # 2", slice = "[KG, H / 16]", time = "[UQ, H % 16 / 8]", packet = "H % 8">
-!qonesb = !tcp.stream<bf16, cluster = "1 # 2", slice = "[KG, H / 16]", time = "[UQ, H % 16 / 8]", packet = "H % 8">
-!qonevrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "[KG, H / 16]", elem = "[UQ, H % 16]">
-!quarter = !tcp.dm<bf16, cluster = "1 # 2", slice = "[KG, H / 16]", elem = "[UQ, H % 16]">
-!rsub = !tcp.stream<f32, cluster = "1 # 2", slice = "[KG, XR]", time = "U / 2", packet = "U % 2">
-!rvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "[KG, XR]", elem = "U">
-!sqin = !tcp.stream<f32, cluster = "1 # 2", slice = "[KG, H / 16]", time = "H % 16", packet = "U">
-!ssc = !tcp.stream<f32, cluster = "1 # 2", slice = "[KG, XR]", time = "1", packet = "U">
-!ssdm = !tcp.dm<f32, cluster = "1 # 2", slice = "[KG, XR]", elem = "U">
-!trout = !tcp.stream<bf16, cluster = "1 # 2", slice = "[KG, H / 16]", time = "[H % 16 / 8, H % 8]", packet = "U">
-!uvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "LS # 256", elem = "[UC, J, LN]">
+!owdm = !tcp.dm<bf16, cluster = "OC", slice = "[QP / 256, H / 16]", elem = "[H % 16, QP % 256]">
+!owload = !tcp.stream<bf16, cluster = "OC", slice = "[QP / 256, H / 16]", time = "[H % 8, H % 16 / 8, QP % 256 / 16]", packet = "QP % 16">
+!owp = !tcp.hbm<bf16, "[H, OC, QP]">
+!owtrf = !tcp.trf<bf16, cluster = "OC", slice = "[QP / 256, H / 16]", lane = "H % 8", elem = "[H % 16 / 8, QP % 256]">
+!part = !tcp.dm<f32, cluster = "OC", slice = "[KS, H / 16]", elem = "[T / 8, T % 8, H % 16]">
+!parth = !tcp.dm<f32, cluster = "OC", slice = "[KS, H / 16]", elem = "[KG, U # 8, H % 16]">
+!parts = !tcp.dm<f32, cluster = "CR", slice = "[KG, H / 16]", elem = "[OC, KS, U, H % 16]">
+!pc = !tcp.dm<bf16, cluster = "MC", slice = "LS # 256", elem = "[UC, J, LN]">
+!ph = !tcp.dm<bf16, cluster = "MC", slice = "LP / 16 # 256", elem = "[KG, U, LP % 16]">
+!pq = !tcp.dm<bf16, cluster = "MC", slice = "LP / 16 # 256", elem = "[KG, UQ, LP % 16]">
+!qone = !tcp.dm<f32, cluster = "CR", slice = "[KG, H / 16]", elem = "[UQ, H % 16]">
+!qones = !tcp.stream<f32, cluster = "CR", slice = "[KG, H / 16]", time = "[UQ, H % 16 / 8]", packet = "H % 8">
+!qonesb = !tcp.stream<bf16, cluster = "CR", slice = "[KG, H / 16]", time = "[UQ, H % 16 / 8]", packet = "H % 8">
+!qonevrf = !tcp.vrf<f32, cluster = "CR", slice = "[KG, H / 16]", elem = "[UQ, H % 16]">
+!quarter = !tcp.dm<bf16, cluster = "CR", slice = "[KG, H / 16]", elem = "[UQ, H % 16]">
+!rsub = !tcp.stream<f32, cluster = "CR", slice = "[KG, XR]", time = "U / 2", packet = "U % 2">
+!rvrf = !tcp.vrf<f32, cluster = "CR", slice = "[KG, XR]", elem = "U">
+!sqin = !tcp.stream<f32, cluster = "CR", slice = "[KG, H / 16]", time = "H % 16", packet = "U">
+!ssc = !tcp.stream<f32, cluster = "CR", slice = "[KG, XR]", time = "1", packet = "U">
+!ssdm = !tcp.dm<f32, cluster = "CR", slice = "[KG, XR]", elem = "U">
+!trout = !tcp.stream<bf16, cluster = "CR", slice = "[KG, H / 16]", time = "[H % 16 / 8, H % 8]", packet = "U">
+!uvrf = !tcp.vrf<f32, cluster = "MC", slice = "LS # 256", elem = "[UC, J, LN]">
 !vec = !tcp.hbm<bf16, "H">
-!wn = !tcp.dm<bf16, cluster = "1 # 2", slice = "[RG, H / 16]", elem = "H % 16">
-!wnsub = !tcp.stream<f32, cluster = "1 # 2", slice = "[RG, H / 16]", time = "H % 16 / 2", packet = "H % 2">
-!wnvrf = !tcp.vrf<f32, cluster = "1 # 2", slice = "[RG, H / 16]", elem = "H % 16">
+!wn = !tcp.dm<bf16, cluster = "CR", slice = "[RG, H / 16]", elem = "H % 16">
+!wnsub = !tcp.stream<f32, cluster = "CR", slice = "[RG, H / 16]", time = "H % 16 / 2", packet = "H % 2">
+!wnvrf = !tcp.vrf<f32, cluster = "CR", slice = "[RG, H / 16]", elem = "H % 16">
 !x = !tcp.hbm<bf16, "[T / 16, H / 16, T % 16, H % 16]">
-!xf = !tcp.stream<bf16, cluster = "1 # 2", slice = "[KG, H / 16]", time = "U", packet = "H % 16">
-!xj = !tcp.dm<bf16, cluster = "1 # 2", slice = "[KG, H / 16]", elem = "[KH, U, H % 16]">
-!xn = !tcp.stream<bf16, cluster = "1 # 2", slice = "XS", time = "[U, KG, H / 16]", packet = "H % 16">
-!xtc = !tcp.dm<bf16, cluster = "1 # 2", slice = "[KG, H / 16]", elem = "[H % 16, U]">
+!xf = !tcp.stream<bf16, cluster = "CR", slice = "[KG, H / 16]", time = "U", packet = "H % 16">
+!xj = !tcp.dm<bf16, cluster = "CR", slice = "[KG, H / 16]", elem = "[KH, U, H % 16]">
+!xn = !tcp.stream<bf16, cluster = "CR", slice = "XS", time = "[U, KG, H / 16]", packet = "H % 16">
+!xtc = !tcp.dm<bf16, cluster = "CR", slice = "[KG, H / 16]", elem = "[H % 16, U]">
 !xv = !tcp.hbm<bf16, "[KG / 2, H / 16, KG % 2, KH, U, H % 16]">
-!xws = !tcp.stream<f32, cluster = "1 # 2", slice = "[KG, H / 16]", time = "[H % 16 / 8, U]", packet = "H % 8">
-!yq = !tcp.dm<bf16, cluster = "1 # 2", slice = "[KG, H / 16]", elem = "[KQ, UQ, H % 16]">
+!xws = !tcp.stream<f32, cluster = "CR", slice = "[KG, H / 16]", time = "[H % 16 / 8, U]", packet = "H % 8">
+!yq = !tcp.dm<bf16, cluster = "CR", slice = "[KG, H / 16]", elem = "[KQ, UQ, H % 16]">
 !yv = !tcp.hbm<bf16, "[KG / 2, H / 16, KG % 2, KQ, UQ, H % 16]">
-module attributes {tcp.axes = {CW = 1 : i64, GU = 2 : i64, H = 1024 : i64, J = 2 : i64, KC = 1 : i64, KD = 3 : i64, KG = 4 : i64, KH = 2 : i64, KQ = 2 : i64, KS = 4 : i64, L = 3072 : i64, LN = 8 : i64, LS = 192 : i64, Q = 2048 : i64, RG = 4 : i64, SC = 1 : i64, T = 32 : i64, U = 4 : i64, UC = 16 : i64, UQ = 4 : i64, XR = 64 : i64, XS = 256 : i64}} {
+module attributes {tcp.axes = {CR = 2 : i64, CW = 1 : i64, GU = 2 : i64, H = 1024 : i64, J = 2 : i64, KC = 1 : i64, KD = 3 : i64, KG = 4 : i64, KH = 2 : i64, KQ = 2 : i64, KS = 4 : i64, L = 3072 : i64, LN = 8 : i64, LP = 1536 : i64, LS = 96 : i64, MC = 2 : i64, OC = 2 : i64, Q = 2048 : i64, QP = 1024 : i64, RG = 4 : i64, SC = 1 : i64, T = 32 : i64, U = 4 : i64, UC = 16 : i64, UQ = 4 : i64, XR = 64 : i64, XS = 256 : i64}} {
   func.func @prefill_decoder(%arg0: !ah {tcp.arg = "in", tcp.name = "attn"}, %arg1: !x {tcp.arg = "in", tcp.name = "x"}, %arg2: !ow {tcp.arg = "in", tcp.name = "o_weight"}, %arg3: !vec {tcp.arg = "in", tcp.name = "post_rms_weight"}, %arg4: !lw {tcp.arg = "in", tcp.name = "gate_weight"}, %arg5: !lw {tcp.arg = "in", tcp.name = "up_weight"}, %arg6: !dw {tcp.arg = "in", tcp.name = "down_weight"}, %arg7: !x {tcp.arg = "out", tcp.name = "y"}) {
-    %owd = tcp.dma %arg2 : !ow -> !owdm
+    %owv = tcp.view %arg2 offset 0 : !ow -> !owp
+    %av = tcp.view %arg0 offset 0 : !ah -> !ahp
+    %owd = tcp.dma %owv : !owp -> !owdm
     %ow1 = tcp.fetch main %owd : !owdm -> !owload
     %ow2 = tcp.collect %ow1 : !owload
     %owt = tcp.to_trf %ow2 : !owload -> !owtrf
-    %ad = tcp.dma %arg0 : !ah -> !adm
+    %ad = tcp.dma %av : !ahp -> !adm
     %aa1 = tcp.fetch main %ad : !adm -> !af
     %aa2 = tcp.switch broadcast1 %aa1 : !af -> !as
     %aa3 = tcp.collect %aa2 : !as
@@ -116,6 +131,10 @@ module attributes {tcp.axes = {CW = 1 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %o01 = tcp.dm_view %ops0 offset 64 : !parts -> !one
     %o02 = tcp.dm_view %ops0 offset 128 : !parts -> !one
     %o03 = tcp.dm_view %ops0 offset 192 : !parts -> !one
+    %o04 = tcp.dm_view %ops0 offset 256 : !parts -> !one
+    %o05 = tcp.dm_view %ops0 offset 320 : !parts -> !one
+    %o06 = tcp.dm_view %ops0 offset 384 : !parts -> !one
+    %o07 = tcp.dm_view %ops0 offset 448 : !parts -> !one
     %ob01a = tcp.fetch main %o01 : !one -> !ones
     %ob01b = tcp.collect %ob01a : !ones
     %ob01v = tcp.to_vrf %ob01b : !ones -> !onevrf
@@ -137,15 +156,43 @@ module attributes {tcp.axes = {CW = 1 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %oc03b = tcp.collect %oc03a : !ones
     %oc03c = tcp.vector %oc03b [add_f vrf(%ob03v : !onevrf)] : !ones
     %os03 = tcp.commit %oc03c : !ones -> !one
-    %x0 = tcp.dm_view %xd offset 0 : !xj -> !half
-    %ob04a = tcp.fetch main %x0 : !half -> !ones
+    %ob04a = tcp.fetch main %o04 : !one -> !ones
     %ob04b = tcp.collect %ob04a : !ones
     %ob04v = tcp.to_vrf %ob04b : !ones -> !onevrf
     %oc04a = tcp.fetch main %os03 : !one -> !ones
     %oc04b = tcp.collect %oc04a : !ones
     %oc04c = tcp.vector %oc04b [add_f vrf(%ob04v : !onevrf)] : !ones
-    %oc04d = tcp.cast %oc04c : !ones -> !onesb
-    %r0 = tcp.commit %oc04d : !onesb -> !half
+    %os04 = tcp.commit %oc04c : !ones -> !one
+    %ob05a = tcp.fetch main %o05 : !one -> !ones
+    %ob05b = tcp.collect %ob05a : !ones
+    %ob05v = tcp.to_vrf %ob05b : !ones -> !onevrf
+    %oc05a = tcp.fetch main %os04 : !one -> !ones
+    %oc05b = tcp.collect %oc05a : !ones
+    %oc05c = tcp.vector %oc05b [add_f vrf(%ob05v : !onevrf)] : !ones
+    %os05 = tcp.commit %oc05c : !ones -> !one
+    %ob06a = tcp.fetch main %o06 : !one -> !ones
+    %ob06b = tcp.collect %ob06a : !ones
+    %ob06v = tcp.to_vrf %ob06b : !ones -> !onevrf
+    %oc06a = tcp.fetch main %os05 : !one -> !ones
+    %oc06b = tcp.collect %oc06a : !ones
+    %oc06c = tcp.vector %oc06b [add_f vrf(%ob06v : !onevrf)] : !ones
+    %os06 = tcp.commit %oc06c : !ones -> !one
+    %ob07a = tcp.fetch main %o07 : !one -> !ones
+    %ob07b = tcp.collect %ob07a : !ones
+    %ob07v = tcp.to_vrf %ob07b : !ones -> !onevrf
+    %oc07a = tcp.fetch main %os06 : !one -> !ones
+    %oc07b = tcp.collect %oc07a : !ones
+    %oc07c = tcp.vector %oc07b [add_f vrf(%ob07v : !onevrf)] : !ones
+    %os07 = tcp.commit %oc07c : !ones -> !one
+    %x0 = tcp.dm_view %xd offset 0 : !xj -> !half
+    %ob08a = tcp.fetch main %x0 : !half -> !ones
+    %ob08b = tcp.collect %ob08a : !ones
+    %ob08v = tcp.to_vrf %ob08b : !ones -> !onevrf
+    %oc08a = tcp.fetch main %os07 : !one -> !ones
+    %oc08b = tcp.collect %oc08a : !ones
+    %oc08c = tcp.vector %oc08b [add_f vrf(%ob08v : !onevrf)] : !ones
+    %oc08d = tcp.cast %oc08c : !ones -> !onesb
+    %r0 = tcp.commit %oc08d : !onesb -> !half
     %t0a = tcp.fetch main %r0 : !half -> !onesb
     %t0b = tcp.collect %t0a : !onesb
     %t0c = tcp.transpose %t0b : !onesb -> !trout
@@ -175,6 +222,10 @@ module attributes {tcp.axes = {CW = 1 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %o11 = tcp.dm_view %ops1 offset 64 : !parts -> !one
     %o12 = tcp.dm_view %ops1 offset 128 : !parts -> !one
     %o13 = tcp.dm_view %ops1 offset 192 : !parts -> !one
+    %o14 = tcp.dm_view %ops1 offset 256 : !parts -> !one
+    %o15 = tcp.dm_view %ops1 offset 320 : !parts -> !one
+    %o16 = tcp.dm_view %ops1 offset 384 : !parts -> !one
+    %o17 = tcp.dm_view %ops1 offset 448 : !parts -> !one
     %ob11a = tcp.fetch main %o11 : !one -> !ones
     %ob11b = tcp.collect %ob11a : !ones
     %ob11v = tcp.to_vrf %ob11b : !ones -> !onevrf
@@ -196,15 +247,43 @@ module attributes {tcp.axes = {CW = 1 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %oc13b = tcp.collect %oc13a : !ones
     %oc13c = tcp.vector %oc13b [add_f vrf(%ob13v : !onevrf)] : !ones
     %os13 = tcp.commit %oc13c : !ones -> !one
-    %x1 = tcp.dm_view %xd offset 64 : !xj -> !half
-    %ob14a = tcp.fetch main %x1 : !half -> !ones
+    %ob14a = tcp.fetch main %o14 : !one -> !ones
     %ob14b = tcp.collect %ob14a : !ones
     %ob14v = tcp.to_vrf %ob14b : !ones -> !onevrf
     %oc14a = tcp.fetch main %os13 : !one -> !ones
     %oc14b = tcp.collect %oc14a : !ones
     %oc14c = tcp.vector %oc14b [add_f vrf(%ob14v : !onevrf)] : !ones
-    %oc14d = tcp.cast %oc14c : !ones -> !onesb
-    %r1 = tcp.commit %oc14d : !onesb -> !half
+    %os14 = tcp.commit %oc14c : !ones -> !one
+    %ob15a = tcp.fetch main %o15 : !one -> !ones
+    %ob15b = tcp.collect %ob15a : !ones
+    %ob15v = tcp.to_vrf %ob15b : !ones -> !onevrf
+    %oc15a = tcp.fetch main %os14 : !one -> !ones
+    %oc15b = tcp.collect %oc15a : !ones
+    %oc15c = tcp.vector %oc15b [add_f vrf(%ob15v : !onevrf)] : !ones
+    %os15 = tcp.commit %oc15c : !ones -> !one
+    %ob16a = tcp.fetch main %o16 : !one -> !ones
+    %ob16b = tcp.collect %ob16a : !ones
+    %ob16v = tcp.to_vrf %ob16b : !ones -> !onevrf
+    %oc16a = tcp.fetch main %os15 : !one -> !ones
+    %oc16b = tcp.collect %oc16a : !ones
+    %oc16c = tcp.vector %oc16b [add_f vrf(%ob16v : !onevrf)] : !ones
+    %os16 = tcp.commit %oc16c : !ones -> !one
+    %ob17a = tcp.fetch main %o17 : !one -> !ones
+    %ob17b = tcp.collect %ob17a : !ones
+    %ob17v = tcp.to_vrf %ob17b : !ones -> !onevrf
+    %oc17a = tcp.fetch main %os16 : !one -> !ones
+    %oc17b = tcp.collect %oc17a : !ones
+    %oc17c = tcp.vector %oc17b [add_f vrf(%ob17v : !onevrf)] : !ones
+    %os17 = tcp.commit %oc17c : !ones -> !one
+    %x1 = tcp.dm_view %xd offset 64 : !xj -> !half
+    %ob18a = tcp.fetch main %x1 : !half -> !ones
+    %ob18b = tcp.collect %ob18a : !ones
+    %ob18v = tcp.to_vrf %ob18b : !ones -> !onevrf
+    %oc18a = tcp.fetch main %os17 : !one -> !ones
+    %oc18b = tcp.collect %oc18a : !ones
+    %oc18c = tcp.vector %oc18b [add_f vrf(%ob18v : !onevrf)] : !ones
+    %oc18d = tcp.cast %oc18c : !ones -> !onesb
+    %r1 = tcp.commit %oc18d : !onesb -> !half
     %t1a = tcp.fetch main %r1 : !half -> !onesb
     %t1b = tcp.collect %t1a : !onesb
     %t1c = tcp.transpose %t1b : !onesb -> !trout
@@ -228,8 +307,10 @@ module attributes {tcp.axes = {CW = 1 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %dv1b = tcp.collect %dv1a : !xws
     %dv1c = tcp.vector %dv1b [div_f vrf(%rv1 : !rvrf)] : !xws
     %hn1 = tcp.commit %dv1c {cast} : !xws -> !half
-    %gd = tcp.dma %arg4 : !lw -> !guh
-    %ud = tcp.dma %arg5 : !lw -> !guh
+    %gv = tcp.view %arg4 offset 0 : !lw -> !lwp
+    %uv = tcp.view %arg5 offset 0 : !lw -> !lwp
+    %gd = tcp.dma %gv : !lwp -> !guh
+    %ud = tcp.dma %uv : !lwp -> !guh
     %gud = tcp.dm_join %gd, %ud : !guh, !guh -> !gudm
     %gu1 = tcp.fetch main %gud : !gudm -> !guload
     %gu2 = tcp.collect %gu1 : !guload
@@ -266,7 +347,8 @@ module attributes {tcp.axes = {CW = 1 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %g10e = tcp.cast %g10d : !gs -> !gsb
     %p10 = tcp.commit %g10e : !gsb -> !pc
     %p1 = tcp.reinterpret %p10 : !pc -> !ph
-    %dwd = tcp.dma %arg6 : !dw -> !dwdm
+    %dv = tcp.view %arg6 offset 0 : !dw -> !dwp
+    %dwd = tcp.dma %dv : !dwp -> !dwdm
     %dw1 = tcp.fetch main %dwd : !dwdm -> !dwload
     %dw2 = tcp.collect %dw1 : !dwload
     %dwt = tcp.to_trf %dw2 : !dwload -> !dwtrf
@@ -281,6 +363,9 @@ module attributes {tcp.axes = {CW = 1 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %e000 = tcp.dm_view %dps00 offset 0 : !dparts -> !qone
     %e001 = tcp.dm_view %dps00 offset 64 : !dparts -> !qone
     %e002 = tcp.dm_view %dps00 offset 128 : !dparts -> !qone
+    %e003 = tcp.dm_view %dps00 offset 192 : !dparts -> !qone
+    %e004 = tcp.dm_view %dps00 offset 256 : !dparts -> !qone
+    %e005 = tcp.dm_view %dps00 offset 320 : !dparts -> !qone
     %f001a = tcp.fetch main %e001 : !qone -> !qones
     %f001b = tcp.collect %f001a : !qones
     %f001v = tcp.to_vrf %f001b : !qones -> !qonevrf
@@ -295,15 +380,36 @@ module attributes {tcp.axes = {CW = 1 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %k002b = tcp.collect %k002a : !qones
     %k002c = tcp.vector %k002b [add_f vrf(%f002v : !qonevrf)] : !qones
     %ks002 = tcp.commit %k002c : !qones -> !qone
-    %rq00 = tcp.dm_view %r0 offset 0 : !half -> !quarter
-    %f003a = tcp.fetch main %rq00 : !quarter -> !qones
+    %f003a = tcp.fetch main %e003 : !qone -> !qones
     %f003b = tcp.collect %f003a : !qones
     %f003v = tcp.to_vrf %f003b : !qones -> !qonevrf
     %k003a = tcp.fetch main %ks002 : !qone -> !qones
     %k003b = tcp.collect %k003a : !qones
     %k003c = tcp.vector %k003b [add_f vrf(%f003v : !qonevrf)] : !qones
-    %k003d = tcp.cast %k003c : !qones -> !qonesb
-    %y00 = tcp.commit %k003d : !qonesb -> !quarter
+    %ks003 = tcp.commit %k003c : !qones -> !qone
+    %f004a = tcp.fetch main %e004 : !qone -> !qones
+    %f004b = tcp.collect %f004a : !qones
+    %f004v = tcp.to_vrf %f004b : !qones -> !qonevrf
+    %k004a = tcp.fetch main %ks003 : !qone -> !qones
+    %k004b = tcp.collect %k004a : !qones
+    %k004c = tcp.vector %k004b [add_f vrf(%f004v : !qonevrf)] : !qones
+    %ks004 = tcp.commit %k004c : !qones -> !qone
+    %f005a = tcp.fetch main %e005 : !qone -> !qones
+    %f005b = tcp.collect %f005a : !qones
+    %f005v = tcp.to_vrf %f005b : !qones -> !qonevrf
+    %k005a = tcp.fetch main %ks004 : !qone -> !qones
+    %k005b = tcp.collect %k005a : !qones
+    %k005c = tcp.vector %k005b [add_f vrf(%f005v : !qonevrf)] : !qones
+    %ks005 = tcp.commit %k005c : !qones -> !qone
+    %rq00 = tcp.dm_view %r0 offset 0 : !half -> !quarter
+    %f006a = tcp.fetch main %rq00 : !quarter -> !qones
+    %f006b = tcp.collect %f006a : !qones
+    %f006v = tcp.to_vrf %f006b : !qones -> !qonevrf
+    %k006a = tcp.fetch main %ks005 : !qone -> !qones
+    %k006b = tcp.collect %k006a : !qones
+    %k006c = tcp.vector %k006b [add_f vrf(%f006v : !qonevrf)] : !qones
+    %k006d = tcp.cast %k006c : !qones -> !qonesb
+    %y00 = tcp.commit %k006d : !qonesb -> !quarter
     %pq10 = tcp.dm_view %p1 offset 0 : !ph -> !pq
     %pd10 = tcp.dma %pq10 : !pq -> !ddm
     %dd10a = tcp.fetch main %pd10 : !ddm -> !df
@@ -315,6 +421,9 @@ module attributes {tcp.axes = {CW = 1 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %e100 = tcp.dm_view %dps10 offset 0 : !dparts -> !qone
     %e101 = tcp.dm_view %dps10 offset 64 : !dparts -> !qone
     %e102 = tcp.dm_view %dps10 offset 128 : !dparts -> !qone
+    %e103 = tcp.dm_view %dps10 offset 192 : !dparts -> !qone
+    %e104 = tcp.dm_view %dps10 offset 256 : !dparts -> !qone
+    %e105 = tcp.dm_view %dps10 offset 320 : !dparts -> !qone
     %f101a = tcp.fetch main %e101 : !qone -> !qones
     %f101b = tcp.collect %f101a : !qones
     %f101v = tcp.to_vrf %f101b : !qones -> !qonevrf
@@ -329,15 +438,36 @@ module attributes {tcp.axes = {CW = 1 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %k102b = tcp.collect %k102a : !qones
     %k102c = tcp.vector %k102b [add_f vrf(%f102v : !qonevrf)] : !qones
     %ks102 = tcp.commit %k102c : !qones -> !qone
-    %rq10 = tcp.dm_view %r1 offset 0 : !half -> !quarter
-    %f103a = tcp.fetch main %rq10 : !quarter -> !qones
+    %f103a = tcp.fetch main %e103 : !qone -> !qones
     %f103b = tcp.collect %f103a : !qones
     %f103v = tcp.to_vrf %f103b : !qones -> !qonevrf
     %k103a = tcp.fetch main %ks102 : !qone -> !qones
     %k103b = tcp.collect %k103a : !qones
     %k103c = tcp.vector %k103b [add_f vrf(%f103v : !qonevrf)] : !qones
-    %k103d = tcp.cast %k103c : !qones -> !qonesb
-    %y10 = tcp.commit %k103d : !qonesb -> !quarter
+    %ks103 = tcp.commit %k103c : !qones -> !qone
+    %f104a = tcp.fetch main %e104 : !qone -> !qones
+    %f104b = tcp.collect %f104a : !qones
+    %f104v = tcp.to_vrf %f104b : !qones -> !qonevrf
+    %k104a = tcp.fetch main %ks103 : !qone -> !qones
+    %k104b = tcp.collect %k104a : !qones
+    %k104c = tcp.vector %k104b [add_f vrf(%f104v : !qonevrf)] : !qones
+    %ks104 = tcp.commit %k104c : !qones -> !qone
+    %f105a = tcp.fetch main %e105 : !qone -> !qones
+    %f105b = tcp.collect %f105a : !qones
+    %f105v = tcp.to_vrf %f105b : !qones -> !qonevrf
+    %k105a = tcp.fetch main %ks104 : !qone -> !qones
+    %k105b = tcp.collect %k105a : !qones
+    %k105c = tcp.vector %k105b [add_f vrf(%f105v : !qonevrf)] : !qones
+    %ks105 = tcp.commit %k105c : !qones -> !qone
+    %rq10 = tcp.dm_view %r1 offset 0 : !half -> !quarter
+    %f106a = tcp.fetch main %rq10 : !quarter -> !qones
+    %f106b = tcp.collect %f106a : !qones
+    %f106v = tcp.to_vrf %f106b : !qones -> !qonevrf
+    %k106a = tcp.fetch main %ks105 : !qone -> !qones
+    %k106b = tcp.collect %k106a : !qones
+    %k106c = tcp.vector %k106b [add_f vrf(%f106v : !qonevrf)] : !qones
+    %k106d = tcp.cast %k106c : !qones -> !qonesb
+    %y10 = tcp.commit %k106d : !qonesb -> !quarter
     %yq = tcp.dm_join %y00, %y10 : !quarter, !quarter -> !yq
     %yv = tcp.view %arg7 offset 0 : !x -> !yv
     tcp.dma %yq into %yv : !yq -> !yv

@@ -38,15 +38,20 @@ struct OProj {
 
 // The names' tag of o_proj pass `c` (none when there is one pass).
 std::string oPassTag(const DecoderPlan &p, int64_t c) {
-  return p.oPasses > 1 ? "q" + num(c) : "";
+  return p.oPasses > 1 && !p.split ? "q" + num(c) : "";
 }
+
+// The passes run one after the other (with the weights split over the clusters, at once: one
+// op a step, each cluster its pass).
+int64_t oPassRuns(const DecoderPlan &p) { return p.split ? 1 : p.oPasses; }
+int64_t passRuns(const DecoderPlan &p) { return p.split ? p.passes / p.clusters : p.passes; }
 
 OProj oProj(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, const DecoderArgs &a) {
   OProj o;
-  for (int64_t c = 0; c < p.oPasses; ++c) {
+  for (int64_t c = 0; c < oPassRuns(p); ++c) {
     const std::string P = oPassTag(p, c);
     Value ow = a.oWeight, attn = a.attn;
-    if (p.oPasses > 1) {
+    if (p.oPasses > 1) { // (split: c = 0, both passes' views)
       ow = b.view("owv" + P, ow, c * p.qPass, y.owp);
       attn = b.view("av" + P, attn, c * p.qPass * (p.perCluster * p.used), y.ahp);
     }
@@ -88,12 +93,13 @@ Value residualHalf(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
   const int64_t cells = p.u * p.rowsPerSlice;
   const std::string H = idx(h);
   std::vector<Value> blocks; // K order: pass c's groups blocks after pass c - 1's
-  for (int64_t c = 0; c < p.oPasses; ++c) {
+  const int64_t perPart = p.groups * (p.split ? p.clusters : 1); // blocks of a pass's op
+  for (int64_t c = 0; c < oPassRuns(p); ++c) {
     const std::string P = oPassTag(p, c);
     Value oph = b.dmView("op" + H + P, o.part[size_t(c)], h * cells, std::nullopt, y.parth);
     Value ops = b.dma("ops" + H + P, oph, y.parts);
-    for (int64_t k = 0; k < p.groups; ++k)
-      blocks.push_back(b.dmView("o" + idx(h, c * p.groups + k), ops, k * cells, std::nullopt,
+    for (int64_t k = 0; k < perPart; ++k)
+      blocks.push_back(b.dmView("o" + idx(h, c * perPart + k), ops, k * cells, std::nullopt,
                                 y.one));
   }
   const int64_t n = int64_t(blocks.size());
@@ -145,14 +151,16 @@ Value normHalf(StageBuilder &b, const Qwen3Shape &s, const DecoderTypes &y, cons
 }
 
 // The names' tag of MLP pass `c` (none when there is one pass).
-std::string passTag(const DecoderPlan &p, int64_t c) { return p.passes > 1 ? "p" + num(c) : ""; }
+std::string passTag(const DecoderPlan &p, int64_t c) {
+  return passRuns(p) > 1 ? "p" + num(c) : "";
+}
 
 // Pass c's gate and up rows into the TRF (a view of pass c's rows when there are several).
 Value gateUpWeights(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
                     const DecoderArgs &a, int64_t c) {
   const std::string P = passTag(p, c);
   Value gw = a.gateWeight, uw = a.upWeight;
-  if (p.passes > 1) {
+  if (p.passes > 1) { // (split: c = 0, both passes' views)
     const int64_t offset = c * p.lPass * int64_t(p.rowSlices * p.rowsPerSlice);
     gw = b.view("gv" + P, gw, offset, y.lwp);
     uw = b.view("uv" + P, uw, offset, y.lwp);
@@ -225,6 +233,7 @@ void downPartials(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, 
                   Value dwt, int64_t h, int64_t j, int64_t c, std::vector<Value> &blocks) {
   const std::string Q = idx(h, j) + passTag(p, c);
   const int64_t cells = p.uq * p.rowsPerSlice, pCells = p.uq * p.pairRows;
+  const int64_t perPart = p.dBlocks * (p.split ? p.clusters : 1); // blocks of a pass's dps
   Value pq = b.dmView("pq" + Q, ph, j * pCells, std::nullopt, y.pq);
   Value pd = b.dma("pd" + Q, pq, y.ddm);
   Value da = b.fetch("dd" + Q + "a", Context::main, pd, y.df);
@@ -233,9 +242,23 @@ void downPartials(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, 
   Value acc = b.contract("da" + Q, dc, dwt, kTimeBroadcastRows, y.dacc);
   Value dp = b.commit("dp" + Q, acc, y.dpart);
   Value dps = b.dma("dps" + Q, dp, y.dparts);
-  for (int64_t k = 0; k < p.dBlocks; ++k)
-    blocks.push_back(b.dmView("e" + idx(h, j) + num(c * p.dBlocks + k) + passTag(p, c), dps,
+  for (int64_t k = 0; k < perPart; ++k)
+    blocks.push_back(b.dmView("e" + idx(h, j) + num(c * perPart + k) + passTag(p, c), dps,
                               k * cells, std::nullopt, y.qone));
+}
+
+// down's blocks, appended pass by pass (with the weights split over the clusters each pass's
+// blocks cluster by cluster), in L order: cluster c's passes (the c-th run of L) after c - 1's.
+std::vector<Value> inLOrder(const DecoderPlan &p, const std::vector<Value> &blocks) {
+  if (!p.split)
+    return blocks;
+  const int64_t runs = passRuns(p);
+  std::vector<Value> ordered;
+  for (int64_t cl = 0; cl < p.clusters; ++cl)
+    for (int64_t c = 0; c < runs; ++c)
+      for (int64_t k = 0; k < p.dBlocks; ++k)
+        ordered.push_back(blocks[size_t((c * p.clusters + cl) * p.dBlocks + k)]);
+  return ordered;
 }
 
 // y = bf16(((d0 + d1) + ...) + r) for a quarter, the blocks in L order.
@@ -260,6 +283,24 @@ Value downSum(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
   return b.commit("y" + Q, cast, y.quarter);
 }
 
+// The header's first sentences: where the tokens and the weights go.
+std::string placementLead(const DecoderPlan &p) {
+  if (p.split)
+    return "Placement: all " + num(p.perCluster) + " tokens on each of the " + num(p.clusters) +
+           " clusters, the weights split over them (a block this small is bound by the weights' "
+           "DMAs, so each is read from HBM once): cluster c runs o_proj's pass c over Q and the "
+           "MLP's pass c over L (the passes below), each weight on one slice of its cluster, used "
+           "by all the tokens while it sits in the TRF; the partial sums are gathered onto every "
+           "cluster, which each add them, normalise and add the residual alike.";
+  return "Placement: tokens split over " + num(p.used) + " of the " + num(p.clusters) +
+         " clusters (" + num(p.perCluster) + " each" +
+         (p.used < p.clusters ? "; a block this small is bound by the weights' DMAs, which every "
+                                "cluster in use repeats"
+                              : "") +
+         "); each weight on one slice of each cluster in use, used by all its tokens while it "
+         "sits in the TRF.";
+}
+
 void describeDecoder(StageBuilder &b, const Qwen3Shape &s, const DecoderPlan &p, int64_t T,
                      const std::string &xLayout) {
   const int64_t H = s.hidden, Q = s.qDim(), L = s.intermediate, RS = p.rowsPerSlice;
@@ -277,13 +318,7 @@ void describeDecoder(StageBuilder &b, const Qwen3Shape &s, const DecoderPlan &p,
                  "  o_weight [H, Q], post_rms_weight [H], gate_weight and up_weight [L, H], "
                  "down_weight [H, L]"));
   b.describe(wrapHeader(
-      "Placement: tokens split over " + num(p.used) + " of the " + num(p.clusters) + " clusters (" +
-      num(p.perCluster) + " each" +
-      (p.used < p.clusters ? "; a block this small is bound by the weights' DMAs, which every "
-                             "cluster in use repeats"
-                           : "") +
-      "); each weight on one slice of each cluster in use, used by all its tokens while it sits "
-      "in the TRF. After o_proj, the work runs in " +
+      placementLead(p) + " After o_proj, the work runs in " +
       num(p.halves) +
       " part(s) of each "
       "cluster's tokens (" +
@@ -310,7 +345,10 @@ void describeDecoder(StageBuilder &b, const Qwen3Shape &s, const DecoderPlan &p,
       num(p.rowSlices) +
       " slices).\n" +
       (p.passes > 1 ? "3. gate/up and down in " + num(p.passes) + " passes of " + num(p.lPass) +
-                          " values of L (each pass's weights in the TRF in turn). gate/up: " +
+                          (p.split ? " values of L (" + num(p.passes / p.clusters) +
+                                         " on each cluster, in turn). gate/up: "
+                                   : " values of L (each pass's weights in the TRF in turn). "
+                                     "gate/up: ") +
                           num(p.lPass)
                     : "3. gate/up: " + num(L)) +
       " pairs, " + num(p.pairRows) + " per slice on " + num(p.pairSlices) +
@@ -330,8 +368,12 @@ void describeDecoder(StageBuilder &b, const Qwen3Shape &s, const DecoderPlan &p,
       num(p.dValues) + " / " + num(p.flit) + ", L % " + num(p.dBlock) + " / " + num(p.dValues) +
       ", L % " + num(p.flit) +
       "]; the partials are "
-      "gathered and added like o_proj's, plus r.\n"
-      "Each token's sums are added in the same order whatever T is, so its bits are the same.\n"
+      "gathered and added like o_proj's, plus r.\n" +
+      (p.split ? "Each token's sums are added in the order above, which with the weights split over "
+                 "the clusters (o_proj's and the MLP's passes) differs from a larger block's: its "
+                 "bits may differ from a larger block's in the last place.\n"
+               : "Each token's sums are added in the same order whatever T is, so its bits are the "
+                 "same.\n") +
       "Rounding points: r, h, p and y are bf16; the contraction sums, the partial sums' "
       "additions, the norm and silu(g) u are f32."));
 }
@@ -342,9 +384,14 @@ void describeSplits(StageBuilder &b, const DecoderPlan &p) {
   std::string text;
   if (p.oPasses > 1)
     text += "o_proj runs in " + num(p.oPasses) + " passes over Q of " + num(p.qPass) +
-            " values (each pass's K blocks loaded into the TRF once the previous pass has read "
-            "its own); r adds the " +
+            (p.split ? " values (one a cluster); r adds the "
+                     : " values (each pass's K blocks loaded into the TRF once the previous pass "
+                       "has read its own); r adds the ") +
             num(p.oPasses * p.groups) + " blocks' partial sums in K order, then x. ";
+  if (p.split)
+    text += "down's " + num(p.passes * p.dBlocks) +
+            " K blocks' partial sums (a cluster's blocks, then the next one's) are added in L "
+            "order, then r. ";
   if (p.hParts > 1)
     text += "gate/up's K (h) is in " + num(p.hParts) + " parts of " + num(p.hPart) +
             " values, part k's rows on the k-th run of " + num(p.partSlices) +
@@ -388,7 +435,8 @@ llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t T)
     hn.push_back(normHalf(b, s, y, o, r.back(), h));
   }
   std::vector<std::vector<Value>> blocks(size_t(p.halves * p.quarters));
-  for (int64_t c = 0; c < p.passes; ++c) {
+  const int64_t runs = passRuns(p);
+  for (int64_t c = 0; c < passRuns(p); ++c) {
     ph.clear();
     Value gut = gateUpWeights(b, p, y, a, c);
     for (int64_t h = 0; h < p.halves; ++h)
@@ -398,8 +446,8 @@ llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t T)
       for (int64_t j = 0; j < p.quarters; ++j) {
         std::vector<Value> &bl = blocks[size_t(h * p.quarters + j)];
         downPartials(b, p, y, ph[size_t(h)], dwt, h, j, c, bl);
-        if (c + 1 == p.passes)
-          out.push_back(downSum(b, p, y, bl, r[size_t(h)], h, j));
+        if (c + 1 == runs)
+          out.push_back(downSum(b, p, y, inLOrder(p, bl), r[size_t(h)], h, j));
       }
   }
   Value yq = out.size() > 1 ? b.dmJoin("yq", out, y.yq) : out[0];

@@ -37,6 +37,10 @@ struct DecoderPlan {
   int64_t pairSlices;   // gate/up: slices holding a pass's pairs
   int64_t siluChunks;   // silu(g) u per chunk of a half's tokens (the VRF holds u)
   int64_t dBlock, dBlocks, dValues, dSplit; // down: K block, blocks, values per slice, split
+  // The weights split over the clusters (a small block): o_proj's pass c over Q on cluster c,
+  // the MLP's passes over L spread evenly over them (cluster c the c-th run of passes / clusters),
+  // every cluster contracting all T tokens.
+  bool split = false;
 };
 
 // Clusters the block's tokens split over. Every cluster in use reads every weight: one cluster
@@ -47,6 +51,8 @@ struct DecoderPlan {
 inline int64_t chooseDecoderClusters(const DecoderPlan &p, const Qwen3Shape &s,
                                      const TargetModel &t, int64_t T) {
   const int64_t H = s.hidden, L = s.intermediate;
+  if (p.split)
+    return 1; // every cluster takes all the tokens
   const double weightBytes = 2.0 * double(H * s.qDim() + 3 * L * H);
   // With H in parts every MLP pass repeats h's broadcast and down's stream: counted per pass.
   // (Shapes that need no parts keep the one-pass count, and so their placements.)
@@ -177,7 +183,9 @@ inline llvm::Error planDecoderMlp(DecoderPlan &p, const Qwen3Shape &s, const Tar
   p.dBlock = 0;
   for (int64_t flits = kDownFlitsPerSlice; flits >= 1 && !p.dBlock; flits /= 2) {
     p.dValues = flits * p.flit;
-    for (p.passes = 1; p.passes <= L / p.pairRows && !p.dBlock; ++p.passes) {
+    // Split over the clusters: the same number of passes on each cluster.
+    const int64_t step = p.split ? p.clusters : 1;
+    for (p.passes = step; p.passes <= L / p.pairRows && !p.dBlock; p.passes += step) {
       p.lPass = L / p.passes;
       if (L % p.passes || p.lPass % p.pairRows || p.lPass / p.pairRows > p.partSlices)
         continue;
@@ -185,7 +193,7 @@ inline llvm::Error planDecoderMlp(DecoderPlan &p, const Qwen3Shape &s, const Tar
       if (p.rowsPerSlice * p.dBlock * 2 > t.trfBytesPerSlice)
         p.dBlock = 0; // down's rows x K block must fit the TRF: more passes
     }
-    --p.passes;
+    p.passes -= step;
   }
   if (!p.dBlock)
     return placementError(kDecoderStage,
@@ -211,7 +219,9 @@ inline llvm::Error planDecoderOProj(DecoderPlan &p, int64_t Q, const TargetModel
     return block % p.flit == 0 && p.rowSlices % (block / p.flit) == 0 &&
            p.rowsPerSlice * block * 2 <= t.trfBytesPerSlice;
   };
-  for (p.oPasses = 1; p.oPasses <= Q / p.flit && !fits(p.oPasses); ++p.oPasses) {
+  // Split over the clusters: exactly one pass a cluster.
+  const int64_t first = p.split ? p.clusters : 1, last = p.split ? p.clusters : Q / p.flit;
+  for (p.oPasses = first; p.oPasses < last && !fits(p.oPasses); ++p.oPasses) {
   }
   if (!fits(p.oPasses))
     return placementError(kDecoderStage,
@@ -227,9 +237,10 @@ inline llvm::Error planDecoderOProj(DecoderPlan &p, int64_t Q, const TargetModel
   return llvm::Error::success();
 }
 
-inline llvm::Expected<DecoderPlan> planPrefillDecoder(const Qwen3Shape &s, const TargetModel &t,
-                                                      int64_t T) {
+inline llvm::Expected<DecoderPlan> planDecoderWith(const Qwen3Shape &s, const TargetModel &t,
+                                                   int64_t T, bool split) {
   DecoderPlan p;
+  p.split = split;
   const int64_t H = s.hidden, Q = s.qDim();
   p.clusters = t.clusters;
   p.slices = t.slicesPerCluster;
@@ -255,6 +266,25 @@ inline llvm::Expected<DecoderPlan> planPrefillDecoder(const Qwen3Shape &s, const
   if (llvm::Error e = planDecoderTokens(p, s, t, T))
     return e;
   return p;
+}
+
+// The plan: the tokens over the clusters (planDecoderTokens' estimate), or, for a block that
+// runs on one cluster (bound by the weights' DMAs), the weights split over the clusters when
+// o_proj needs no passes of its own and H is whole: each cluster reads 1 / clusters of the
+// weights, so they stream from HBM once at its rate instead of through one cluster's DMA
+// intake. (The MLP may still run in passes: as many on each cluster.) A split that does not
+// place leaves the one-cluster plan.
+inline llvm::Expected<DecoderPlan> planPrefillDecoder(const Qwen3Shape &s, const TargetModel &t,
+                                                      int64_t T) {
+  llvm::Expected<DecoderPlan> p = planDecoderWith(s, t, T, false);
+  if (!p || p->used > 1 || p->clusters == 1 || p->oPasses > 1 || p->hParts > 1)
+    return p;
+  llvm::Expected<DecoderPlan> q = planDecoderWith(s, t, T, true);
+  if (!q || q->hParts > 1) {
+    llvm::consumeError(q.takeError());
+    return p;
+  }
+  return q;
 }
 
 } // namespace rngd::placement::qwen3

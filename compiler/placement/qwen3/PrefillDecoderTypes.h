@@ -37,6 +37,11 @@ struct DecoderAxes {
   Expr tc = t;  // the cluster of a token-indexed tensor (over T)
   Expr kcl = t; // the cluster of a tensor over x's view axes
   Expr wcl = t; // the cluster of a weight (one copy per cluster in use)
+  // o_proj's a, weights and sums; the MLP's weights and L-indexed tensors; h's broadcast:
+  // tc / wcl, wcl / kcl and kcl, or with the weights split over the clusters the pass's cluster
+  // (OC, MC), and the token-wise work (kcl, wcl, hb) repeated on every cluster (CR).
+  Expr oa = t, ow = t, mw = t, ml = t, hb = t;
+  Expr oc = t, mc = t; // the clusters of o_proj's and the MLP's passes (split)
 };
 
 inline DecoderAxes declareAxes(StageBuilder &b, const Qwen3Shape &s, const DecoderPlan &p, int64_t T) {
@@ -74,6 +79,13 @@ inline DecoderAxes declareAxes(StageBuilder &b, const Qwen3Shape &s, const Decod
   a.tc = all ? axisDigit(a.t, T, T, p.perCluster) : Expr::one().pad(p.clusters);
   a.kcl = all ? a.kc : Expr::one().pad(p.clusters);
   a.wcl = all ? cw : Expr::one().pad(p.clusters);
+  a.oa = a.tc, a.ow = a.wcl, a.mw = a.wcl, a.ml = a.kcl, a.hb = a.kcl;
+  if (p.split) {
+    a.oc = b.axis("OC", p.clusters);
+    a.mc = b.axis("MC", p.clusters);
+    a.oa = a.oc, a.ow = a.oc, a.mw = a.mc, a.ml = a.mc;
+    a.kcl = a.wcl = a.hb = b.axis("CR", p.clusters); // r, h and y on every cluster
+  }
   return a;
 }
 
@@ -81,7 +93,10 @@ inline void declareOProj(StageBuilder &b, const DecoderPlan &p, const DecoderAxe
                   DecoderTypes &y) {
   Type bf = b.bf16(), f = b.f32();
   const int64_t F = p.flit, RS = p.rowsPerSlice, LN = p.lanes, ob = p.oBlock;
-  if (p.oPasses > 1) {
+  if (p.split) { // a's and the weights' passes, one a cluster
+    y.ahp = b.hbm("ahp", bf, Expr::pair({a.oc, a.qp / F, a.t, a.qp % F}));
+    y.owp = b.hbm("owp", bf, Expr::pair({a.h, a.oc, a.qp}));
+  } else if (p.oPasses > 1) {
     y.ahp = b.hbm("ahp", bf, Expr::pair({a.qp / F, a.t, a.qp % F}));
     y.owp = b.hbm("owp", bf, Expr::pair({a.h, a.qp.pad(p.qPass * p.oPasses)}));
   }
@@ -92,18 +107,18 @@ inline void declareOProj(StageBuilder &b, const DecoderPlan &p, const DecoderAxe
   const int64_t aTokens = p.perCluster / p.aSplit, xt = p.perSlice;
   const Expr tIn = axisDigit(a.t, T, aTokens, 1), tOut = axisDigit(a.t, T, p.perCluster, aTokens);
   Expr aSlice = pairOf({qo, tOut, qi / F});
-  y.adm = b.dm("adm", bf, a.tc, aSlice, Expr::pair({tIn, a.qp % F}));
-  y.af = b.stream("af", bf, a.tc, aSlice, tIn, a.qp % F);
+  y.adm = b.dm("adm", bf, a.oa, aSlice, Expr::pair({tIn, a.qp % F}));
+  y.af = b.stream("af", bf, a.oa, aSlice, tIn, a.qp % F);
   Expr aTime = Expr::pair({tIn, tOut, qi / F});
-  y.as = b.stream("as", bf, a.tc, pairOf({qo, a.ring}), aTime, a.qp % F);
+  y.as = b.stream("as", bf, a.oa, pairOf({qo, a.ring}), aTime, a.qp % F);
   Expr wSlice = pairOf({qo, a.h / RS});
-  y.owdm = b.dm("owdm", bf, a.wcl, wSlice, Expr::pair({a.h % RS, qi}));
-  y.owload = b.stream("owload", bf, a.wcl, wSlice,
+  y.owdm = b.dm("owdm", bf, a.ow, wSlice, Expr::pair({a.h % RS, qi}));
+  y.owload = b.stream("owload", bf, a.ow, wSlice,
                       Expr::pair({a.h % LN, a.h % RS / LN, qi / F}), a.qp % F);
-  y.owtrf = b.trf("owtrf", bf, a.wcl, wSlice, a.h % LN, Expr::pair({a.h % RS / LN, qi}));
+  y.owtrf = b.trf("owtrf", bf, a.ow, wSlice, a.h % LN, Expr::pair({a.h % RS / LN, qi}));
   Expr pSlice = Expr::pair({a.ks, a.h / RS});
-  y.oacc = b.stream("oacc", f, a.tc, pSlice, Expr::pair({tIn, tOut, a.h % RS / LN}), a.h % LN);
-  y.part = b.dm("part", f, a.tc, pSlice,
+  y.oacc = b.stream("oacc", f, a.oa, pSlice, Expr::pair({tIn, tOut, a.h % RS / LN}), a.h % LN);
+  y.part = b.dm("part", f, a.oa, pSlice,
                 pairOf({xt < p.perCluster
                             ? std::optional<Expr>(axisDigit(a.t, T, p.perCluster, xt))
                             : std::nullopt,
@@ -126,8 +141,10 @@ inline void declareHalves(StageBuilder &b, const DecoderPlan &p, const DecoderAx
   y.half = b.dm("half", bf, a.kcl, xs, Expr::pair({a.u, a.h % RS}));
   Expr uPadded = p.halves > 1 ? a.u.pad(p.perSlice) : a.u;
   y.parth =
-      b.dm("parth", f, a.kcl, Expr::pair({a.ks, a.h / RS}), Expr::pair({a.kg, uPadded, a.h % RS}));
-  y.parts = b.dm("parts", f, a.kcl, xs, Expr::pair({a.ks, a.u, a.h % RS}));
+      b.dm("parth", f, p.split ? a.oa : a.kcl, Expr::pair({a.ks, a.h / RS}), Expr::pair({a.kg, uPadded, a.h % RS}));
+  y.parts = b.dm("parts", f, a.kcl, xs,
+                 p.split ? Expr::pair({a.oc, a.ks, a.u, a.h % RS})
+                         : Expr::pair({a.ks, a.u, a.h % RS}));
   y.one = b.dm("one", f, a.kcl, xs, Expr::pair({a.u, a.h % RS}));
   Expr oTime = Expr::pair({a.u, a.h % RS / LN});
   y.ones = b.stream("ones", f, a.kcl, xs, oTime, a.h % LN);
@@ -164,18 +181,22 @@ inline void declareGateUp(StageBuilder &b, const DecoderPlan &p, const DecoderAx
   const bool split = p.hParts > 1;
   const int64_t HL = p.hPart;
   // The broadcast keeps a part of H on its run of slices (the input's outer slice digit).
-  y.xf = b.stream("xf", bf, a.kcl, split ? Expr::pair({a.kg, a.h / HL, a.h % HL / RS}) : xs, a.u,
+  y.xf = b.stream("xf", bf, a.hb, split ? Expr::pair({a.kg, a.h / HL, a.h % HL / RS}) : xs, a.u,
                   a.h % RS);
-  y.xn = split ? b.stream("xn", bf, a.kcl, Expr::pair({a.kg, a.h / HL, a.xp}),
+  y.xn = split ? b.stream("xn", bf, a.hb, Expr::pair({a.kg, a.h / HL, a.xp}),
                           Expr::pair({a.u, a.h % HL / RS}), a.h % RS)
-               : b.stream("xn", bf, a.kcl, a.all, Expr::pair({a.u, a.kg, a.h / RS}), a.h % RS);
+               : b.stream("xn", bf, a.hb, a.all, Expr::pair({a.u, a.kg, a.h / RS}), a.h % RS);
   const Expr hk = split ? a.h % HL : a.h; // a part's values of H
   // A lane's pairs (none when a lane holds one).
   const std::optional<Expr> lj = PR > LN ? std::optional<Expr>(l % PR / LN) : std::nullopt;
   const std::optional<Expr> jj = PR > LN ? std::optional<Expr>(a.j) : std::nullopt;
   const bool padded = p.pairSlices < p.slices;
   Expr ls = padded ? (l / PR).pad(p.slices) : l / PR;
-  if (p.passes > 1) {
+  if (p.split) { // a pass's weights on each cluster (of the cluster's run of L)
+    const int64_t run = p.lPass * p.passes / p.clusters;
+    y.lwp = b.hbm("lwp", bf, Expr::pair({a.mc, run > p.lPass ? l.pad(run) : l, a.h}));
+    y.dwp = b.hbm("dwp", bf, Expr::pair({a.h, a.mc, run > p.lPass ? l.pad(run) : l}));
+  } else if (p.passes > 1) {
     y.lwp = b.hbm("lwp", bf, Expr::pair({l, a.h}));
     y.dwp = b.hbm("dwp", bf, Expr::pair({a.h, l.pad(p.lPass * p.passes)}));
   }
@@ -183,14 +204,14 @@ inline void declareGateUp(StageBuilder &b, const DecoderPlan &p, const DecoderAx
   const Expr lsp = p.pairSlices < p.partSlices ? (l / PR).pad(p.partSlices) : l / PR;
   const Expr lw = split ? Expr::pair({a.h / HL, lsp}) : ls;
   const Expr la = split ? Expr::pair({a.hp, lsp}) : ls;
-  y.guh = b.dm("guh", bf, a.wcl, lw, Expr::pair({l % PR, hk}));
-  y.gudm = b.dm("gudm", bf, a.wcl, lw, Expr::pair({a.gu, l % PR, hk}));
-  y.guload = b.stream("guload", bf, a.wcl, lw, pairOf({l % LN, lj, a.gu, hk / F}), a.h % F);
-  y.gutrf = b.trf("gutrf", bf, a.wcl, lw, l % LN, pairOf({lj, a.gu, hk}));
+  y.guh = b.dm("guh", bf, a.mw, lw, Expr::pair({l % PR, hk}));
+  y.gudm = b.dm("gudm", bf, a.mw, lw, Expr::pair({a.gu, l % PR, hk}));
+  y.guload = b.stream("guload", bf, a.mw, lw, pairOf({l % LN, lj, a.gu, hk / F}), a.h % F);
+  y.gutrf = b.trf("gutrf", bf, a.mw, lw, l % LN, pairOf({lj, a.gu, hk}));
   // (x's slices are one token group when H is in parts: the group stays in the slices.)
   const std::optional<Expr> kg = split ? std::nullopt : std::optional<Expr>(a.kg);
-  y.guacc = b.stream("guacc", f, a.kcl, la, pairOf({a.u, kg, lj, a.gu}), l % LN);
-  y.gures = b.dm("gures", f, a.kcl, la, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
+  y.guacc = b.stream("guacc", f, a.ml, la, pairOf({a.u, kg, lj, a.gu}), l % LN);
+  y.gures = b.dm("gures", f, a.ml, la, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
   if (split) {
     y.gparts = b.dm("gparts", f, a.kcl, ls, pairOf({a.hp, a.kg, a.u, lj, a.gu, l % LN}));
     y.gone = b.dm("gone", f, a.kcl, ls, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
@@ -198,13 +219,13 @@ inline void declareGateUp(StageBuilder &b, const DecoderPlan &p, const DecoderAx
     y.gonevrf = b.vrf("gonevrf", f, a.kcl, ls, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
   }
   Expr lsv = padded ? a.ls.pad(p.slices) : a.ls;
-  y.gview = b.dm("gview", f, a.kcl, lsv, pairOf({a.uc, jj, a.ln.pad(2 * LN)}));
-  y.gs = b.stream("gs", f, a.kcl, lsv, pairOf({a.uc, jj}), a.ln);
-  y.gsb = b.stream("gsb", bf, a.kcl, lsv, pairOf({a.uc, jj}), a.ln);
-  y.uvrf = b.vrf("uvrf", f, a.kcl, lsv, pairOf({a.uc, jj, a.ln}));
-  y.pc = b.dm("pc", bf, a.kcl, lsv, pairOf({a.uc, jj, a.ln}));
-  y.pj = b.dm("pj", bf, a.kcl, lsv, pairOf({a.sc, a.uc, jj, a.ln}));
-  y.ph = b.dm("ph", bf, a.kcl, ls, Expr::pair({a.kg, a.u, l % PR}));
+  y.gview = b.dm("gview", f, a.ml, lsv, pairOf({a.uc, jj, a.ln.pad(2 * LN)}));
+  y.gs = b.stream("gs", f, a.ml, lsv, pairOf({a.uc, jj}), a.ln);
+  y.gsb = b.stream("gsb", bf, a.ml, lsv, pairOf({a.uc, jj}), a.ln);
+  y.uvrf = b.vrf("uvrf", f, a.ml, lsv, pairOf({a.uc, jj, a.ln}));
+  y.pc = b.dm("pc", bf, a.ml, lsv, pairOf({a.uc, jj, a.ln}));
+  y.pj = b.dm("pj", bf, a.ml, lsv, pairOf({a.sc, a.uc, jj, a.ln}));
+  y.ph = b.dm("ph", bf, a.ml, ls, Expr::pair({a.kg, a.u, l % PR}));
 }
 
 inline void declareDown(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, int64_t T,
@@ -235,25 +256,27 @@ inline void declareDown(StageBuilder &b, const DecoderPlan &p, const DecoderAxes
       kInN > 1 ? std::optional<Expr>(tokenSplit ? a.uq % kInN : a.kg % kInN) : std::nullopt;
   const std::optional<Expr> tq = tokenSplit ? std::nullopt : std::optional<Expr>(a.uq);
   Expr uq = p.quarters > 1 ? a.uq.pad(p.u) : a.uq;
-  y.pq = b.dm("pq", bf, a.kcl, ls, Expr::pair({a.kg, uq, l % p.pairRows}));
+  y.pq = b.dm("pq", bf, a.ml, ls, Expr::pair({a.kg, uq, l % p.pairRows}));
   Expr dSlice = Expr::pair({blocks, kOut, lb / dv});
-  y.ddm = b.dm("ddm", bf, a.kcl, dSlice, pairOf({ldv, kIn, tq, l % F}));
+  y.ddm = b.dm("ddm", bf, a.ml, dSlice, pairOf({ldv, kIn, tq, l % F}));
   const bool dfOne = !kIn && !tq && !ldv; // a token's flit alone on its slice
-  y.df = b.stream("df", bf, a.kcl, dSlice, dfOne ? Expr::one() : pairOf({kIn, tq, ldv}), l % F);
-  y.ds = b.stream("ds", bf, a.kcl, Expr::pair({blocks, a.ring}),
+  y.df = b.stream("df", bf, a.ml, dSlice, dfOne ? Expr::one() : pairOf({kIn, tq, ldv}), l % F);
+  y.ds = b.stream("ds", bf, a.ml, Expr::pair({blocks, a.ring}),
                   pairOf({kIn, tq, ldv, kOut, lb / dv}), l % F);
   Expr wSlice = Expr::pair({blocks, a.h / RS});
-  y.dwdm = b.dm("dwdm", bf, a.wcl, wSlice, Expr::pair({a.h % RS, lb}));
-  y.dwload = b.stream("dwload", bf, a.wcl, wSlice,
+  y.dwdm = b.dm("dwdm", bf, a.mw, wSlice, Expr::pair({a.h % RS, lb}));
+  y.dwload = b.stream("dwload", bf, a.mw, wSlice,
                       pairOf({a.h % LN, a.h % RS / LN, ldv, lb / dv}), l % F);
-  y.dwtrf = b.trf("dwtrf", bf, a.wcl, wSlice, a.h % LN,
+  y.dwtrf = b.trf("dwtrf", bf, a.mw, wSlice, a.h % LN,
                   pairOf({a.h % RS / LN, ldv, lb / dv, l % F}));
   Expr pSlice = Expr::pair({kdBlocks, a.h / RS});
-  y.dacc = b.stream("dacc", f, a.kcl, pSlice,
+  y.dacc = b.stream("dacc", f, a.ml, pSlice,
                     pairOf({kIn, tq, kOut, a.h % RS / LN}), a.h % LN);
-  y.dpart = b.dm("dpart", f, a.kcl, pSlice, Expr::pair({a.kg, a.uq, a.h % RS}));
+  y.dpart = b.dm("dpart", f, a.ml, pSlice, Expr::pair({a.kg, a.uq, a.h % RS}));
   Expr xs = Expr::pair({a.kg, a.h / RS});
-  y.dparts = b.dm("dparts", f, a.kcl, xs, Expr::pair({a.kd, a.uq, a.h % RS}));
+  y.dparts = b.dm("dparts", f, a.kcl, xs,
+                  p.split ? Expr::pair({a.mc, a.kd, a.uq, a.h % RS})
+                          : Expr::pair({a.kd, a.uq, a.h % RS}));
   y.qone = b.dm("qone", f, a.kcl, xs, Expr::pair({a.uq, a.h % RS}));
   Expr qTime = Expr::pair({a.uq, a.h % RS / LN});
   y.qones = b.stream("qones", f, a.kcl, xs, qTime, a.h % LN);
