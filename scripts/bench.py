@@ -228,6 +228,16 @@ def one_layer_run(binary, out, config, ids, extra):
         return json.load(f), None
 
 
+def prefill_refusal(binary, out, config, tokens):
+    """Why the generator refuses the prefill stages at block size `tokens`, or None: checked
+    before a run, which would otherwise take the prompt token by token."""
+    cmd = [os.path.join(binary, "rngd-stagegen"), config, "-o", os.path.join(out, "sizes", "stages"),
+           "--tokens", str(tokens), "--stages",
+           "prefill_projection,prefill_attention_first,prefill_attention,prefill_decoder"]
+    done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return done.stderr.strip().splitlines()[-1] if done.returncode != 0 else None
+
+
 def stage_cycles(r, name):
     st = [s for s in r["stages"] if s["stage"] == name]
     return (st[0]["cycles"], st[0].get("roofline_cycles", 0)) if st else (0, 0)
@@ -261,8 +271,11 @@ def print_sizes(binary, out):
         roof = layers * layer_roof + head_roof / launches_head
         print_size_row(name, "decode step", step, roof, "decode")
         for n in (512, 16):
-            r, error = one_layer_run(binary, out, config, list(range(1, n + 1)),
-                                     ["--max-new-tokens", "1"])
+            error = prefill_refusal(binary, out, config, n)
+            r = None
+            if not error:
+                r, error = one_layer_run(binary, out, config, list(range(1, n + 1)),
+                                         ["--max-new-tokens", "1"])
             if error or not r.get("prefill"):
                 print("%-6s %-12s not prefilled: %s" % (name, "prefill %d" % n,
                       error or "the prefill stages do not place"))
