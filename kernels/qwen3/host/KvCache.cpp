@@ -1,18 +1,11 @@
 #include "qwen3/host/KvCache.h"
 
+#include "qwen3/host/CheckStatus.h"
+
 #include <algorithm>
 #include <string>
 
 namespace rngd::qwen3 {
-
-namespace {
-
-void check(const rngd::Status &st, const std::string &what) {
-  if (!st)
-    throw std::runtime_error(what + ": " + st.message());
-}
-
-} // namespace
 
 uint64_t KvCache::poolBytes(const Qwen3Config &cfg, int chunkPositions, int chunks,
                             const rngd::TargetModel &target) {

@@ -3,6 +3,7 @@
 #include "qwen3/host/Pipeline.h"
 
 #include "qwen3/host/Bf16.h"
+#include "qwen3/host/CheckStatus.h"
 #include "qwen3/host/RopeTables.h"
 #include "qwen3/host/StageCache.h"
 
@@ -57,11 +58,6 @@ bool Pipeline::uses(int s) const {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-void check(const rngd::Status &st, const std::string &what) {
-  if (!st)
-    throw std::runtime_error(what + ": " + st.message());
-}
 
 bool fileExists(const std::string &p) { return access(p.c_str(), R_OK) == 0; }
 
@@ -400,12 +396,17 @@ void Pipeline::bindChunk(int s, const char *arg, int layer, char kind, int index
         std::string(kStages[s]) + "." + arg);
 }
 
-std::vector<uint16_t> Pipeline::readChunk(int layer, char kind, int index) const {
-  const uint64_t bytes = kv_->chunkBytes();
-  std::vector<uint16_t> rows(bytes / 2);
+std::vector<uint16_t> Pipeline::readChunk(int layer, char kind, int index, int first,
+                                          int rows) const {
+  const uint64_t rowBytes = uint64_t(cfg_.kvDim()) * 2;
+  if (rows < 0)
+    rows = kChunk - first;
+  std::vector<uint16_t> out(size_t(rows) * rowBytes / 2);
   const rngd::Buffer &b = kv_->buffer(layer, kind);
-  check(b.read(rows.data(), bytes, kv_->offset(seq_->chunk(index))), "reading " + b.name());
-  return rows;
+  check(b.read(out.data(), uint64_t(rows) * rowBytes,
+               kv_->offset(seq_->chunk(index)) + uint64_t(first) * rowBytes),
+        "reading " + b.name());
+  return out;
 }
 
 void Pipeline::bind(int s, const char *arg, rngd::Buffer &b) {
@@ -474,13 +475,9 @@ void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &log
           cfg_, xIn, wl("self_attn.q_proj.weight"), wl("self_attn.k_proj.weight"),
           wl("self_attn.v_proj.weight"), wl("input_layernorm.weight"),
           wl("self_attn.q_norm.weight"), wl("self_attn.k_norm.weight"), pos);
-      auto newRow = [&](char kind) {
-        std::vector<uint16_t> rows = readChunk(L, kind, chunk);
-        return oracle::Bits(rows.begin() + ptrdiff_t(row * kv), rows.begin() + ptrdiff_t((row + 1) * kv));
-      };
       oracle::RuleCount c = oracle::checkRule(e.q, read<uint16_t>(q));
-      c.add(oracle::checkRule(e.k, newRow('k')));
-      c.add(oracle::checkRule(e.v, newRow('v')));
+      c.add(oracle::checkRule(e.k, readChunk(L, 'k', chunk, row, 1)));
+      c.add(oracle::checkRule(e.v, readChunk(L, 'v', chunk, row, 1)));
       record(Projection, c);
     }
 

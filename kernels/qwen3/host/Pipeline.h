@@ -169,8 +169,10 @@ private:
   /// Binds `arg` of stage s to layer L's keys ('k') or values ('v') of the sequence's chunk
   /// `index` (taken from the pool on first use).
   void bindChunk(int s, const char *arg, int layer, char kind, int index);
-  /// Layer L's keys or values of the sequence's chunk `index` ([T, N, D] bf16).
-  std::vector<uint16_t> readChunk(int layer, char kind, int index) const;
+  /// Layer L's keys or values of the sequence's chunk `index` ([T, N, D] bf16): `rows` rows
+  /// from row `first` (-1: to the chunk's end).
+  std::vector<uint16_t> readChunk(int layer, char kind, int index, int first = 0,
+                                  int rows = -1) const;
   void bind(int s, const char *arg, rngd::Buffer &b);
   /// Binds `arg` to the first bytes of `b` (a prefill block's part of a buffer sized for the
   /// largest block).
