@@ -94,6 +94,19 @@ def projection(T, mlir, rngd, d, dist):
     return rc
 
 
+def drawer(rng, dist):
+    """f32 draws of a shape from rng: uniform [0, 1), or normal clipped to [-4, 4] ("small")."""
+    if dist == "uniform":
+        return lambda s: rng.random(s, dtype=np.float32)
+    return lambda s: np.clip(rng.standard_normal(s, dtype=np.float32), -4, 4)
+
+
+def attention_axes(N, G, TB, TT, TQ, D):
+    """The axes of q/out ([N, G, TB, TT, TQ, D]) and of the state (the same without D)."""
+    st = {"N": N, "G": G, "TB": TB, "TT": TT, "TQ": TQ}
+    return dict(st, D=D), st
+
+
 def attention(T, mlir, rngd, d, dist):
     args = parse(mlir)
     A = axes_of(mlir)
@@ -102,11 +115,9 @@ def attention(T, mlir, rngd, d, dist):
     # The key tile: the stage's SI (a pass of fewer q heads than G has longer tiles).
     tile = A.get("SI", min(TQ * (D // 16) // G, T))
     TB, TT = T // tile, tile // TQ
-    ax = {"N": N, "G": G, "TB": TB, "TT": TT, "TQ": TQ, "D": D}
-    st_ax = {"N": N, "G": G, "TB": TB, "TT": TT, "TQ": TQ}
+    ax, st_ax = attention_axes(N, G, TB, TT, TQ, D)
     rng = np.random.default_rng(9)
-    draw = (lambda s: rng.random(s, dtype=np.float32)) if dist == "uniform" else \
-        (lambda s: np.clip(rng.standard_normal(s, dtype=np.float32), -4, 4))
+    draw = drawer(rng, dist)
     q = O.f32_to_bf16(draw((HQ, T, D)))
     k = O.f32_to_bf16(draw((T, N, D)))
     v = O.f32_to_bf16(draw((T, N, D)))
@@ -164,11 +175,9 @@ def attention_next(T, mlir, rngd, d, dist):
     A = axes_of(mlir)
     N, G, D, TQ = A["N"], A.get("G", 1), A["D"], 16
     HQ, TB, TT, S = N * G, A.get("TB", 1), A.get("TT", 1), A["SB"] * A["SI"]
-    ax = {"N": N, "G": G, "TB": TB, "TT": TT, "TQ": TQ, "D": D}
-    st_ax = {"N": N, "G": G, "TB": TB, "TT": TT, "TQ": TQ}
+    ax, st_ax = attention_axes(N, G, TB, TT, TQ, D)
     rng = np.random.default_rng(11)
-    draw = (lambda s: rng.random(s, dtype=np.float32)) if dist == "uniform" else \
-        (lambda s: np.clip(rng.standard_normal(s, dtype=np.float32), -4, 4))
+    draw = drawer(rng, dist)
     q = O.f32_to_bf16(draw((HQ, T, D)))
     k = O.f32_to_bf16(draw((S, N, D)))
     v = O.f32_to_bf16(draw((S, N, D)))

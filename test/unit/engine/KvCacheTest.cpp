@@ -1,30 +1,18 @@
 // The KV cache pool and sequences' chunk lists: grow, free, reuse, exhaustion.
 #include "qwen3/host/KvCache.h"
 
+#include "../qwen3/Helpers.h"
+
 #include <catch2/catch.hpp>
 
 using namespace rngd::qwen3;
 
-namespace {
-
-/// 2 layers, 2 kv heads of dim 16: a chunk of 4 positions is 4 x 32 bf16 = 256 bytes a layer.
-Qwen3Config smallConfig() {
-  Qwen3Config c;
-  c.hiddenSize = 64;
-  c.numHeads = 4;
-  c.numKvHeads = 2;
-  c.headDim = 16;
-  c.intermediateSize = 96;
-  c.vocabSize = 100;
-  c.numLayers = 2;
-  return c;
-}
-
-} // namespace
+using rngd::qwen3::test::tinyConfig; // 2 layers, 2 kv heads of dim 16: a chunk of 4
+                                     // positions is 4 x 32 bf16 = 256 bytes a layer
 
 TEST_CASE("KV cache: a pool of chunks, one key and one value buffer per layer", "[kvcache]") {
   rngd::Device device;
-  const Qwen3Config cfg = smallConfig();
+  const Qwen3Config cfg = tinyConfig();
   KvCache cache(device, cfg, 4, 3);
   CHECK(cache.capacity() == 3);
   CHECK(cache.chunksInUse() == 0);
@@ -41,7 +29,7 @@ TEST_CASE("KV cache: a pool of chunks, one key and one value buffer per layer", 
 TEST_CASE("KV cache: sequences grow, free, reuse; exhaustion leaves others intact",
           "[kvcache]") {
   rngd::Device device;
-  KvCache cache(device, smallConfig(), 4, 3);
+  KvCache cache(device, tinyConfig(), 4, 3);
   KvSequence a(cache), b(cache);
   a.reserve(1);
   CHECK(a.chunks() == std::vector<int>{0});
@@ -77,7 +65,7 @@ TEST_CASE("KV cache: sequences grow, free, reuse; exhaustion leaves others intac
 
 TEST_CASE("KV cache: a sequence's end returns its chunks", "[kvcache]") {
   rngd::Device device;
-  KvCache cache(device, smallConfig(), 4, 2);
+  KvCache cache(device, tinyConfig(), 4, 2);
   {
     KvSequence s(cache);
     s.reserve(8);
