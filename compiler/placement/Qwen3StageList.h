@@ -15,6 +15,11 @@ const std::vector<std::string> &decodeStageNames();
 const std::vector<std::string> &prefillStageNames();
 /// 16, 32, 64, 128, 256, 512: the prefill block sizes.
 const std::vector<int64_t> &prefillTokenCounts();
+/// batch_projection, batch_kv_store, batch_attention_norm, batch_final_layer: the stages of a
+/// batched decode step (docs/batching.md) besides prefill_decoder and the decode attention.
+const std::vector<std::string> &batchStageNames();
+/// 16, 32, 64: the block sizes a batch of 1..64 sequences is padded to.
+const std::vector<int64_t> &batchTokenCounts();
 /// "prefill_projection" and 512 -> "prefill_projection_t512".
 std::string prefillStageName(const std::string &stage, int64_t tokens);
 

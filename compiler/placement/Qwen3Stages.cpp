@@ -28,6 +28,10 @@ const std::map<std::string, StageFn> &stageBuilders() {
       {"prefill_attention_first", qwen3::buildPrefillAttentionFirst},
       {"prefill_attention", qwen3::buildPrefillAttention},
       {"prefill_decoder", qwen3::buildPrefillDecoder},
+      {"batch_projection", qwen3::buildBatchProjection},
+      {"batch_kv_store", qwen3::buildBatchKvStore},
+      {"batch_attention_norm", qwen3::buildBatchAttentionNorm},
+      {"batch_final_layer", qwen3::buildBatchFinalLayer},
   };
   return builders;
 }
@@ -52,6 +56,17 @@ const std::vector<int64_t> &prefillTokenCounts() {
   return counts;
 }
 
+const std::vector<std::string> &batchStageNames() {
+  static const std::vector<std::string> names = {"batch_projection", "batch_kv_store",
+                                                 "batch_attention_norm", "batch_final_layer"};
+  return names;
+}
+
+const std::vector<int64_t> &batchTokenCounts() {
+  static const std::vector<int64_t> counts = {16, 32, 64};
+  return counts;
+}
+
 std::string prefillStageName(const std::string &stage, int64_t tokens) {
   return stage + "_t" + std::to_string(tokens);
 }
@@ -68,11 +83,17 @@ llvm::Expected<GeneratedStage> buildQwen3Stage(mlir::MLIRContext *context, const
                                    "no stage `" + stage + "`; the generator builds " +
                                        llvm::join(known, ", "));
   }
-  bool prefill = llvm::is_contained(prefillStageNames(), stage);
-  if (prefill && !llvm::is_contained(prefillTokenCounts(), tokens))
-    return placementError(stage, "prefill block size",
-                          "T = " + llvm::Twine(tokens) +
-                              " is not one of 16, 32, 64, 128, 256, 512");
+  bool batch = llvm::is_contained(batchStageNames(), stage);
+  bool prefill = batch || llvm::is_contained(prefillStageNames(), stage);
+  const std::vector<int64_t> &counts = batch ? batchTokenCounts() : prefillTokenCounts();
+  if (prefill && !llvm::is_contained(counts, tokens)) {
+    std::vector<std::string> allowed;
+    for (int64_t c : counts)
+      allowed.push_back(std::to_string(c));
+    return placementError(stage, batch ? "batch block size" : "prefill block size",
+                          "T = " + llvm::Twine(tokens) + " is not one of " +
+                              llvm::join(allowed, ", "));
+  }
   StageBuilder b(context, target, stage);
   if (llvm::Error e = it->second(b, shape, prefill ? tokens : 1))
     return e;

@@ -80,6 +80,12 @@ int main(int argc, char **argv) {
   for (const std::string &s : placement::prefillStageNames())
     for (int64_t t : counts)
       jobs.push_back({s, t, placement::prefillStageName(s, t)});
+  // The batched decode step's stages only when --stages names them (work in progress).
+  for (const std::string &s : placement::batchStageNames())
+    for (int64_t t : counts)
+      if (llvm::is_contained(placement::batchTokenCounts(), t) &&
+          llvm::is_contained(stageNames, s))
+        jobs.push_back({s, t, placement::prefillStageName(s, t)});
   if (!stageNames.empty()) {
     for (const std::string &name : stageNames)
       if (!llvm::any_of(jobs, [&](const Job &j) { return j.stage == name || j.stem == name; }))
