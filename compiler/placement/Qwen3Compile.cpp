@@ -43,9 +43,10 @@ struct CompileContext {
 /// `stage` built in `c`'s context; nullopt with the placement rule it fails in `error`.
 std::optional<GeneratedStage> generate(CompileContext &c, const Qwen3Shape &shape,
                                        const TargetModel &target, const std::string &stage,
-                                       int64_t tokens, std::string &error) {
+                                       int64_t tokens, std::string &error,
+                                       int64_t poolChunks = 1) {
   llvm::Expected<GeneratedStage> generated =
-      buildQwen3Stage(&c.context, stage, shape, target, tokens);
+      buildQwen3Stage(&c.context, stage, shape, target, tokens, poolChunks);
   if (!generated) {
     error = llvm::toString(generated.takeError());
     return std::nullopt;
@@ -56,9 +57,10 @@ std::optional<GeneratedStage> generate(CompileContext &c, const Qwen3Shape &shap
 /// Each HBM argument of the generated `stage` (by tcp.name): its resolved layout.
 bool argumentLayouts(const Qwen3Shape &shape, const TargetModel &target, const std::string &stage,
                      int64_t tokens, std::map<std::string, tcp::HbmLayout> &layouts,
-                     std::string &error) {
+                     std::string &error, int64_t poolChunks = 1) {
   CompileContext c;
-  std::optional<GeneratedStage> generated = generate(c, shape, target, stage, tokens, error);
+  std::optional<GeneratedStage> generated =
+      generate(c, shape, target, stage, tokens, error, poolChunks);
   if (!generated)
     return false;
   for (auto func : generated->module->getOps<mlir::func::FuncOp>())
@@ -112,9 +114,10 @@ bool qwen3Interface(const Qwen3Shape &shape, const TargetModel &target, Qwen3Int
 
 bool qwen3ArgumentBytes(const Qwen3Shape &shape, const TargetModel &target,
                         const std::string &stage, int64_t tokens,
-                        std::map<std::string, int64_t> &bytes, std::string &error) {
+                        std::map<std::string, int64_t> &bytes, std::string &error,
+                        int64_t poolChunks) {
   std::map<std::string, tcp::HbmLayout> layouts;
-  if (!argumentLayouts(shape, target, stage, tokens, layouts, error))
+  if (!argumentLayouts(shape, target, stage, tokens, layouts, error, poolChunks))
     return false;
   bytes.clear();
   for (const auto &[name, layout] : layouts)
@@ -123,9 +126,11 @@ bool qwen3ArgumentBytes(const Qwen3Shape &shape, const TargetModel &target,
 }
 
 bool compileQwen3Stage(const Qwen3Shape &shape, const TargetModel &target, const std::string &stage,
-                       int64_t tokens, StageBinary &out, std::string &error) {
+                       int64_t tokens, StageBinary &out, std::string &error,
+                       int64_t poolChunks) {
   CompileContext c;
-  std::optional<GeneratedStage> generated = generate(c, shape, target, stage, tokens, error);
+  std::optional<GeneratedStage> generated =
+      generate(c, shape, target, stage, tokens, error, poolChunks);
   if (!generated)
     return false;
   CompiledKernel kernel;
@@ -140,10 +145,10 @@ bool compileQwen3Stage(const Qwen3Shape &shape, const TargetModel &target, const
 
 bool checkQwen3Placement(const Qwen3Shape &shape, const TargetModel &target,
                          const std::vector<std::string> &stages, int64_t tokens,
-                         std::string &error) {
+                         std::string &error, int64_t poolChunks) {
   for (const std::string &stage : stages) {
     CompileContext c;
-    if (!generate(c, shape, target, stage, tokens, error))
+    if (!generate(c, shape, target, stage, tokens, error, poolChunks))
       return false;
   }
   return true;

@@ -20,8 +20,10 @@ struct StageBinary {
 };
 
 /// Generates `stage` (with `tokens` its prefill block size; 1 for decode) and compiles it.
+/// `poolChunks`: the KV pool's size in KV chunks (batch_kv_store's; the other stages ignore it).
 bool compileQwen3Stage(const Qwen3Shape &shape, const TargetModel &target, const std::string &stage,
-                       int64_t tokens, StageBinary &out, std::string &error);
+                       int64_t tokens, StageBinary &out, std::string &error,
+                       int64_t poolChunks = 1);
 
 /// What the host allocates before it loads any stage, read from the generated stages' HBM
 /// arguments: the LM head's rows (final_layer's lm_head_weight, the vocabulary padded to whole
@@ -37,12 +39,13 @@ bool qwen3Interface(const Qwen3Shape &shape, const TargetModel &target, Qwen3Int
 /// what the host sizes device buffers with before it loads the stage.
 bool qwen3ArgumentBytes(const Qwen3Shape &shape, const TargetModel &target,
                         const std::string &stage, int64_t tokens,
-                        std::map<std::string, int64_t> &bytes, std::string &error);
+                        std::map<std::string, int64_t> &bytes, std::string &error,
+                        int64_t poolChunks = 1);
 
 /// Generates (and verifies) each of `stages` without compiling: the quick check that a model
 /// can be placed, before a program loads any weight. `tokens` applies to the prefill stages.
 bool checkQwen3Placement(const Qwen3Shape &shape, const TargetModel &target,
                          const std::vector<std::string> &stages, int64_t tokens,
-                         std::string &error);
+                         std::string &error, int64_t poolChunks = 1);
 
 } // namespace rngd::placement

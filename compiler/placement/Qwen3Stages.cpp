@@ -1,6 +1,7 @@
 #include "compiler/placement/Qwen3Stages.h"
 
 #include "compiler/placement/StageBuilder.h"
+#include "compiler/placement/qwen3/BatchKvStore.h"
 #include "compiler/placement/qwen3/Stages.h"
 
 #include "mlir/IR/OperationSupport.h"
@@ -73,7 +74,7 @@ std::string prefillStageName(const std::string &stage, int64_t tokens) {
 
 llvm::Expected<GeneratedStage> buildQwen3Stage(mlir::MLIRContext *context, const std::string &stage,
                                                const Qwen3Shape &shape, const TargetModel &target,
-                                               int64_t tokens) {
+                                               int64_t tokens, int64_t poolChunks) {
   auto it = stageBuilders().find(stage);
   if (it == stageBuilders().end()) {
     std::vector<std::string> known;
@@ -95,8 +96,12 @@ llvm::Expected<GeneratedStage> buildQwen3Stage(mlir::MLIRContext *context, const
                               llvm::join(allowed, ", "));
   }
   StageBuilder b(context, target, stage);
-  if (llvm::Error e = it->second(b, shape, prefill ? tokens : 1))
-    return e;
+  // batch_kv_store also takes the pool's size (the other stages' builders do not).
+  llvm::Error built = stage == "batch_kv_store"
+                          ? qwen3::buildBatchKvStorePool(b, shape, tokens, poolChunks)
+                          : it->second(b, shape, prefill ? tokens : 1);
+  if (built)
+    return built;
   llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>> module = b.finish();
   if (!module)
     return module.takeError();

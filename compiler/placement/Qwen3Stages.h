@@ -23,10 +23,10 @@ struct GeneratedStage {
 
 /// Builds one stage (a decode stage name, or a prefill stage name with `tokens` its block
 /// size), verified. An error names the stage, the placement rule the shape fails and the
-/// numbers.
+/// numbers. `poolChunks`: the KV pool's size in KV chunks, read by batch_kv_store only.
 llvm::Expected<GeneratedStage> buildQwen3Stage(mlir::MLIRContext *context, const std::string &stage,
                                                const Qwen3Shape &shape, const TargetModel &target,
-                                               int64_t tokens = 1);
+                                               int64_t tokens = 1, int64_t poolChunks = 1);
 
 /// The stage as a .mlir file: its header as `//` comment lines, then the module.
 std::string printStage(GeneratedStage &stage);

@@ -1,6 +1,7 @@
 // `prefill_projection`: for a block of T tokens, x^ = RMSNorm(x); q, k, v = x^ W^T for every
 // head; per-head RMSNorm and RoPE of q and k; q's heads to q_out, k's and v's rows into the
 // chunk's caches. docs/prefill.md explains the layouts; the header below gives the numbers.
+#include "compiler/placement/qwen3/BatchProjectionRows.h"
 #include "compiler/placement/qwen3/PrefillProjectionSplit.h"
 #include "compiler/placement/qwen3/Stages.h"
 
@@ -410,7 +411,8 @@ void outputs(Ctx &c, mlir::Value ro, mlir::Value qOut, mlir::Value kCache, mlir:
   mlir::Type gin = b.stream("gin", bf, tc, ws, cat({c.row(), c.ta(), c.tk()}), cat({c.lane()}));
   mlir::Type gout = b.stream("gout", bf, tc, gs, cat({c.row(), c.ta(), c.tk(), c.o(p.lanes, p.F)}),
                              cat({c.lane()}));
-  if (c.hp.qCount > 0) {
+  const bool qRows = p.opt.rowMajorQ && c.hp.qCount > 0; // batch_projection: q from the rows
+  if (c.hp.qCount > 0 && !p.opt.rowMajorQ) {
     mlir::Type qv =
         b.dm("qv", bf, tc, cat({Ctx::padded(c.q(p.D, p.Q), p.headSlots), c.q(p.lanes, p.F)}),
              cat({c.q(p.F, p.D), c.tk(), c.ta(), c.q(1, p.lanes)}));
@@ -421,12 +423,15 @@ void outputs(Ctx &c, mlir::Value ro, mlir::Value qOut, mlir::Value kCache, mlir:
                     b.hbm("qop", bf, qPassLayout(p, c.qAxis(), c.hp.qCount)));
     b.dmaInto(b.dmView("qview", ro, 0, 0, qv), dest);
   }
-  if (c.hp.kAt < 0)
+  if (c.hp.kAt < 0 && !qRows)
     return;
   mlir::Value k = b.fetch("k1", tcp::Context::main, ro, gin);
   k = b.collect("k3", b.switchOp("k2", tcp::SwitchMode::broadcast1, k, gout));
   mlir::Value krows = b.commit("krows", k, rows);
-  b.dmaInto(b.dmView("kview", krows, 0, c.hp.kAt, kvrows), kCache);
+  if (qRows)
+    qRowsOut(c, krows, qOut);
+  if (c.hp.kAt >= 0)
+    b.dmaInto(b.dmView("kview", krows, 0, c.hp.kAt, kvrows), kCache);
 }
 
 // 2-6 for one pass of the heads: the GEMM, the halves' sums, v to the cache, the head norms,
@@ -566,13 +571,19 @@ void describeProjection(StageBuilder &b, const ProjectionPlan &p) {
 } // namespace
 
 llvm::Error buildPrefillProjection(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens) {
-  llvm::Expected<ProjectionPlan> plan = planProjection(shape, b.target(), tokens);
+  return buildProjectionStage(b, shape, tokens, ProjectionOptions());
+}
+
+llvm::Error buildProjectionStage(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens,
+                                 const ProjectionOptions &opt) {
+  llvm::Expected<ProjectionPlan> plan = planProjection(shape, b.target(), tokens, opt);
   if (!plan)
     return plan.takeError();
   const Plan &p = *plan;
   const std::vector<HeadPass> passes = headPasses(p);
   Ctx c{b, p, passes[0]};
-  describeProjection(b, p);
+  if (!p.opt.rowMajorQ) // batch_projection describes itself (BatchProjection.cpp)
+    describeProjection(b, p);
   declareAxes(c, passes);
   describeSplit(b, p);
   mlir::Type bf = b.bf16();
@@ -584,8 +595,11 @@ llvm::Error buildPrefillProjection(StageBuilder &b, const Qwen3Shape &shape, int
   mlir::Value xArg = b.input("x", x), rmsW = b.input("input_rms_weight", vec);
   mlir::Value wArg = b.input("qkv_weight", w), headW = b.input("head_rms_weight", hwh);
   mlir::Value cosArg = b.input("cos", ropeh), sinArg = b.input("sin", ropeh);
-  mlir::Value qOut = b.output("q_out", qo);
-  mlir::Value kCache = b.inout("k_cache", cache), vCache = b.inout("v_cache", cache);
+  mlir::Value qOut = b.output("q_out", qo), kCache, vCache;
+  if (p.opt.rowMajorQ) // the staging rows, every one written
+    kCache = b.output("k_rows", cache), vCache = b.output("v_rows", cache);
+  else
+    kCache = b.inout("k_cache", cache), vCache = b.inout("v_cache", cache);
   mlir::Value xh = rmsNorm(c, xArg, rmsW);
   for (const HeadPass &hp : passes) {
     Ctx cp{b, p, hp};

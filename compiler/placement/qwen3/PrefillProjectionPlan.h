@@ -9,7 +9,17 @@ namespace rngd::placement::qwen3 {
 
 inline constexpr const char *kProjectionStage = "prefill_projection";
 
+/// What differs between the stages this placement builds: prefill_projection (q_out in the
+/// attention's tiles, k and v into a KV chunk's caches) and batch_projection (q_out row-major
+/// [T, Q], each token's q a contiguous [N, G, D] row; k and v to the staging rows k_rows,
+/// v_rows). The arithmetic is the same.
+struct ProjectionOptions {
+  std::string stage = kProjectionStage; // the stage named in placement errors
+  bool rowMajorQ = false;               // batch_projection's outputs
+};
+
 struct ProjectionPlan {
+  ProjectionOptions opt;
   // The model.
   int64_t H, D, F, O, Q, N, qHeads, heads; // F = D / 2; O = q, k and v rows; heads = O / D
   double eps;
@@ -82,8 +92,8 @@ inline std::vector<HeadPass> headPasses(const ProjectionPlan &p) {
 }
 
 inline llvm::Error checkProjectionWeights(const ProjectionPlan &p, const TargetModel &t) {
-  auto refuse = [](llvm::StringRef rule, const llvm::Twine &detail) {
-    return placementError(kProjectionStage, rule, detail);
+  auto refuse = [&p](llvm::StringRef rule, const llvm::Twine &detail) {
+    return placementError(p.opt.stage, rule, detail);
   };
   if (p.D % (2 * p.lanes) != 0)
     return refuse("rows d and d + D/2 of a head on one slice and lane",
@@ -114,8 +124,8 @@ inline llvm::Error checkProjectionWeights(const ProjectionPlan &p, const TargetM
 }
 
 inline llvm::Error checkProjectionTokens(const ProjectionPlan &p, const TargetModel &t) {
-  auto refuse = [](llvm::StringRef rule, const llvm::Twine &detail) {
-    return placementError(kProjectionStage, rule, detail);
+  auto refuse = [&p](llvm::StringRef rule, const llvm::Twine &detail) {
+    return placementError(p.opt.stage, rule, detail);
   };
   const int64_t slots = t.vectorReduceSlots;
   if (p.T % t.clusters != 0 || p.TC % p.tr != 0 || p.rowsX * p.repX != p.rowsMax)
@@ -162,8 +172,10 @@ inline void chooseProjectionSplit(ProjectionPlan &p, const TargetModel &t) {
 }
 
 inline llvm::Expected<ProjectionPlan> planProjection(const Qwen3Shape &s, const TargetModel &t,
-                                                     int64_t tokens) {
+                                                     int64_t tokens,
+                                                     const ProjectionOptions &opt = {}) {
   ProjectionPlan p;
+  p.opt = opt;
   p.H = s.hidden, p.D = s.headDim, p.F = s.headDim / 2, p.Q = s.qDim(), p.N = s.kvHeads;
   p.O = s.qDim() + 2 * s.kvDim(), p.qHeads = s.heads, p.heads = p.O / p.D, p.eps = s.rmsNormEps;
   p.C = t.clusters, p.S = t.slicesPerCluster, p.lanes = t.trfLanes;
@@ -222,8 +234,15 @@ inline ProjectionLayouts projectionLayouts(const ProjectionPlan &p) {
       cat({t(p.TC, p.T), f(p.lanes, p.F), t(1, p.A), t(p.A, p.TC), f(1, p.lanes)}),
       cat({t(p.TC, p.T), q(p.D, p.Q), t(run, p.TC), q(p.lanes, p.D), t(1, run), q(1, p.lanes)}),
       cat({whole("T", p.T), whole("N", p.N), whole("D", p.D)})};
+  if (p.opt.rowMajorQ)
+    l.q = cat({whole("T", p.T), whole("Q", p.Q)});
   return l;
 }
+
+/// Builds the projection stage with `opt`'s outputs (PrefillProjection.cpp); prefill_projection
+/// is the default options.
+llvm::Error buildProjectionStage(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens,
+                                 const ProjectionOptions &opt);
 
 /// The header's sentence on the passes of the heads ("" for one pass).
 inline std::string headPassesText(const ProjectionPlan &p) {

@@ -1,9 +1,11 @@
 // rngd-stagegen: the Qwen3 stages for a model, placed from its config.json.
 //
 //   rngd-stagegen CONFIG.json -o DIR [--tokens T ...] [--stages a,b] [--target NAME]
+//                 [--pool-chunks N]
 //
 // Writes DIR/<stage>.mlir for every decode stage and, for each T, every prefill stage as
 // DIR/<stage>_t<T>.mlir. A shape the generator cannot place is refused with the rule it fails.
+// --pool-chunks sizes batch_kv_store's KV pool (in KV chunks; the other stages ignore it).
 #include "compiler/placement/Qwen3Stages.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -37,6 +39,12 @@ llvm::cl::opt<std::string> targetName("target",
                                                      "default target)"),
                                       llvm::cl::value_desc("name"), llvm::cl::cat(options));
 
+llvm::cl::opt<int64_t> poolChunks("pool-chunks",
+                                  llvm::cl::desc("batch_kv_store's KV pool, in KV chunks "
+                                                 "(default 1)"),
+                                  llvm::cl::init(1), llvm::cl::value_desc("N"),
+                                  llvm::cl::cat(options));
+
 int fail(const llvm::Twine &message) {
   llvm::errs() << "rngd-stagegen: error: " << message << "\n";
   return 1;
@@ -60,6 +68,8 @@ int main(int argc, char **argv) {
   if (!placement::parseQwen3Config((*buffer)->getBuffer().str(), shape, error))
     return fail(configFile + ": " + error);
 
+  if (poolChunks < 1)
+    return fail("--pool-chunks " + llvm::Twine(poolChunks) + ": the pool holds at least one chunk");
   std::vector<int64_t> counts(tokenCounts.begin(), tokenCounts.end());
   if (counts.empty())
     counts = placement::prefillTokenCounts();
@@ -101,7 +111,7 @@ int main(int argc, char **argv) {
   for (const Job &job : jobs) {
     mlir::MLIRContext context; // one per stage: its type aliases are its own
     llvm::Expected<placement::GeneratedStage> stage =
-        placement::buildQwen3Stage(&context, job.stage, shape, *target, job.tokens);
+        placement::buildQwen3Stage(&context, job.stage, shape, *target, job.tokens, poolChunks);
     if (!stage)
       return fail(llvm::toString(stage.takeError()));
     files.push_back({outputDir + "/" + job.stem + ".mlir", placement::printStage(*stage)});

@@ -4,6 +4,7 @@
 
 #include "qwen3/host/Bf16.h"
 #include "qwen3/host/CheckStatus.h"
+#include "qwen3/host/PipelineWeights.h"
 #include "qwen3/host/RopeTables.h"
 #include "qwen3/host/StageCache.h"
 
@@ -25,7 +26,31 @@ const char *const kStages[NumStages] = {"embedding",         "projection",
                                         "decoder",           "final_layer",
                                         "token_lookup",      "prefill_projection",
                                         "prefill_attention_first", "prefill_attention",
-                                        "prefill_decoder"};
+                                        "prefill_decoder",   "batch_projection",
+                                        "batch_kv_store",    "batch_attention_first",
+                                        "batch_attention",   "batch_attention_norm",
+                                        "batch_decoder",     "batch_final_layer"};
+
+const char *stageKernel(int s) {
+  switch (s) {
+  case BatchAttentionFirst:
+    return kStages[AttentionFirst];
+  case BatchAttentionNext:
+    return kStages[AttentionNext];
+  case BatchDecoder:
+    return kStages[PrefillDecoder];
+  default:
+    return kStages[s];
+  }
+}
+
+const std::vector<int> &batchStages() {
+  static const std::vector<int> stages = {BatchProjection,    BatchKvStore,
+                                          BatchAttentionFirst, BatchAttentionNext,
+                                          BatchAttentionNorm, BatchDecoder,
+                                          BatchFinalLayer};
+  return stages;
+}
 
 std::vector<int> Pipeline::stagesUsed(bool deviceLookup) {
   return {deviceLookup ? TokenLookup : Embedding, Projection, AttentionFirst, AttentionNext,
@@ -33,8 +58,15 @@ std::vector<int> Pipeline::stagesUsed(bool deviceLookup) {
 }
 
 std::string Pipeline::stageFile(int stage, int tokens) {
-  return stage >= PrefillProjection ? std::string(kStages[stage]) + "_t" + std::to_string(tokens)
-                                    : std::string(kStages[stage]);
+  const bool perBlock = stage >= PrefillProjection && stage != BatchAttentionFirst &&
+                        stage != BatchAttentionNext;
+  return perBlock ? std::string(stageKernel(stage)) + "_t" + std::to_string(tokens)
+                  : std::string(stageKernel(stage));
+}
+
+std::string Pipeline::batchStageFile(int stage, int tokens, int poolChunks) {
+  return stage == BatchKvStore ? stageFile(stage, tokens) + "_p" + std::to_string(poolChunks)
+                               : stageFile(stage, tokens);
 }
 
 std::vector<int> Pipeline::prefillBlocks(int n, const std::vector<int> &sizes) {
@@ -50,6 +82,8 @@ std::vector<int> Pipeline::prefillBlocks(int n, const std::vector<int> &sizes) {
 }
 
 bool Pipeline::uses(int s) const {
+  if (s >= BatchProjection)
+    return !batch_.empty();
   if (s >= PrefillProjection)
     return !prefill_.empty();
   return k_[s] != nullptr;
@@ -60,28 +94,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 bool fileExists(const std::string &p) { return access(p.c_str(), R_OK) == 0; }
-
-// The per-layer weights each stage binds: argument name, checkpoint suffix.
-const std::vector<std::pair<const char *, const char *>> kProjectionWeights = {
-    {"q_weight", "self_attn.q_proj.weight"},
-    {"k_weight", "self_attn.k_proj.weight"},
-    {"v_weight", "self_attn.v_proj.weight"},
-    {"input_rms_weight", "input_layernorm.weight"},
-    {"q_rms_weight", "self_attn.q_norm.weight"},
-    {"k_rms_weight", "self_attn.k_norm.weight"}};
-const std::vector<std::pair<const char *, const char *>> kDecoderWeights = {
-    {"o_weight", "self_attn.o_proj.weight"},
-    {"post_rms_weight", "post_attention_layernorm.weight"},
-    {"up_weight", "mlp.up_proj.weight"},
-    {"gate_weight", "mlp.gate_proj.weight"},
-    {"down_weight", "mlp.down_proj.weight"}};
-// The prefill projection's weights, made per layer at load: q, k and v's rows in one tensor,
-// and each head's norm weights (q_norm's for the q heads, k_norm's for the k heads, zeros for
-// the v heads, whose norm the stage computes but does not use).
-const std::vector<std::pair<const char *, const char *>> kPrefillProjectionWeights = {
-    {"qkv_weight", "prefill.qkv_weight"},
-    {"input_rms_weight", "input_layernorm.weight"},
-    {"head_rms_weight", "prefill.head_rms_weight"}};
 
 constexpr float kMasked = -1.2676506002282294e30f; // -2^100
 
@@ -275,6 +287,7 @@ Pipeline::Pipeline(const std::string &dir, const Weights &weights, int positions
 
   kv_ = std::make_unique<KvCache>(device_, cfg_, kChunk, kvChunks(positions));
   seq_ = std::make_unique<KvSequence>(*kv_);
+  active_ = seq_.get();
 
   // Activations and per-step inputs, bound once; only weights and caches are rebound per layer.
   rngd::Buffer &x = buffer("x", H * 2), &q = buffer("q", Q * 2);
@@ -323,7 +336,10 @@ Pipeline::Pipeline(const std::string &dir, const Weights &weights, int positions
     setUpPrefill(prefillSizes);
 }
 
-void Pipeline::setUpPrefill(const std::vector<int> &sizes) {
+void Pipeline::uploadPrefillWeights() {
+  if (prefillWeights_)
+    return;
+  prefillWeights_ = true;
   const size_t H = cfg_.hiddenSize, Q = cfg_.qDim(), kv = cfg_.kvDim(), D = cfg_.headDim;
   const size_t rows = Q + 2 * kv;
   for (int L = 0; L < cfg_.numLayers; ++L) {
@@ -348,6 +364,11 @@ void Pipeline::setUpPrefill(const std::vector<int> &sizes) {
       norms[r] = r < Q ? qn.data[r % D] : kn.data[r % D];
     write(buffer(layerTensorName(L, "prefill.head_rms_weight"), rows * 2), norms);
   }
+}
+
+void Pipeline::setUpPrefill(const std::vector<int> &sizes) {
+  const size_t H = cfg_.hiddenSize, Q = cfg_.qDim(), D = cfg_.headDim;
+  uploadPrefillWeights();
   // The activations, each as large as the largest block's argument; every block size's
   // kernels bind views of their first bytes.
   for (const auto &[name, bytes] : prefillBufferBytes(cfg_, device_.target(), sizes))
@@ -390,8 +411,8 @@ rngd::Buffer &Pipeline::weight(const std::string &name) {
 }
 
 void Pipeline::bindChunk(int s, const char *arg, int layer, char kind, int index) {
-  seq_->reserve((index + 1) * kChunk);
-  const int chunk = seq_->chunk(index);
+  active_->reserve((index + 1) * kChunk);
+  const int chunk = active_->chunk(index);
   check(k_[s]->bind(arg, kv_->buffer(layer, kind), kv_->offset(chunk)),
         std::string(kStages[s]) + "." + arg);
 }
@@ -404,7 +425,7 @@ std::vector<uint16_t> Pipeline::readChunk(int layer, char kind, int index, int f
   std::vector<uint16_t> out(size_t(rows) * rowBytes / 2);
   const rngd::Buffer &b = kv_->buffer(layer, kind);
   check(b.read(out.data(), uint64_t(rows) * rowBytes,
-               kv_->offset(seq_->chunk(index)) + uint64_t(first) * rowBytes),
+               kv_->offset(active_->chunk(index)) + uint64_t(first) * rowBytes),
         "reading " + b.name());
   return out;
 }
@@ -423,15 +444,6 @@ void Pipeline::bindLayer(int s, int layer,
     bind(s, arg, *buffers_.at(layerTensorName(layer, suffix)));
 }
 
-template <typename T> std::vector<T> Pipeline::read(const rngd::Buffer &b) const {
-  std::vector<T> v(b.bytes() / sizeof(T));
-  check(b.read(v.data(), v.size() * sizeof(T)), "reading " + b.name());
-  return v;
-}
-
-template <typename T> void Pipeline::write(rngd::Buffer &b, const std::vector<T> &v) {
-  check(b.write(v.data(), v.size() * sizeof(T)), "writing " + b.name());
-}
 
 void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &logits) {
   const int chunk = pos / kChunk, row = pos % kChunk;
@@ -730,8 +742,8 @@ void Pipeline::preloadCache(int layer, int length, const std::vector<uint16_t> &
                             const std::vector<uint16_t> &v) {
   const size_t kv = cfg_.kvDim();
   for (int p = 0; p < length; ++p) {
-    seq_->reserve(p + 1);
-    const uint64_t at = kv_->offset(seq_->chunk(p / kChunk)) + uint64_t(p % kChunk) * kv * 2;
+    active_->reserve(p + 1);
+    const uint64_t at = kv_->offset(active_->chunk(p / kChunk)) + uint64_t(p % kChunk) * kv * 2;
     check(kv_->buffer(layer, 'k').write(k.data() + size_t(p) * kv, kv * 2, at), "the KV cache");
     check(kv_->buffer(layer, 'v').write(v.data() + size_t(p) * kv, kv * 2, at), "the KV cache");
   }

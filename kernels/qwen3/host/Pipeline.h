@@ -16,6 +16,7 @@
 // std::runtime_error with the stage and argument named.
 #pragma once
 
+#include "qwen3/host/CheckStatus.h"
 #include "qwen3/host/HbmLayout.h"
 #include "qwen3/host/KvCache.h"
 #include "qwen3/host/Model.h"
@@ -33,6 +34,19 @@ namespace rngd::qwen3 {
 
 constexpr int kChunk = 512; // T: keys per KV chunk (the generated attention stages' chunk)
 
+/// The kernel a stage launches (the batch stages reuse the decode attention and
+/// prefill_decoder kernels): kStages[s] names the stage in reports, this its kernel.
+const char *stageKernel(int s);
+/// The stages of a batched decode step, in launch order.
+const std::vector<int> &batchStages();
+
+/// One sequence's token in a batched decode step.
+struct BatchToken {
+  KvSequence *sequence = nullptr; // its KV chunks (from the pipeline's pool)
+  int token = 0;
+  int position = 0; // the token's position: its K/V row goes there
+};
+
 /// A step runs Embedding (the host uploads the token's row) or TokenLookup (the host writes the
 /// row's byte offset; a DMA gather reads the row from the resident table), then the others.
 /// A prefill runs the three multi-token stages per layer (docs/prefill.md), then FinalLayer.
@@ -48,6 +62,14 @@ enum Stage {
   PrefillAttention,      // prefill_attention_first: the block's own chunk, causal
   PrefillAttentionChunk, // prefill_attention: an earlier chunk folded into the state
   PrefillDecoder,
+  // The batched decode step (PipelineBatch.cpp): B sequences padded to a block of T tokens.
+  BatchProjection,     // batch_projection_t<T>: q/k/v of every token, K/V rows to staging
+  BatchKvStore,        // batch_kv_store_t<T>: the staged rows into the pool (slot mapping)
+  BatchAttentionFirst, // attention_forward_first, once per sequence, q and state at its row
+  BatchAttentionNext,  // attention_forward, per sequence and earlier chunk
+  BatchAttentionNorm,  // batch_attention_norm_t<T>: a = out / sum into the decoder's layout
+  BatchDecoder,        // prefill_decoder_t<T>
+  BatchFinalLayer,     // batch_final_layer_t<T>: the LM head for every token
   NumStages
 };
 extern const char *const kStages[NumStages];
@@ -106,6 +128,9 @@ public:
   /// A stage's file stem: the stage's name, a prefill stage's with its block size
   /// ("prefill_decoder_t128").
   static std::string stageFile(int stage, int tokens);
+  /// A batch stage's file stem at block size T: stageFile's, batch_kv_store's with the pool
+  /// it was placed for ("batch_kv_store_t16_p9").
+  static std::string batchStageFile(int stage, int tokens, int poolChunks);
   /// The block sizes a prompt of n tokens is prefilled in, each block starting a KV chunk:
   /// whole chunks while more than a chunk remains, then the smallest block size (of `sizes`,
   /// the generator's, ascending, the largest a chunk) that covers the rest: 9 -> {16},
@@ -126,6 +151,23 @@ public:
   void prefill(const std::vector<int> &tokens, int block, int size, bool wantLogits,
                std::vector<float> &logits);
 
+  /// Loads the batched decode step's kernels for each block size T in `sizes` (the generator's
+  /// batchTokenCounts()) from DIR (DIR/batch_kv_store_t<T>.rngd placed for this pipeline's
+  /// pool: kvCache().capacity() chunks) and allocates their buffers; takes one chunk of the
+  /// pool for the padding tokens' K/V rows.
+  void enableBatch(const std::string &dir, const std::vector<int> &sizes);
+  /// The block sizes enableBatch loaded (ascending); empty when it was not called.
+  const std::vector<int> &batchSizes() const { return batchSizes_; }
+  /// One decode step of B = tokens.size() sequences (1..the largest batch size), each at its
+  /// own position with its own chunks (reserved here up to the position): the weights stream
+  /// once for all of them, attention runs per sequence over its chunks. logits[b]: token b's
+  /// [W] (float). A sequence's logits do not depend on B or on the other sequences. Returns
+  /// the step's device cycles.
+  int64_t stepBatch(const std::vector<BatchToken> &tokens, std::vector<std::vector<float>> &logits);
+  /// Runs step() and prefill() on `sequence`'s chunks from now on (nullptr: the pipeline's own
+  /// sequence).
+  void useSequence(KvSequence *sequence) { active_ = sequence ? sequence : seq_.get(); }
+
   /// Fills the KV rows of positions 0..length-1 of layer L with the given bf16 rows
   /// ([length][kvDim]); takes the chunks they need.
   void preloadCache(int layer, int length, const std::vector<uint16_t> &k,
@@ -140,6 +182,7 @@ public:
   const StageStats &stats(int s) const { return stats_[s]; }
   const rngd::Device &device() const { return device_; }
   const KvCache &kvCache() const { return *kv_; }
+  KvCache &kvCache() { return *kv_; }
 
 private:
   /// The four multi-token stages at one block size, and where the host's data sits in them.
@@ -148,6 +191,19 @@ private:
     ScheduleInfo schedules[4];
     HbmLayout x, rope, q, attn; // [T, H], [T, F], [T, Q], [Q, T]
   };
+  /// The batched step's kernels at one block size (BatchProjection .. BatchFinalLayer; the
+  /// attention entries unused: those kernels do not depend on T).
+  struct BatchSet {
+    std::unique_ptr<rngd::Kernel> kernels[NumStages];
+    ScheduleInfo schedules[NumStages];
+    HbmLayout x, rope, logits; // [T, H], [T, F], [T, Wp]
+  };
+  void selectBatch(int size);
+  void uploadPrefillWeights();
+  /// The batch's embedding rows, RoPE rows and K/V slots; per-sequence chunks reserved.
+  void writeBatchInputs(const std::vector<BatchToken> &tokens, int T, const BatchSet &set);
+  /// Per sequence, attention over its chunks with q and the state at its row of the batch.
+  void batchAttention(int layer, const std::vector<BatchToken> &tokens);
   void loadStage(const std::string &dir, const std::string &file, const char *name,
                  std::unique_ptr<rngd::Kernel> &kernel, ScheduleInfo &schedule);
   /// Points the prefill stages at block size T's kernels.
@@ -180,8 +236,14 @@ private:
   void bindLayer(int s, int layer, const std::vector<std::pair<const char *, const char *>> &args);
   void launch(int s);
   void record(int s, const oracle::RuleCount &c);
-  template <typename T> std::vector<T> read(const rngd::Buffer &b) const;
-  template <typename T> void write(rngd::Buffer &b, const std::vector<T> &v);
+  template <typename T> std::vector<T> read(const rngd::Buffer &b) const {
+    std::vector<T> v(b.bytes() / sizeof(T));
+    check(b.read(v.data(), v.size() * sizeof(T)), "reading " + b.name());
+    return v;
+  }
+  template <typename T> void write(rngd::Buffer &b, const std::vector<T> &v) {
+    check(b.write(v.data(), v.size() * sizeof(T)), "writing " + b.name());
+  }
 
   const Weights &w_;
   const Qwen3Config &cfg_;
@@ -189,7 +251,14 @@ private:
   uint64_t paddedVocab_ = 0; // Wp: the LM head's rows, final_layer's lm_head_weight
   rngd::Device device_; // declared before the kernels: bound buffers outlive them
   std::unique_ptr<KvCache> kv_;
-  std::unique_ptr<KvSequence> seq_; // the one sequence a pipeline runs
+  std::unique_ptr<KvSequence> seq_; // the pipeline's own sequence
+  KvSequence *active_ = nullptr;     // the sequence step() and prefill() run on
+  bool prefillWeights_ = false;      // prefill.qkv_weight / head_rms_weight uploaded
+  std::map<int, BatchSet> batch_;    // by block size
+  std::unique_ptr<rngd::Kernel> batchAttention_[2]; // attention_forward_first, attention_forward
+  ScheduleInfo batchAttentionSched_[2];
+  std::vector<int> batchSizes_;
+  int paddingChunk_ = -1; // the pool chunk the padding tokens' K/V rows go to
   std::unique_ptr<rngd::Kernel> decode_[NumStages]; // the decode stages' kernels
   ScheduleInfo decodeSched_[NumStages];
   std::map<int, PrefillSet> prefill_; // by block size

@@ -136,12 +136,13 @@ std::string stageCacheDir(const Qwen3Config &config, const TargetModel &target) 
 
 bool ensureStage(const std::string &dir, const Qwen3Config &config, const TargetModel &target,
                  const std::string &stage, int tokens, const std::string &file,
-                 std::string &error) {
+                 std::string &error, int poolChunks) {
   const std::string rngd = dir + "/" + file + ".rngd", json = dir + "/" + file + ".json";
   if (exists(rngd) && exists(json))
     return true;
   placement::StageBinary binary;
-  if (!placement::compileQwen3Stage(shapeOf(config), target, stage, tokens, binary, error))
+  if (!placement::compileQwen3Stage(shapeOf(config), target, stage, tokens, binary, error,
+                                    poolChunks))
     return false;
   if (!makeDirs(dir)) {
     error = "cannot create the stage cache directory " + dir;

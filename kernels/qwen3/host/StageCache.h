@@ -46,11 +46,12 @@ const std::string &compilerBuild();
 std::string stageCacheDir(const Qwen3Config &config, const TargetModel &target);
 
 /// Makes sure dir/<file>.rngd and dir/<file>.json exist: generates the stage (`tokens` its
-/// prefill block size, 1 for decode) and compiles it when they do not. Files are written under
+/// prefill or batch block size, 1 for decode; `poolChunks` the KV pool batch_kv_store scatters
+/// into) and compiles it when they do not. Files are written under
 /// a temporary name and renamed, so concurrent runs never read half a file. False with
 /// `error` (the placement rule the shape fails, or the compiler's messages) otherwise.
 bool ensureStage(const std::string &dir, const Qwen3Config &config, const TargetModel &target,
                  const std::string &stage, int tokens, const std::string &file,
-                 std::string &error);
+                 std::string &error, int poolChunks = 1);
 
 } // namespace rngd::qwen3

@@ -16,6 +16,8 @@
 #include "qwen3/host/HfModel.h"
 #include "qwen3/host/Model.h"
 #include "qwen3/host/Pipeline.h"
+#include "qwen3/host/PromptsFile.h"
+#include "qwen3/host/PromptsMode.h"
 #include "qwen3/host/Reference.h"
 #include "qwen3/host/Report.h"
 #include "qwen3/host/Sampler.h"
@@ -65,6 +67,7 @@ using Clock = std::chrono::steady_clock;
 // fewer than the 40,960 positions of Qwen3's max_position_embeddings.
 constexpr int kMaxPositions = 32768;
 constexpr int kMaxLayers = 28; // of the seeded Qwen3-0.6B; a checkpoint may have more
+const int kMaxBatch = int(rngd::placement::batchTokenCounts().back());
 const std::string kLayersRange = "--layers must be an integer in 1.." + std::to_string(kMaxLayers) +
                                  " (Qwen3-0.6B's layers; a --model checkpoint's num_hidden_layers), got '";
 
@@ -92,6 +95,10 @@ struct Options {
   // Output: --quiet prints only the generated text on stdout; --json one JSON object;
   // --verbose a stderr line per step instead of the prompt's progress line.
   bool quiet = false, json = false, verbose = false;
+  // --prompts: many requests, batched (PromptsMode.h).
+  std::string promptsFile, dumpLogitsDir;
+  int maxBatch = 8;
+  bool maxBatchGiven = false;
 };
 
 [[noreturn]] void usageError(const std::string &msg) {
@@ -169,6 +176,16 @@ void printHelp() {
       "                         and wall times (and the --check results)\n"
       "  --verbose              a stderr line per step (position, token, next token, wall\n"
       "                         time) instead of the prompt's progress line\n"
+      "batches (many requests at once):\n"
+      "  --prompts FILE.jsonl   one request per line: {\"prompt\": TEXT} (through the chat\n"
+      "                         template unless --raw) or {\"token_ids\": [...]}, optional\n"
+      "                         max_new_tokens, temperature, top_k, top_p, seed (defaults:\n"
+      "                         the options above). The requests join and leave the batch\n"
+      "                         between decode steps; one JSON line per request on stdout,\n"
+      "                         in input order: index, generated_ids, text, stop_reason,\n"
+      "                         time_to_first_token, decode_cycles\n"
+      "  --max-batch B          sequences per decode step, 1..64 (default 8)\n"
+      "  --dump-logits-dir DIR  write DIR/<index>.f32: each request's last logits\n"
       "  --help, -h             this text\n");
 }
 
@@ -283,6 +300,21 @@ Options parseArgs(int argc, char **argv) {
       o.report = next();
       if (o.report.empty())
         usageError("--report needs a file name");
+    } else if (a == "--prompts") {
+      o.promptsFile = next();
+      if (o.promptsFile.empty())
+        usageError("--prompts needs a file name");
+    } else if (a == "--max-batch") {
+      std::string s = next();
+      if (!parseInt64(s, 1, kMaxBatch, v))
+        usageError("--max-batch must be an integer in 1.." + std::to_string(kMaxBatch) +
+                   ", got '" + s + "'");
+      o.maxBatch = int(v);
+      o.maxBatchGiven = true;
+    } else if (a == "--dump-logits-dir") {
+      o.dumpLogitsDir = next();
+      if (o.dumpLogitsDir.empty())
+        usageError("--dump-logits-dir needs a directory name");
     } else if (a == "--keep-kernels") {
       flag();
       o.keepKernels = true;
@@ -355,6 +387,20 @@ Options parseArgs(int argc, char **argv) {
       usageError("unknown argument '" + std::string(argv[i]) + "'");
     }
   }
+  if (!o.promptsFile.empty()) {
+    if (o.havePrompt || haveTokens)
+      usageError("--prompts gives the requests: no --prompt, --prompt-file or --token-ids");
+    if (o.startPos || o.deviceLookup || !o.dumpLogits.empty() || o.json || o.verbose ||
+        o.prefillGiven || !o.kernelsDir.empty())
+      usageError("--prompts runs with the stage cache and prints JSON lines: --start-pos, "
+                 "--device-lookup, --dump-logits, --json, --verbose, --prefill-block and "
+                 "--kernels do not apply (--dump-logits-dir and --check do)");
+    if (o.modelDir.empty() && o.configFile.empty() && o.layers > kMaxLayers)
+      usageError(kLayersRange + std::to_string(o.layers) + "'");
+    return o;
+  }
+  if (o.maxBatchGiven || !o.dumpLogitsDir.empty())
+    usageError("--max-batch and --dump-logits-dir apply to --prompts FILE.jsonl");
   if (o.havePrompt && haveTokens)
     usageError("give either a text prompt (--prompt, --prompt-file) or --token-ids, not both");
   if (!o.havePrompt && (!haveTokens || o.tokens.empty()))
@@ -466,7 +512,7 @@ std::vector<int> stopTokenIds(const std::string &modelDir) {
 // by scripts/install-deps.sh) when text is wanted (a text prompt, --quiet, --json). Null when
 // none is found and none is needed.
 std::unique_ptr<Tokenizer> loadTokenizer(const Options &opt) {
-  const bool wantText = opt.havePrompt || opt.quiet || opt.json;
+  const bool wantText = opt.havePrompt || opt.quiet || opt.json || !opt.promptsFile.empty();
   std::string path = opt.tokenizerPath;
   if (path.empty() && !opt.modelDir.empty() && fileExists(opt.modelDir + "/tokenizer.json"))
     path = opt.modelDir + "/tokenizer.json";
@@ -676,6 +722,85 @@ private:
   std::string text_;
 };
 
+/// The weights: --model's checkpoint (its first --layers layers), else seeded ones of
+/// modelConfig's shape.
+std::unique_ptr<Weights> loadWeights(const Options &opt, const Qwen3Config &modelConfig,
+                                     int threads) {
+  std::unique_ptr<Weights> weights;
+  if (!opt.modelDir.empty()) {
+    LoadOptions lo;
+    lo.maxLayers = opt.layers;
+    LoadNotes notes;
+    std::string err;
+    if (!loadHfModel(opt.modelDir, lo, weights, err, &notes))
+      fatal("loading " + opt.modelDir + ": " + err);
+    if (notes.ignoredLmHead)
+      std::fprintf(stderr,
+                   "rngd-qwen3: note: %s/config.json has tie_word_embeddings true, so the LM head "
+                   "is model.embed_tokens.weight (as in Hugging Face); the checkpoint's separate "
+                   "lm_head.weight is not used\n",
+                   opt.modelDir.c_str());
+  } else {
+    Qwen3Config cfg = modelConfig; // Qwen3-0.6B's unless --config gave a shape
+    cfg.numLayers = opt.layers;
+    weights = std::make_unique<Weights>(seededWeights(cfg, opt.seed, threads));
+  }
+  return weights;
+}
+
+/// --prompts: the requests from the file (each "prompt" through the chat template unless
+/// --raw), the weights, then the batched run.
+int runPrompts(const Options &opt, const Qwen3Config &modelConfig) {
+  std::unique_ptr<Tokenizer> tokenizer = loadTokenizer(opt);
+  std::ifstream f(opt.promptsFile, std::ios::binary);
+  std::ostringstream text;
+  text << f.rdbuf();
+  if (!f)
+    fatal("cannot read --prompts " + opt.promptsFile);
+  BatchRequest defaults;
+  defaults.maxNewTokens = std::max(1, opt.maxNewTokens);
+  defaults.sampling = opt.sampling;
+  defaults.stopIds = stopTokenIds(opt.modelDir);
+  PromptEncoder encode = [&](const std::string &prompt, std::vector<int> &ids, std::string &err) {
+    if (!tokenizer || !tokenizer->canEncode()) {
+      err = "a text prompt needs a tokenizer.json that encodes: give --tokenizer FILE";
+      return false;
+    }
+    if (firstInvalidUtf8(prompt) != std::string::npos) {
+      err = "invalid UTF-8 at byte " + std::to_string(firstInvalidUtf8(prompt));
+      return false;
+    }
+    return tokenizer->encode(opt.raw ? prompt : applyChatTemplate({opt.system, prompt, !opt.noThink}),
+                             ids, err);
+  };
+  std::vector<BatchRequest> requests;
+  std::string err;
+  if (!parsePromptsFile(text.str(), opt.promptsFile, defaults, modelConfig.vocabSize, encode,
+                        requests, err))
+    fatal(err);
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const BatchRequest &r = requests[i];
+    const long long need = (long long)r.prompt.size() + r.maxNewTokens - 1;
+    if (need > std::min(kMaxPositions, modelConfig.maxPositionEmbeddings))
+      fatal(opt.promptsFile + ": request " + std::to_string(i) + " needs " +
+            std::to_string(need) + " positions (" + std::to_string(r.prompt.size()) +
+            " prompt tokens + max_new_tokens " + std::to_string(r.maxNewTokens) +
+            " - 1), more than the " +
+            std::to_string(std::min(kMaxPositions, modelConfig.maxPositionEmbeddings)) +
+            " a sequence may hold");
+  }
+  int threads = int(std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
+  std::unique_ptr<Weights> weights = loadWeights(opt, modelConfig, threads);
+  PromptsModeOptions mode;
+  mode.maxBatch = opt.maxBatch;
+  mode.dumpLogitsDir = opt.dumpLogitsDir;
+  mode.report = opt.report;
+  mode.noPrefill = opt.noPrefill;
+  mode.quiet = opt.quiet;
+  mode.check = opt.check;
+  return runPromptsMode(mode, *weights, requests, tokenizer.get());
+}
+
 int run(int argc, char **argv) {
   Options opt = parseArgs(argc, argv);
   const bool plain = !opt.quiet && !opt.json; // the human-readable report on stdout
@@ -712,6 +837,8 @@ int run(int argc, char **argv) {
       opt.layers = modelConfig.numLayers;
   }
   const bool fromCheckpoint = !opt.modelDir.empty();
+  if (!opt.promptsFile.empty())
+    return runPrompts(opt, modelConfig);
   PrefillChoice prefill;
   if (!opt.havePrompt)
     prefill = checkLimits(opt, modelConfig, fromCheckpoint);
@@ -750,26 +877,7 @@ int run(int argc, char **argv) {
               ".mlir with rngdc, or leave out --kernels)");
     }
 
-  // Weights.
-  std::unique_ptr<Weights> weights;
-  if (!opt.modelDir.empty()) {
-    LoadOptions lo;
-    lo.maxLayers = opt.layers;
-    LoadNotes notes;
-    std::string err;
-    if (!loadHfModel(opt.modelDir, lo, weights, err, &notes))
-      fatal("loading " + opt.modelDir + ": " + err);
-    if (notes.ignoredLmHead)
-      std::fprintf(stderr,
-                   "rngd-qwen3: note: %s/config.json has tie_word_embeddings true, so the LM head "
-                   "is model.embed_tokens.weight (as in Hugging Face); the checkpoint's separate "
-                   "lm_head.weight is not used\n",
-                   opt.modelDir.c_str());
-  } else {
-    Qwen3Config cfg = modelConfig; // Qwen3-0.6B's unless --config gave a shape
-    cfg.numLayers = opt.layers;
-    weights = std::make_unique<Weights>(seededWeights(cfg, opt.seed, threads));
-  }
+  std::unique_ptr<Weights> weights = loadWeights(opt, modelConfig, threads);
   const Qwen3Config &cfg = weights->config();
   for (int t : opt.tokens)
     if (t < 0 || t >= cfg.vocabSize)
