@@ -2,6 +2,7 @@
 
 #include "compiler/placement/StageBuilder.h"
 #include "compiler/placement/qwen3/BatchKvStore.h"
+#include "compiler/placement/qwen3/PrefillAttentionPartial.h"
 #include "compiler/placement/qwen3/Stages.h"
 
 #include "mlir/IR/OperationSupport.h"
@@ -28,6 +29,7 @@ const std::map<std::string, StageFn> &stageBuilders() {
       {"prefill_projection", qwen3::buildPrefillProjection},
       {"prefill_attention_first", qwen3::buildPrefillAttentionFirst},
       {"prefill_attention", qwen3::buildPrefillAttention},
+      {"prefill_attention_partial", qwen3::buildPrefillAttentionPartial},
       {"prefill_decoder", qwen3::buildPrefillDecoder},
       {"batch_projection", qwen3::buildBatchProjection},
       {"batch_kv_store", qwen3::buildBatchKvStore},
@@ -49,6 +51,11 @@ const std::vector<std::string> &decodeStageNames() {
 const std::vector<std::string> &prefillStageNames() {
   static const std::vector<std::string> names = {"prefill_projection", "prefill_attention_first",
                                                  "prefill_attention", "prefill_decoder"};
+  return names;
+}
+
+const std::vector<std::string> &extraPrefillStageNames() {
+  static const std::vector<std::string> names = {"prefill_attention_partial"};
   return names;
 }
 
@@ -85,7 +92,8 @@ llvm::Expected<GeneratedStage> buildQwen3Stage(mlir::MLIRContext *context, const
                                        llvm::join(known, ", "));
   }
   bool batch = llvm::is_contained(batchStageNames(), stage);
-  bool prefill = batch || llvm::is_contained(prefillStageNames(), stage);
+  bool prefill = batch || llvm::is_contained(prefillStageNames(), stage) ||
+                 llvm::is_contained(extraPrefillStageNames(), stage);
   const std::vector<int64_t> &counts = batch ? batchTokenCounts() : prefillTokenCounts();
   if (prefill && !llvm::is_contained(counts, tokens)) {
     std::vector<std::string> allowed;

@@ -4,6 +4,7 @@ read from the generated .mlir (its type aliases and tcp.axes), the attention's t
 generator's rule (16 x (D / 16) / G keys, at most T).
 
 usage: prefill_generated.py projection|attention|attention_next T MLIR RNGD WORKDIR [small|uniform]
+       prefill_generated.py attention_partial T MLIR RNGD WORKDIR small|uniform VISIBLE [NEXT_RNGD]
 """
 import os
 import re
@@ -218,6 +219,74 @@ def attention_next(T, mlir, rngd, d, dist):
     return rc
 
 
+def attention_partial(T, mlir, rngd, d, dist, visible=1, against=None):
+    """prefill_attention_partial: attention_next with key_mask [S] (0 for the keys < `visible`,
+    -2^100 for the rest) added before the scale, s = bf16((q . k + key_mask) / SCALE), as
+    prefill_attention_first adds its masks. `against`: prefill_attention's .rngd, run on the same
+    inputs; its outputs must equal these bit for bit (key_mask all 0: visible = S)."""
+    args = parse(mlir)
+    A = axes_of(mlir)
+    N, G, D, TQ = A["N"], A.get("G", 1), A["D"], 16
+    HQ, TB, TT, S = N * G, A.get("TB", 1), A.get("TT", 1), A["SB"] * A["SI"]
+    ax, st_ax = attention_axes(N, G, TB, TT, TQ, D)
+    rng = np.random.default_rng(11)
+    draw = drawer(rng, dist)
+    q = O.f32_to_bf16(draw((HQ, T, D)))
+    k = O.f32_to_bf16(draw((S, N, D)))
+    v = O.f32_to_bf16(draw((S, N, D)))
+    O.to_layout(q.reshape(N, G, TB, TT, TQ, D), args["q"], ax).tofile(d + "/q.bin")
+    kv_ax = {"SB": A["SB"], "SI": A["SI"], "N": N, "D": D}
+    O.to_layout(k.reshape(A["SB"], A["SI"], N, D), args["k_cache"], kv_ax).tofile(d + "/k_cache.bin")
+    O.to_layout(v.reshape(A["SB"], A["SI"], N, D), args["v_cache"], kv_ax).tofile(d + "/v_cache.bin")
+    mask = np.where(np.arange(S) < visible, np.float32(0), O.MASKED).astype(np.float32)
+    O.to_layout(mask.reshape(A["SB"], A["SI"]), args["key_mask"],
+                {"SB": A["SB"], "SI": A["SI"]}).tofile(d + "/key_mask.bin")
+    m = (rng.standard_normal((HQ, T)) + 2.5).astype(np.float32)
+    l = (rng.random((HQ, T)) * 100 + 1).astype(np.float32)
+    o = (rng.standard_normal((HQ, T, D)) * 10).astype(np.float32)
+    if dist == "uniform":
+        m[:], l[:], o[:] = O.MASKED, 0, 0
+    O.to_layout(m.reshape(N, G, TB, TT, TQ), args["max_hbm"], st_ax).tofile(d + "/max_hbm.bin")
+    O.to_layout(l.reshape(N, G, TB, TT, TQ), args["sum_hbm"], st_ax).tofile(d + "/sum_hbm.bin")
+    O.to_layout(o.reshape(N, G, TB, TT, TQ, D), args["out_hbm"], ax).tofile(d + "/out_hbm.bin")
+    state = ["max_hbm", "sum_hbm", "out_hbm"]
+    got = {}
+    for name in (["next"] if against else []) + ["partial"]:
+        ins = ["q", "k_cache", "v_cache"] + (["key_mask"] if name == "partial" else []) + state
+        run(against if name == "next" else rngd, d, ins, state)
+        got[name] = {n: np.fromfile("%s/%s.bin" % (d, n), dtype=np.uint32) for n in state}
+        for n, a in [("max_hbm", m), ("sum_hbm", l), ("out_hbm", o)]:  # the inputs again
+            O.to_layout(a.reshape((N, G, TB, TT, TQ) + a.shape[2:]), args[n],
+                        ax if n == "out_hbm" else st_ax).tofile("%s/%s.bin" % (d, n))
+    qf, kf, vf = (O.bf16_to_f32(a) for a in (q, k, v))
+    ones = np.ones((1, S), np.float32)
+    mn, ln, on = np.zeros_like(m), np.zeros_like(l), np.zeros_like(o)
+    for h in range(HQ):
+        kh, vh = kf[:, h // G], vf[:, h // G]
+        sc = O.bf16_to_f32(O.f32_to_bf16((O.contract(qf[h], kh) + mask) / O.SCALE))
+        mm = np.maximum(sc.max(axis=1), m[h])
+        alpha = np.exp((m[h] - mm).astype(np.float64)).astype(np.float32)
+        p = O.bf16_to_f32(O.f32_to_bf16(np.exp((sc - mm[:, None]).astype(np.float64)).astype(np.float32)))
+        mn[h] = mm
+        ln[h] = l[h] * alpha + O.contract(p, ones)[:, 0]
+        on[h] = O.contract(p, vh.T) + o[h] * alpha[:, None]
+    rc = 0
+    for name, exp, mapping, axes in [("max_hbm", mn, args["max_hbm"], st_ax),
+                                     ("sum_hbm", ln, args["sum_hbm"], st_ax),
+                                     ("out_hbm", on, args["out_hbm"], ax)]:
+        out = O.from_layout(got["partial"][name], mapping, axes)
+        bad = np.count_nonzero(out.reshape(exp.shape) != exp.view(np.uint32))
+        print("T=%d visible=%d %s (%s): %d values, %d mismatches" % (T, visible, name, dist,
+                                                                     exp.size, bad))
+        rc |= bad != 0
+        if against:
+            diff = np.count_nonzero(got["partial"][name] != got["next"][name])
+            print("T=%d %s against prefill_attention: %d values, %d differ" % (
+                T, name, exp.size, diff))
+            rc |= diff != 0
+    return rc
+
+
 def contract_rows(x, w, packet=32, rows=256):
     """O.contract in blocks of `rows` output rows (the same sums, less memory)."""
     return np.concatenate([O.contract(x, w[i:i + rows], packet)
@@ -300,4 +369,6 @@ if __name__ == "__main__":
     os.makedirs(d, exist_ok=True)
     modes = {"projection": projection, "attention": attention, "attention_next": attention_next,
              "decoder": decoder}
+    if kind == "attention_partial":  # ... small|uniform VISIBLE [PREFILL_ATTENTION_RNGD]
+        sys.exit(attention_partial(T, mlir, rngd, d, dist, int(sys.argv[7]), *sys.argv[8:9]))
     sys.exit(modes[kind](T, mlir, rngd, d, dist))

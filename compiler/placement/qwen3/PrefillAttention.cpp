@@ -1,8 +1,9 @@
 // `prefill_attention`: a block of T queries against one earlier, full chunk of the KV cache (no
 // mask), folded into each query's online-softmax state. The queries stay in the TRF, the keys
 // and V are broadcast around each kv head's ring of slices (kernels/qwen3/prefill_attention.mlir
-// was the hand-placed original; docs/prefill.md, "Attention and the decoder").
-#include "compiler/placement/qwen3/PrefillShared.h"
+// was the hand-placed original; docs/prefill.md, "Attention and the decoder"). With a key mask
+// it builds prefill_attention_partial (PrefillAttentionPartial.h).
+#include "compiler/placement/qwen3/PrefillAttentionPartial.h"
 #include "compiler/placement/qwen3/Stages.h"
 
 #include <algorithm>
@@ -41,6 +42,8 @@ struct AttentionPlan {
   int64_t gSlots; // the slices of a query tile's heads (heads, padded so that tiles tile the ring)
   int64_t passes; // passes one after another, each against the same keys and V in DM
   std::vector<int64_t> split; // each pass's heads (equal, or the rest in fewer)
+  bool partial = false;        // prefill_attention_partial: the key mask added to the scores
+  KeyMaskPlan km;              // its layouts (partial only)
 };
 
 // The name of a pass of `G` heads' axis: `G` in one pass, `GP` for the first pass's count, one
@@ -57,7 +60,7 @@ std::string passAxis(const AttentionPlan &p, int64_t G) {
 
 // The plan of a pass of `G` q heads of each kv head (all of them: one pass).
 llvm::Expected<AttentionPlan> planPass(const Qwen3Shape &s, const TargetModel &t, int64_t T,
-                                       int64_t G) {
+                                       int64_t G, const char *kStage) {
   AttentionPlan p;
   const int64_t N = s.kvHeads, D = s.headDim;
   p.heads = G, p.passes = s.groups() / G;
@@ -136,15 +139,16 @@ llvm::Expected<AttentionPlan> planPass(const Qwen3Shape &s, const TargetModel &t
 // All q heads of a kv head in one pass when they place, else passes of the most heads that
 // place, the rest likewise (5 heads: 4 + 1, or 2 + 2 + 1); a shape none places is refused with
 // the one-head pass's rule. The first pass's plan, with every pass's heads in `split`.
-llvm::Expected<AttentionPlan> planAttention(const Qwen3Shape &s, const TargetModel &t, int64_t T) {
+llvm::Expected<AttentionPlan> planAttention(const Qwen3Shape &s, const TargetModel &t, int64_t T,
+                                            const char *stage) {
   std::vector<int64_t> split;
   std::optional<AttentionPlan> first;
   for (int64_t rest = s.groups(); rest > 0;) {
     int64_t heads = rest;
-    llvm::Expected<AttentionPlan> p = planPass(s, t, T, heads);
+    llvm::Expected<AttentionPlan> p = planPass(s, t, T, heads, stage);
     while (!p && heads > 1) {
       llvm::consumeError(p.takeError());
-      p = planPass(s, t, T, --heads);
+      p = planPass(s, t, T, --heads, stage);
     }
     if (!p)
       return p.takeError();
@@ -172,6 +176,7 @@ struct AttentionTypes {
       qrowvrf, ein, einb, eout, pdm, pload, ptrf, pview, onein, onedm, ones, lacc, vdm, vrows,
       vcols, vtdm, vf, vs, oacc, odm, oload, ovrf, sth, oh, ostate;
   std::string qLayout; // q's HBM mapping, for the header
+  KeyMaskTypes km;     // prefill_attention_partial's key mask
 };
 
 // q as prefill_projection writes it (its token blocks over this stage's TB, TT, TQ), and a
@@ -281,19 +286,25 @@ AttentionTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const Attentio
     y.op = b.hbm("op", f, Expr::pair({n, gPass, tb, tt, d % dv, d / dv, tq}));
   }
   y.ostate = b.dm("ostate", f, cl, qs, Expr::pair({d % dv, d / dv, tq / L, tq % L}));
+  if (p.partial)
+    y.km = declareKeyMask(b, p.km, cl, qs, sb, si, d, axis("TR", p.tq / L), axis("TL", L), F);
   return y;
 }
 
 struct AttentionArgs {
   Value q, k, v, max, sum, out;
   Value kd, vt; // the keys and V in DM: loaded by the first pass, reused by the others
+  Value mask, maskd; // prefill_attention_partial's key mask, and its DM copy (null otherwise)
 };
 
+// With a key mask the queries from their DM copy on are [TR, TL] (PrefillAttentionPartial.h).
 Value loadQueries(StageBuilder &b, const AttentionTypes &y, const AttentionArgs &a) {
   Value qd = b.dma("qd", a.q, y.qdm);
-  Value q1 = b.fetch("q1", Context::main, qd, y.qload);
+  if (a.mask)
+    qd = b.reinterpret("qr", qd, y.km.qdm);
+  Value q1 = b.fetch("q1", Context::main, qd, a.mask ? y.km.qload : y.qload);
   Value q2 = b.collect("q2", q1);
-  return b.toTrf("qt", q2, y.qtrf);
+  return b.toTrf("qt", q2, a.mask ? y.km.qtrf : y.qtrf);
 }
 
 // k's rows laid out by the inter_transpose: slice (SB, D / 16) of the ring holds SI keys.
@@ -305,18 +316,25 @@ Value loadKeys(StageBuilder &b, const AttentionTypes &y, const AttentionArgs &a)
   return b.commit("kd", kr3, y.kdm);
 }
 
-// s = bf16(q . k / sqrt(D)): the keys broadcast around the ring.
+// s = bf16(q . k / sqrt(D)): the keys broadcast around the ring; with a key mask
+// s = bf16((q . k + key_mask) / sqrt(D)).
 Value scores(StageBuilder &b, const AttentionTypes &y, AttentionArgs &a, Value qt,
              int64_t headDim) {
+  Value kmv = a.mask ? loadKeyMask(b, y.km, a.mask, a.maskd) : Value();
   if (!a.kd)
     a.kd = loadKeys(b, y, a);
   Value k1 = b.fetch("k1", Context::main, a.kd, y.kf);
   Value k2 = b.switchOp("k2", tcp::SwitchMode::broadcast1, k1, y.ks);
   Value k3 = b.collect("k3", k2);
-  Value sa = b.contract("sa", k3, qt, kTimeBroadcastRows, y.sacc);
-  Value sv = b.vector("sv", sa, {Step::imm("div_f", float(std::sqrt(double(headDim))))});
-  Value sbv = b.cast("sb", sv, y.sres);
-  return b.commit("sd", sbv, y.sdm);
+  const bool m = bool(kmv); // the scores over [TR, TL], spelled back to TQ in DM
+  Value sa = b.contract("sa", k3, qt, kTimeBroadcastRows, m ? y.km.sacc : y.sacc);
+  std::vector<Step> steps = {Step::imm("div_f", float(std::sqrt(double(headDim))))};
+  if (m)
+    steps.insert(steps.begin(), Step::vrfOf("add_f", kmv));
+  Value sv = b.vector("sv", sa, steps);
+  Value sbv = b.cast("sb", sv, m ? y.km.sres : y.sres);
+  Value sd = b.commit("sd", sbv, m ? y.km.sdm : y.sdm);
+  return m ? b.reinterpret("sq", sd, y.sdm) : sd;
 }
 
 struct Softmax {
@@ -434,7 +452,10 @@ void describeAttention(StageBuilder &b, const Qwen3Shape &s, const AttentionPlan
                        const std::string &qLayout) {
   const int64_t D = s.headDim, G = p.heads, dv = D / p.vSplit;
   const std::string rootD = "sqrt(" + num(D) + ")";
-  b.describe(wrapHeader(
+  if (p.partial)
+    b.describe(wrapHeader(partialMathText(p.keys, s.heads, rootD)));
+  else
+    b.describe(wrapHeader(
       "Multi-token `prefill_attention` stage: a block of T = " + num(T) +
       " queries against one "
       "earlier, full " +
@@ -462,7 +483,8 @@ void describeAttention(StageBuilder &b, const Qwen3Shape &s, const AttentionPlan
       num(p.sb) + " x " + num(p.si) +
       "); the state max_hbm, sum_hbm f32 [N, G, T] "
       "(layout [N, G, TB, TT, TQ]) and out_hbm f32 [N, G, T, D] (layout [N, G, TB, TT, D % " +
-      num(dv) + ", D / " + num(dv) + ", TQ]), each slice's part contiguous."));
+      num(dv) + ", D / " + num(dv) + ", TQ]), each slice's part contiguous." +
+      (p.partial ? " " + partialMaskText(p.sb, p.si, p.tq / p.lanes, p.lanes) : std::string())));
   b.describe(wrapHeader(
       "Placement: kv head N on cluster N / " + num(p.kvPerCluster) + ", its " + num(p.ring) +
       " slices one ring. The queries stay in the TRF, " + num(p.tq) +
@@ -513,12 +535,19 @@ void attendPass(StageBuilder &b, const Qwen3Shape &s, const AttentionTypes &y, A
   b.dmaInto(o, a.out);
 }
 
-} // namespace
-
-llvm::Error buildPrefillAttention(StageBuilder &b, const Qwen3Shape &s, int64_t T) {
-  llvm::Expected<AttentionPlan> plan = planAttention(s, b.target(), T);
+// prefill_attention, or with `partial` prefill_attention_partial (the key mask).
+llvm::Error buildAttention(StageBuilder &b, const Qwen3Shape &s, int64_t T, bool partial) {
+  llvm::Expected<AttentionPlan> plan =
+      planAttention(s, b.target(), T, partial ? kPartialStage : kStage);
   if (!plan)
     return plan.takeError();
+  if (partial) {
+    llvm::Expected<KeyMaskPlan> km =
+        planKeyMask(b.target(), plan->sb, plan->si, plan->tq / plan->lanes);
+    if (!km)
+      return km.takeError();
+    plan->partial = true, plan->km = *km;
+  }
   std::vector<std::string> declared;
   AttentionTypes y = declareTypes(b, s, passPlan(*plan, 0), T, declared);
   describeAttention(b, s, *plan, T, y.qLayout);
@@ -526,6 +555,8 @@ llvm::Error buildPrefillAttention(StageBuilder &b, const Qwen3Shape &s, int64_t 
   a.q = b.input("q", y.qh);
   a.k = b.input("k_cache", y.kv);
   a.v = b.input("v_cache", y.kv);
+  if (partial)
+    a.mask = b.input("key_mask", y.km.hbm);
   a.max = b.inout("max_hbm", y.sth);
   a.sum = b.inout("sum_hbm", y.sth);
   a.out = b.inout("out_hbm", y.oh);
@@ -537,8 +568,10 @@ llvm::Error buildPrefillAttention(StageBuilder &b, const Qwen3Shape &s, int64_t 
   const int64_t tokensPerCluster = projectionTokens(T, b.target()).perCluster;
   for (int64_t c = 0, heads = 0; c < plan->passes; heads += plan->split[size_t(c++)]) {
     // heads: the heads before pass c, of each kv head; a pass of another count, its types.
-    if (c > 0 && plan->split[size_t(c)] != plan->split[size_t(c - 1)])
+    if (c > 0 && plan->split[size_t(c)] != plan->split[size_t(c - 1)]) {
       y = declareTypes(b, s, passPlan(*plan, c), T, declared);
+      a.maskd = Value(); // the mask's DM copy on this pass's slices
+    }
     const std::string x = std::to_string(c);
     AttentionArgs v = a;
     v.q = b.view("qv" + x + "_", a.q, heads * tokensPerCluster * s.headDim, y.qp);
@@ -546,9 +579,19 @@ llvm::Error buildPrefillAttention(StageBuilder &b, const Qwen3Shape &s, int64_t 
     v.sum = b.view("sv" + x + "_", a.sum, heads * T, y.sp);
     v.out = b.view("ov" + x + "_", a.out, heads * T * s.headDim, y.op);
     attendPass(b, s, y, v);
-    a.kd = v.kd, a.vt = v.vt;
+    a.kd = v.kd, a.vt = v.vt, a.maskd = v.maskd;
   }
   return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Error buildPrefillAttention(StageBuilder &b, const Qwen3Shape &s, int64_t T) {
+  return buildAttention(b, s, T, false);
+}
+
+llvm::Error buildPrefillAttentionPartial(StageBuilder &b, const Qwen3Shape &s, int64_t T) {
+  return buildAttention(b, s, T, true);
 }
 
 } // namespace rngd::placement::qwen3

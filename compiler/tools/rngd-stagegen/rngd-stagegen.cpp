@@ -96,6 +96,11 @@ int main(int argc, char **argv) {
       if (llvm::is_contained(placement::batchTokenCounts(), t) &&
           llvm::is_contained(stageNames, s))
         jobs.push_back({s, t, placement::prefillStageName(s, t)});
+  // Prefill stages outside the default set (prefill_attention_partial) likewise.
+  for (const std::string &s : placement::extraPrefillStageNames())
+    for (int64_t t : counts)
+      if (llvm::is_contained(stageNames, s))
+        jobs.push_back({s, t, placement::prefillStageName(s, t)});
   if (!stageNames.empty()) {
     for (const std::string &name : stageNames)
       if (!llvm::any_of(jobs, [&](const Job &j) { return j.stage == name || j.stem == name; }))

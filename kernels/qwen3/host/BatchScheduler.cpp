@@ -12,13 +12,14 @@ struct BatchScheduler::Running {
   const BatchRequest *request = nullptr;
   std::unique_ptr<KvSequence> sequence;
   std::unique_ptr<Sampler> sampler;
+  std::unique_ptr<Session> session; // its prompt on its sequence
   int position = 0; // of the next token fed
   int next = -1;    // the token fed at the next step
   bool done = false;
 };
 
-BatchScheduler::BatchScheduler(Pipeline &pipe, int maxBatch, std::vector<int> prefillSizes)
-    : pipe_(pipe), maxBatch_(maxBatch), prefillSizes_(std::move(prefillSizes)) {
+BatchScheduler::BatchScheduler(Pipeline &pipe, int maxBatch, bool prefill)
+    : pipe_(pipe), maxBatch_(maxBatch), prefill_(prefill) {
   if (pipe.batchSizes().empty())
     throw std::logic_error("internal error: a BatchScheduler needs Pipeline::enableBatch");
   if (maxBatch < 1 || maxBatch > pipe.batchSizes().back())
@@ -41,23 +42,13 @@ void BatchScheduler::start(Running &r) {
   const BatchRequest &q = *r.request;
   BatchResult &res = (*results_)[r.index];
   const int64_t before = deviceCycles();
-  const int n = int(q.prompt.size());
-  std::vector<float> logits;
+  GenerateResult fed;
   pipe_.useSequence(r.sequence.get());
-  if (!prefillSizes_.empty()) {
-    const std::vector<int> blocks = Pipeline::prefillBlocks(n, prefillSizes_);
-    for (size_t b = 0, begin = 0; b < blocks.size(); ++b, begin += kChunk) {
-      const size_t end = std::min(size_t(n), begin + size_t(blocks[b]));
-      std::vector<int> block(q.prompt.begin() + ptrdiff_t(begin), q.prompt.begin() + ptrdiff_t(end));
-      pipe_.prefill(block, int(b), blocks[b], int(end) == n, logits);
-    }
-  } else {
-    for (int i = 0; i < n; ++i)
-      pipe_.step(q.prompt[size_t(i)], i, i == n - 1, logits);
-  }
+  r.session->prompt(q.prompt, prefill_, fed);
   pipe_.useSequence(nullptr);
+  std::vector<float> &logits = fed.logits;
   res.firstTokenCycles = deviceCycles() - before;
-  r.position = n;
+  r.position = r.session->position();
   r.next = r.sampler->next(logits);
   res.generated.push_back(r.next);
   res.lastLogits = std::move(logits);
@@ -125,6 +116,7 @@ BatchScheduler::run(const std::vector<BatchRequest> &requests,
       r->sequence = std::make_unique<KvSequence>(pool);
       r->sequence->reserve(positions(q));
       r->sampler = std::make_unique<Sampler>(q.sampling);
+      r->session = std::make_unique<Session>(pipe_, std::vector<int>{});
       waiting.pop_front();
       start(*r);
       running.push_back(std::move(r));

@@ -8,6 +8,7 @@
 
 #include "qwen3/host/Pipeline.h"
 #include "qwen3/host/Sampler.h"
+#include "qwen3/host/Session.h"
 
 #include <cstdint>
 #include <functional>
@@ -41,8 +42,8 @@ struct DecodeStepRecord {
 
 class BatchScheduler {
 public:
-  /// `prefillSizes`: the pipeline's prefill block sizes (empty: prompts run token by token).
-  BatchScheduler(Pipeline &pipe, int maxBatch, std::vector<int> prefillSizes);
+  /// `prefill`: prompts through the pipeline's prefill stages (else token by token).
+  BatchScheduler(Pipeline &pipe, int maxBatch, bool prefill);
 
   /// Runs every request to its end; results in request order. `finished` (optional) is called
   /// as each request ends, with its index and result (valid until run returns).
@@ -63,7 +64,7 @@ private:
 
   Pipeline &pipe_;
   int maxBatch_;
-  std::vector<int> prefillSizes_;
+  bool prefill_;
   std::vector<DecodeStepRecord> steps_;
   std::vector<BatchResult> *results_ = nullptr;
 };

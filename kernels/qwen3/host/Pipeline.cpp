@@ -4,7 +4,7 @@
 
 #include "qwen3/host/Bf16.h"
 #include "qwen3/host/CheckStatus.h"
-#include "qwen3/host/PipelineWeights.h"
+#include "qwen3/host/PipelineTables.h"
 #include "qwen3/host/RopeTables.h"
 #include "qwen3/host/StageCache.h"
 
@@ -26,7 +26,8 @@ const char *const kStages[NumStages] = {"embedding",         "projection",
                                         "decoder",           "final_layer",
                                         "token_lookup",      "prefill_projection",
                                         "prefill_attention_first", "prefill_attention",
-                                        "prefill_decoder",   "batch_projection",
+                                        "prefill_decoder",   "prefill_attention_partial",
+                                        "batch_projection",
                                         "batch_kv_store",    "batch_attention_first",
                                         "batch_attention",   "batch_attention_norm",
                                         "batch_decoder",     "batch_final_layer"};
@@ -70,14 +71,9 @@ std::string Pipeline::batchStageFile(int stage, int tokens, int poolChunks) {
 }
 
 std::vector<int> Pipeline::prefillBlocks(int n, const std::vector<int> &sizes) {
-  if (sizes.empty() || sizes.back() != kChunk)
-    throw std::runtime_error("internal error: the largest prefill block must be a KV chunk (" +
-                             std::to_string(kChunk) + " tokens)");
   std::vector<int> blocks;
-  for (; n > kChunk; n -= kChunk)
-    blocks.push_back(kChunk);
-  if (n > 0)
-    blocks.push_back(*std::find_if(sizes.begin(), sizes.end(), [&](int t) { return t >= n; }));
+  for (const PrefillPiece &p : prefillPlan(0, n, sizes))
+    blocks.push_back(p.size);
   return blocks;
 }
 
@@ -95,41 +91,20 @@ using Clock = std::chrono::steady_clock;
 
 bool fileExists(const std::string &p) { return access(p.c_str(), R_OK) == 0; }
 
-constexpr float kMasked = -1.2676506002282294e30f; // -2^100
+/// The attention stages' scratch argument `state_pad` (0 when the generated stages have none):
+/// a kv head's G f32 of max or sum that are no whole DMA packet pass through it padded.
+uint64_t attentionScratchBytes(const Qwen3Config &cfg, const rngd::TargetModel &target) {
+  uint64_t bytes = 0;
+  for (int s : {AttentionFirst, AttentionNext}) {
+    const std::map<std::string, int64_t> &args = stageArgumentBytes(cfg, target, kStages[s], 1);
+    auto it = args.find("state_pad");
+    if (it != args.end())
+      bytes = std::max(bytes, uint64_t(it->second));
+  }
+  return bytes;
+}
 
-// The prefill stages' activations: (buffer, stage, argument) - sized by the largest block's
-// argument, and bound to each block size's kernels as a view of its first bytes.
-struct PrefillBuffer {
-  const char *buffer;
-  int stage;
-  const char *arg;
-};
-const std::vector<PrefillBuffer> kPrefillBuffers = {
-    {"prefill.x0", PrefillProjection, "x"},
-    {"prefill.x1", PrefillDecoder, "y"},
-    {"prefill.cos", PrefillProjection, "cos"},
-    {"prefill.sin", PrefillProjection, "sin"},
-    {"prefill.q", PrefillProjection, "q_out"},
-    {"prefill.attn", PrefillDecoder, "attn"},
-    {"prefill.tile_mask", PrefillAttention, "tile_mask"},
-    {"prefill.diag_mask", PrefillAttention, "diag_mask"},
-    {"prefill.max", PrefillAttention, "max_in"},
-    {"prefill.sum", PrefillAttention, "sum_in"},
-    {"prefill.out", PrefillAttention, "out_in"}};
-// Each prefill stage's arguments bound to those buffers.
-const std::vector<std::pair<int, std::vector<std::pair<const char *, const char *>>>>
-    kPrefillBindings = {
-        {PrefillProjection,
-         {{"x", "prefill.x0"}, {"cos", "prefill.cos"}, {"sin", "prefill.sin"},
-          {"q_out", "prefill.q"}}},
-        {PrefillAttention,
-         {{"q", "prefill.q"}, {"tile_mask", "prefill.tile_mask"},
-          {"diag_mask", "prefill.diag_mask"}, {"attn", "prefill.attn"}, {"max_in", "prefill.max"},
-          {"sum_in", "prefill.sum"}, {"out_in", "prefill.out"}}},
-        {PrefillAttentionChunk,
-         {{"q", "prefill.q"}, {"max_hbm", "prefill.max"}, {"sum_hbm", "prefill.sum"},
-          {"out_hbm", "prefill.out"}}},
-        {PrefillDecoder, {{"attn", "prefill.attn"}}}};
+} // namespace
 
 /// The bytes of one argument of the generated stage s at block size T.
 uint64_t argBytes(const Qwen3Config &cfg, const rngd::TargetModel &target, int s, int T,
@@ -149,24 +124,11 @@ std::map<std::string, uint64_t> prefillBufferBytes(const Qwen3Config &cfg,
   std::map<std::string, uint64_t> bytes;
   for (const PrefillBuffer &b : kPrefillBuffers)
     for (int T : sizes)
-      bytes[b.buffer] = std::max(bytes[b.buffer], argBytes(cfg, target, b.stage, T, b.arg));
+      bytes[b.buffer] = b.stage == PrefillAttentionPartial // optional: one f32 a chunk's key
+                            ? uint64_t(kChunk) * 4
+                            : std::max(bytes[b.buffer], argBytes(cfg, target, b.stage, T, b.arg));
   return bytes;
 }
-
-/// The attention stages' scratch argument `state_pad` (0 when the generated stages have none):
-/// a kv head's G f32 of max or sum that are no whole DMA packet pass through it padded.
-uint64_t attentionScratchBytes(const Qwen3Config &cfg, const rngd::TargetModel &target) {
-  uint64_t bytes = 0;
-  for (int s : {AttentionFirst, AttentionNext}) {
-    const std::map<std::string, int64_t> &args = stageArgumentBytes(cfg, target, kStages[s], 1);
-    auto it = args.find("state_pad");
-    if (it != args.end())
-      bytes = std::max(bytes, uint64_t(it->second));
-  }
-  return bytes;
-}
-
-} // namespace
 
 HbmPlan Pipeline::hbmPlan(const Qwen3Config &cfg, int positions, bool deviceLookup,
                           bool tiedHead, const std::vector<int> &prefillSizes,
@@ -252,9 +214,15 @@ Pipeline::Pipeline(const std::string &dir, const Weights &weights, int positions
     sched_[s] = &decodeSched_[s];
     stats_[s].scheduleKnown = decodeSched_[s].known;
   }
+  // prefill_attention_partial is optional (a prompt that continues a sequence mid-chunk then
+  // runs its first tokens as decode steps): loaded when present at every size.
+  partialLoaded_ = !prefillSizes.empty();
+  for (int T : prefillSizes)
+    partialLoaded_ = partialLoaded_ &&
+                     fileExists(dir + "/" + stageFile(PrefillAttentionPartial, T) + ".rngd");
   for (int T : prefillSizes) {
     PrefillSet &set = prefill_[T];
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < (partialLoaded_ ? 5 : 4); ++i) {
       loadStage(dir, stageFile(PrefillProjection + i, T), kStages[PrefillProjection + i],
                 set.kernels[i], set.schedules[i]);
       StageStats &st = stats_[PrefillProjection + i];
@@ -336,66 +304,6 @@ Pipeline::Pipeline(const std::string &dir, const Weights &weights, int positions
     setUpPrefill(prefillSizes);
 }
 
-void Pipeline::uploadPrefillWeights() {
-  if (prefillWeights_)
-    return;
-  prefillWeights_ = true;
-  const size_t H = cfg_.hiddenSize, Q = cfg_.qDim(), kv = cfg_.kvDim(), D = cfg_.headDim;
-  const size_t rows = Q + 2 * kv;
-  for (int L = 0; L < cfg_.numLayers; ++L) {
-    // prefill_projection's qkv_weight [H / 512, O, H % 512]: q's, k's and v's rows, the first
-    // half of each row's h, then the second (each half one tile the stage loads by itself).
-    std::vector<uint16_t> qkv;
-    qkv.reserve(rows * H);
-    for (size_t half = 0; half < 2; ++half)
-      for (const char *suffix :
-           {"self_attn.q_proj.weight", "self_attn.k_proj.weight", "self_attn.v_proj.weight"}) {
-        const Bf16Tensor &t = w_.layer(L, suffix);
-        for (size_t r = 0; r < t.data.size() / H; ++r) {
-          auto row = t.data.begin() + ptrdiff_t(r * H + half * (H / 2));
-          qkv.insert(qkv.end(), row, row + ptrdiff_t(H / 2));
-        }
-      }
-    write(buffer(layerTensorName(L, "prefill.qkv_weight"), rows * H * 2), qkv);
-    std::vector<uint16_t> norms(rows, 0);
-    const Bf16Tensor &qn = w_.layer(L, "self_attn.q_norm.weight");
-    const Bf16Tensor &kn = w_.layer(L, "self_attn.k_norm.weight");
-    for (size_t r = 0; r < Q + kv; ++r)
-      norms[r] = r < Q ? qn.data[r % D] : kn.data[r % D];
-    write(buffer(layerTensorName(L, "prefill.head_rms_weight"), rows * 2), norms);
-  }
-}
-
-void Pipeline::setUpPrefill(const std::vector<int> &sizes) {
-  const size_t H = cfg_.hiddenSize, Q = cfg_.qDim(), D = cfg_.headDim;
-  uploadPrefillWeights();
-  // The activations, each as large as the largest block's argument; every block size's
-  // kernels bind views of their first bytes.
-  for (const auto &[name, bytes] : prefillBufferBytes(cfg_, device_.target(), sizes))
-    buffer(name, bytes);
-  for (auto &[T, set] : prefill_) {
-    selectBlock(T);
-    for (const auto &[s, args] : kPrefillBindings)
-      for (const auto &[arg, name] : args)
-        bindView(s, arg, *buffers_.at(name));
-    auto layout = [&](int s, const char *arg, std::vector<std::pair<std::string, int64_t>> axes) {
-      return HbmLayout::of(*k_[s]->findArg(arg), axes);
-    };
-    set.x = layout(PrefillProjection, "x", {{"T", T}, {"H", int64_t(H)}});
-    set.rope = layout(PrefillProjection, "cos", {{"T", T}, {"F", int64_t(D / 2)}});
-    set.q = layout(PrefillProjection, "q_out", {{"T", T}, {"Q", int64_t(Q)}});
-    set.attn = layout(PrefillDecoder, "attn", {{"T", T}, {"Q", int64_t(Q)}});
-  }
-}
-
-void Pipeline::selectBlock(int size) {
-  PrefillSet &set = prefill_.at(size);
-  for (int i = 0; i < 4; ++i) {
-    k_[PrefillProjection + i] = set.kernels[i].get();
-    sched_[PrefillProjection + i] = &set.schedules[i];
-  }
-}
-
 rngd::Buffer &Pipeline::buffer(const std::string &name, uint64_t bytes) {
   rngd::Buffer *b = nullptr;
   check(device_.allocate(name, bytes, b), "device buffer");
@@ -410,11 +318,11 @@ rngd::Buffer &Pipeline::weight(const std::string &name) {
   return b;
 }
 
-void Pipeline::bindChunk(int s, const char *arg, int layer, char kind, int index) {
+void Pipeline::bindChunk(int s, const char *arg, int layer, char kind, int index, int row) {
   active_->reserve((index + 1) * kChunk);
   const int chunk = active_->chunk(index);
-  check(k_[s]->bind(arg, kv_->buffer(layer, kind), kv_->offset(chunk)),
-        std::string(kStages[s]) + "." + arg);
+  const uint64_t at = kv_->offset(chunk) + uint64_t(row) * cfg_.kvDim() * 2;
+  check(k_[s]->bind(arg, kv_->buffer(layer, kind), at), std::string(kStages[s]) + "." + arg);
 }
 
 std::vector<uint16_t> Pipeline::readChunk(int layer, char kind, int index, int first,
@@ -555,187 +463,6 @@ void Pipeline::finalLogits(std::vector<float> &logits) {
                                                             w_.get("model.norm.weight"),
                                                             w_.get("lm_head.weight")),
                                          logits));
-}
-
-void Pipeline::prefill(const std::vector<int> &tokens, int block, int size, bool wantLogits,
-                       std::vector<float> &logits) {
-  auto found = prefill_.find(size);
-  if (found == prefill_.end())
-    throw std::runtime_error("internal error: prefill block of " + std::to_string(size) +
-                             " tokens on a pipeline made without it");
-  const PrefillSet &set = found->second;
-  selectBlock(size);
-  const size_t n = tokens.size(), H = cfg_.hiddenSize, T = size_t(size);
-  if (n < 1 || n > T)
-    throw std::runtime_error("prefill of " + std::to_string(n) + " tokens: a block of " +
-                             std::to_string(T) + " holds 1.." + std::to_string(T) + " tokens");
-  if (block < 0)
-    throw std::runtime_error("prefill block " + std::to_string(block) + " is negative");
-  // The block's embedding rows (zero rows after the prompt: the causal mask keeps them from
-  // the prompt's tokens, and decode overwrites their K/V rows position by position).
-  const Bf16Tensor &emb = w_.get("model.embed_tokens.weight");
-  std::vector<uint16_t> xb(set.x.cells(), 0);
-  for (size_t t = 0; t < n; ++t) {
-    checkToken(tokens[t]);
-    for (size_t h = 0; h < H; ++h)
-      xb[set.x.at({int64_t(t), int64_t(h)})] = emb.data[size_t(tokens[t]) * H + h];
-  }
-  rngd::Buffer *x = buffers_.at("prefill.x0"), *y = buffers_.at("prefill.x1");
-  write(*x, xb);
-  writeRopeTables(set, size_t(block) * kChunk, T);
-  writeMasks();
-
-  // The state a block's attention starts from: nothing seen (alpha = 0 on the first chunk).
-  const size_t heads = cfg_.numHeads, Q = cfg_.qDim();
-  const std::vector<float> m0(T * heads, kMasked), l0(T * heads, 0.0f), o0(T * Q, 0.0f);
-  for (int L = 0; L < cfg_.numLayers; ++L) {
-    bindLayer(PrefillProjection, L, kPrefillProjectionWeights);
-    bindView(PrefillProjection, "x", *x);
-    bindChunk(PrefillProjection, "k_cache", L, 'k', block);
-    bindChunk(PrefillProjection, "v_cache", L, 'v', block);
-    launch(PrefillProjection);
-    write(*buffers_.at("prefill.max"), m0);
-    write(*buffers_.at("prefill.sum"), l0);
-    write(*buffers_.at("prefill.out"), o0);
-    for (int c = 0; c < block; ++c) {
-      bindChunk(PrefillAttentionChunk, "k_cache", L, 'k', c);
-      bindChunk(PrefillAttentionChunk, "v_cache", L, 'v', c);
-      launch(PrefillAttentionChunk);
-    }
-    bindChunk(PrefillAttention, "k_cache", L, 'k', block);
-    bindChunk(PrefillAttention, "v_cache", L, 'v', block);
-    launch(PrefillAttention);
-    bindLayer(PrefillDecoder, L, kDecoderWeights);
-    check(k_[PrefillDecoder]->unbind("y"), "prefill_decoder.y"); // the buffers swap each layer
-    bindView(PrefillDecoder, "x", *x);
-    bindView(PrefillDecoder, "y", *y);
-    launch(PrefillDecoder);
-    if (checking_)
-      checkPrefillLayer(L, block, n, set, *x, *y);
-    std::swap(x, y);
-  }
-  if (!wantLogits)
-    return;
-  // final_layer on the last token's row, copied into the decode stages' x.
-  std::vector<uint16_t> last = read<uint16_t>(*x), row(H);
-  for (size_t h = 0; h < H; ++h)
-    row[h] = last[set.x.at({int64_t(n - 1), int64_t(h)})];
-  write(*buffers_.at("x"), row);
-  finalLogits(logits);
-}
-
-void Pipeline::writeRopeTables(const PrefillSet &set, size_t first, size_t rows) {
-  // RoPE tables of the block's positions, as step() computes them (without the sign of
-  // rotate_half: the stage applies it), in prefill_projection's layout.
-  const size_t F = size_t(cfg_.headDim) / 2;
-  std::vector<uint16_t> cos, sin, cosb(set.rope.cells(), 0), sinb(set.rope.cells(), 0);
-  prefillRopeTables(cfg_, first, rows, cos, sin);
-  for (size_t t = 0; t < rows; ++t)
-    for (size_t f = 0; f < F; ++f) {
-      size_t at = set.rope.at({int64_t(t), int64_t(f)});
-      cosb[at] = cos[t * F + f];
-      sinb[at] = sin[t * F + f];
-    }
-  write(*buffers_.at("prefill.cos"), cosb);
-  write(*buffers_.at("prefill.sin"), sinb);
-}
-
-void Pipeline::writeMasks() {
-  // The causal masks of the selected block size (positions relative to the block): whole key
-  // tiles before the query's tile (tile_mask [TB, SB, TQ]: key tile SB of query tile TB), and
-  // within the query's own tile (diag_mask [TT, SI, TQ]: key SI of the tile against query
-  // TT x |TQ| + TQ). An axis the stage leaves out (one tile) is 0.
-  auto fill = [&](const char *arg, const char *buffer, auto open) {
-    const rngd::ArgInfo &a = *k_[PrefillAttention]->findArg(arg);
-    std::vector<std::pair<std::string, int64_t>> axes = HbmLayout::wholeAxes(a);
-    std::map<std::string, int64_t> size;
-    for (const auto &[name, n] : axes)
-      size[name] = n;
-    std::vector<float> cells(a.bytes / 4);
-    for (size_t c = 0; c < cells.size(); ++c) {
-      std::map<std::string, int64_t> at;
-      for (size_t i = 0, rest = c; i < axes.size(); ++i) {
-        size_t j = axes.size() - 1 - i;
-        at[axes[j].first] = int64_t(rest % size_t(axes[j].second));
-        rest /= size_t(axes[j].second);
-      }
-      cells[c] = open(at, size) ? 0.0f : kMasked;
-    }
-    write(*buffers_.at(buffer), cells);
-  };
-  auto get = [](const std::map<std::string, int64_t> &m, const char *k) {
-    auto it = m.find(k);
-    return it == m.end() ? int64_t(0) : it->second;
-  };
-  fill("tile_mask", "prefill.tile_mask", [&](const auto &at, const auto &) {
-    return get(at, "SB") < get(at, "TB");
-  });
-  fill("diag_mask", "prefill.diag_mask", [&](const auto &at, const auto &size) {
-    return get(at, "SI") <= get(at, "TT") * get(size, "TQ") + get(at, "TQ");
-  });
-}
-
-void Pipeline::checkPrefillLayer(int L, int block, size_t n, const PrefillSet &set,
-                                 const rngd::Buffer &x, const rngd::Buffer &y) {
-  // Each prompt token's row of each boundary against the decode stages' oracle (the padding
-  // rows are not the model's), on the inputs the launch had: x, then the device's q, K and V,
-  // then its attn (normalised: the decoder's oracle divides by a sum of 1).
-  const size_t H = cfg_.hiddenSize, Q = cfg_.qDim(), kv = cfg_.kvDim(), D = cfg_.headDim;
-  auto wl = [&](const char *suffix) -> const Bf16Tensor & { return w_.layer(L, suffix); };
-  const std::vector<uint16_t> xb = read<uint16_t>(x), yb = read<uint16_t>(y);
-  const std::vector<uint16_t> qb = read<uint16_t>(*buffers_.at("prefill.q"));
-  const std::vector<uint16_t> ab = read<uint16_t>(*buffers_.at("prefill.attn"));
-  std::vector<std::vector<uint16_t>> kc, vc; // chunks 0..block
-  for (int c = 0; c <= block; ++c) {
-    kc.push_back(readChunk(L, 'k', c));
-    vc.push_back(readChunk(L, 'v', c));
-  }
-  const std::vector<uint16_t> &kb = kc.back(), &vb = vc.back();
-  oracle::RuleCount proj, attn, dec;
-  for (size_t t = 0; t < n; ++t) {
-    oracle::Bits xr(H), qr(Q), ar(Q);
-    for (size_t h = 0; h < H; ++h)
-      xr[h] = xb[set.x.at({int64_t(t), int64_t(h)})];
-    for (size_t i = 0; i < Q; ++i) {
-      qr[i] = qb[set.q.at({int64_t(t), int64_t(i)})];
-      ar[i] = ab[set.attn.at({int64_t(t), int64_t(i)})];
-    }
-    oracle::ProjectionOut e = oracle::projection(
-        cfg_, xr, wl("self_attn.q_proj.weight"), wl("self_attn.k_proj.weight"),
-        wl("self_attn.v_proj.weight"), wl("input_layernorm.weight"),
-        wl("self_attn.q_norm.weight"), wl("self_attn.k_norm.weight"),
-        int(size_t(block) * kChunk + t), /*rawBf16=*/true);
-    proj.add(oracle::checkRule(e.q, qr));
-    proj.add(oracle::checkRule(e.k, oracle::Bits(kb.begin() + t * kv, kb.begin() + (t + 1) * kv)));
-    proj.add(oracle::checkRule(e.v, oracle::Bits(vb.begin() + t * kv, vb.begin() + (t + 1) * kv)));
-    // Every earlier chunk whole, then this one up to the token, as step() runs them.
-    oracle::AttentionState st;
-    for (int c = 0; c <= block; ++c) {
-      std::vector<float> mask(kChunk);
-      for (size_t s = 0; s < size_t(kChunk); ++s)
-        mask[s] = c < block || s <= t ? 1.0f : 0.0f;
-      oracle::AttentionState prev = st;
-      st = oracle::attention(cfg_, qr, kc[size_t(c)], vc[size_t(c)], mask, c ? &prev : nullptr);
-    }
-    std::vector<float> want(Q), got(Q);
-    for (size_t i = 0; i < Q; ++i) {
-      want[i] = bf16ToFloat(st.out[i]) / st.sum[i / D];
-      got[i] = bf16ToFloat(ar[i]);
-    }
-    attn.add(oracle::checkRule(want, got));
-    oracle::Bits yr(H);
-    for (size_t h = 0; h < H; ++h)
-      yr[h] = yb[set.x.at({int64_t(t), int64_t(h)})];
-    dec.add(oracle::checkRule(
-        oracle::decoder(cfg_, ar, std::vector<float>(cfg_.numHeads, 1.0f), xr,
-                        wl("self_attn.o_proj.weight"), wl("post_attention_layernorm.weight"),
-                        wl("mlp.up_proj.weight"), wl("mlp.gate_proj.weight"),
-                        wl("mlp.down_proj.weight")),
-        yr));
-  }
-  record(PrefillProjection, proj);
-  record(PrefillAttention, attn);
-  record(PrefillDecoder, dec);
 }
 
 void Pipeline::preloadCache(int layer, int length, const std::vector<uint16_t> &k,

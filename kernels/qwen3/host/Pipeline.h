@@ -62,6 +62,8 @@ enum Stage {
   PrefillAttention,      // prefill_attention_first: the block's own chunk, causal
   PrefillAttentionChunk, // prefill_attention: an earlier chunk folded into the state
   PrefillDecoder,
+  PrefillAttentionPartial, // prefill_attention_partial: the first rows of the block's own chunk
+                           // (written by an earlier turn), masked past them
   // The batched decode step (PipelineBatch.cpp): B sequences padded to a block of T tokens.
   BatchProjection,     // batch_projection_t<T>: q/k/v of every token, K/V rows to staging
   BatchKvStore,        // batch_kv_store_t<T>: the staged rows into the pool (slot mapping)
@@ -142,14 +144,30 @@ public:
   /// One token at `pos`; when wantLogits, runs final_layer and fills logits [W] (float).
   void step(int token, int pos, bool wantLogits, std::vector<float> &logits);
 
-  /// Block `block` of a prompt in a block of `size` tokens (a loaded prefill size): its
-  /// 1..size tokens at positions kChunk x block.. (the first rows of KV chunk `block`, the
-  /// block padded with zero rows); the earlier chunks must be filled. Per layer
-  /// prefill_projection (writes the chunk's first `size` K/V rows), prefill_attention over each
-  /// earlier chunk and prefill_attention_first over the block's own keys, and prefill_decoder;
-  /// when wantLogits, final_layer on the last token's row.
-  void prefill(const std::vector<int> &tokens, int block, int size, bool wantLogits,
+  /// 1..size tokens at positions start.. in a block of `size` tokens (a loaded prefill size,
+  /// padded with zero rows); its rows start % kChunk .. + size must lie in one KV chunk, and
+  /// every position before `start` must be filled. Per layer prefill_projection (writes the
+  /// block's K/V rows), prefill_attention over each earlier chunk, prefill_attention_partial
+  /// over the rows of the block's chunk before it (when start is not at a chunk's start), and
+  /// prefill_attention_first over the block's own keys, then prefill_decoder; when wantLogits,
+  /// final_layer on the last token's row.
+  void prefill(const std::vector<int> &tokens, int start, int size, bool wantLogits,
                std::vector<float> &logits);
+  /// One piece of a prompt: `count` tokens from position `start` as one prefill block of
+  /// `size` tokens, or (size 0) one decode step, where no block fits the rows left in the chunk.
+  struct PrefillPiece {
+    int start = 0, count = 0, size = 0;
+  };
+  /// How a prompt of n tokens at positions start.. runs: blocks that each stay in one chunk,
+  /// the smallest size (of `sizes`, ascending, the largest a chunk) that covers what is left of
+  /// the chunk, or the largest that fits; decode steps where fewer than sizes[0] rows are left.
+  /// Without prefill_attention_partial (partialLoaded false) a block must start a chunk.
+  static std::vector<PrefillPiece> prefillPlan(int start, int n, const std::vector<int> &sizes,
+                                               bool partialLoaded = true);
+  /// The prefill block sizes loaded, ascending.
+  std::vector<int> prefillSizes() const;
+  /// Whether prefill_attention_partial was loaded (its files were in DIR).
+  bool partialPrefill() const { return partialLoaded_; }
 
   /// Loads the batched decode step's kernels for each block size T in `sizes` (the generator's
   /// batchTokenCounts()) from DIR (DIR/batch_kv_store_t<T>.rngd placed for this pipeline's
@@ -187,8 +205,8 @@ public:
 private:
   /// The four multi-token stages at one block size, and where the host's data sits in them.
   struct PrefillSet {
-    std::unique_ptr<rngd::Kernel> kernels[4]; // PrefillProjection .. PrefillDecoder
-    ScheduleInfo schedules[4];
+    std::unique_ptr<rngd::Kernel> kernels[5]; // PrefillProjection .. PrefillAttentionPartial
+    ScheduleInfo schedules[5];
     HbmLayout x, rope, q, attn; // [T, H], [T, F], [T, Q], [Q, T]
   };
   /// The batched step's kernels at one block size (BatchProjection .. BatchFinalLayer; the
@@ -218,13 +236,13 @@ private:
   void finalLogits(std::vector<float> &logits);
   /// --check: layer L's prefill launches of block `block`, row by row for its n prompt tokens
   /// (x: the layer's input block, y: its output).
-  void checkPrefillLayer(int L, int block, size_t n, const PrefillSet &set, const rngd::Buffer &x,
+  void checkPrefillLayer(int L, int start, size_t n, const PrefillSet &set, const rngd::Buffer &x,
                          const rngd::Buffer &y);
   rngd::Buffer &buffer(const std::string &name, uint64_t bytes);
   rngd::Buffer &weight(const std::string &name);
   /// Binds `arg` of stage s to layer L's keys ('k') or values ('v') of the sequence's chunk
-  /// `index` (taken from the pool on first use).
-  void bindChunk(int s, const char *arg, int layer, char kind, int index);
+  /// `index` (taken from the pool on first use), from its row `row`.
+  void bindChunk(int s, const char *arg, int layer, char kind, int index, int row = 0);
   /// Layer L's keys or values of the sequence's chunk `index` ([T, N, D] bf16): `rows` rows
   /// from row `first` (-1: to the chunk's end).
   std::vector<uint16_t> readChunk(int layer, char kind, int index, int first = 0,
@@ -254,6 +272,7 @@ private:
   std::unique_ptr<KvSequence> seq_; // the pipeline's own sequence
   KvSequence *active_ = nullptr;     // the sequence step() and prefill() run on
   bool prefillWeights_ = false;      // prefill.qkv_weight / head_rms_weight uploaded
+  bool partialLoaded_ = false;       // prefill_attention_partial at every prefill size
   std::map<int, BatchSet> batch_;    // by block size
   std::unique_ptr<rngd::Kernel> batchAttention_[2]; // attention_forward_first, attention_forward
   ScheduleInfo batchAttentionSched_[2];

@@ -8,7 +8,7 @@
 #include "qwen3/host/Bf16.h"
 #include "qwen3/host/CheckStatus.h"
 #include "qwen3/host/Pipeline.h"
-#include "qwen3/host/PipelineWeights.h"
+#include "qwen3/host/PipelineTables.h"
 #include "qwen3/host/RopeTables.h"
 
 #include <algorithm>

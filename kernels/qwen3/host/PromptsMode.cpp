@@ -73,7 +73,8 @@ void ensureStages(const std::string &dir, const Qwen3Config &cfg,
   for (int s : Pipeline::stagesUsed(false))
     ensure(dir, cfg, kStages[s], 1, kStages[s]);
   for (int T : prefill)
-    for (int s : {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder})
+    for (int s : {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder,
+                  PrefillAttentionPartial})
       ensure(dir, cfg, kStages[s], T, Pipeline::stageFile(s, T));
   for (int T : batch)
     for (int s : {BatchProjection, BatchKvStore, BatchAttentionNorm, BatchDecoder,
@@ -164,7 +165,7 @@ int runPromptsMode(const PromptsModeOptions &options, const Weights &weights,
   ensureStages(dir, cfg, prefill, batch, pool);
   Pipeline pipe(dir, weights, pool * kChunk, false, prefill);
   pipe.enableBatch(dir, batch);
-  BatchScheduler sched(pipe, options.maxBatch, prefill);
+  BatchScheduler sched(pipe, options.maxBatch, !prefill.empty());
   if (!options.dumpLogitsDir.empty())
     mkdir(options.dumpLogitsDir.c_str(), 0777);
 

@@ -27,72 +27,78 @@ int64_t Session::deviceLaunches() const {
   return n;
 }
 
-GenerateResult Session::generate(const std::vector<int> &prompt, const GenerateOptions &options,
-                                 Sampler &sampler, const GenerateCallbacks &cb) {
-  GenerateResult res;
-  const int promptLen = int(prompt.size());
-  if (promptLen == 0)
-    throw std::invalid_argument("a generation needs at least one prompt token");
-  const bool prefilling = !options.prefillBlocks.empty();
-  if (prefilling && position_ != 0)
-    throw std::invalid_argument("the prefill stages start at position 0, the session is at " +
-                                std::to_string(position_));
-  res.steps = promptLen + std::max(0, options.maxNewTokens - 1);
-  const auto loopStart = Clock::now();
-  int next = -1;
-  for (int i = 0; i < res.steps; ++i) {
+void Session::prompt(const std::vector<int> &tokens, bool prefill, GenerateResult &res,
+                     const GenerateCallbacks &cb) {
+  const int n = int(tokens.size());
+  std::vector<Pipeline::PrefillPiece> plan;
+  if (prefill && !pipe_.prefillSizes().empty())
+    plan = Pipeline::prefillPlan(position_, n, pipe_.prefillSizes(), pipe_.partialPrefill());
+  else
+    for (int i = 0; i < n; ++i)
+      plan.push_back({position_ + i, 1, 0});
+  const auto start = Clock::now();
+  bool blocks = false;
+  for (const Pipeline::PrefillPiece &p : plan) {
     const auto ts = Clock::now();
-    const bool prefilled = i == 0 && prefilling;
-    if (prefilled) {
-      // The prompt in blocks, each at the start of a KV chunk, one pass per layer each; the
-      // loop goes on at its last token.
-      for (size_t b = 0, begin = 0; b < options.prefillBlocks.size(); ++b, begin += kChunk) {
-        const size_t end = std::min(size_t(promptLen), begin + size_t(options.prefillBlocks[b]));
-        std::vector<int> block(prompt.begin() + ptrdiff_t(begin), prompt.begin() + ptrdiff_t(end));
-        pipe_.prefill(block, int(b), options.prefillBlocks[b], int(end) == promptLen,
-                      res.logits);
-      }
-      i = promptLen - 1;
-      res.fed.insert(res.fed.end(), prompt.begin(), prompt.begin() + i);
+    const int first = p.start - position_;
+    const bool last = first + p.count == n;
+    const std::vector<int> piece(tokens.begin() + first, tokens.begin() + first + p.count);
+    if (p.size > 0) {
+      pipe_.prefill(piece, p.start, p.size, last, res.logits);
+      blocks = true;
+    } else {
+      pipe_.step(piece[0], p.start, last, res.logits);
+    }
+    res.fed.insert(res.fed.end(), piece.begin(), piece.end());
+    res.promptSeconds = since(start);
+    if (cb.promptProgress)
+      cb.promptProgress(first + p.count, n, res.promptSeconds);
+    if (last && blocks) {
       res.prefillCycles = deviceCycles();
       res.prefillLaunches = deviceLaunches();
     }
-    const int pos = position_ + i;
-    const int token = i < promptLen ? prompt[size_t(i)] : next;
-    const bool wantLogits = i >= promptLen - 1;
-    if (!prefilled)
-      pipe_.step(token, pos, wantLogits, res.logits);
-    if (wantLogits && res.firstTokenCycles < 0) {
-      res.firstTokenCycles = deviceCycles();
-      res.firstTokenLaunches = deviceLaunches();
-    }
-    res.fed.push_back(token);
-    if (i < promptLen) {
-      res.promptSeconds = since(loopStart);
-      if (cb.promptProgress)
-        cb.promptProgress(i + 1, promptLen, res.promptSeconds);
-    }
-    StepEvent ev{i, res.steps, pos, token, -1, since(ts)};
-    bool stop = false;
-    if (wantLogits) {
-      next = sampler.next(res.logits);
-      ev.next = next;
-      stop = std::find(options.stopIds.begin(), options.stopIds.end(), next) !=
-             options.stopIds.end();
-      if (int(res.generated.size()) < options.maxNewTokens) {
-        res.generated.push_back(next);
-        if (cb.token)
-          cb.token(next, stop);
-      }
+    if (cb.step && !last)
+      cb.step({first + p.count - 1, res.steps, p.start + p.count - 1, piece.back(), -1,
+               since(ts)});
+  }
+  position_ += n;
+}
+
+GenerateResult Session::generate(const std::vector<int> &tokens, const GenerateOptions &options,
+                                 Sampler &sampler, const GenerateCallbacks &cb) {
+  GenerateResult res;
+  const int n = int(tokens.size());
+  if (n == 0)
+    throw std::invalid_argument("a generation needs at least one prompt token");
+  res.steps = n + std::max(0, options.maxNewTokens - 1);
+  const auto loopStart = Clock::now();
+  auto ts = Clock::now();
+  prompt(tokens, options.prefill, res, cb);
+  res.firstTokenCycles = deviceCycles();
+  res.firstTokenLaunches = deviceLaunches();
+  // Sample from the last logits; feed the token back until the budget or an end id.
+  for (int k = 0;; ++k) {
+    const int next = sampler.next(res.logits);
+    const bool stop =
+        std::find(options.stopIds.begin(), options.stopIds.end(), next) != options.stopIds.end();
+    if (int(res.generated.size()) < options.maxNewTokens) {
+      res.generated.push_back(next);
+      if (cb.token)
+        cb.token(next, stop);
     }
     if (cb.step)
-      cb.step(ev);
+      cb.step({n - 1 + k, res.steps, position_ - 1, res.fed.back(), next, since(ts)});
     if (stop) {
       res.stopped = options.maxNewTokens > 0;
       break; // end of turn / end of text: nothing after it is fed
     }
+    if (int(res.generated.size()) >= options.maxNewTokens)
+      break;
+    ts = Clock::now();
+    pipe_.step(next, position_, true, res.logits);
+    res.fed.push_back(next);
+    ++position_;
   }
-  position_ += int(res.fed.size());
   res.loopSeconds = since(loopStart);
   return res;
 }

@@ -17,8 +17,8 @@ namespace rngd::qwen3 {
 struct GenerateOptions {
   int maxNewTokens = 0;
   std::vector<int> stopIds;     // generation ends after one of these (not fed back)
-  std::vector<int> prefillBlocks; // the prompt's blocks (Pipeline::prefillBlocks), empty:
-                                  // token by token
+  bool prefill = false; // the prompt through the pipeline's prefill stages (Pipeline::prefillPlan
+                        // from the session's position), else token by token
 };
 
 /// What the callbacks see of one step (a prefill is one step for its whole prompt).
@@ -62,6 +62,12 @@ public:
   GenerateResult generate(const std::vector<int> &prompt, const GenerateOptions &options,
                           Sampler &sampler, const GenerateCallbacks &callbacks = {});
   int position() const { return position_; }
+
+  /// Feeds `tokens` from the session's position (prefill blocks and decode steps as
+  /// Pipeline::prefillPlan lays them out; token by token without prefill) and advances it;
+  /// leaves the last token's logits in res.logits and adds the tokens to res.fed.
+  void prompt(const std::vector<int> &tokens, bool prefill, GenerateResult &res,
+              const GenerateCallbacks &cb = {});
 
 private:
   int64_t deviceCycles() const;

@@ -973,7 +973,7 @@ int run(int argc, char **argv) {
   GenerateOptions gen;
   gen.maxNewTokens = opt.maxNewTokens;
   gen.stopIds = stopTokenIds(opt.modelDir);
-  gen.prefillBlocks = prefillCount > 0 ? prefill.blocks : std::vector<int>{};
+  gen.prefill = prefillCount > 0;
   GenerateCallbacks cb;
   cb.promptProgress = [&](int done, int total, double seconds) {
     if (progress && (tty || done % 64 == 0 || done == total))

@@ -1,0 +1,307 @@
+// The prompt through the multi-token stages (Pipeline.h, docs/prefill.md): the prefill weights
+// and buffers, a block's launches per layer, its RoPE tables and causal masks, and the
+// per-boundary check of a block under --check.
+#include "qwen3/host/Bf16.h"
+#include "qwen3/host/CheckStatus.h"
+#include "qwen3/host/Pipeline.h"
+#include "qwen3/host/PipelineTables.h"
+#include "qwen3/host/RopeTables.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace rngd::qwen3 {
+
+void Pipeline::uploadPrefillWeights() {
+  if (prefillWeights_)
+    return;
+  prefillWeights_ = true;
+  const size_t H = cfg_.hiddenSize, Q = cfg_.qDim(), kv = cfg_.kvDim(), D = cfg_.headDim;
+  const size_t rows = Q + 2 * kv;
+  for (int L = 0; L < cfg_.numLayers; ++L) {
+    // prefill_projection's qkv_weight [H / 512, O, H % 512]: q's, k's and v's rows, the first
+    // half of each row's h, then the second (each half one tile the stage loads by itself).
+    std::vector<uint16_t> qkv;
+    qkv.reserve(rows * H);
+    for (size_t half = 0; half < 2; ++half)
+      for (const char *suffix :
+           {"self_attn.q_proj.weight", "self_attn.k_proj.weight", "self_attn.v_proj.weight"}) {
+        const Bf16Tensor &t = w_.layer(L, suffix);
+        for (size_t r = 0; r < t.data.size() / H; ++r) {
+          auto row = t.data.begin() + ptrdiff_t(r * H + half * (H / 2));
+          qkv.insert(qkv.end(), row, row + ptrdiff_t(H / 2));
+        }
+      }
+    write(buffer(layerTensorName(L, "prefill.qkv_weight"), rows * H * 2), qkv);
+    std::vector<uint16_t> norms(rows, 0);
+    const Bf16Tensor &qn = w_.layer(L, "self_attn.q_norm.weight");
+    const Bf16Tensor &kn = w_.layer(L, "self_attn.k_norm.weight");
+    for (size_t r = 0; r < Q + kv; ++r)
+      norms[r] = r < Q ? qn.data[r % D] : kn.data[r % D];
+    write(buffer(layerTensorName(L, "prefill.head_rms_weight"), rows * 2), norms);
+  }
+}
+
+void Pipeline::setUpPrefill(const std::vector<int> &sizes) {
+  const size_t H = cfg_.hiddenSize, Q = cfg_.qDim(), D = cfg_.headDim;
+  uploadPrefillWeights();
+  // The activations, each as large as the largest block's argument; every block size's
+  // kernels bind views of their first bytes.
+  for (const auto &[name, bytes] : prefillBufferBytes(cfg_, device_.target(), sizes))
+    buffer(name, bytes);
+  for (auto &[T, set] : prefill_) {
+    selectBlock(T);
+    for (const auto &[s, args] : kPrefillBindings)
+      for (const auto &[arg, name] : args)
+        if (s != PrefillAttentionPartial || partialLoaded_)
+        bindView(s, arg, *buffers_.at(name));
+    auto layout = [&](int s, const char *arg, std::vector<std::pair<std::string, int64_t>> axes) {
+      return HbmLayout::of(*k_[s]->findArg(arg), axes);
+    };
+    set.x = layout(PrefillProjection, "x", {{"T", T}, {"H", int64_t(H)}});
+    set.rope = layout(PrefillProjection, "cos", {{"T", T}, {"F", int64_t(D / 2)}});
+    set.q = layout(PrefillProjection, "q_out", {{"T", T}, {"Q", int64_t(Q)}});
+    set.attn = layout(PrefillDecoder, "attn", {{"T", T}, {"Q", int64_t(Q)}});
+  }
+}
+
+void Pipeline::selectBlock(int size) {
+  PrefillSet &set = prefill_.at(size);
+  for (int i = 0; i < (partialLoaded_ ? 5 : 4); ++i) {
+    k_[PrefillProjection + i] = set.kernels[i].get();
+    sched_[PrefillProjection + i] = &set.schedules[i];
+  }
+}
+
+
+std::vector<int> Pipeline::prefillSizes() const {
+  std::vector<int> sizes;
+  for (const auto &[T, set] : prefill_)
+    sizes.push_back(T);
+  return sizes;
+}
+
+std::vector<Pipeline::PrefillPiece> Pipeline::prefillPlan(int start, int n,
+                                                         const std::vector<int> &sizes,
+                                                         bool partialLoaded) {
+  if (sizes.empty() || sizes.back() > kChunk || !std::is_sorted(sizes.begin(), sizes.end()))
+    throw std::runtime_error("internal error: prefill block sizes must ascend, at most a KV "
+                             "chunk (" + std::to_string(kChunk) + " tokens)");
+  std::vector<PrefillPiece> plan;
+  for (int pos = start, end = start + n; pos < end;) {
+    const int row = pos % kChunk, room = kChunk - row, left = std::min(end - pos, room);
+    int size = 0;
+    if (row == 0 || partialLoaded) {
+      int largest = 0; // that fits the chunk's room, else the smallest that covers the rest
+      for (int t : sizes)
+        if (t <= room) {
+          largest = t;
+          if (size == 0 && t >= left)
+            size = t;
+        }
+      if (size == 0)
+        size = largest;
+    }
+    const int count = size ? std::min(left, size) : 1;
+    plan.push_back({pos, count, size});
+    pos += count;
+  }
+  return plan;
+}
+
+void Pipeline::prefill(const std::vector<int> &tokens, int start, int size, bool wantLogits,
+                       std::vector<float> &logits) {
+  auto found = prefill_.find(size);
+  if (found == prefill_.end())
+    throw std::runtime_error("internal error: prefill block of " + std::to_string(size) +
+                             " tokens on a pipeline made without it");
+  const PrefillSet &set = found->second;
+  selectBlock(size);
+  const size_t n = tokens.size(), H = cfg_.hiddenSize, T = size_t(size);
+  if (n < 1 || n > T)
+    throw std::runtime_error("prefill of " + std::to_string(n) + " tokens: a block of " +
+                             std::to_string(T) + " holds 1.." + std::to_string(T) + " tokens");
+  const int chunk = start / kChunk, row = start % kChunk;
+  if (start < 0 || row + size > kChunk || (row > 0 && !partialLoaded_))
+    throw std::runtime_error("internal error: a prefill block of " + std::to_string(size) +
+                             " tokens cannot start at position " + std::to_string(start));
+  // The block's embedding rows (zero rows after the prompt: the causal mask keeps them from
+  // the prompt's tokens, and decode overwrites their K/V rows position by position).
+  const Bf16Tensor &emb = w_.get("model.embed_tokens.weight");
+  std::vector<uint16_t> xb(set.x.cells(), 0);
+  for (size_t t = 0; t < n; ++t) {
+    checkToken(tokens[t]);
+    for (size_t h = 0; h < H; ++h)
+      xb[set.x.at({int64_t(t), int64_t(h)})] = emb.data[size_t(tokens[t]) * H + h];
+  }
+  rngd::Buffer *x = buffers_.at("prefill.x0"), *y = buffers_.at("prefill.x1");
+  write(*x, xb);
+  writeRopeTables(set, size_t(start), T);
+  writeMasks();
+  if (row > 0) { // the chunk's rows before the block: visible; the rest masked
+    std::vector<float> keyMask(kChunk, kMasked);
+    std::fill(keyMask.begin(), keyMask.begin() + row, 0.0f);
+    write(*buffers_.at("prefill.key_mask"), keyMask);
+  }
+
+  // The state a block's attention starts from: nothing seen (alpha = 0 on the first chunk).
+  const size_t heads = cfg_.numHeads, Q = cfg_.qDim();
+  const std::vector<float> m0(T * heads, kMasked), l0(T * heads, 0.0f), o0(T * Q, 0.0f);
+  for (int L = 0; L < cfg_.numLayers; ++L) {
+    bindLayer(PrefillProjection, L, kPrefillProjectionWeights);
+    bindView(PrefillProjection, "x", *x);
+    bindChunk(PrefillProjection, "k_cache", L, 'k', chunk, row);
+    bindChunk(PrefillProjection, "v_cache", L, 'v', chunk, row);
+    launch(PrefillProjection);
+    write(*buffers_.at("prefill.max"), m0);
+    write(*buffers_.at("prefill.sum"), l0);
+    write(*buffers_.at("prefill.out"), o0);
+    for (int c = 0; c < chunk; ++c) {
+      bindChunk(PrefillAttentionChunk, "k_cache", L, 'k', c);
+      bindChunk(PrefillAttentionChunk, "v_cache", L, 'v', c);
+      launch(PrefillAttentionChunk);
+    }
+    if (row > 0) {
+      bindChunk(PrefillAttentionPartial, "k_cache", L, 'k', chunk);
+      bindChunk(PrefillAttentionPartial, "v_cache", L, 'v', chunk);
+      launch(PrefillAttentionPartial);
+    }
+    bindChunk(PrefillAttention, "k_cache", L, 'k', chunk, row);
+    bindChunk(PrefillAttention, "v_cache", L, 'v', chunk, row);
+    launch(PrefillAttention);
+    bindLayer(PrefillDecoder, L, kDecoderWeights);
+    check(k_[PrefillDecoder]->unbind("y"), "prefill_decoder.y"); // the buffers swap each layer
+    bindView(PrefillDecoder, "x", *x);
+    bindView(PrefillDecoder, "y", *y);
+    launch(PrefillDecoder);
+    if (checking_)
+      checkPrefillLayer(L, start, n, set, *x, *y);
+    std::swap(x, y);
+  }
+  if (!wantLogits)
+    return;
+  // final_layer on the last token's row, copied into the decode stages' x.
+  std::vector<uint16_t> last = read<uint16_t>(*x), lastRow(H);
+  for (size_t h = 0; h < H; ++h)
+    lastRow[h] = last[set.x.at({int64_t(n - 1), int64_t(h)})];
+  write(*buffers_.at("x"), lastRow);
+  finalLogits(logits);
+}
+
+void Pipeline::writeRopeTables(const PrefillSet &set, size_t first, size_t rows) {
+  // RoPE tables of the block's positions, as step() computes them (without the sign of
+  // rotate_half: the stage applies it), in prefill_projection's layout.
+  const size_t F = size_t(cfg_.headDim) / 2;
+  std::vector<uint16_t> cos, sin, cosb(set.rope.cells(), 0), sinb(set.rope.cells(), 0);
+  prefillRopeTables(cfg_, first, rows, cos, sin);
+  for (size_t t = 0; t < rows; ++t)
+    for (size_t f = 0; f < F; ++f) {
+      size_t at = set.rope.at({int64_t(t), int64_t(f)});
+      cosb[at] = cos[t * F + f];
+      sinb[at] = sin[t * F + f];
+    }
+  write(*buffers_.at("prefill.cos"), cosb);
+  write(*buffers_.at("prefill.sin"), sinb);
+}
+
+void Pipeline::writeMasks() {
+  // The causal masks of the selected block size (positions relative to the block): whole key
+  // tiles before the query's tile (tile_mask [TB, SB, TQ]: key tile SB of query tile TB), and
+  // within the query's own tile (diag_mask [TT, SI, TQ]: key SI of the tile against query
+  // TT x |TQ| + TQ). An axis the stage leaves out (one tile) is 0.
+  auto fill = [&](const char *arg, const char *buffer, auto open) {
+    const rngd::ArgInfo &a = *k_[PrefillAttention]->findArg(arg);
+    std::vector<std::pair<std::string, int64_t>> axes = HbmLayout::wholeAxes(a);
+    std::map<std::string, int64_t> size;
+    for (const auto &[name, n] : axes)
+      size[name] = n;
+    std::vector<float> cells(a.bytes / 4);
+    for (size_t c = 0; c < cells.size(); ++c) {
+      std::map<std::string, int64_t> at;
+      for (size_t i = 0, rest = c; i < axes.size(); ++i) {
+        size_t j = axes.size() - 1 - i;
+        at[axes[j].first] = int64_t(rest % size_t(axes[j].second));
+        rest /= size_t(axes[j].second);
+      }
+      cells[c] = open(at, size) ? 0.0f : kMasked;
+    }
+    write(*buffers_.at(buffer), cells);
+  };
+  auto get = [](const std::map<std::string, int64_t> &m, const char *k) {
+    auto it = m.find(k);
+    return it == m.end() ? int64_t(0) : it->second;
+  };
+  fill("tile_mask", "prefill.tile_mask", [&](const auto &at, const auto &) {
+    return get(at, "SB") < get(at, "TB");
+  });
+  fill("diag_mask", "prefill.diag_mask", [&](const auto &at, const auto &size) {
+    return get(at, "SI") <= get(at, "TT") * get(size, "TQ") + get(at, "TQ");
+  });
+}
+
+void Pipeline::checkPrefillLayer(int L, int start, size_t n, const PrefillSet &set,
+                                 const rngd::Buffer &x, const rngd::Buffer &y) {
+  // Each prompt token's row of each boundary against the decode stages' oracle (the padding
+  // rows are not the model's), on the inputs the launch had: x, then the device's q, K and V,
+  // then its attn (normalised: the decoder's oracle divides by a sum of 1).
+  const size_t H = cfg_.hiddenSize, Q = cfg_.qDim(), kv = cfg_.kvDim(), D = cfg_.headDim;
+  auto wl = [&](const char *suffix) -> const Bf16Tensor & { return w_.layer(L, suffix); };
+  const std::vector<uint16_t> xb = read<uint16_t>(x), yb = read<uint16_t>(y);
+  const std::vector<uint16_t> qb = read<uint16_t>(*buffers_.at("prefill.q"));
+  const std::vector<uint16_t> ab = read<uint16_t>(*buffers_.at("prefill.attn"));
+  const int block = start / kChunk, row = start % kChunk; // the block's chunk, first row
+  std::vector<std::vector<uint16_t>> kc, vc; // chunks 0..block
+  for (int c = 0; c <= block; ++c) {
+    kc.push_back(readChunk(L, 'k', c));
+    vc.push_back(readChunk(L, 'v', c));
+  }
+  const std::vector<uint16_t> &kb = kc.back(), &vb = vc.back();
+  oracle::RuleCount proj, attn, dec;
+  for (size_t t = 0; t < n; ++t) {
+    oracle::Bits xr(H), qr(Q), ar(Q);
+    for (size_t h = 0; h < H; ++h)
+      xr[h] = xb[set.x.at({int64_t(t), int64_t(h)})];
+    for (size_t i = 0; i < Q; ++i) {
+      qr[i] = qb[set.q.at({int64_t(t), int64_t(i)})];
+      ar[i] = ab[set.attn.at({int64_t(t), int64_t(i)})];
+    }
+    oracle::ProjectionOut e = oracle::projection(
+        cfg_, xr, wl("self_attn.q_proj.weight"), wl("self_attn.k_proj.weight"),
+        wl("self_attn.v_proj.weight"), wl("input_layernorm.weight"),
+        wl("self_attn.q_norm.weight"), wl("self_attn.k_norm.weight"),
+        start + int(t), /*rawBf16=*/true);
+    const size_t r = size_t(row) + t; // the token's row of the chunk
+    proj.add(oracle::checkRule(e.q, qr));
+    proj.add(oracle::checkRule(e.k, oracle::Bits(kb.begin() + r * kv, kb.begin() + (r + 1) * kv)));
+    proj.add(oracle::checkRule(e.v, oracle::Bits(vb.begin() + r * kv, vb.begin() + (r + 1) * kv)));
+    // Every earlier chunk whole, then this one up to the token, as step() runs them.
+    oracle::AttentionState st;
+    for (int c = 0; c <= block; ++c) {
+      std::vector<float> mask(kChunk);
+      for (size_t s = 0; s < size_t(kChunk); ++s)
+        mask[s] = c < block || s <= r ? 1.0f : 0.0f;
+      oracle::AttentionState prev = st;
+      st = oracle::attention(cfg_, qr, kc[size_t(c)], vc[size_t(c)], mask, c ? &prev : nullptr);
+    }
+    std::vector<float> want(Q), got(Q);
+    for (size_t i = 0; i < Q; ++i) {
+      want[i] = bf16ToFloat(st.out[i]) / st.sum[i / D];
+      got[i] = bf16ToFloat(ar[i]);
+    }
+    attn.add(oracle::checkRule(want, got));
+    oracle::Bits yr(H);
+    for (size_t h = 0; h < H; ++h)
+      yr[h] = yb[set.x.at({int64_t(t), int64_t(h)})];
+    dec.add(oracle::checkRule(
+        oracle::decoder(cfg_, ar, std::vector<float>(cfg_.numHeads, 1.0f), xr,
+                        wl("self_attn.o_proj.weight"), wl("post_attention_layernorm.weight"),
+                        wl("mlp.up_proj.weight"), wl("mlp.gate_proj.weight"),
+                        wl("mlp.down_proj.weight")),
+        yr));
+  }
+  record(PrefillProjection, proj);
+  record(PrefillAttention, attn);
+  record(PrefillDecoder, dec);
+}
+
+} // namespace rngd::qwen3
