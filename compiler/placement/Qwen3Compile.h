@@ -20,7 +20,8 @@ struct StageBinary {
 };
 
 /// Generates `stage` (with `tokens` its prefill block size; 1 for decode) and compiles it.
-/// `poolChunks`: the KV pool's size in KV chunks (batch_kv_store's; the other stages ignore it).
+/// `poolChunks`: the KV pool's size in KV chunks (batch_kv_store's and the batched
+/// attention's; the other stages ignore it).
 bool compileQwen3Stage(const Qwen3Shape &shape, const TargetModel &target, const std::string &stage,
                        int64_t tokens, StageBinary &out, std::string &error,
                        int64_t poolChunks = 1);

@@ -18,8 +18,10 @@ const std::vector<std::string> &prefillStageNames();
 const std::vector<std::string> &extraPrefillStageNames();
 /// 16, 32, 64, 128, 256, 512: the prefill block sizes.
 const std::vector<int64_t> &prefillTokenCounts();
-/// batch_projection, batch_kv_store, batch_attention_norm, batch_final_layer: the stages of a
-/// batched decode step (docs/batching.md) besides prefill_decoder and the decode attention.
+/// batch_projection, batch_kv_store, batch_attention_norm, batch_final_layer, kv_copy (a
+/// shared prefix's rows into a sequence's own chunk), batch_attention_first and batch_attention
+/// (one page of keys for each sequence a launch), ...: the stages of a batched decode step
+/// (docs/batching.md) besides prefill_decoder.
 const std::vector<std::string> &batchStageNames();
 /// 16, 32, 64: the block sizes a batch of 1..64 sequences is padded to.
 const std::vector<int64_t> &batchTokenCounts();

@@ -1,6 +1,7 @@
 #include "compiler/placement/Qwen3Stages.h"
 
 #include "compiler/placement/StageBuilder.h"
+#include "compiler/placement/qwen3/BatchAttention.h"
 #include "compiler/placement/qwen3/BatchKvStore.h"
 #include "compiler/placement/qwen3/PrefillAttentionPartial.h"
 #include "compiler/placement/qwen3/Stages.h"
@@ -35,6 +36,9 @@ const std::map<std::string, StageFn> &stageBuilders() {
       {"batch_kv_store", qwen3::buildBatchKvStore},
       {"batch_attention_norm", qwen3::buildBatchAttentionNorm},
       {"batch_final_layer", qwen3::buildBatchFinalLayer},
+      {"kv_copy", qwen3::buildKvCopy},
+      {"batch_attention_first", qwen3::buildBatchAttentionFirst},
+      {"batch_attention", qwen3::buildBatchAttention},
   };
   return builders;
 }
@@ -66,7 +70,9 @@ const std::vector<int64_t> &prefillTokenCounts() {
 
 const std::vector<std::string> &batchStageNames() {
   static const std::vector<std::string> names = {"batch_projection", "batch_kv_store",
-                                                 "batch_attention_norm", "batch_final_layer"};
+                                                 "batch_attention_norm", "batch_final_layer",
+                                                 "kv_copy",
+                                                 "batch_attention_first", "batch_attention"};
   return names;
 }
 
@@ -104,10 +110,14 @@ llvm::Expected<GeneratedStage> buildQwen3Stage(mlir::MLIRContext *context, const
                               llvm::join(allowed, ", "));
   }
   StageBuilder b(context, target, stage);
-  // batch_kv_store also takes the pool's size (the other stages' builders do not).
-  llvm::Error built = stage == "batch_kv_store"
-                          ? qwen3::buildBatchKvStorePool(b, shape, tokens, poolChunks)
-                          : it->second(b, shape, prefill ? tokens : 1);
+  // batch_kv_store and the batched attention also take the pool's size (the other stages'
+  // builders do not).
+  llvm::Error built =
+      stage == "batch_kv_store" ? qwen3::buildBatchKvStorePool(b, shape, tokens, poolChunks)
+      : stage == "batch_attention_first"
+          ? qwen3::buildBatchAttentionFirstPool(b, shape, tokens, poolChunks)
+      : stage == "batch_attention" ? qwen3::buildBatchAttentionPool(b, shape, tokens, poolChunks)
+                                   : it->second(b, shape, prefill ? tokens : 1);
   if (built)
     return built;
   llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>> module = b.finish();

@@ -23,7 +23,8 @@ struct GeneratedStage {
 
 /// Builds one stage (a decode stage name, or a prefill stage name with `tokens` its block
 /// size), verified. An error names the stage, the placement rule the shape fails and the
-/// numbers. `poolChunks`: the KV pool's size in KV chunks, read by batch_kv_store only.
+/// numbers. `poolChunks`: the KV pool's size in KV chunks, read by batch_kv_store,
+/// batch_attention_first and batch_attention only.
 llvm::Expected<GeneratedStage> buildQwen3Stage(mlir::MLIRContext *context, const std::string &stage,
                                                const Qwen3Shape &shape, const TargetModel &target,
                                                int64_t tokens = 1, int64_t poolChunks = 1);

@@ -154,10 +154,16 @@ Status Kernel::bind(const std::string &name, Buffer &buffer, uint64_t offset) {
     const ArgInfo &other = exe_.args[j];
     if (j == i || bound_[j] != &buffer)
       continue;
-    if (a->kind != ArgKind::In || other.kind != ArgKind::In)
-      return Status::failure("cannot bind argument '" + name + "' to buffer '" + buffer.name() +
-                             "': argument '" + other.name +
-                             "' is bound to it and the kernel writes one of them");
+    // Views of one buffer alias only where their bytes overlap.
+    const uint64_t at = boundOffset_[j];
+    const bool overlap = offset < at + other.bytes && at < offset + a->bytes;
+    if (overlap && (a->kind != ArgKind::In || other.kind != ArgKind::In))
+      return Status::failure("cannot bind argument '" + name + "' to bytes [" +
+                             std::to_string(offset) + ", +" + std::to_string(a->bytes) +
+                             ") of buffer '" + buffer.name() + "': argument '" + other.name +
+                             "' is bound to bytes [" + std::to_string(at) + ", +" +
+                             std::to_string(other.bytes) +
+                             ") of it and the kernel writes one of them");
   }
   setBinding(i, &buffer, offset);
   return Status::success();

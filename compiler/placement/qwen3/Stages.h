@@ -24,5 +24,6 @@ llvm::Error buildBatchProjection(StageBuilder &b, const Qwen3Shape &shape, int64
 llvm::Error buildBatchKvStore(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 llvm::Error buildBatchAttentionNorm(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 llvm::Error buildBatchFinalLayer(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+llvm::Error buildKvCopy(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 
 } // namespace rngd::placement::qwen3

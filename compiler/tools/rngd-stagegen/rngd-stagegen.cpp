@@ -5,7 +5,8 @@
 //
 // Writes DIR/<stage>.mlir for every decode stage and, for each T, every prefill stage as
 // DIR/<stage>_t<T>.mlir. A shape the generator cannot place is refused with the rule it fails.
-// --pool-chunks sizes batch_kv_store's KV pool (in KV chunks; the other stages ignore it).
+// --pool-chunks sizes the KV pool of batch_kv_store, batch_attention_first and batch_attention
+// (in KV chunks; the other stages ignore it).
 #include "compiler/placement/Qwen3Stages.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -40,8 +41,8 @@ llvm::cl::opt<std::string> targetName("target",
                                       llvm::cl::value_desc("name"), llvm::cl::cat(options));
 
 llvm::cl::opt<int64_t> poolChunks("pool-chunks",
-                                  llvm::cl::desc("batch_kv_store's KV pool, in KV chunks "
-                                                 "(default 1)"),
+                                  llvm::cl::desc("the KV pool of batch_kv_store and the batched "
+                                                 "attention, in KV chunks (default 1)"),
                                   llvm::cl::init(1), llvm::cl::value_desc("N"),
                                   llvm::cl::cat(options));
 

@@ -87,8 +87,23 @@ std::optional<IndirectDmaPlan> planIndirectDma(Operation *op) {
     if (a != replaced.axis)
       rowAxes.push_back(a);
   std::vector<mapping::Level> dmLevels = dm->levels(t);
-  auto loops = plan.scatter ? deriveTensorDma(op, dmLevels, *hbmRows, rowAxes, dm->elemBytes)
-                            : deriveTensorDma(op, *hbmRows, dmLevels, rowAxes, dm->elemBytes);
+  // The row loop places row k (dmRowStride below): inside a row the DM side's row axis is no
+  // axis to broadcast over (a gather's destination-only axis would be), so the row's loops
+  // are derived with its factors held as constants of the same cells.
+  std::vector<mapping::Level> rowLevels = dmLevels;
+  for (mapping::Level &l : rowLevels) {
+    std::vector<mapping::Factor> factors = l.mapping.factors();
+    for (mapping::Factor &f : factors)
+      if (f.axis == rowAxis) {
+        mapping::Factor constant;
+        constant.cells = f.cells;
+        constant.text = "1 # " + std::to_string(f.cells);
+        f = constant;
+      }
+    l.mapping = mapping::Mapping::fromFactors(factors);
+  }
+  auto loops = plan.scatter ? deriveTensorDma(op, rowLevels, *hbmRows, rowAxes, dm->elemBytes)
+                            : deriveTensorDma(op, *hbmRows, rowLevels, rowAxes, dm->elemBytes);
   if (!loops)
     return std::nullopt;
   if (loops->packetBytes % t.dmaAlignment != 0) {

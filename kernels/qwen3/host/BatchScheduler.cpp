@@ -18,13 +18,59 @@ struct BatchScheduler::Running {
   bool done = false;
 };
 
-BatchScheduler::BatchScheduler(Pipeline &pipe, int maxBatch, bool prefill)
-    : pipe_(pipe), maxBatch_(maxBatch), prefill_(prefill) {
+BatchScheduler::BatchScheduler(Pipeline &pipe, int maxBatch, bool prefill, bool prefixCache)
+    : pipe_(pipe), maxBatch_(maxBatch), prefill_(prefill), prefixCache_(prefixCache) {
   if (pipe.batchSizes().empty())
     throw std::logic_error("internal error: a BatchScheduler needs Pipeline::enableBatch");
   if (maxBatch < 1 || maxBatch > pipe.batchSizes().back())
     throw std::invalid_argument("the batch holds 1.." + std::to_string(pipe.batchSizes().back()) +
                                 " sequences, not " + std::to_string(maxBatch));
+}
+
+BatchScheduler::~BatchScheduler() = default;
+
+int BatchScheduler::freeChunks() const {
+  return pipe_.kvCache().capacity() - pipe_.kvCache().chunksInUse();
+}
+
+BatchScheduler::Cached *BatchScheduler::longestPrefix(const std::vector<int> &prompt,
+                                                      int &length) {
+  Cached *best = nullptr;
+  length = 0;
+  for (Cached &c : cache_) {
+    const size_t most = std::min(c.prompt.size(), prompt.size() - 1);
+    const int common =
+        int(std::mismatch(prompt.begin(), prompt.begin() + ptrdiff_t(most), c.prompt.begin())
+                .first -
+            prompt.begin());
+    if (common >= kMinCachedPrefix && common > length) {
+      best = &c;
+      length = common;
+    }
+  }
+  return best;
+}
+
+bool BatchScheduler::makeRoom(int chunks, const Cached *keep) {
+  // Only prompts whose eviction frees a chunk (one no running sequence holds too) go.
+  auto frees = [&](const Cached &c) {
+    for (int chunk : c.sequence->chunks())
+      if (pipe_.kvCache().users(chunk) == 1)
+        return true;
+    return false;
+  };
+  while (freeChunks() < chunks) {
+    auto victim = cache_.end();
+    for (auto it = cache_.begin(); it != cache_.end(); ++it)
+      if (frees(*it) && (victim == cache_.end() ||
+                         std::make_pair(&*it == keep, it->lastUse) <
+                             std::make_pair(&*victim == keep, victim->lastUse)))
+        victim = it;
+    if (victim == cache_.end())
+      return false;
+    cache_.erase(victim);
+  }
+  return true;
 }
 
 int BatchScheduler::positions(const BatchRequest &r) {
@@ -38,14 +84,27 @@ int64_t BatchScheduler::deviceCycles() const {
   return c;
 }
 
-void BatchScheduler::start(Running &r) {
+void BatchScheduler::start(Running &r, Cached *from, int shared) {
   const BatchRequest &q = *r.request;
   BatchResult &res = (*results_)[r.index];
   const int64_t before = deviceCycles();
+  r.sequence = std::make_unique<KvSequence>(pipe_.kvCache());
+  if (from) { // the cached prompt's KV rows of the common prefix, then the rest of the prompt
+    pipe_.forkPrefix(*from->sequence, shared, *r.sequence);
+    from->lastUse = ++clock_;
+    res.cachedTokens = shared;
+  }
+  r.sequence->reserve(positions(q));
+  r.session = std::make_unique<Session>(pipe_, std::vector<int>{}, shared);
   GenerateResult fed;
   pipe_.useSequence(r.sequence.get());
-  r.session->prompt(q.prompt, prefill_, fed);
+  r.session->prompt(std::vector<int>(q.prompt.begin() + shared, q.prompt.end()), prefill_, fed);
   pipe_.useSequence(nullptr);
+  if (prefixCache_ && int(q.prompt.size()) > kMinCachedPrefix) {
+    Cached c{q.prompt, std::make_unique<KvSequence>(pipe_.kvCache()), ++clock_};
+    c.sequence->share(*r.sequence, Pipeline::kvChunks(int(q.prompt.size())));
+    cache_.push_back(std::move(c));
+  }
   std::vector<float> &logits = fed.logits;
   res.firstTokenCycles = deviceCycles() - before;
   r.position = r.session->position();
@@ -82,12 +141,13 @@ BatchScheduler::run(const std::vector<BatchRequest> &requests,
                     const std::function<void(size_t, const BatchResult &)> &finished) {
   std::vector<BatchResult> results(requests.size());
   results_ = &results;
-  KvCache &pool = pipe_.kvCache();
   std::deque<size_t> waiting;
   for (size_t i = 0; i < requests.size(); ++i) {
     const BatchRequest &q = requests[i];
     const int chunks = Pipeline::kvChunks(positions(q));
-    const int usable = pool.capacity() - pool.chunksInUse();
+    if (chunks > freeChunks())
+      makeRoom(chunks);
+    const int usable = freeChunks();
     if (q.prompt.empty())
       results[i].error = "the request has no prompt tokens";
     else if (q.maxNewTokens < 1)
@@ -107,18 +167,25 @@ BatchScheduler::run(const std::vector<BatchRequest> &requests,
     // run (so a running sequence never runs out).
     while (!waiting.empty() && int(running.size()) < maxBatch_) {
       const BatchRequest &q = requests[waiting.front()];
-      const int chunks = Pipeline::kvChunks(positions(q));
-      if (chunks > pool.capacity() - pool.chunksInUse())
+      // The chunks of the whole run, less the prefix's whole chunks it shares; cached prompts
+      // make room, the one it shares last.
+      int shared = 0;
+      Cached *from = prefixCache_ ? longestPrefix(q.prompt, shared) : nullptr;
+      auto need = [&] { return Pipeline::kvChunks(positions(q)) - shared / kChunk; };
+      while (need() > freeChunks() && makeRoom(need(), from))
+        from = prefixCache_ ? longestPrefix(q.prompt, shared) : nullptr; // `from` may be gone
+      from = prefixCache_ ? longestPrefix(q.prompt, shared) : nullptr;
+      if (need() > freeChunks()) {
+        if (running.empty())
+          throw std::logic_error("internal error: an admitted request does not fit the KV pool");
         break;
+      }
       auto r = std::make_unique<Running>();
       r->index = waiting.front();
       r->request = &q;
-      r->sequence = std::make_unique<KvSequence>(pool);
-      r->sequence->reserve(positions(q));
       r->sampler = std::make_unique<Sampler>(q.sampling);
-      r->session = std::make_unique<Session>(pipe_, std::vector<int>{});
       waiting.pop_front();
-      start(*r);
+      start(*r, from, shared);
       running.push_back(std::move(r));
     }
     std::vector<Running *> batch;

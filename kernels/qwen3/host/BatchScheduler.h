@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <list>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,7 @@ struct BatchResult {
   int64_t firstTokenCycles = 0;  // device cycles of its prompt, up to its first token
   int64_t decodeCycles = 0;      // device cycles of the batched steps it took part in
   int decodeSteps = 0;
+  int cachedTokens = 0;          // prompt tokens whose KV rows came from a cached prefix
   std::vector<float> lastLogits; // of its last step
   std::string error;             // why it did not run (then nothing else is set)
 };
@@ -43,7 +45,12 @@ struct DecodeStepRecord {
 class BatchScheduler {
 public:
   /// `prefill`: prompts through the pipeline's prefill stages (else token by token).
-  BatchScheduler(Pipeline &pipe, int maxBatch, bool prefill);
+  /// `prefixCache`: a request whose prompt starts with at least kMinCachedPrefix tokens of an
+  /// earlier request's prompt takes their KV rows (Pipeline::forkPrefix) instead of
+  /// prefilling them; the prompts stay cached, holding their chunks, until the pool needs them.
+  BatchScheduler(Pipeline &pipe, int maxBatch, bool prefill, bool prefixCache = true);
+  ~BatchScheduler();
+  static constexpr int kMinCachedPrefix = 16;
 
   /// Runs every request to its end; results in request order. `finished` (optional) is called
   /// as each request ends, with its index and result (valid until run returns).
@@ -54,17 +61,32 @@ public:
 
 private:
   struct Running;
+  struct Cached {
+    std::vector<int> prompt;
+    std::unique_ptr<KvSequence> sequence; // shares the chunks of the prompt's rows
+    uint64_t lastUse = 0;
+  };
+  /// The cached prompt sharing the longest prefix with `prompt` (at most its length - 1, at
+  /// least kMinCachedPrefix tokens), and that length; nullptr when none does.
+  Cached *longestPrefix(const std::vector<int> &prompt, int &length);
+  /// Drops cached prompts, least recently used first and `keep` last, until `chunks` chunks
+  /// are free; false when the cache runs out first.
+  bool makeRoom(int chunks, const Cached *keep = nullptr);
+  int freeChunks() const;
   /// Positions a request's run takes: its prompt and every generated token but the last.
   static int positions(const BatchRequest &r);
-  /// Prefills the request's prompt on its sequence and samples its first token.
-  void start(Running &r);
+  /// Takes the request's sequence (with `from`'s first `shared` positions, when given),
+  /// prefills the rest of its prompt, caches the prompt, and samples its first token.
+  void start(Running &r, Cached *from, int shared);
   /// One batched step over `running`; sequences that end are marked done.
   void step(std::vector<Running *> &running);
   int64_t deviceCycles() const;
 
   Pipeline &pipe_;
   int maxBatch_;
-  bool prefill_;
+  bool prefill_, prefixCache_;
+  std::list<Cached> cache_; // stable addresses: a Cached * outlives other entries' eviction
+  uint64_t clock_ = 0;
   std::vector<DecodeStepRecord> steps_;
   std::vector<BatchResult> *results_ = nullptr;
 };

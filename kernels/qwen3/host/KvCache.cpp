@@ -17,7 +17,7 @@ uint64_t KvCache::poolBytes(const Qwen3Config &cfg, int chunkPositions, int chun
 KvCache::KvCache(rngd::Device &device, const Qwen3Config &cfg, int chunkPositions, int chunks)
     : chunkPositions_(chunkPositions),
       chunkBytes_(uint64_t(chunkPositions) * uint64_t(cfg.kvDim()) * 2),
-      inUse_(size_t(std::max(chunks, 0)), false), dirty_(inUse_.size(), false) {
+      users_(size_t(std::max(chunks, 0)), 0), dirty_(users_.size(), false) {
   if (chunkPositions < 1 || chunks < 1)
     throw std::invalid_argument("a KV cache needs at least one chunk of one position, got " +
                                 std::to_string(chunks) + " of " +
@@ -32,34 +32,39 @@ KvCache::KvCache(rngd::Device &device, const Qwen3Config &cfg, int chunkPosition
 }
 
 int KvCache::acquire() {
-  auto free = std::find(inUse_.begin(), inUse_.end(), false);
-  if (free == inUse_.end())
+  auto free = std::find(users_.begin(), users_.end(), 0);
+  if (free == users_.end())
     throw KvCacheFull("the KV cache is full: all " + std::to_string(capacity()) +
                       " chunks of " + std::to_string(chunkPositions_) + " positions are in use");
-  const int chunk = int(free - inUse_.begin());
+  const int chunk = int(free - users_.begin());
   if (dirty_[size_t(chunk)]) {
     const std::vector<uint8_t> zero(chunkBytes_, 0);
     for (auto *list : {&keys_, &values_})
       for (rngd::Buffer *b : *list)
         check(b->write(zero.data(), chunkBytes_, offset(chunk)), "clearing " + b->name());
   }
-  inUse_[size_t(chunk)] = true;
+  users_[size_t(chunk)] = 1;
   dirty_[size_t(chunk)] = true;
   ++used_;
   return chunk;
 }
 
 void KvCache::checkChunk(int chunk, const char *what) const {
-  if (chunk < 0 || chunk >= capacity() || !inUse_[size_t(chunk)])
+  if (chunk < 0 || chunk >= capacity() || users_[size_t(chunk)] == 0)
     throw std::logic_error(std::string(what) + " KV chunk " + std::to_string(chunk) +
                            ", which is not in use (the pool has " + std::to_string(capacity()) +
                            ")");
 }
 
+void KvCache::share(int chunk) {
+  checkChunk(chunk, "sharing");
+  ++users_[size_t(chunk)];
+}
+
 void KvCache::release(int chunk) {
   checkChunk(chunk, "releasing");
-  inUse_[size_t(chunk)] = false;
-  --used_;
+  if (--users_[size_t(chunk)] == 0)
+    --used_;
 }
 
 rngd::Buffer &KvCache::buffer(int layer, char kind) {
@@ -84,6 +89,19 @@ int KvSequence::chunk(int index) const {
     throw std::logic_error("KV chunk " + std::to_string(index) + " of a sequence that holds " +
                            std::to_string(chunks_.size()));
   return chunks_[size_t(index)];
+}
+
+void KvSequence::share(const KvSequence &from, int chunks) {
+  if (&from.cache_ != &cache_ || chunks < 0 || chunks > int(from.chunks_.size()))
+    throw std::logic_error("sharing " + std::to_string(chunks) + " KV chunks of a sequence that "
+                           "holds " + std::to_string(from.chunks_.size()) +
+                           " (or of another pool)");
+  if (!chunks_.empty())
+    throw std::logic_error("a sequence shares chunks only before it holds any");
+  for (int i = 0; i < chunks; ++i) {
+    cache_.share(from.chunks_[size_t(i)]);
+    chunks_.push_back(from.chunks_[size_t(i)]);
+  }
 }
 
 void KvSequence::clear() {

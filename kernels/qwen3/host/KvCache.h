@@ -32,8 +32,10 @@ public:
   KvCache &operator=(const KvCache &) = delete;
 
   int chunkPositions() const { return chunkPositions_; }
-  int capacity() const { return int(inUse_.size()); }
+  int capacity() const { return int(users_.size()); }
   int chunksInUse() const { return used_; }
+  /// The sequences that hold chunk c (0: free).
+  int users(int chunk) const { return users_.at(size_t(chunk)); }
   /// Bytes of one layer's keys (or values) in one chunk.
   uint64_t chunkBytes() const { return chunkBytes_; }
   /// The device HBM a pool takes, as Device::allocate pads it.
@@ -42,7 +44,11 @@ public:
 
   /// A free chunk (the lowest id), its rows zero; throws KvCacheFull when none is free.
   int acquire();
-  /// Returns a chunk to the pool; throws std::logic_error if it is not in use.
+  /// One more sequence uses the chunk (a shared prefix); throws std::logic_error if it is not
+  /// in use.
+  void share(int chunk);
+  /// One sequence fewer uses the chunk: the last returns it to the pool; throws
+  /// std::logic_error if it is not in use.
   void release(int chunk);
 
   /// Layer L's keys ('k') or values ('v') of every chunk.
@@ -56,7 +62,8 @@ private:
   std::vector<rngd::Buffer *> keys_, values_; // per layer
   int chunkPositions_;
   uint64_t chunkBytes_;
-  std::vector<bool> inUse_, dirty_; // per chunk; dirty: written since it was zero
+  std::vector<int> users_;  // per chunk: the sequences that hold it (0: free)
+  std::vector<bool> dirty_; // per chunk: written since it was zero
   int used_ = 0;
 };
 
@@ -75,6 +82,10 @@ public:
   /// The chunk of positions [index x T, (index + 1) x T); it must be reserved.
   int chunk(int index) const;
   const std::vector<int> &chunks() const { return chunks_; }
+  /// Takes `from`'s first `chunks` chunks as its own first ones, shared (a common prefix: they
+  /// are only read after this, the pool frees them when the last holder lets go). The sequence
+  /// must hold no chunk yet.
+  void share(const KvSequence &from, int chunks);
   /// Returns every chunk to the pool.
   void clear();
 

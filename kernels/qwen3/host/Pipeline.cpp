@@ -30,14 +30,11 @@ const char *const kStages[NumStages] = {"embedding",         "projection",
                                         "batch_projection",
                                         "batch_kv_store",    "batch_attention_first",
                                         "batch_attention",   "batch_attention_norm",
-                                        "batch_decoder",     "batch_final_layer"};
+                                        "batch_decoder",     "batch_final_layer",
+                                        "kv_copy"};
 
 const char *stageKernel(int s) {
   switch (s) {
-  case BatchAttentionFirst:
-    return kStages[AttentionFirst];
-  case BatchAttentionNext:
-    return kStages[AttentionNext];
   case BatchDecoder:
     return kStages[PrefillDecoder];
   default:
@@ -59,15 +56,15 @@ std::vector<int> Pipeline::stagesUsed(bool deviceLookup) {
 }
 
 std::string Pipeline::stageFile(int stage, int tokens) {
-  const bool perBlock = stage >= PrefillProjection && stage != BatchAttentionFirst &&
-                        stage != BatchAttentionNext;
-  return perBlock ? std::string(stageKernel(stage)) + "_t" + std::to_string(tokens)
-                  : std::string(stageKernel(stage));
+  return stage >= PrefillProjection ? std::string(stageKernel(stage)) + "_t" + std::to_string(tokens)
+                                    : std::string(stageKernel(stage));
 }
 
 std::string Pipeline::batchStageFile(int stage, int tokens, int poolChunks) {
-  return stage == BatchKvStore ? stageFile(stage, tokens) + "_p" + std::to_string(poolChunks)
-                               : stageFile(stage, tokens);
+  const bool pooled = stage == BatchKvStore || stage == BatchAttentionFirst ||
+                      stage == BatchAttentionNext;
+  return pooled ? stageFile(stage, tokens) + "_p" + std::to_string(poolChunks)
+                : stageFile(stage, tokens);
 }
 
 std::vector<int> Pipeline::prefillBlocks(int n, const std::vector<int> &sizes) {

@@ -67,11 +67,12 @@ enum Stage {
   // The batched decode step (PipelineBatch.cpp): B sequences padded to a block of T tokens.
   BatchProjection,     // batch_projection_t<T>: q/k/v of every token, K/V rows to staging
   BatchKvStore,        // batch_kv_store_t<T>: the staged rows into the pool (slot mapping)
-  BatchAttentionFirst, // attention_forward_first, once per sequence, q and state at its row
-  BatchAttentionNext,  // attention_forward, per sequence and earlier chunk
+  BatchAttentionFirst, // batch_attention_first_t<T>: every sequence's first page of keys
+  BatchAttentionNext,  // batch_attention_t<T>: page j of every sequence, folded into the state
   BatchAttentionNorm,  // batch_attention_norm_t<T>: a = out / sum into the decoder's layout
   BatchDecoder,        // prefill_decoder_t<T>
   BatchFinalLayer,     // batch_final_layer_t<T>: the LM head for every token
+  KvCopy,              // kv_copy_t<T>: a shared prefix's rows into a sequence's own chunk
   NumStages
 };
 extern const char *const kStages[NumStages];
@@ -130,8 +131,8 @@ public:
   /// A stage's file stem: the stage's name, a prefill stage's with its block size
   /// ("prefill_decoder_t128").
   static std::string stageFile(int stage, int tokens);
-  /// A batch stage's file stem at block size T: stageFile's, batch_kv_store's with the pool
-  /// it was placed for ("batch_kv_store_t16_p9").
+  /// A batch stage's file stem at block size T: stageFile's, with the pool it was placed for
+  /// for the stages that address the pool ("batch_kv_store_t16_p9").
   static std::string batchStageFile(int stage, int tokens, int poolChunks);
   /// The block sizes a prompt of n tokens is prefilled in, each block starting a KV chunk:
   /// whole chunks while more than a chunk remains, then the smallest block size (of `sizes`,
@@ -182,6 +183,10 @@ public:
   /// [W] (float). A sequence's logits do not depend on B or on the other sequences. Returns
   /// the step's device cycles.
   int64_t stepBatch(const std::vector<BatchToken> &tokens, std::vector<std::vector<float>> &logits);
+  /// Gives `to` (holding no chunk yet) the KV rows of `from`'s positions [0, positions): the
+  /// whole chunks shared, the rest of the last copied into a chunk of its own by kv_copy (so
+  /// `to` may write its next rows). Needs enableBatch.
+  void forkPrefix(const KvSequence &from, int positions, KvSequence &to);
   /// Runs step() and prefill() on `sequence`'s chunks from now on (nullptr: the pipeline's own
   /// sequence).
   void useSequence(KvSequence *sequence) { active_ = sequence ? sequence : seq_.get(); }
@@ -209,8 +214,7 @@ private:
     ScheduleInfo schedules[5];
     HbmLayout x, rope, q, attn; // [T, H], [T, F], [T, Q], [Q, T]
   };
-  /// The batched step's kernels at one block size (BatchProjection .. BatchFinalLayer; the
-  /// attention entries unused: those kernels do not depend on T).
+  /// The batched step's kernels at one block size (BatchProjection .. BatchFinalLayer).
   struct BatchSet {
     std::unique_ptr<rngd::Kernel> kernels[NumStages];
     ScheduleInfo schedules[NumStages];
@@ -220,8 +224,9 @@ private:
   void uploadPrefillWeights();
   /// The batch's embedding rows, RoPE rows and K/V slots; per-sequence chunks reserved.
   void writeBatchInputs(const std::vector<BatchToken> &tokens, int T, const BatchSet &set);
-  /// Per sequence, attention over its chunks with q and the state at its row of the batch.
-  void batchAttention(int layer, const std::vector<BatchToken> &tokens);
+  /// Attention of every sequence over its keys, a page of S keys of every sequence a launch
+  /// (the page table and masks written per page).
+  void batchAttention(int layer, const std::vector<BatchToken> &tokens, int T);
   void loadStage(const std::string &dir, const std::string &file, const char *name,
                  std::unique_ptr<rngd::Kernel> &kernel, ScheduleInfo &schedule);
   /// Points the prefill stages at block size T's kernels.
@@ -274,8 +279,8 @@ private:
   bool prefillWeights_ = false;      // prefill.qkv_weight / head_rms_weight uploaded
   bool partialLoaded_ = false;       // prefill_attention_partial at every prefill size
   std::map<int, BatchSet> batch_;    // by block size
-  std::unique_ptr<rngd::Kernel> batchAttention_[2]; // attention_forward_first, attention_forward
-  ScheduleInfo batchAttentionSched_[2];
+  std::unique_ptr<rngd::Kernel> kvCopy_; // kv_copy at the largest batch size
+  ScheduleInfo kvCopySched_;
   std::vector<int> batchSizes_;
   int paddingChunk_ = -1; // the pool chunk the padding tokens' K/V rows go to
   std::unique_ptr<rngd::Kernel> decode_[NumStages]; // the decode stages' kernels

@@ -1,10 +1,10 @@
 // The batched decode step (Pipeline.h, docs/batching.md): B sequences, each at its own position
 // with its own KV chunks, padded to a block of T tokens. Per layer batch_projection computes
 // every token's q, k and v with one pass over the weights, batch_kv_store scatters the new K/V
-// rows into the sequences' chunks, the decode attention stages run per sequence over its
-// chunks (q and the online-softmax state at its row of the batch), batch_attention_norm
-// normalises, and prefill_decoder runs the rest of the layer for the block; batch_final_layer
-// then computes every token's logits with one pass over the LM head.
+// rows into the sequences' chunks, batch_attention_first / batch_attention attend one page of
+// every sequence's keys a launch (the page table and masks written per page),
+// batch_attention_norm normalises, and prefill_decoder runs the rest of the layer for the
+// block; batch_final_layer then computes every token's logits with one pass over the LM head.
 #include "qwen3/host/Bf16.h"
 #include "qwen3/host/CheckStatus.h"
 #include "qwen3/host/Pipeline.h"
@@ -21,8 +21,10 @@ namespace {
 
 // The stages loaded per block size, and each one's arguments bound to a batch buffer (the
 // buffers are sized for the largest block; smaller blocks bind views of their first bytes).
-const std::vector<int> kBlockStages = {BatchProjection, BatchKvStore, BatchAttentionNorm,
-                                       BatchDecoder, BatchFinalLayer};
+const std::vector<int> kBlockStages = {BatchProjection,     BatchKvStore,
+                                       BatchAttentionFirst, BatchAttentionNext,
+                                       BatchAttentionNorm,  BatchDecoder,
+                                       BatchFinalLayer};
 const std::vector<std::pair<int, std::vector<std::pair<const char *, const char *>>>>
     kBatchBindings = {
         {BatchProjection,
@@ -30,6 +32,12 @@ const std::vector<std::pair<int, std::vector<std::pair<const char *, const char 
           {"k_rows", "batch.k_rows"}, {"v_rows", "batch.v_rows"}}},
         {BatchKvStore,
          {{"k_rows", "batch.k_rows"}, {"v_rows", "batch.v_rows"}, {"offsets", "batch.offsets"}}},
+        {BatchAttentionFirst,
+         {{"q", "batch.q"}, {"page", "batch.page"}, {"mask", "batch.mask"},
+          {"max_hbm", "batch.max"}, {"sum_hbm", "batch.sum"}, {"out_hbm", "batch.out"}}},
+        {BatchAttentionNext,
+         {{"q", "batch.q"}, {"page", "batch.page"}, {"mask", "batch.mask"},
+          {"max_hbm", "batch.max"}, {"sum_hbm", "batch.sum"}, {"out_hbm", "batch.out"}}},
         {BatchAttentionNorm, {{"out", "batch.out"}, {"sum", "batch.sum"}, {"attn", "batch.attn"}}},
         {BatchDecoder, {{"attn", "batch.attn"}}},
         {BatchFinalLayer, {{"out", "batch.logits"}}}};
@@ -56,12 +64,9 @@ void Pipeline::enableBatch(const std::string &dir, const std::vector<int> &sizes
       loadStage(dir, batchStageFile(s, T, kv_->capacity()), stageKernel(s), set.kernels[s],
                 set.schedules[s]);
   }
-  for (int i = 0; i < 2; ++i) {
-    const int s = BatchAttentionFirst + i;
-    loadStage(dir, stageFile(s, 1), stageKernel(s), batchAttention_[i], batchAttentionSched_[i]);
-    k_[s] = batchAttention_[i].get();
-    sched_[s] = &batchAttentionSched_[i];
-  }
+  loadStage(dir, stageFile(KvCopy, sizes.back()), stageKernel(KvCopy), kvCopy_, kvCopySched_);
+  k_[KvCopy] = kvCopy_.get();
+  sched_[KvCopy] = &kvCopySched_;
   for (int s : batchStages())
     stats_[s].scheduleKnown = true;
   batchSizes_ = sizes;
@@ -75,7 +80,6 @@ void Pipeline::enableBatch(const std::string &dir, const std::vector<int> &sizes
         buffer(name, argBytes(s, arg));
   buffer("batch.x0", std::max(argBytes(BatchProjection, "x"), argBytes(BatchDecoder, "y")));
   buffer("batch.x1", std::max(argBytes(BatchProjection, "x"), argBytes(BatchDecoder, "y")));
-  buffer("batch.max", uint64_t(sizes.back()) * cfg_.numHeads * 4);
   if (uint64_t(kv_->capacity()) * kv_->chunkBytes() > uint64_t(std::numeric_limits<int32_t>::max()))
     throw std::runtime_error("the KV pool of " + std::to_string(kv_->capacity()) +
                              " chunks is past the 2 GiB a batch_kv_store offset (i32) reaches");
@@ -84,6 +88,12 @@ void Pipeline::enableBatch(const std::string &dir, const std::vector<int> &sizes
     for (const auto &[s, args] : kBatchBindings)
       for (const auto &[arg, name] : args)
         bindView(s, arg, *buffers_.at(name));
+    for (int s : {BatchAttentionFirst, BatchAttentionNext})
+      if (const rngd::ArgInfo *pad = k_[s]->findArg("state_pad")) {
+        if (!buffers_.count("batch.state_pad"))
+          buffer("batch.state_pad", pad->bytes * uint64_t(sizes.back()) / uint64_t(T));
+        bindView(s, "state_pad", *buffers_.at("batch.state_pad"));
+      }
     bind(BatchFinalLayer, "rms_weight", *buffers_.at("model.norm.weight"));
     bind(BatchFinalLayer, "lm_head_weight", *buffers_.at("lm_head.weight"));
     BatchSet &set = batch_.at(T);
@@ -93,14 +103,6 @@ void Pipeline::enableBatch(const std::string &dir, const std::vector<int> &sizes
     set.logits = HbmLayout::of(*k_[BatchFinalLayer]->findArg("out"),
                                {{"T", T}, {"W", int64_t(paddedVocab_)}});
   }
-  for (int s : {BatchAttentionFirst, BatchAttentionNext}) {
-    bind(s, "mask", *buffers_.at("mask"));
-    if (buffers_.count("attention.state_pad"))
-      bindView(s, "state_pad", *buffers_.at("attention.state_pad"));
-  }
-  // The padding rows' sums stay 1 and their outputs 0 (their rows are never attended).
-  write(*buffers_.at("batch.sum"),
-        std::vector<float>(buffers_.at("batch.sum")->bytes() / 4, 1.0f));
   paddingChunk_ = kv_->acquire();
 }
 
@@ -137,29 +139,58 @@ void Pipeline::writeBatchInputs(const std::vector<BatchToken> &tokens, int T,
   write(*buffers_.at("batch.offsets"), offsets);
 }
 
-void Pipeline::batchAttention(int layer, const std::vector<BatchToken> &tokens) {
-  const uint64_t Q = cfg_.qDim(), heads = cfg_.numHeads;
-  rngd::Buffer &mask = *buffers_.at("mask");
-  for (size_t b = 0; b < tokens.size(); ++b) {
-    const KvSequence &seq = *tokens[b].sequence;
-    const int chunk = tokens[b].position / kChunk, row = tokens[b].position % kChunk;
-    for (int c = 0; c <= chunk; ++c) {
-      const int s = c == 0 ? BatchAttentionFirst : BatchAttentionNext;
-      std::vector<float> m(kChunk);
-      for (int t = 0; t < kChunk; ++t)
-        m[size_t(t)] = (c < chunk || t <= row) ? 1.0f : 0.0f;
-      write(mask, m);
-      rngd::Kernel &k = *k_[s];
-      const std::string at = std::string(kStages[s]) + " of batch row " + std::to_string(b);
-      check(k.bind("k", kv_->buffer(layer, 'k'), kv_->offset(seq.chunk(c))), at + ".k");
-      check(k.bind("v", kv_->buffer(layer, 'v'), kv_->offset(seq.chunk(c))), at + ".v");
-      check(k.bind("q", *buffers_.at("batch.q"), b * Q * 2), at + ".q");
-      check(k.bind("out_hbm", *buffers_.at("batch.out"), b * Q * 2), at + ".out_hbm");
-      check(k.bind("max_hbm", *buffers_.at("batch.max"), b * heads * 4), at + ".max_hbm");
-      check(k.bind("sum_hbm", *buffers_.at("batch.sum"), b * heads * 4), at + ".sum_hbm");
-      launch(s);
+void Pipeline::batchAttention(int layer, const std::vector<BatchToken> &tokens, int T) {
+  // Page j of a sequence: its keys j x S .. (j + 1) x S - 1, S the stage's page; the mask shows
+  // the ones at or before the token. A sequence without page j (and a padding row) gets an
+  // all-zero mask row over a valid page: the fold leaves its state as it was.
+  const rngd::ArgInfo &maskArg = *k_[BatchAttentionFirst]->findArg("mask");
+  const int S = int(maskArg.bytes / 4 / uint64_t(T));
+  const uint64_t rowBytes = uint64_t(cfg_.kvDim()) * 2;
+  int pages = 0;
+  for (const BatchToken &t : tokens)
+    pages = std::max(pages, t.position / S + 1);
+  for (int s : {BatchAttentionFirst, BatchAttentionNext})
+    for (const char *pool : {"k_pool", "v_pool"})
+      check(k_[s]->bind(pool, kv_->buffer(layer, pool[0])),
+            std::string(kStages[s]) + "." + pool);
+  for (int j = 0; j < pages; ++j) {
+    std::vector<int32_t> page(size_t(T), int32_t(kv_->offset(paddingChunk_)));
+    std::vector<float> mask(size_t(T) * size_t(S), 0.0f);
+    for (size_t b = 0; b < tokens.size(); ++b) {
+      const int pos = tokens[b].position, first = std::min(j, pos / S) * S;
+      page[b] = int32_t(kv_->offset(tokens[b].sequence->chunk(first / kChunk)) +
+                        uint64_t(first % kChunk) * rowBytes);
+      for (int k = 0; k < S && j * S <= pos; ++k)
+        mask[b * size_t(S) + size_t(k)] = j * S + k <= pos ? 1.0f : 0.0f;
     }
+    write(*buffers_.at("batch.page"), page);
+    write(*buffers_.at("batch.mask"), mask);
+    launch(j == 0 ? BatchAttentionFirst : BatchAttentionNext);
   }
+}
+
+void Pipeline::forkPrefix(const KvSequence &from, int positions, KvSequence &to) {
+  if (!kvCopy_)
+    throw std::logic_error("internal error: forkPrefix on a pipeline without batch stages");
+  const int full = positions / kChunk, rows = positions % kChunk;
+  to.share(from, full);
+  if (rows == 0)
+    return;
+  to.reserve(full * kChunk + 1);
+  const uint64_t rowBytes = uint64_t(cfg_.kvDim()) * 2;
+  const uint64_t src = kv_->offset(from.chunk(full)), dst = kv_->offset(to.chunk(full));
+  const int T = batchSizes_.back(); // kv_copy's rows a launch: a divisor of the chunk
+  for (int L = 0; L < cfg_.numLayers; ++L)
+    for (int first = 0; first < rows; first += T)
+      for (char kind : {'k', 'v'}) {
+        const std::string in = std::string(1, kind) + "_in", out = std::string(1, kind) + "_out";
+        rngd::Buffer &pool = kv_->buffer(L, kind);
+        check(kvCopy_->unbind(out), "kv_copy." + out);
+        check(kvCopy_->bind(in, pool, src + uint64_t(first) * rowBytes), "kv_copy." + in);
+        check(kvCopy_->bind(out, pool, dst + uint64_t(first) * rowBytes), "kv_copy." + out);
+        if (kind == 'v')
+          launch(KvCopy);
+      }
 }
 
 int64_t Pipeline::stepBatch(const std::vector<BatchToken> &tokens,
@@ -195,7 +226,7 @@ int64_t Pipeline::stepBatch(const std::vector<BatchToken> &tokens,
     check(k_[BatchKvStore]->bind("k_pool", kv_->buffer(L, 'k')), "batch_kv_store.k_pool");
     check(k_[BatchKvStore]->bind("v_pool", kv_->buffer(L, 'v')), "batch_kv_store.v_pool");
     launch(BatchKvStore);
-    batchAttention(L, tokens);
+    batchAttention(L, tokens, T);
     launch(BatchAttentionNorm);
     bindLayer(BatchDecoder, L, kDecoderWeights);
     check(k_[BatchDecoder]->unbind("y"), "batch_decoder.y"); // the buffers swap each layer

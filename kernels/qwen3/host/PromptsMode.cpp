@@ -77,10 +77,10 @@ void ensureStages(const std::string &dir, const Qwen3Config &cfg,
                   PrefillAttentionPartial})
       ensure(dir, cfg, kStages[s], T, Pipeline::stageFile(s, T));
   for (int T : batch)
-    for (int s : {BatchProjection, BatchKvStore, BatchAttentionNorm, BatchDecoder,
-                  BatchFinalLayer})
-      ensure(dir, cfg, stageKernel(s), T, Pipeline::batchStageFile(s, T, pool),
-             s == BatchKvStore ? pool : 1);
+    for (int s : {BatchProjection, BatchKvStore, BatchAttentionFirst, BatchAttentionNext,
+                  BatchAttentionNorm, BatchDecoder, BatchFinalLayer})
+      ensure(dir, cfg, stageKernel(s), T, Pipeline::batchStageFile(s, T, pool), pool);
+  ensure(dir, cfg, kStages[KvCopy], batch.back(), Pipeline::stageFile(KvCopy, batch.back()));
 }
 
 nlohmann::json resultLine(size_t index, const BatchResult &r, const Tokenizer *tokenizer,
@@ -100,6 +100,7 @@ nlohmann::json resultLine(size_t index, const BatchResult &r, const Tokenizer *t
                               {"ms", double(r.firstTokenCycles) / ghz / 1e6}};
   j["decode_cycles"] = r.decodeCycles;
   j["decode_steps"] = r.decodeSteps;
+  j["cached_tokens"] = r.cachedTokens;
   if (!check.is_null())
     j["check"] = check;
   return j;
@@ -165,7 +166,7 @@ int runPromptsMode(const PromptsModeOptions &options, const Weights &weights,
   ensureStages(dir, cfg, prefill, batch, pool);
   Pipeline pipe(dir, weights, pool * kChunk, false, prefill);
   pipe.enableBatch(dir, batch);
-  BatchScheduler sched(pipe, options.maxBatch, !prefill.empty());
+  BatchScheduler sched(pipe, options.maxBatch, !prefill.empty(), options.prefixCache);
   if (!options.dumpLogitsDir.empty())
     mkdir(options.dumpLogitsDir.c_str(), 0777);
 

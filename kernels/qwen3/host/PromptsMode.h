@@ -19,6 +19,7 @@ struct PromptsModeOptions {
   bool noPrefill = false;    // prompts token by token
   bool quiet = false;        // no summary on stderr
   bool check = false;        // each request's last logits against the host reference decoder
+  bool prefixCache = true;   // reuse the KV rows of a prompt prefix an earlier request had
 };
 
 /// Runs `requests` (checked: parsePromptsFile) on seeded or loaded weights, the stages from the

@@ -98,7 +98,7 @@ struct Options {
   // --prompts: many requests, batched (PromptsMode.h).
   std::string promptsFile, dumpLogitsDir;
   int maxBatch = 8;
-  bool maxBatchGiven = false;
+  bool maxBatchGiven = false, noPrefixCache = false;
 };
 
 [[noreturn]] void usageError(const std::string &msg) {
@@ -186,6 +186,9 @@ void printHelp() {
       "                         time_to_first_token, decode_cycles\n"
       "  --max-batch B          sequences per decode step, 1..64 (default 8)\n"
       "  --dump-logits-dir DIR  write DIR/<index>.f32: each request's last logits\n"
+      "  --no-prefix-cache      prefill every prompt whole (by default a prompt that starts\n"
+      "                         with 16 or more tokens of an earlier request's prompt takes\n"
+      "                         their KV rows: cached_tokens in its line)\n"
       "  --help, -h             this text\n");
 }
 
@@ -311,6 +314,9 @@ Options parseArgs(int argc, char **argv) {
                    ", got '" + s + "'");
       o.maxBatch = int(v);
       o.maxBatchGiven = true;
+    } else if (a == "--no-prefix-cache") {
+      flag();
+      o.noPrefixCache = true;
     } else if (a == "--dump-logits-dir") {
       o.dumpLogitsDir = next();
       if (o.dumpLogitsDir.empty())
@@ -399,8 +405,9 @@ Options parseArgs(int argc, char **argv) {
       usageError(kLayersRange + std::to_string(o.layers) + "'");
     return o;
   }
-  if (o.maxBatchGiven || !o.dumpLogitsDir.empty())
-    usageError("--max-batch and --dump-logits-dir apply to --prompts FILE.jsonl");
+  if (o.maxBatchGiven || !o.dumpLogitsDir.empty() || o.noPrefixCache)
+    usageError("--max-batch, --dump-logits-dir and --no-prefix-cache apply to --prompts "
+               "FILE.jsonl");
   if (o.havePrompt && haveTokens)
     usageError("give either a text prompt (--prompt, --prompt-file) or --token-ids, not both");
   if (!o.havePrompt && (!haveTokens || o.tokens.empty()))
@@ -798,6 +805,7 @@ int runPrompts(const Options &opt, const Qwen3Config &modelConfig) {
   mode.noPrefill = opt.noPrefill;
   mode.quiet = opt.quiet;
   mode.check = opt.check;
+  mode.prefixCache = !opt.noPrefixCache;
   return runPromptsMode(mode, *weights, requests, tokenizer.get());
 }
 

@@ -218,8 +218,17 @@ TEST_CASE("device buffers: errors name the numbers", "[runtime][buffers]") {
         "y (out f32 [8])");
   REQUIRE(k->bind("x", *ok).ok());
   CHECK(k->bind("y", *ok).message() ==
-        "cannot bind argument 'y' to buffer 'ok': argument 'x' is bound to it and the kernel "
-        "writes one of them");
+        "cannot bind argument 'y' to bytes [0, +32) of buffer 'ok': argument 'x' is bound to "
+        "bytes [0, +32) of it and the kernel writes one of them");
+  // Disjoint views of one buffer do not alias: x reads bytes [0, 32), y writes [32, 64).
+  Buffer *two = nullptr;
+  REQUIRE(device.allocate("two", 64, two).ok());
+  REQUIRE(k->bind("x", *two, 0).ok());
+  CHECK(k->bind("y", *two, 16).message() ==
+        "cannot bind argument 'y' to bytes [16, +32) of buffer 'two': argument 'x' is bound to "
+        "bytes [0, +32) of it and the kernel writes one of them");
+  REQUIRE(k->bind("y", *two, 32).ok());
+  REQUIRE(k->bind("x", *ok).ok());
 
   REQUIRE(k->bind("y", *foreign).ok());
   LaunchResult r;
