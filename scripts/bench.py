@@ -13,7 +13,8 @@ the prefill (issue 18): a 512-token prompt through the multi-token stages of eve
 beside the token-by-token path's (512 of the decode run's prompt steps and a final_layer), and
 the simulator's wall time of that prefill beside PyTorch's for the same prefill on this machine
 (scripts/prefill_torch.py, Debian's python3-torch, bf16 on the CPU). Times are measured here, on
-this machine; nothing is assumed.
+this machine; nothing is assumed. Then the Qwen3 sizes (print_sizes) and the batched decode
+step at B = 1, 4, 16, 64 (bench_batch.py).
 """
 import argparse
 import json
@@ -22,6 +23,8 @@ import struct
 import subprocess
 import sys
 import time
+
+import bench_batch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QWEN3 = ["embedding", "projection", "attention_forward_first", "attention_forward", "decoder",
@@ -322,6 +325,7 @@ def main():
         step = print_token(binary, out, a.layers)
         print_prefill(binary, out, a.layers, step, kernels)
         print_sizes(binary, out)
+        bench_batch.print_batches(binary, out, SIZES, size_config)
 
 
 if __name__ == "__main__":
