@@ -296,10 +296,12 @@ def contract_rows(x, w, packet=32, rows=256):
 def decoder(T, mlir, rngd, d, dist):
     """prefill_decoder: r = bf16((((P0 + P1) + ...) + x), P_k o_proj's partial sums over the K
     blocks of QP / KS values (QP: a pass's values of Q, Q itself in one pass), in K order; h = bf16(RMSNorm(r)),
-    16 values of h a slice; g, u = h W^T over all of H, or over HP parts of H whose f32 sums add
-    in order; p = silu_times(g, u); y = bf16(((D0 + D1) + ...) + r), D_k down's partial sums
-    over K blocks of L (LP / KD values each, KD blocks a pass) in O.down_order's generalisation
-    [L % dv / 16, L % block / dv, L % 16], dv a token's values on a slice of down's ring."""
+    16 values of h a slice (of each of H / HX parts of x, in part order); g, u = h W^T over all
+    of H, or over HP parts of H (x's parts, or gate/up's own) whose f32 sums add in order;
+    p = silu_times(g, u); y = bf16(((D0 + D1) + ...) + r), D_k down's partial sums over K
+    blocks of L (LP / KD values each, KD blocks a pass; a shorter last pass holds whole blocks
+    of the same size) in O.down_order's generalisation [L % dv / 16, L % block / dv, L % 16],
+    dv a token's values on a slice of down's ring."""
     args = parse(mlir)
     A = axes_of(mlir)
     H, Q, L = A["H"], A["Q"], A["L"]
@@ -339,7 +341,9 @@ def decoder(T, mlir, rngd, d, dist):
         part = contract_rows(a[:, k:k + oblock], wo[:, k:k + oblock])
         acc = part if acc is None else acc + part
     r = O.bf16_to_f32(O.f32_to_bf16(acc + x))
-    hn, _ = O.rmsnorm(r, pw, 16)
+    # x in parts of HX values (when H's rows do not tile a cluster's slices): each slice sums
+    # its 16 values of every part, in part order.
+    hn, _ = O.rmsnorm(r, pw, 16, halves=H // A.get("HX", H))
     h = O.bf16_to_f32(O.f32_to_bf16(hn))
     hl = H // hparts
 

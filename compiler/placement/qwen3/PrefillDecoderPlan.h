@@ -18,8 +18,10 @@ inline constexpr int64_t kDownFlitsPerSlice = 2;
 // The numbers of the placement (planPrefillDecoder says where each comes from).
 struct DecoderPlan {
   int64_t clusters, slices, lanes, flit, flitF32, trRows;
+  bool trF32 = false; // the norm's transposes in f32 (fewer rows: fewer tokens a slice)
   int64_t rowsPerSlice; // weight rows on a slice: lanes x time-broadcast rows
-  int64_t rowSlices;    // H / rowsPerSlice: the slices holding one copy of a weight's rows
+  int64_t xParts = 1, hx; // x in parts of hx values of H (planDecoderXParts), else H itself
+  int64_t rowSlices;    // hx / rowsPerSlice: the slices holding one copy of a part's rows
   int64_t groups;       // slices / rowSlices: x's token groups, o_proj's K blocks
   int64_t oBlock;       // o_proj's K block: Q / (groups x oPasses)
   int64_t oPasses;      // o_proj in passes over Q (each pass's K blocks in the TRF in turn)
@@ -34,8 +36,12 @@ struct DecoderPlan {
   int64_t hParts, hPart; // gate/up's K (H) in hParts parts of hPart values, each on its slices
   int64_t partSlices;   // slices of one part of H: slices / hParts
   int64_t passes, lPass; // the MLP in passes over L, lPass values of L each
+  int64_t intermediate;  // L
+  int64_t passStep;      // where pass c starts in L: c passStep (lPass, but in a last pass)
+  int64_t tail = 0;      // the last pass's values of L when shorter than the others (else 0)
   int64_t pairSlices;   // gate/up: slices holding a pass's pairs
   int64_t siluChunks;   // silu(g) u per chunk of a half's tokens (the VRF holds u)
+  int64_t sumChunks = 1; // x's parts' g and u sums added per chunk of a half's tokens
   int64_t dBlock, dBlocks, dValues, dSplit; // down: K block, blocks, values per slice, split
   // The weights split over the clusters (a small block): o_proj's pass c over Q on cluster c,
   // the MLP's passes over L spread evenly over them (cluster c the c-th run of passes / clusters),
@@ -57,7 +63,10 @@ inline int64_t chooseDecoderClusters(const DecoderPlan &p, const Qwen3Shape &s,
   // With H in parts every MLP pass repeats h's broadcast and down's stream: counted per pass.
   // (Shapes that need no parts keep the one-pass count, and so their placements.)
   const int64_t mlpStreams = p.hParts > 1 ? p.passes * (2 * p.hPart + p.dBlock) : 2 * H + p.dBlock;
-  const double flitsPerToken = double(p.oBlock * p.oPasses + mlpStreams) / double(p.flit);
+  // With x in parts each part streams o_proj's blocks and the MLP's values again (counted whole
+  // for every part: an overestimate, which splits the tokens a little sooner).
+  const double flitsPerToken =
+      double(p.xParts) * double(p.oBlock * p.oPasses + mlpStreams) / double(p.flit);
   auto estimate = [&](int64_t used) {
     const double rate = used == 1
                             ? double(std::min(t.dmBytesPerCyclePerCluster,
@@ -78,11 +87,17 @@ inline llvm::Error planDecoderTokens(DecoderPlan &p, const Qwen3Shape &s, const 
   p.perCluster = T / p.used;
   p.perSlice = p.perCluster / p.groups;
   // The RMSNorm's transpose puts trRows tokens in the lanes: a half needs at least that many.
+  // Fewer tokens a slice than bf16 rows: r transposed in f32 (its values exact), whose
+  // column holds fewer rows.
+  const int64_t trF32 = t.transposeColumnBytes / 4;
+  if (p.perSlice % p.trRows && p.perSlice > 0 && p.perSlice % trF32 == 0)
+    p.trRows = trF32, p.trF32 = true;
   if (p.perCluster % p.groups || p.perSlice % p.trRows || p.perCluster % p.aSplit)
     return placementError(kDecoderStage, "each slice of x holds whole transposes of tokens",
                           "T = " + decimal(T) + " over " + decimal(p.used) + " clusters x " +
                               decimal(p.groups) + " token groups is " + decimal(p.perSlice) +
-                              " per slice, transposes take " + decimal(p.trRows));
+                              " per slice, transposes take " + decimal(p.trRows) + " (" +
+                              decimal(trF32) + " in f32)");
   // The reducer sums a pass's tokens in vectorReduceSlots slots of trRows tokens.
   const int64_t maxU = p.trRows * t.vectorReduceSlots;
   p.halves = std::max<int64_t>((p.perSlice + maxU - 1) / maxU,
@@ -109,9 +124,14 @@ inline llvm::Error planDecoderTokens(DecoderPlan &p, const Qwen3Shape &s, const 
       p.groups / p.siluChunks * p.u * p.pairRows * 4 > t.vrfBytesPerSlice / 2)
     return placementError(kDecoderStage, "u of a chunk of a half's tokens fits half the VRF",
                           decimal(p.u) + " tokens per slice");
-  // gate/up's parts of H: a half's g and u sums of a part (f32) added through the VRF.
+  // gate/up's parts of H: a half's g and u sums of a part (f32) added through the VRF; x's
+  // parts: in chunks of a half's tokens that fit half of it.
   const int64_t partBytes = p.groups * p.u * p.pairRows * 2 * 4;
-  if (p.hParts > 1 && partBytes > t.vrfBytesPerSlice / 2)
+  p.sumChunks = 1;
+  while (p.xParts > 1 && partBytes / p.sumChunks > t.vrfBytesPerSlice / 2 &&
+         (p.groups * p.u) % (2 * p.sumChunks) == 0)
+    p.sumChunks *= 2;
+  if ((p.hParts > 1 || p.xParts > 1) && partBytes / p.sumChunks > t.vrfBytesPerSlice / 2)
     return placementError(kDecoderStage, "a half's g and u sums of a part of H fit half the VRF",
                           decimal(p.u) + " tokens x " + decimal(p.pairRows) + " pairs of f32 is " +
                               decimal(partBytes) + " bytes, the VRF holds " +
@@ -139,6 +159,33 @@ inline int64_t chooseDownBlock(const DecoderPlan &p, int64_t lPass, const Target
       return block;
   }
   return 0;
+}
+
+// When the passes that divide L leave gate/up's pairs on under half a cluster's slices: the
+// longest passes whose pairs fit its slices and whose down K blocks its rings, and a last,
+// shorter pass of the rest, a whole number of the same K blocks (so down's sums keep the
+// order of equal passes: blocks of dBlock in L order).
+inline void planDecoderLongPasses(DecoderPlan &p, int64_t L, const TargetModel &t) {
+  if (p.split || 2 * p.pairSlices >= p.partSlices)
+    return;
+  for (int64_t lPass = p.partSlices * p.pairRows; lPass > p.lPass; lPass -= p.pairRows) {
+    const int64_t block = chooseDownBlock(p, lPass, t), tail = L % lPass;
+    if (!block || p.rowsPerSlice * block * 2 > t.trfBytesPerSlice || tail == 0 || tail % block ||
+        tail % p.pairRows)
+      continue;
+    p.lPass = p.passStep = lPass, p.passes = L / lPass + 1, p.tail = tail;
+    p.dBlock = block, p.pairSlices = lPass / p.pairRows, p.dBlocks = lPass / block;
+    p.dSplit = p.rowSlices / (block / p.dValues);
+    return;
+  }
+}
+
+// The last pass's plan when it is shorter (planDecoderLongPasses): its pairs and K blocks.
+inline DecoderPlan decoderTailPlan(const DecoderPlan &p) {
+  DecoderPlan q = p;
+  q.lPass = p.tail, q.tail = 0;
+  q.pairSlices = p.tail / p.pairRows, q.dBlocks = p.tail / p.dBlock;
+  return q;
 }
 
 // gate/up's K: all of H on each slice when a lane's pair of rows fits the TRF, else H in the
@@ -170,7 +217,7 @@ inline llvm::Error planDecoderHParts(DecoderPlan &p, int64_t H, const TargetMode
 // pairs on at most a cluster's slices and its down K blocks in the cluster's rings. A pass
 // only tiles rows (gate/up) or whole K blocks (down), so each sum keeps its order.
 inline llvm::Error planDecoderMlp(DecoderPlan &p, const Qwen3Shape &s, const TargetModel &t) {
-  const int64_t H = s.hidden, L = s.intermediate;
+  const int64_t H = p.hx, L = s.intermediate;
   if (p.rowsPerSlice != p.flit)
     return placementError(kDecoderStage,
                           "a slice's rows of x are one flit (the broadcast's packet)",
@@ -206,6 +253,8 @@ inline llvm::Error planDecoderMlp(DecoderPlan &p, const Qwen3Shape &s, const Tar
   p.pairSlices = p.lPass / p.pairRows;
   p.dBlocks = p.lPass / p.dBlock;
   p.dSplit = p.rowSlices / (p.dBlock / p.dValues);
+  p.intermediate = L, p.passStep = p.lPass;
+  planDecoderLongPasses(p, L, t);
   return llvm::Error::success();
 }
 
@@ -237,6 +286,23 @@ inline llvm::Error planDecoderOProj(DecoderPlan &p, int64_t Q, const TargetModel
   return llvm::Error::success();
 }
 
+// x's parts: a weight's rows (rowsPerSlice a slice) tile a cluster's slices, or H splits in
+// the fewest parts whose rows do (each part's rows in turn on the same slices; o_proj's and
+// down's rows, the residual and gate/up's K run part by part, the norm over all the parts).
+inline llvm::Error planDecoderXParts(DecoderPlan &p, int64_t H) {
+  const int64_t RS = p.rowsPerSlice;
+  for (p.xParts = 1; p.xParts <= H / RS; ++p.xParts) {
+    p.hx = H / p.xParts;
+    if (H % p.xParts == 0 && p.hx % RS == 0 && p.slices % (p.hx / RS) == 0)
+      return llvm::Error::success();
+  }
+  return placementError(kDecoderStage,
+                        "a weight's rows (in parts of hidden) tile a cluster's slices",
+                        "hidden " + decimal(H) + " in rows of " + decimal(RS) +
+                            " per slice over " + decimal(p.slices) +
+                            " slices, in no equal parts of whole slices dividing them");
+}
+
 inline llvm::Expected<DecoderPlan> planDecoderWith(const Qwen3Shape &s, const TargetModel &t,
                                                    int64_t T, bool split) {
   DecoderPlan p;
@@ -249,11 +315,9 @@ inline llvm::Expected<DecoderPlan> planDecoderWith(const Qwen3Shape &s, const Ta
   p.flitF32 = t.flitBytes / 4;
   p.trRows = t.transposeColumnBytes / 2;
   p.rowsPerSlice = p.lanes * kTimeBroadcastRows;
-  if (H % p.rowsPerSlice || p.slices % (H / p.rowsPerSlice))
-    return placementError(kDecoderStage, "a weight's rows tile a cluster's slices",
-                          "hidden " + decimal(H) + " in rows of " + decimal(p.rowsPerSlice) +
-                              " per slice over " + decimal(p.slices) + " slices");
-  p.rowSlices = H / p.rowsPerSlice;
+  if (llvm::Error e = planDecoderXParts(p, H))
+    return e;
+  p.rowSlices = p.hx / p.rowsPerSlice;
   p.groups = p.slices / p.rowSlices;
   // o_proj: each slice holds its rows x one K block; a's block is broadcast around the ring of
   // the block's rowSlices slices, which hold a's block split over aSplit token groups. K is in
@@ -263,6 +327,11 @@ inline llvm::Expected<DecoderPlan> planDecoderWith(const Qwen3Shape &s, const Ta
     return e;
   if (llvm::Error e = planDecoderMlp(p, s, t))
     return e;
+  if (p.xParts > 1 && p.hParts > 1)
+    return placementError(kDecoderStage, "gate/up's rows of a part of x fit the TRF whole",
+                          decimal(p.xParts) + " parts of " + decimal(p.hx) + " values of hidden " +
+                              decimal(H) + " need gate/up's K in " + decimal(p.hParts) +
+                              " parts of their own");
   if (llvm::Error e = planDecoderTokens(p, s, t, T))
     return e;
   return p;
@@ -277,7 +346,7 @@ inline llvm::Expected<DecoderPlan> planDecoderWith(const Qwen3Shape &s, const Ta
 inline llvm::Expected<DecoderPlan> planPrefillDecoder(const Qwen3Shape &s, const TargetModel &t,
                                                       int64_t T) {
   llvm::Expected<DecoderPlan> p = planDecoderWith(s, t, T, false);
-  if (!p || p->used > 1 || p->clusters == 1 || p->oPasses > 1 || p->hParts > 1)
+  if (!p || p->used > 1 || p->clusters == 1 || p->oPasses > 1 || p->hParts > 1 || p->xParts > 1)
     return p;
   llvm::Expected<DecoderPlan> q = planDecoderWith(s, t, T, true);
   if (!q || q->hParts > 1) {

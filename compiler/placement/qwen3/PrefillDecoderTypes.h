@@ -17,9 +17,13 @@ struct DecoderTypes {
   Type adm, af, as, owdm, owload, owtrf, oacc, part;
   Type xv, xj, half, parth, parts, one, ones, onesb, onevrf;
   Type trin, trout, xtc, sqin, ssc, ssdm, sss, rsub, rvrf, wn, wnsub, wnvrf, xws;
-  Type lwp, dwp; // a pass's gate/up and down weights (passes > 1)
-  Type ahp, owp; // an o_proj pass's a and o weights (oPasses > 1)
+  Type lwp, dwp; // a pass's (and a part's) gate/up and down weights (passes or xParts > 1)
+  Type ahp, owp; // an o_proj pass's a and o weights (oPasses > 1; owp also xParts > 1)
   Type gparts, gone, gones, gonevrf; // gate/up's parts of H gathered and added (hParts > 1)
+  // x in parts (xParts > 1; else the part's types): r and h over all of H, the norm weight's
+  // product, the parts of r joined, and of y.
+  Type hfull, mones, mone, rjoin, yjoin;
+  Type gchunk, gchunks, gchunkvrf, gchunkj; // a chunk of the parts' g and u sums (sumChunks > 1)
   Type xf, xn, guh, gudm, guload, gutrf, guacc, gures, gview, gs, gsb, uvrf, pc, pj, ph;
   Type pq, ddm, df, ds, dwdm, dwload, dwtrf, dacc, dpart, dparts, qone, qones, qonesb, qonevrf,
       quarter, yq, yv;
@@ -33,7 +37,12 @@ struct DecoderAxes {
        ks = t, kd = t, rg = t, gu = t, ls = t, uc = t, sc = t, j = t, ln = t, uq = t, kq = t;
   Expr lp = t;  // a pass's values of L (L itself when there is one pass)
   Expr qp = t;  // an o_proj pass's values of Q (Q itself when there is one pass)
-  Expr hp = t, xp = t; // gate/up's parts of H and a part's slices (hParts > 1)
+  Expr hp = t, xp = t; // gate/up's parts of H and a part's slices (hParts > 1), or x's parts
+  Expr hx = t;         // a part of x's values of H (H itself in one part)
+  Expr hs = t;         // the slice digit of H on x's slices (H % hx / rowsPerSlice)
+  std::optional<Expr> hpo; // the part digit of H on x's slices (none in one part)
+  Expr kqp = t;        // y's pieces: quarters x parts (xParts > 1)
+  Expr ucs = t, scs = t; // a chunk's token rows (KG x U) and the chunks (sumChunks > 1)
   Expr tc = t;  // the cluster of a token-indexed tensor (over T)
   Expr kcl = t; // the cluster of a tensor over x's view axes
   Expr wcl = t; // the cluster of a weight (one copy per cluster in use)
@@ -56,6 +65,18 @@ inline DecoderAxes declareAxes(StageBuilder &b, const Qwen3Shape &s, const Decod
     a.hp = b.axis("HP", p.hParts);     // gate/up's parts of H
     a.xp = b.axis("XP", p.partSlices); // the slices of a part
   }
+  a.hx = a.h;
+  if (p.xParts > 1) {
+    a.hp = b.axis("HP", p.xParts); // x's parts
+    a.hx = b.axis("HX", p.hx);     // a part's values
+    a.hpo = a.h / p.hx;
+    a.kqp = b.axis("KQP", p.halves * p.quarters * p.xParts);
+  }
+  if (p.sumChunks > 1) {
+    a.ucs = b.axis("UCS", p.groups * p.u / p.sumChunks);
+    a.scs = b.axis("SCS", p.sumChunks);
+  }
+  a.hs = axisDigit(a.h, s.hidden, p.hx, p.rowsPerSlice);
   a.ring = b.axis("XR", p.rowSlices); // a ring of a weight's row slices
   a.all = b.axis("XS", p.slices);     // every slice of a cluster
   Expr cw = b.axis("CW", p.used);     // the weights' copies
@@ -96,97 +117,131 @@ inline void declareOProj(StageBuilder &b, const DecoderPlan &p, const DecoderAxe
   if (p.split) { // a's and the weights' passes, one a cluster
     y.ahp = b.hbm("ahp", bf, Expr::pair({a.oc, a.qp / F, a.t, a.qp % F}));
     y.owp = b.hbm("owp", bf, Expr::pair({a.h, a.oc, a.qp}));
-  } else if (p.oPasses > 1) {
-    y.ahp = b.hbm("ahp", bf, Expr::pair({a.qp / F, a.t, a.qp % F}));
-    y.owp = b.hbm("owp", bf, Expr::pair({a.h, a.qp.pad(p.qPass * p.oPasses)}));
+  } else {
+    if (p.oPasses > 1)
+      y.ahp = b.hbm("ahp", bf, Expr::pair({a.qp / F, a.t, a.qp % F}));
+    if (p.oPasses > 1 || p.xParts > 1) // a part's rows of a pass
+      y.owp = b.hbm("owp", bf,
+                    Expr::pair({a.hx, p.oPasses > 1 ? a.qp.pad(p.qPass * p.oPasses) : a.qp}));
   }
   // A pass's K blocks (none when a pass is one block) and a block's values.
   const std::optional<Expr> qo =
       p.groups > 1 ? std::optional<Expr>(a.qp / ob) : std::nullopt;
   const Expr qi = p.groups > 1 ? a.qp % ob : a.qp;
   const int64_t aTokens = p.perCluster / p.aSplit, xt = p.perSlice;
-  const Expr tIn = axisDigit(a.t, T, aTokens, 1), tOut = axisDigit(a.t, T, p.perCluster, aTokens);
+  const Expr tIn = axisDigit(a.t, T, aTokens, 1);
+  // a's token split over the ring (none when the ring is one block of a).
+  const std::optional<Expr> tOut =
+      p.aSplit > 1 ? std::optional<Expr>(axisDigit(a.t, T, p.perCluster, aTokens)) : std::nullopt;
   Expr aSlice = pairOf({qo, tOut, qi / F});
   y.adm = b.dm("adm", bf, a.oa, aSlice, Expr::pair({tIn, a.qp % F}));
   y.af = b.stream("af", bf, a.oa, aSlice, tIn, a.qp % F);
-  Expr aTime = Expr::pair({tIn, tOut, qi / F});
+  Expr aTime = pairOf({tIn, tOut, qi / F});
   y.as = b.stream("as", bf, a.oa, pairOf({qo, a.ring}), aTime, a.qp % F);
-  Expr wSlice = pairOf({qo, a.h / RS});
-  y.owdm = b.dm("owdm", bf, a.ow, wSlice, Expr::pair({a.h % RS, qi}));
+  Expr wSlice = pairOf({qo, a.hx / RS});
+  y.owdm = b.dm("owdm", bf, a.ow, wSlice, Expr::pair({a.hx % RS, qi}));
   y.owload = b.stream("owload", bf, a.ow, wSlice,
-                      Expr::pair({a.h % LN, a.h % RS / LN, qi / F}), a.qp % F);
-  y.owtrf = b.trf("owtrf", bf, a.ow, wSlice, a.h % LN, Expr::pair({a.h % RS / LN, qi}));
-  Expr pSlice = Expr::pair({a.ks, a.h / RS});
-  y.oacc = b.stream("oacc", f, a.oa, pSlice, Expr::pair({tIn, tOut, a.h % RS / LN}), a.h % LN);
+                      Expr::pair({a.hx % LN, a.hx % RS / LN, qi / F}), a.qp % F);
+  y.owtrf = b.trf("owtrf", bf, a.ow, wSlice, a.hx % LN, Expr::pair({a.hx % RS / LN, qi}));
+  Expr pSlice = Expr::pair({a.ks, a.hx / RS});
+  y.oacc = b.stream("oacc", f, a.oa, pSlice, pairOf({tIn, tOut, a.hx % RS / LN}), a.hx % LN);
   y.part = b.dm("part", f, a.oa, pSlice,
                 pairOf({xt < p.perCluster
                             ? std::optional<Expr>(axisDigit(a.t, T, p.perCluster, xt))
                             : std::nullopt,
-                        axisDigit(a.t, T, xt, 1), a.h % RS}));
+                        axisDigit(a.t, T, xt, 1), a.hx % RS}));
 }
 
+// x's halves: the residual on each part of x (a.hx), the norm over all of H (x's slices
+// [KG, hs], each holding the part digit hpo when x is in parts).
 inline void declareHalves(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, int64_t T,
                    DecoderTypes &y) {
   Type bf = b.bf16(), f = b.f32();
   const int64_t RS = p.rowsPerSlice, LN = p.lanes, tr = p.trRows;
   const int64_t tv = b.target().transposeValidElements;
   const int64_t subF32 = b.target().subFetchAccessBytes / 4;
-  Expr xs = Expr::pair({a.kg, a.h / RS});
+  const Expr hx = a.hx, h = a.h;
+  Expr xs = Expr::pair({a.kg, hx / RS}), xf = Expr::pair({a.kg, a.hs});
   const ProjectionTokens pt = projectionTokens(T, b.target());
   y.xv =
       b.hbm("xv", bf,
             decoderXLayout({{"KC", p.used}, {"KG", p.groups}, {"KH", p.halves}, {"U", p.u}}, pt,
                            T, RS));
-  y.xj = b.dm("xj", bf, a.kcl, xs, Expr::pair({a.kh, a.u, a.h % RS}));
-  y.half = b.dm("half", bf, a.kcl, xs, Expr::pair({a.u, a.h % RS}));
+  y.xj = b.dm("xj", bf, a.kcl, xf, pairOf({a.kh, a.hpo, a.u, h % RS}));
+  y.half = b.dm("half", bf, a.kcl, xs, Expr::pair({a.u, hx % RS}));
   Expr uPadded = p.halves > 1 ? a.u.pad(p.perSlice) : a.u;
   y.parth =
-      b.dm("parth", f, p.split ? a.oa : a.kcl, Expr::pair({a.ks, a.h / RS}), Expr::pair({a.kg, uPadded, a.h % RS}));
+      b.dm("parth", f, p.split ? a.oa : a.kcl, Expr::pair({a.ks, hx / RS}),
+           Expr::pair({a.kg, uPadded, hx % RS}));
   y.parts = b.dm("parts", f, a.kcl, xs,
-                 p.split ? Expr::pair({a.oc, a.ks, a.u, a.h % RS})
-                         : Expr::pair({a.ks, a.u, a.h % RS}));
-  y.one = b.dm("one", f, a.kcl, xs, Expr::pair({a.u, a.h % RS}));
-  Expr oTime = Expr::pair({a.u, a.h % RS / LN});
-  y.ones = b.stream("ones", f, a.kcl, xs, oTime, a.h % LN);
-  y.onesb = b.stream("onesb", bf, a.kcl, xs, oTime, a.h % LN);
-  y.onevrf = b.vrf("onevrf", f, a.kcl, xs, Expr::pair({a.u, a.h % RS}));
-  // The transposes' token blocks (U / tr, absent when a half is one block).
+                 p.split ? Expr::pair({a.oc, a.ks, a.u, hx % RS})
+                         : Expr::pair({a.ks, a.u, hx % RS}));
+  y.one = b.dm("one", f, a.kcl, xs, Expr::pair({a.u, hx % RS}));
+  Expr oTime = Expr::pair({a.u, hx % RS / LN});
+  y.ones = b.stream("ones", f, a.kcl, xs, oTime, hx % LN);
+  y.onesb = b.stream("onesb", bf, a.kcl, xs, oTime, hx % LN);
+  y.onevrf = b.vrf("onevrf", f, a.kcl, xs, Expr::pair({a.u, hx % RS}));
+  y.hfull = y.half, y.mones = y.ones, y.mone = y.one;
+  if (p.xParts > 1) {
+    y.rjoin = b.dm("rjoin", bf, a.kcl, xs, Expr::pair({a.hp, a.u, hx % RS}));
+    y.hfull = b.dm("hfull", bf, a.kcl, xf, Expr::pair({*a.hpo, a.u, h % RS}));
+    y.mones = b.stream("mones", f, a.kcl, xf, Expr::pair({a.u, *a.hpo, h % RS / LN}), h % LN);
+    y.mone = b.dm("mone", f, a.kcl, xf, Expr::pair({a.u, *a.hpo, h % RS}));
+  }
+  // The transposes' token blocks (U / tr, absent when a half is one block); x's part digit
+  // (when in parts) after them.
   Expr uIn = p.u > tr ? a.u % tr : a.u;
   auto uOuter = [&](std::vector<std::optional<Expr>> items) {
+    if (a.hpo)
+      items.insert(items.begin() + (items[0] ? 0 : 1), *a.hpo);
     return withOuter(std::move(items), a.u, p.u, tr);
   };
-  y.trin = b.stream("trin", bf, a.kcl, xs, uOuter({std::nullopt, uIn, a.h % RS / tv}), a.h % tv);
-  y.trout = b.stream("trout", bf, a.kcl, xs, uOuter({std::nullopt, a.h % RS / tv, a.h % tv}), uIn);
-  y.xtc = b.dm("xtc", bf, a.kcl, xs, uOuter({std::nullopt, a.h % RS, uIn}));
-  y.sqin = b.stream("sqin", f, a.kcl, xs, uOuter({a.h % RS, std::nullopt}), uIn);
+  const Type trt = p.trF32 ? f : bf; // the transposes' element type
+  y.trin = b.stream("trin", trt, a.kcl, xf, uOuter({std::nullopt, uIn, h % RS / tv}), h % tv);
+  y.trout = b.stream("trout", trt, a.kcl, xf, uOuter({std::nullopt, h % RS / tv, h % tv}), uIn);
+  y.xtc = b.dm("xtc", trt, a.kcl, xf, uOuter({std::nullopt, h % RS, uIn}));
+  y.sqin = b.stream("sqin", f, a.kcl, xf, uOuter({h % RS, std::nullopt}), uIn);
   Expr rs = Expr::pair({a.kg, a.ring});
-  y.ssc = b.stream("ssc", f, a.kcl, rs, uOuter({std::nullopt}), uIn);
+  y.ssc = b.stream("ssc", f, a.kcl, rs, withOuter({std::nullopt}, a.u, p.u, tr), uIn);
   y.ssdm = b.dm("ssdm", f, a.kcl, rs, a.u);
   auto [sssTime, sssPacket] = timePacket(a.u, p.u, p.flitF32);
   y.sss = b.stream("sss", f, a.kcl, rs, sssTime, sssPacket);
-  y.rsub = b.stream("rsub", f, a.kcl, rs, a.u / subF32, a.u % subF32);
+  auto [rsubTime, rsubPacket] = timePacket(a.u, p.u, subF32);
+  y.rsub = b.stream("rsub", f, a.kcl, rs, rsubTime, rsubPacket);
   y.rvrf = b.vrf("rvrf", f, a.kcl, rs, a.u);
-  Expr ws = Expr::pair({a.rg, a.h / RS});
-  y.wn = b.dm("wn", bf, a.wcl, ws, a.h % RS);
-  y.wnsub = b.stream("wnsub", f, a.wcl, ws, a.h % RS / subF32, a.h % subF32);
-  y.wnvrf = b.vrf("wnvrf", f, a.wcl, ws, a.h % RS);
-  y.xws = b.stream("xws", f, a.kcl, xs, Expr::pair({a.h % RS / LN, a.u}), a.h % LN);
+  Expr ws = Expr::pair({a.rg, a.hs});
+  y.wn = b.dm("wn", bf, a.wcl, ws, pairOf({a.hpo, h % RS}));
+  y.wnsub = b.stream("wnsub", f, a.wcl, ws, pairOf({a.hpo, h % RS / subF32}), h % subF32);
+  y.wnvrf = b.vrf("wnvrf", f, a.wcl, ws, pairOf({a.hpo, h % RS}));
+  y.xws = b.stream("xws", f, a.kcl, xf, pairOf({a.hpo, h % RS / LN, a.u}), h % LN);
 }
 
-inline void declareGateUp(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, DecoderTypes &y) {
-  Type bf = b.bf16(), f = b.f32();
-  const int64_t RS = p.rowsPerSlice, PR = p.pairRows, LN = p.lanes, F = p.flit;
-  const Expr l = a.lp;
-  Expr xs = Expr::pair({a.kg, a.h / RS});
+// h's broadcast for gate/up (every pass alike).
+inline void declareBroadcast(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a,
+                             DecoderTypes &y) {
+  Type bf = b.bf16();
+  const int64_t RS = p.rowsPerSlice;
+  Expr xs = Expr::pair({a.kg, a.hx / RS});
   const bool split = p.hParts > 1;
   const int64_t HL = p.hPart;
   // The broadcast keeps a part of H on its run of slices (the input's outer slice digit).
-  y.xf = b.stream("xf", bf, a.hb, split ? Expr::pair({a.kg, a.h / HL, a.h % HL / RS}) : xs, a.u,
-                  a.h % RS);
-  y.xn = split ? b.stream("xn", bf, a.hb, Expr::pair({a.kg, a.h / HL, a.xp}),
-                          Expr::pair({a.u, a.h % HL / RS}), a.h % RS)
-               : b.stream("xn", bf, a.hb, a.all, Expr::pair({a.u, a.kg, a.h / RS}), a.h % RS);
-  const Expr hk = split ? a.h % HL : a.h; // a part's values of H
+  y.xf = b.stream("xf", bf, a.hb, split ? Expr::pair({a.kg, a.hx / HL, a.hx % HL / RS}) : xs, a.u,
+                  a.hx % RS);
+  y.xn = split ? b.stream("xn", bf, a.hb, Expr::pair({a.kg, a.hx / HL, a.xp}),
+                          Expr::pair({a.u, a.hx % HL / RS}), a.hx % RS)
+               : b.stream("xn", bf, a.hb, a.all, Expr::pair({a.u, a.kg, a.hx / RS}), a.hx % RS);
+}
+
+// gate/up's and silu's types of a pass (`sfx` appended to their aliases: a shorter last pass's
+// own).
+inline void declareGateUp(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a,
+                          DecoderTypes &y, const std::string &sfx = "") {
+  Type bf = b.bf16(), f = b.f32();
+  const int64_t PR = p.pairRows, LN = p.lanes, F = p.flit;
+  const Expr l = a.lp;
+  const bool split = p.hParts > 1;
+  const int64_t HL = p.hPart;
+  const Expr hk = split ? a.hx % HL : a.hx; // a part's values of H
   // A lane's pairs (none when a lane holds one).
   const std::optional<Expr> lj = PR > LN ? std::optional<Expr>(l % PR / LN) : std::nullopt;
   const std::optional<Expr> jj = PR > LN ? std::optional<Expr>(a.j) : std::nullopt;
@@ -194,42 +249,51 @@ inline void declareGateUp(StageBuilder &b, const DecoderPlan &p, const DecoderAx
   Expr ls = padded ? (l / PR).pad(p.slices) : l / PR;
   if (p.split) { // a pass's weights on each cluster (of the cluster's run of L)
     const int64_t run = p.lPass * p.passes / p.clusters;
-    y.lwp = b.hbm("lwp", bf, Expr::pair({a.mc, run > p.lPass ? l.pad(run) : l, a.h}));
-    y.dwp = b.hbm("dwp", bf, Expr::pair({a.h, a.mc, run > p.lPass ? l.pad(run) : l}));
-  } else if (p.passes > 1) {
-    y.lwp = b.hbm("lwp", bf, Expr::pair({l, a.h}));
-    y.dwp = b.hbm("dwp", bf, Expr::pair({a.h, l.pad(p.lPass * p.passes)}));
+    y.lwp = b.hbm("lwp" + sfx, bf, Expr::pair({a.mc, run > p.lPass ? l.pad(run) : l, a.h}));
+    y.dwp = b.hbm("dwp" + sfx, bf, Expr::pair({a.h, a.mc, run > p.lPass ? l.pad(run) : l}));
+  } else if (p.passes > 1 || p.xParts > 1) { // a pass's (and a part's) rows
+    y.lwp = b.hbm("lwp" + sfx, bf, Expr::pair({l, p.xParts > 1 ? a.hx.pad(p.hx * p.xParts) : a.h}));
+    const Expr lAll = p.lPass < p.intermediate ? l.pad(p.intermediate) : l;
+    y.dwp = b.hbm("dwp" + sfx, bf, Expr::pair({a.hx, lAll}));
   }
   // The contraction's slices: [part of H, pair slice] when H is in parts.
   const Expr lsp = p.pairSlices < p.partSlices ? (l / PR).pad(p.partSlices) : l / PR;
-  const Expr lw = split ? Expr::pair({a.h / HL, lsp}) : ls;
+  const Expr lw = split ? Expr::pair({a.hx / HL, lsp}) : ls;
   const Expr la = split ? Expr::pair({a.hp, lsp}) : ls;
-  y.guh = b.dm("guh", bf, a.mw, lw, Expr::pair({l % PR, hk}));
-  y.gudm = b.dm("gudm", bf, a.mw, lw, Expr::pair({a.gu, l % PR, hk}));
-  y.guload = b.stream("guload", bf, a.mw, lw, pairOf({l % LN, lj, a.gu, hk / F}), a.h % F);
-  y.gutrf = b.trf("gutrf", bf, a.mw, lw, l % LN, pairOf({lj, a.gu, hk}));
+  y.guh = b.dm("guh" + sfx, bf, a.mw, lw, Expr::pair({l % PR, hk}));
+  y.gudm = b.dm("gudm" + sfx, bf, a.mw, lw, Expr::pair({a.gu, l % PR, hk}));
+  y.guload = b.stream("guload" + sfx, bf, a.mw, lw, pairOf({l % LN, lj, a.gu, hk / F}), a.hx % F);
+  y.gutrf = b.trf("gutrf" + sfx, bf, a.mw, lw, l % LN, pairOf({lj, a.gu, hk}));
   // (x's slices are one token group when H is in parts: the group stays in the slices.)
   const std::optional<Expr> kg = split ? std::nullopt : std::optional<Expr>(a.kg);
-  y.guacc = b.stream("guacc", f, a.ml, la, pairOf({a.u, kg, lj, a.gu}), l % LN);
-  y.gures = b.dm("gures", f, a.ml, la, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
-  if (split) {
-    y.gparts = b.dm("gparts", f, a.kcl, ls, pairOf({a.hp, a.kg, a.u, lj, a.gu, l % LN}));
-    y.gone = b.dm("gone", f, a.kcl, ls, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
-    y.gones = b.stream("gones", f, a.kcl, ls, pairOf({a.kg, a.u, lj, a.gu}), l % LN);
-    y.gonevrf = b.vrf("gonevrf", f, a.kcl, ls, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
+  y.guacc = b.stream("guacc" + sfx, f, a.ml, la, pairOf({a.u, kg, lj, a.gu}), l % LN);
+  y.gures = b.dm("gures" + sfx, f, a.ml, la, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
+  if (split)
+    y.gparts = b.dm("gparts" + sfx, f, a.kcl, ls, pairOf({a.hp, a.kg, a.u, lj, a.gu, l % LN}));
+  if (split || p.xParts > 1) {
+    y.gone = b.dm("gone" + sfx, f, a.kcl, ls, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
+    y.gones = b.stream("gones" + sfx, f, a.kcl, ls, pairOf({a.kg, a.u, lj, a.gu}), l % LN);
+    y.gonevrf = b.vrf("gonevrf" + sfx, f, a.kcl, ls, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
+  }
+  if (p.sumChunks > 1) { // a chunk of a half's token rows [KG, U]
+    y.gchunk = b.dm("gchunk" + sfx, f, a.kcl, ls, pairOf({a.ucs, lj, a.gu, l % LN}));
+    y.gchunks = b.stream("gchunks" + sfx, f, a.kcl, ls, pairOf({a.ucs, lj, a.gu}), l % LN);
+    y.gchunkvrf = b.vrf("gchunkvrf" + sfx, f, a.kcl, ls, pairOf({a.ucs, lj, a.gu, l % LN}));
+    y.gchunkj = b.dm("gchunkj" + sfx, f, a.kcl, ls, pairOf({a.scs, a.ucs, lj, a.gu, l % LN}));
   }
   Expr lsv = padded ? a.ls.pad(p.slices) : a.ls;
-  y.gview = b.dm("gview", f, a.ml, lsv, pairOf({a.uc, jj, a.ln.pad(2 * LN)}));
-  y.gs = b.stream("gs", f, a.ml, lsv, pairOf({a.uc, jj}), a.ln);
-  y.gsb = b.stream("gsb", bf, a.ml, lsv, pairOf({a.uc, jj}), a.ln);
-  y.uvrf = b.vrf("uvrf", f, a.ml, lsv, pairOf({a.uc, jj, a.ln}));
-  y.pc = b.dm("pc", bf, a.ml, lsv, pairOf({a.uc, jj, a.ln}));
-  y.pj = b.dm("pj", bf, a.ml, lsv, pairOf({a.sc, a.uc, jj, a.ln}));
-  y.ph = b.dm("ph", bf, a.ml, ls, Expr::pair({a.kg, a.u, l % PR}));
+  y.gview = b.dm("gview" + sfx, f, a.ml, lsv, pairOf({a.uc, jj, a.ln.pad(2 * LN)}));
+  y.gs = b.stream("gs" + sfx, f, a.ml, lsv, pairOf({a.uc, jj}), a.ln);
+  y.gsb = b.stream("gsb" + sfx, bf, a.ml, lsv, pairOf({a.uc, jj}), a.ln);
+  y.uvrf = b.vrf("uvrf" + sfx, f, a.ml, lsv, pairOf({a.uc, jj, a.ln}));
+  y.pc = b.dm("pc" + sfx, bf, a.ml, lsv, pairOf({a.uc, jj, a.ln}));
+  y.pj = b.dm("pj" + sfx, bf, a.ml, lsv, pairOf({a.sc, a.uc, jj, a.ln}));
+  y.ph = b.dm("ph" + sfx, bf, a.ml, ls, Expr::pair({a.kg, a.u, l % PR}));
 }
 
-inline void declareDown(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, int64_t T,
-                 DecoderTypes &y) {
+// down's types of a pass (`sfx` appended to their aliases: a shorter last pass's own).
+inline void declareDown(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a,
+                        DecoderTypes &y, const std::string &sfx = "") {
   Type bf = b.bf16(), f = b.f32();
   const int64_t RS = p.rowsPerSlice, LN = p.lanes, F = p.flit;
   const int64_t db = p.dBlock, dv = p.dValues, ds = p.dSplit;
@@ -256,40 +320,62 @@ inline void declareDown(StageBuilder &b, const DecoderPlan &p, const DecoderAxes
       kInN > 1 ? std::optional<Expr>(tokenSplit ? a.uq % kInN : a.kg % kInN) : std::nullopt;
   const std::optional<Expr> tq = tokenSplit ? std::nullopt : std::optional<Expr>(a.uq);
   Expr uq = p.quarters > 1 ? a.uq.pad(p.u) : a.uq;
-  y.pq = b.dm("pq", bf, a.ml, ls, Expr::pair({a.kg, uq, l % p.pairRows}));
+  y.pq = b.dm("pq" + sfx, bf, a.ml, ls, Expr::pair({a.kg, uq, l % p.pairRows}));
   Expr dSlice = Expr::pair({blocks, kOut, lb / dv});
-  y.ddm = b.dm("ddm", bf, a.ml, dSlice, pairOf({ldv, kIn, tq, l % F}));
+  y.ddm = b.dm("ddm" + sfx, bf, a.ml, dSlice, pairOf({ldv, kIn, tq, l % F}));
   const bool dfOne = !kIn && !tq && !ldv; // a token's flit alone on its slice
-  y.df = b.stream("df", bf, a.ml, dSlice, dfOne ? Expr::one() : pairOf({kIn, tq, ldv}), l % F);
-  y.ds = b.stream("ds", bf, a.ml, Expr::pair({blocks, a.ring}),
+  y.df = b.stream("df" + sfx, bf, a.ml, dSlice, dfOne ? Expr::one() : pairOf({kIn, tq, ldv}),
+                  l % F);
+  y.ds = b.stream("ds" + sfx, bf, a.ml, Expr::pair({blocks, a.ring}),
                   pairOf({kIn, tq, ldv, kOut, lb / dv}), l % F);
-  Expr wSlice = Expr::pair({blocks, a.h / RS});
-  y.dwdm = b.dm("dwdm", bf, a.mw, wSlice, Expr::pair({a.h % RS, lb}));
-  y.dwload = b.stream("dwload", bf, a.mw, wSlice,
-                      pairOf({a.h % LN, a.h % RS / LN, ldv, lb / dv}), l % F);
-  y.dwtrf = b.trf("dwtrf", bf, a.mw, wSlice, a.h % LN,
-                  pairOf({a.h % RS / LN, ldv, lb / dv, l % F}));
-  Expr pSlice = Expr::pair({kdBlocks, a.h / RS});
-  y.dacc = b.stream("dacc", f, a.ml, pSlice,
-                    pairOf({kIn, tq, kOut, a.h % RS / LN}), a.h % LN);
-  y.dpart = b.dm("dpart", f, a.ml, pSlice, Expr::pair({a.kg, a.uq, a.h % RS}));
-  Expr xs = Expr::pair({a.kg, a.h / RS});
-  y.dparts = b.dm("dparts", f, a.kcl, xs,
-                  p.split ? Expr::pair({a.mc, a.kd, a.uq, a.h % RS})
-                          : Expr::pair({a.kd, a.uq, a.h % RS}));
-  y.qone = b.dm("qone", f, a.kcl, xs, Expr::pair({a.uq, a.h % RS}));
-  Expr qTime = Expr::pair({a.uq, a.h % RS / LN});
-  y.qones = b.stream("qones", f, a.kcl, xs, qTime, a.h % LN);
-  y.qonesb = b.stream("qonesb", bf, a.kcl, xs, qTime, a.h % LN);
-  y.qonevrf = b.vrf("qonevrf", f, a.kcl, xs, Expr::pair({a.uq, a.h % RS}));
-  y.quarter = b.dm("quarter", bf, a.kcl, xs, Expr::pair({a.uq, a.h % RS}));
-  y.yq = b.dm("yq", bf, a.kcl, xs, Expr::pair({a.kq, a.uq, a.h % RS}));
+  Expr wSlice = Expr::pair({blocks, a.hx / RS});
+  y.dwdm = b.dm("dwdm" + sfx, bf, a.mw, wSlice, Expr::pair({a.hx % RS, lb}));
+  y.dwload = b.stream("dwload" + sfx, bf, a.mw, wSlice,
+                      pairOf({a.hx % LN, a.hx % RS / LN, ldv, lb / dv}), l % F);
+  y.dwtrf = b.trf("dwtrf" + sfx, bf, a.mw, wSlice, a.hx % LN,
+                  pairOf({a.hx % RS / LN, ldv, lb / dv, l % F}));
+  Expr pSlice = Expr::pair({kdBlocks, a.hx / RS});
+  y.dacc = b.stream("dacc" + sfx, f, a.ml, pSlice,
+                    pairOf({kIn, tq, kOut, a.hx % RS / LN}), a.hx % LN);
+  y.dpart = b.dm("dpart" + sfx, f, a.ml, pSlice, Expr::pair({a.kg, a.uq, a.hx % RS}));
+  y.dparts = b.dm("dparts" + sfx, f, a.kcl, Expr::pair({a.kg, a.hx / RS}),
+                  p.split ? Expr::pair({a.mc, a.kd, a.uq, a.hx % RS})
+                          : Expr::pair({a.kd, a.uq, a.hx % RS}));
+}
+
+// down's partial sums added and y (every pass alike).
+inline void declareDownSums(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &a, int64_t T,
+                            DecoderTypes &y) {
+  Type bf = b.bf16(), f = b.f32();
+  const int64_t RS = p.rowsPerSlice, LN = p.lanes;
+  Expr xs = Expr::pair({a.kg, a.hx / RS});
+  y.qone = b.dm("qone", f, a.kcl, xs, Expr::pair({a.uq, a.hx % RS}));
+  Expr qTime = Expr::pair({a.uq, a.hx % RS / LN});
+  y.qones = b.stream("qones", f, a.kcl, xs, qTime, a.hx % LN);
+  y.qonesb = b.stream("qonesb", bf, a.kcl, xs, qTime, a.hx % LN);
+  y.qonevrf = b.vrf("qonevrf", f, a.kcl, xs, Expr::pair({a.uq, a.hx % RS}));
+  y.quarter = b.dm("quarter", bf, a.kcl, xs, Expr::pair({a.uq, a.hx % RS}));
+  // y's pieces, joined: with x in parts [quarter, part] pieces re-spelt over H.
+  if (p.xParts > 1)
+    y.yjoin = b.dm("yjoin", bf, a.kcl, xs, Expr::pair({a.kqp, a.uq, a.hx % RS}));
+  y.yq = b.dm("yq", bf, a.kcl, Expr::pair({a.kg, a.hs}),
+              pairOf({a.kq, a.hpo, a.uq, a.h % RS}));
   const ProjectionTokens pt = projectionTokens(T, b.target());
   y.yv =
       b.hbm("yv", bf,
             decoderXLayout(
                 {{"KC", p.used}, {"KG", p.groups}, {"KQ", p.halves * p.quarters}, {"UQ", p.uq}},
                 pt, T, RS));
+}
+
+// The axes of a shorter last pass (`q`, decoderTailPlan): its values of L, pair slices and K
+// blocks.
+inline DecoderAxes declareTailAxes(StageBuilder &b, const DecoderPlan &q, const DecoderAxes &a) {
+  DecoderAxes t = a;
+  t.lp = b.axis("LT", q.lPass);
+  t.ls = b.axis("LST", q.pairSlices);
+  t.kd = b.axis("KDT", q.dBlocks);
+  return t;
 }
 
 inline DecoderTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const DecoderPlan &p,
@@ -310,8 +396,10 @@ inline DecoderTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const Dec
   y.dw = b.hbm("dw", bf, Expr::pair({a.h, a.l}));
   declareOProj(b, p, a, T, y);
   declareHalves(b, p, a, T, y);
+  declareBroadcast(b, p, a, y);
   declareGateUp(b, p, a, y);
-  declareDown(b, p, a, T, y);
+  declareDown(b, p, a, y);
+  declareDownSums(b, p, a, T, y);
   return y;
 }
 

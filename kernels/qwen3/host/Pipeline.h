@@ -221,7 +221,10 @@ private:
     HbmLayout x, rope, logits; // [T, H], [T, F], [T, Wp]
   };
   void selectBatch(int size);
-  void uploadPrefillWeights();
+  /// The multi-token projections' weights (q, k and v rows in one tensor laid out as
+  /// `qkvArg` says, and the heads' norm weights), once; a later kernel must read the same
+  /// layout.
+  void uploadPrefillWeights(const rngd::ArgInfo &qkvArg);
   /// The batch's embedding rows, RoPE rows and K/V slots; per-sequence chunks reserved.
   void writeBatchInputs(const std::vector<BatchToken> &tokens, int T, const BatchSet &set);
   /// Attention of every sequence over its keys, a page of S keys of every sequence a launch
@@ -277,6 +280,7 @@ private:
   std::unique_ptr<KvSequence> seq_; // the pipeline's own sequence
   KvSequence *active_ = nullptr;     // the sequence step() and prefill() run on
   bool prefillWeights_ = false;      // prefill.qkv_weight / head_rms_weight uploaded
+  std::string prefillWeightLayout_;  // the qkv_weight layout they were uploaded in
   bool partialLoaded_ = false;       // prefill_attention_partial at every prefill size
   std::map<int, BatchSet> batch_;    // by block size
   std::unique_ptr<rngd::Kernel> kvCopy_; // kv_copy at the largest batch size

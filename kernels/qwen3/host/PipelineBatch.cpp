@@ -57,12 +57,12 @@ void Pipeline::enableBatch(const std::string &dir, const std::vector<int> &sizes
     throw std::logic_error("internal error: enableBatch called twice");
   if (sizes.empty() || !std::is_sorted(sizes.begin(), sizes.end()))
     throw std::runtime_error("internal error: batch block sizes must be ascending");
-  uploadPrefillWeights();
   for (int T : sizes) {
     BatchSet &set = batch_[T];
     for (int s : kBlockStages)
       loadStage(dir, batchStageFile(s, T, kv_->capacity()), stageKernel(s), set.kernels[s],
                 set.schedules[s]);
+    uploadPrefillWeights(*set.kernels[BatchProjection]->findArg("qkv_weight"));
   }
   loadStage(dir, stageFile(KvCopy, sizes.back()), stageKernel(KvCopy), kvCopy_, kvCopySched_);
   k_[KvCopy] = kvCopy_.get();

@@ -12,27 +12,32 @@
 
 namespace rngd::qwen3 {
 
-void Pipeline::uploadPrefillWeights() {
-  if (prefillWeights_)
-    return;
-  prefillWeights_ = true;
+void Pipeline::uploadPrefillWeights(const rngd::ArgInfo &qkvArg) {
   const size_t H = cfg_.hiddenSize, Q = cfg_.qDim(), kv = cfg_.kvDim(), D = cfg_.headDim;
   const size_t rows = Q + 2 * kv;
+  if (prefillWeights_) { // uploaded for another kernel: it must read the same layout
+    if (qkvArg.mapping != prefillWeightLayout_)
+      throw std::runtime_error("internal error: the multi-token stages' qkv_weight layouts "
+                               "differ (" + prefillWeightLayout_ + " and " + qkvArg.mapping +
+                               ")");
+    return;
+  }
+  prefillWeights_ = true;
+  prefillWeightLayout_ = qkvArg.mapping;
+  // qkv_weight [O, H]: q's, k's and v's rows, laid out as the stage's argument says (each part
+  // of h a tile the stage loads by itself).
+  const HbmLayout layout = HbmLayout::of(qkvArg, {{"O", int64_t(rows)}, {"H", int64_t(H)}});
   for (int L = 0; L < cfg_.numLayers; ++L) {
-    // prefill_projection's qkv_weight [H / 512, O, H % 512]: q's, k's and v's rows, the first
-    // half of each row's h, then the second (each half one tile the stage loads by itself).
-    std::vector<uint16_t> qkv;
-    qkv.reserve(rows * H);
-    for (size_t half = 0; half < 2; ++half)
-      for (const char *suffix :
-           {"self_attn.q_proj.weight", "self_attn.k_proj.weight", "self_attn.v_proj.weight"}) {
-        const Bf16Tensor &t = w_.layer(L, suffix);
-        for (size_t r = 0; r < t.data.size() / H; ++r) {
-          auto row = t.data.begin() + ptrdiff_t(r * H + half * (H / 2));
-          qkv.insert(qkv.end(), row, row + ptrdiff_t(H / 2));
-        }
-      }
-    write(buffer(layerTensorName(L, "prefill.qkv_weight"), rows * H * 2), qkv);
+    std::vector<uint16_t> qkv(layout.cells(), 0);
+    size_t o = 0;
+    for (const char *suffix :
+         {"self_attn.q_proj.weight", "self_attn.k_proj.weight", "self_attn.v_proj.weight"}) {
+      const Bf16Tensor &t = w_.layer(L, suffix);
+      for (size_t r = 0; r < t.data.size() / H; ++r, ++o)
+        for (size_t h = 0; h < H; ++h)
+          qkv[layout.at({int64_t(o), int64_t(h)})] = t.data[r * H + h];
+    }
+    write(buffer(layerTensorName(L, "prefill.qkv_weight"), layout.cells() * 2), qkv);
     std::vector<uint16_t> norms(rows, 0);
     const Bf16Tensor &qn = w_.layer(L, "self_attn.q_norm.weight");
     const Bf16Tensor &kn = w_.layer(L, "self_attn.k_norm.weight");
@@ -44,7 +49,7 @@ void Pipeline::uploadPrefillWeights() {
 
 void Pipeline::setUpPrefill(const std::vector<int> &sizes) {
   const size_t H = cfg_.hiddenSize, Q = cfg_.qDim(), D = cfg_.headDim;
-  uploadPrefillWeights();
+  uploadPrefillWeights(*prefill_.begin()->second.kernels[0]->findArg("qkv_weight"));
   // The activations, each as large as the largest block's argument; every block size's
   // kernels bind views of their first bytes.
   for (const auto &[name, bytes] : prefillBufferBytes(cfg_, device_.target(), sizes))
