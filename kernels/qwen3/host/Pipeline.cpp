@@ -3,6 +3,7 @@
 #include "qwen3/host/Pipeline.h"
 
 #include "qwen3/host/Bf16.h"
+#include "qwen3/host/BoundaryCheck.h"
 #include "qwen3/host/CheckStatus.h"
 #include "qwen3/host/PipelineTables.h"
 #include "qwen3/host/RopeTables.h"
@@ -353,9 +354,7 @@ void Pipeline::bindLayer(int s, int layer,
 void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &logits) {
   const int chunk = pos / kChunk, row = pos % kChunk;
   const size_t H = cfg_.hiddenSize, kv = cfg_.kvDim();
-  rngd::Buffer &x = *buffers_.at("x"), &q = *buffers_.at("q");
-  rngd::Buffer &max = *buffers_.at("attention.max"), &sum = *buffers_.at("attention.sum");
-  rngd::Buffer &out = *buffers_.at("attention.out"), &mask = *buffers_.at("mask");
+  rngd::Buffer &mask = *buffers_.at("mask");
 
   // 1. embedding: the host selects the row; or token_lookup: the host writes the row's byte
   // offset and the kernel gathers it. Either way the host's row is the reference.
@@ -367,11 +366,10 @@ void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &log
   else
     check(buffers_.at("embedding.row")->write(emb.data.data() + size_t(token) * H, H * 2),
           "writing the embedding row");
-  launch(first);
-  if (checking_)
-    record(first, oracle::checkRule(oracle::Bits(emb.data.begin() + size_t(token) * H,
-                                                 emb.data.begin() + size_t(token + 1) * H),
-                                    read<uint16_t>(x)));
+  LaunchInfo at;
+  at.position = pos;
+  at.token = token;
+  launch(first, at);
 
   std::vector<uint16_t> cos, sin;
   decodeRopeTables(cfg_, pos, cos, sin);
@@ -384,19 +382,9 @@ void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &log
     bindLayer(Projection, L, kProjectionWeights);
     bindChunk(Projection, "k_cache", L, 'k', chunk);
     bindChunk(Projection, "v_cache", L, 'v', chunk);
-    std::vector<uint16_t> xIn = checking_ ? read<uint16_t>(x) : std::vector<uint16_t>();
-    launch(Projection);
-    if (checking_) {
-      auto wl = [&](const char *suffix) -> const Bf16Tensor & { return w_.layer(L, suffix); };
-      oracle::ProjectionOut e = oracle::projection(
-          cfg_, xIn, wl("self_attn.q_proj.weight"), wl("self_attn.k_proj.weight"),
-          wl("self_attn.v_proj.weight"), wl("input_layernorm.weight"),
-          wl("self_attn.q_norm.weight"), wl("self_attn.k_norm.weight"), pos);
-      oracle::RuleCount c = oracle::checkRule(e.q, read<uint16_t>(q));
-      c.add(oracle::checkRule(e.k, readChunk(L, 'k', chunk, row, 1)));
-      c.add(oracle::checkRule(e.v, readChunk(L, 'v', chunk, row, 1)));
-      record(Projection, c);
-    }
+    at.layer = L;
+    at.chunk = chunk;
+    launch(Projection, at);
 
     // 2b. online-softmax attention over chunks 0..chunk.
     for (int c = 0; c <= chunk; ++c) {
@@ -407,35 +395,13 @@ void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &log
       write(mask, m);
       bindChunk(s, "k", L, 'k', c);
       bindChunk(s, "v", L, 'v', c);
-      oracle::AttentionState old;
-      if (checking_ && s == AttentionNext)
-        old = {read<float>(max), read<float>(sum), read<uint16_t>(out)};
-      launch(s);
-      if (checking_) {
-        oracle::AttentionState e =
-            oracle::attention(cfg_, read<uint16_t>(q), readChunk(L, 'k', c), readChunk(L, 'v', c), m,
-                              s == AttentionNext ? &old : nullptr);
-        oracle::RuleCount rc = oracle::checkRule(e.max, read<float>(max));
-        rc.add(oracle::checkRule(e.sum, read<float>(sum)));
-        rc.add(oracle::checkRule(e.out, read<uint16_t>(out)));
-        record(s, rc);
-      }
+      at.chunk = c;
+      launch(s, at);
     }
 
     // 2c. decoder: normalise, o-proj + residual, MLP + residual (x in place).
     bindLayer(Decoder, L, kDecoderWeights);
-    std::vector<uint16_t> rx = checking_ ? read<uint16_t>(x) : std::vector<uint16_t>();
-    launch(Decoder);
-    if (checking_) {
-      auto wl = [&](const char *suffix) -> const Bf16Tensor & { return w_.layer(L, suffix); };
-      record(Decoder, oracle::checkRule(
-                          oracle::decoder(cfg_, read<uint16_t>(out), read<float>(sum), rx,
-                                          wl("self_attn.o_proj.weight"),
-                                          wl("post_attention_layernorm.weight"),
-                                          wl("mlp.up_proj.weight"), wl("mlp.gate_proj.weight"),
-                                          wl("mlp.down_proj.weight")),
-                          read<uint16_t>(x)));
-    }
+    launch(Decoder, at);
   }
 
   if (wantLogits)
@@ -455,11 +421,6 @@ void Pipeline::finalLogits(std::vector<float> &logits) {
   logits.resize(cfg_.vocabSize);
   for (int i = 0; i < cfg_.vocabSize; ++i)
     logits[i] = bf16ToFloat(raw[i]);
-  if (checking_)
-    record(FinalLayer, oracle::checkRule(oracle::finalLayer(cfg_, read<uint16_t>(*buffers_.at("x")),
-                                                            w_.get("model.norm.weight"),
-                                                            w_.get("lm_head.weight")),
-                                         logits));
 }
 
 void Pipeline::preloadCache(int layer, int length, const std::vector<uint16_t> &k,
@@ -473,13 +434,26 @@ void Pipeline::preloadCache(int layer, int length, const std::vector<uint16_t> &
   }
 }
 
-void Pipeline::record(int s, const oracle::RuleCount &c) {
-  checks_[s].add(c);
-  if (!c.passes())
-    ++failedLaunches_[s];
+void Pipeline::checkBoundaries() {
+  if (checker_)
+    return;
+  checker_ = std::make_unique<BoundaryCheck>();
+  observe(checker_.get());
 }
 
-void Pipeline::launch(int s) {
+const oracle::RuleCount &Pipeline::boundaryCheck(int s) const {
+  static const oracle::RuleCount none;
+  return checker_ ? static_cast<const BoundaryCheck &>(*checker_).count(s) : none;
+}
+
+int Pipeline::failedLaunches(int s) const {
+  return checker_ ? static_cast<const BoundaryCheck &>(*checker_).failedLaunches(s) : 0;
+}
+
+void Pipeline::launch(int s, LaunchInfo info) {
+  info.stage = s;
+  for (PipelineObserver *o : observers_)
+    o->before(*this, info);
   rngd::LaunchOptions lo;
   lo.sim.recordTrace = false;
   rngd::LaunchResult r;
@@ -494,6 +468,8 @@ void Pipeline::launch(int s) {
   st.hbmBytes += si.hbmBytes;
   st.rooflineCycles += si.rooflineCycles;
   st.predictedCycles += si.makespan;
+  for (PipelineObserver *o : observers_)
+    o->after(*this, info);
 }
 
 } // namespace rngd::qwen3

@@ -40,6 +40,34 @@ const char *stageKernel(int s);
 /// The stages of a batched decode step, in launch order.
 const std::vector<int> &batchStages();
 
+class Pipeline;
+
+/// What an observer sees of a launch: the stage and where in the run it is.
+struct LaunchInfo {
+  int stage = 0;
+  int layer = -1;    // a layer's stage: its layer
+  int position = 0;  // a decode stage: the token's position; a prefill stage: the block's first
+  int chunk = 0;     // an attention stage: the KV chunk it reads
+  int token = -1;    // embedding / token_lookup: the token
+  int tokens = 0;    // a prefill stage: the block's prompt tokens
+  int size = 0;      // a prefill stage: the block size T
+  const char *x = "x", *y = "x"; // the buffers of the layer's input and output residual
+};
+
+/// Watches a pipeline's launches (Pipeline::observe): --check's BoundaryCheck. before() runs
+/// before the launch, after() once its outputs are in HBM; neither may change the run.
+class PipelineObserver {
+public:
+  virtual ~PipelineObserver() = default;
+  virtual void before(const Pipeline &, const LaunchInfo &) {}
+  virtual void after(const Pipeline &, const LaunchInfo &) {}
+};
+
+/// Where the host's rows sit in a prefill block's arguments (HbmLayout).
+struct PrefillLayouts {
+  HbmLayout x, rope, q, attn; // [T, H], [T, F], [T, Q], [Q, T]
+};
+
 /// One sequence's token in a batched decode step.
 struct BatchToken {
   KvSequence *sequence = nullptr; // its KV chunks (from the pipeline's pool)
@@ -196,11 +224,27 @@ public:
   void preloadCache(int layer, int length, const std::vector<uint16_t> &k,
                     const std::vector<uint16_t> &v);
 
-  /// --check: compare every boundary of every layer with the host oracle (StageOracle.h).
-  void checkBoundaries() { checking_ = true; }
+  /// --check: compare every boundary of every layer with the host oracle (a BoundaryCheck
+  /// observer).
+  void checkBoundaries();
   /// The reference rule over all of a stage's checked elements, and its failing launches.
-  const oracle::RuleCount &boundaryCheck(int s) const { return checks_[s]; }
-  int failedLaunches(int s) const { return failedLaunches_[s]; }
+  const oracle::RuleCount &boundaryCheck(int s) const;
+  int failedLaunches(int s) const;
+  /// Calls `observer` around every launch from now on (it must outlive the pipeline's runs).
+  void observe(PipelineObserver *observer) { observers_.push_back(observer); }
+
+  // What observers read.
+  const Qwen3Config &config() const { return cfg_; }
+  const Weights &weights() const { return w_; }
+  /// A device buffer's contents (the names Pipeline.cpp gives them: "x", "q", ...).
+  template <typename T> std::vector<T> readBuffer(const std::string &name) const {
+    return read<T>(*buffers_.at(name));
+  }
+  /// Layer L's keys or values of the active sequence's chunk `index` ([T, N, D] bf16): `rows`
+  /// rows from row `first` (-1: to the chunk's end).
+  std::vector<uint16_t> readChunk(int layer, char kind, int index, int first = 0,
+                                  int rows = -1) const;
+  const PrefillLayouts &prefillLayouts(int size) const { return prefill_.at(size); }
 
   const StageStats &stats(int s) const { return stats_[s]; }
   const rngd::Device &device() const { return device_; }
@@ -209,10 +253,9 @@ public:
 
 private:
   /// The four multi-token stages at one block size, and where the host's data sits in them.
-  struct PrefillSet {
+  struct PrefillSet : PrefillLayouts {
     std::unique_ptr<rngd::Kernel> kernels[5]; // PrefillProjection .. PrefillAttentionPartial
     ScheduleInfo schedules[5];
-    HbmLayout x, rope, q, attn; // [T, H], [T, F], [T, Q], [Q, T]
   };
   /// The batched step's kernels at one block size (BatchProjection .. BatchFinalLayer).
   struct BatchSet {
@@ -242,26 +285,18 @@ private:
   void checkToken(int token) const;
   /// final_layer on `x`: fills logits [W] (float), checked under --check.
   void finalLogits(std::vector<float> &logits);
-  /// --check: layer L's prefill launches of block `block`, row by row for its n prompt tokens
-  /// (x: the layer's input block, y: its output).
-  void checkPrefillLayer(int L, int start, size_t n, const PrefillSet &set, const rngd::Buffer &x,
-                         const rngd::Buffer &y);
   rngd::Buffer &buffer(const std::string &name, uint64_t bytes);
   rngd::Buffer &weight(const std::string &name);
   /// Binds `arg` of stage s to layer L's keys ('k') or values ('v') of the sequence's chunk
   /// `index` (taken from the pool on first use), from its row `row`.
   void bindChunk(int s, const char *arg, int layer, char kind, int index, int row = 0);
-  /// Layer L's keys or values of the sequence's chunk `index` ([T, N, D] bf16): `rows` rows
-  /// from row `first` (-1: to the chunk's end).
-  std::vector<uint16_t> readChunk(int layer, char kind, int index, int first = 0,
-                                  int rows = -1) const;
   void bind(int s, const char *arg, rngd::Buffer &b);
   /// Binds `arg` to the first bytes of `b` (a prefill block's part of a buffer sized for the
   /// largest block).
   void bindView(int s, const char *arg, rngd::Buffer &b);
   void bindLayer(int s, int layer, const std::vector<std::pair<const char *, const char *>> &args);
-  void launch(int s);
-  void record(int s, const oracle::RuleCount &c);
+  /// Launches stage s (`info` for the observers; its stage is set here).
+  void launch(int s, LaunchInfo info = {});
   template <typename T> std::vector<T> read(const rngd::Buffer &b) const {
     std::vector<T> v(b.bytes() / sizeof(T));
     check(b.read(v.data(), v.size() * sizeof(T)), "reading " + b.name());
@@ -293,9 +328,8 @@ private:
   rngd::Kernel *k_[NumStages] = {};   // what each stage launches now
   const ScheduleInfo *sched_[NumStages] = {};
   StageStats stats_[NumStages];
-  bool checking_ = false;
-  oracle::RuleCount checks_[NumStages];
-  int failedLaunches_[NumStages] = {};
+  std::vector<PipelineObserver *> observers_;
+  std::unique_ptr<PipelineObserver> checker_; // checkBoundaries()'s BoundaryCheck
   std::map<std::string, rngd::Buffer *> buffers_;
 };
 

@@ -178,9 +178,14 @@ void Pipeline::prefill(const std::vector<int> &tokens, int start, int size, bool
     check(k_[PrefillDecoder]->unbind("y"), "prefill_decoder.y"); // the buffers swap each layer
     bindView(PrefillDecoder, "x", *x);
     bindView(PrefillDecoder, "y", *y);
-    launch(PrefillDecoder);
-    if (checking_)
-      checkPrefillLayer(L, start, n, set, *x, *y);
+    LaunchInfo at;
+    at.layer = L;
+    at.position = start;
+    at.tokens = int(n);
+    at.size = size;
+    at.x = x == buffers_.at("prefill.x0") ? "prefill.x0" : "prefill.x1";
+    at.y = x == buffers_.at("prefill.x0") ? "prefill.x1" : "prefill.x0";
+    launch(PrefillDecoder, at);
     std::swap(x, y);
   }
   if (!wantLogits)
@@ -244,69 +249,5 @@ void Pipeline::writeMasks() {
   });
 }
 
-void Pipeline::checkPrefillLayer(int L, int start, size_t n, const PrefillSet &set,
-                                 const rngd::Buffer &x, const rngd::Buffer &y) {
-  // Each prompt token's row of each boundary against the decode stages' oracle (the padding
-  // rows are not the model's), on the inputs the launch had: x, then the device's q, K and V,
-  // then its attn (normalised: the decoder's oracle divides by a sum of 1).
-  const size_t H = cfg_.hiddenSize, Q = cfg_.qDim(), kv = cfg_.kvDim(), D = cfg_.headDim;
-  auto wl = [&](const char *suffix) -> const Bf16Tensor & { return w_.layer(L, suffix); };
-  const std::vector<uint16_t> xb = read<uint16_t>(x), yb = read<uint16_t>(y);
-  const std::vector<uint16_t> qb = read<uint16_t>(*buffers_.at("prefill.q"));
-  const std::vector<uint16_t> ab = read<uint16_t>(*buffers_.at("prefill.attn"));
-  const int block = start / kChunk, row = start % kChunk; // the block's chunk, first row
-  std::vector<std::vector<uint16_t>> kc, vc; // chunks 0..block
-  for (int c = 0; c <= block; ++c) {
-    kc.push_back(readChunk(L, 'k', c));
-    vc.push_back(readChunk(L, 'v', c));
-  }
-  const std::vector<uint16_t> &kb = kc.back(), &vb = vc.back();
-  oracle::RuleCount proj, attn, dec;
-  for (size_t t = 0; t < n; ++t) {
-    oracle::Bits xr(H), qr(Q), ar(Q);
-    for (size_t h = 0; h < H; ++h)
-      xr[h] = xb[set.x.at({int64_t(t), int64_t(h)})];
-    for (size_t i = 0; i < Q; ++i) {
-      qr[i] = qb[set.q.at({int64_t(t), int64_t(i)})];
-      ar[i] = ab[set.attn.at({int64_t(t), int64_t(i)})];
-    }
-    oracle::ProjectionOut e = oracle::projection(
-        cfg_, xr, wl("self_attn.q_proj.weight"), wl("self_attn.k_proj.weight"),
-        wl("self_attn.v_proj.weight"), wl("input_layernorm.weight"),
-        wl("self_attn.q_norm.weight"), wl("self_attn.k_norm.weight"),
-        start + int(t), /*rawBf16=*/true);
-    const size_t r = size_t(row) + t; // the token's row of the chunk
-    proj.add(oracle::checkRule(e.q, qr));
-    proj.add(oracle::checkRule(e.k, oracle::Bits(kb.begin() + r * kv, kb.begin() + (r + 1) * kv)));
-    proj.add(oracle::checkRule(e.v, oracle::Bits(vb.begin() + r * kv, vb.begin() + (r + 1) * kv)));
-    // Every earlier chunk whole, then this one up to the token, as step() runs them.
-    oracle::AttentionState st;
-    for (int c = 0; c <= block; ++c) {
-      std::vector<float> mask(kChunk);
-      for (size_t s = 0; s < size_t(kChunk); ++s)
-        mask[s] = c < block || s <= r ? 1.0f : 0.0f;
-      oracle::AttentionState prev = st;
-      st = oracle::attention(cfg_, qr, kc[size_t(c)], vc[size_t(c)], mask, c ? &prev : nullptr);
-    }
-    std::vector<float> want(Q), got(Q);
-    for (size_t i = 0; i < Q; ++i) {
-      want[i] = bf16ToFloat(st.out[i]) / st.sum[i / D];
-      got[i] = bf16ToFloat(ar[i]);
-    }
-    attn.add(oracle::checkRule(want, got));
-    oracle::Bits yr(H);
-    for (size_t h = 0; h < H; ++h)
-      yr[h] = yb[set.x.at({int64_t(t), int64_t(h)})];
-    dec.add(oracle::checkRule(
-        oracle::decoder(cfg_, ar, std::vector<float>(cfg_.numHeads, 1.0f), xr,
-                        wl("self_attn.o_proj.weight"), wl("post_attention_layernorm.weight"),
-                        wl("mlp.up_proj.weight"), wl("mlp.gate_proj.weight"),
-                        wl("mlp.down_proj.weight")),
-        yr));
-  }
-  record(PrefillProjection, proj);
-  record(PrefillAttention, attn);
-  record(PrefillDecoder, dec);
-}
 
 } // namespace rngd::qwen3
