@@ -1,0 +1,355 @@
+#include "qwen3/host/CliOptions.h"
+
+#include "qwen3/host/Pipeline.h"
+
+#include "compiler/placement/Qwen3StageList.h"
+
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace rngd::qwen3::cli {
+
+namespace {
+
+const std::string kLayersRange = "--layers must be an integer in 1.." + std::to_string(kMaxLayers) +
+                                 " (Qwen3-0.6B's layers; a --model checkpoint's num_hidden_layers), got '";
+const int kMaxBatch = maxBatch();
+
+void printHelp() {
+  std::printf(
+      "usage: rngd-qwen3 (--prompt TEXT | --prompt-file F | --token-ids ID,ID,...) [options]\n"
+      "Qwen3-0.6B on the RNGD simulator with the eleven stage kernels; the generated text\n"
+      "streams to stdout as tokens are produced.\n"
+      "prompt:\n"
+      "  --prompt TEXT          the prompt as text, one user turn of Qwen3's chat template\n"
+      "  --prompt-file F        the prompt text read from file F\n"
+      "  --system TEXT          a system turn before the user turn\n"
+      "  --no-think             open the answer with Qwen3's empty think block\n"
+      "  --raw                  encode the prompt text as it is, without the chat template\n"
+      "  --tokenizer FILE       tokenizer.json (default: DIR/tokenizer.json of --model, else\n"
+      "                         the one scripts/install-deps.sh installs)\n"
+      "  --token-ids LIST       prompt token ids, comma separated\n"
+      "  --max-new-tokens K     tokens to generate (default 0); generation also stops at an\n"
+      "                         end id (--model's generation_config.json / config.json\n"
+      "                         eos_token_id, else <|im_end|> and <|endoftext|>).\n"
+      "                         P + prompt tokens + K - 1 positions must fit the KV cache\n"
+      "                         (32768) and --model's max_position_embeddings\n"
+      "  --start-pos P          the prompt starts at position P; the KV rows of positions\n"
+      "                         0..P-1 are seeded random bf16 (std 1), the same in the\n"
+      "                         reference (default 0)\n"
+      "model:\n"
+      "  --layers N             decoder layers to run, 1..28 (default 28; with --model the\n"
+      "                         checkpoint's num_hidden_layers, and N may not exceed it;\n"
+      "                         the weights and KV cache must fit the device HBM)\n"
+      "  --seed S               seed of the default weights (default 42)\n"
+      "  --model DIR            HF checkpoint (config.json + model.safetensors) instead of\n"
+      "                         seeded weights; config.json is checked before the weights\n"
+      "                         load; tie_word_embeddings true: the LM head is the embedding\n"
+      "  --config FILE          seeded weights (--seed) of the shape a Hugging Face\n"
+      "                         config.json gives (another Qwen3 size) instead of Qwen3-0.6B's;\n"
+      "                         --layers defaults to its num_hidden_layers\n"
+      "  --kernels DIR          directory with the stages' .rngd files (embedding.rngd, ...);\n"
+      "                         default: the stages placed for the model's config, compiled\n"
+      "                         in-process on first use and cached in $RNGD_CACHE_DIR, else\n"
+      "                         $XDG_CACHE_HOME/rngd, else ~/.cache/rngd\n"
+      "  --keep-kernels         print the cached stages' directory to stderr\n"
+      "  --device-lookup        gather the token's embedding row on the device (token_lookup:\n"
+      "                         a DMA gather from the resident table at an offset the host\n"
+      "                         writes) instead of uploading the row (embedding)\n"
+      "  --prefill-block T      the prompt goes through the multi-token stages (prefill_*) in\n"
+      "                         blocks of T = 512 tokens (one KV chunk; the last padded), one\n"
+      "                         pass per layer each. The default when the stages can run\n"
+      "                         (from position 0, their .rngd files in --kernels DIR, HBM for\n"
+      "                         them) is blocks of 512 and a last block of the smallest size\n"
+      "                         of 16, 32, ..., 512 that holds the rest; given, an error if\n"
+      "                         the stages cannot run\n"
+      "  --no-prefill           run the whole prompt token by token\n"
+      "checks and figures:\n"
+      "  --check                compare every launch with the per-boundary host oracle and\n"
+      "                         the last step's logits with the whole-model reference\n"
+      "                         (same top-1, cosine >= 0.999; exit 1 otherwise)\n"
+      "  --dump-logits FILE     write the last step's logits (f32 little-endian, W values)\n"
+      "  --report FILE.json     per-stage launches, cycles, HBM bytes, roofline, wall times\n"
+      "                         and launch overhead as JSON\n"
+      "sampling (greedy by default):\n"
+      "  --temperature T        sample with temperature T > 0 (default 0: greedy)\n"
+      "  --top-k K              sample among the K most probable tokens (default 0: all)\n"
+      "  --top-p P              sample among the smallest set reaching probability P (0..1]\n"
+      "  --sample-seed S        seed of the sampler's counter-based generator (default 0;\n"
+      "                         --seed is the weight seed)\n"
+      "output:\n"
+      "  --quiet                print only the generated text on stdout (streamed), no\n"
+      "                         progress; errors and notes still go to stderr\n"
+      "  --json                 print one JSON object on stdout at the end: prompt and\n"
+      "                         generated ids, the text, the stop reason, per-stage figures\n"
+      "                         and wall times (and the --check results)\n"
+      "  --verbose              a stderr line per step (position, token, next token, wall\n"
+      "                         time) instead of the prompt's progress line\n"
+      "batches (many requests at once):\n"
+      "  --prompts FILE.jsonl   one request per line: {\"prompt\": TEXT} (through the chat\n"
+      "                         template unless --raw) or {\"token_ids\": [...]}, optional\n"
+      "                         max_new_tokens, temperature, top_k, top_p, seed (defaults:\n"
+      "                         the options above). The requests join and leave the batch\n"
+      "                         between decode steps; one JSON line per request on stdout,\n"
+      "                         in input order: index, generated_ids, text, stop_reason,\n"
+      "                         time_to_first_token, decode_cycles\n"
+      "  --max-batch B          sequences per decode step, 1..64 (default 8)\n"
+      "  --dump-logits-dir DIR  write DIR/<index>.f32: each request's last logits\n"
+      "  --no-prefix-cache      prefill every prompt whole (by default a prompt that starts\n"
+      "                         with 16 or more tokens of an earlier request's prompt takes\n"
+      "                         their KV rows: cached_tokens in its line)\n"
+      "  --help, -h             this text\n");
+}
+
+bool parseInt64(const std::string &s, long long lo, long long hi, long long &out) {
+  if (s.empty())
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0' || v < lo || v > hi)
+    return false;
+  out = v;
+  return true;
+}
+
+} // namespace
+
+int maxBatch() { return int(rngd::placement::batchTokenCounts().back()); }
+
+[[noreturn]] void usageError(const std::string &msg) {
+  std::fprintf(stderr, "rngd-qwen3: error: %s\n(run rngd-qwen3 --help for usage)\n", msg.c_str());
+  std::exit(1);
+}
+
+[[noreturn]] void fatal(const std::string &msg) {
+  std::fprintf(stderr, "rngd-qwen3: error: %s\n", msg.c_str());
+  std::exit(1);
+}
+
+Options parseArgs(int argc, char **argv) {
+  Options o;
+  bool haveTokens = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    std::string value;
+    bool hasInline = false;
+    if (a.rfind("--", 0) == 0) {
+      auto eq = a.find('=');
+      if (eq != std::string::npos) {
+        value = a.substr(eq + 1);
+        a = a.substr(0, eq);
+        hasInline = true;
+      }
+    }
+    auto next = [&]() -> std::string {
+      if (hasInline)
+        return value;
+      if (i + 1 >= argc)
+        usageError("option " + a + " needs a value");
+      return argv[++i];
+    };
+    auto flag = [&]() {
+      if (hasInline)
+        usageError("option " + a + " takes no value");
+    };
+    long long v = 0;
+    if (a == "--help" || a == "-h") {
+      printHelp();
+      std::exit(0);
+    } else if (a == "--kernels") {
+      o.kernelsDir = next();
+      if (o.kernelsDir.empty())
+        usageError("--kernels needs a directory");
+    } else if (a == "--model") {
+      o.modelDir = next();
+      if (o.modelDir.empty())
+        usageError("--model needs a directory");
+    } else if (a == "--config") {
+      o.configFile = next();
+      if (o.configFile.empty())
+        usageError("--config needs a config.json file");
+    } else if (a == "--layers") {
+      std::string s = next();
+      if (!parseInt64(s, 1, INT_MAX, v))
+        usageError(kLayersRange + s + "'");
+      o.layers = int(v);
+      o.layersGiven = true;
+    } else if (a == "--seed") {
+      std::string s = next();
+      char *end = nullptr;
+      errno = 0;
+      unsigned long long u = std::strtoull(s.c_str(), &end, 10);
+      if (s.empty() || s[0] == '-' || errno != 0 || *end != '\0')
+        usageError("--seed must be a non-negative integer, got '" + s + "'");
+      o.seed = u;
+    } else if (a == "--token-ids") {
+      std::string s = next();
+      o.tokens.clear();
+      size_t start = 0;
+      while (true) {
+        size_t comma = s.find(',', start);
+        std::string item = s.substr(start, comma == std::string::npos ? std::string::npos
+                                                                     : comma - start);
+        if (!parseInt64(item, 0, 1ll << 31, v))
+          usageError("--token-ids: '" + item + "' is not a token id (list like 151644,872,...)");
+        o.tokens.push_back(int(v));
+        if (comma == std::string::npos)
+          break;
+        start = comma + 1;
+      }
+      haveTokens = true;
+    } else if (a == "--max-new-tokens") {
+      std::string s = next();
+      if (!parseInt64(s, 0, LLONG_MAX, v))
+        usageError("--max-new-tokens must be a non-negative integer, got '" + s + "'");
+      if (v > kMaxPositions)
+        usageError("--max-new-tokens " + s + " needs more positions than the " +
+                   std::to_string(kMaxPositions) + " the KV cache holds");
+      o.maxNewTokens = int(v);
+    } else if (a == "--start-pos") {
+      std::string s = next();
+      if (!parseInt64(s, 0, LLONG_MAX, v))
+        usageError("--start-pos must be a non-negative integer, got '" + s + "'");
+      if (v >= kMaxPositions)
+        usageError("--start-pos " + s + " is past the KV cache, which holds positions 0.." +
+                   std::to_string(kMaxPositions - 1));
+      o.startPos = int(v);
+    } else if (a == "--check") {
+      flag();
+      o.check = true;
+    } else if (a == "--dump-logits") {
+      o.dumpLogits = next();
+      if (o.dumpLogits.empty())
+        usageError("--dump-logits needs a file name");
+    } else if (a == "--report") {
+      o.report = next();
+      if (o.report.empty())
+        usageError("--report needs a file name");
+    } else if (a == "--prompts") {
+      o.promptsFile = next();
+      if (o.promptsFile.empty())
+        usageError("--prompts needs a file name");
+    } else if (a == "--max-batch") {
+      std::string s = next();
+      if (!parseInt64(s, 1, kMaxBatch, v))
+        usageError("--max-batch must be an integer in 1.." + std::to_string(kMaxBatch) +
+                   ", got '" + s + "'");
+      o.maxBatch = int(v);
+      o.maxBatchGiven = true;
+    } else if (a == "--no-prefix-cache") {
+      flag();
+      o.noPrefixCache = true;
+    } else if (a == "--dump-logits-dir") {
+      o.dumpLogitsDir = next();
+      if (o.dumpLogitsDir.empty())
+        usageError("--dump-logits-dir needs a directory name");
+    } else if (a == "--keep-kernels") {
+      flag();
+      o.keepKernels = true;
+    } else if (a == "--prefill-block") {
+      std::string s = next();
+      if (!parseInt64(s, 1, LLONG_MAX, v))
+        usageError("--prefill-block must be a positive integer, got '" + s + "'");
+      if (v != kChunk)
+        usageError("--prefill-block " + s + ": only whole KV chunks (" + std::to_string(kChunk) +
+                   " tokens) can be forced; by default each block but the last is a chunk and "
+                   "the last the smallest block size (16, 32, 64, 128, 256, 512) that holds "
+                   "the rest");
+      o.noPrefill = false;
+      o.prefillGiven = true;
+    } else if (a == "--no-prefill") {
+      flag();
+      o.noPrefill = true;
+      o.prefillGiven = false;
+    } else if (a == "--device-lookup") {
+      flag();
+      o.deviceLookup = true;
+    } else if (a == "--prompt" || a == "--prompt-file") {
+      std::string v = next();
+      if (o.havePrompt)
+        usageError("give one of --prompt and --prompt-file");
+      o.havePrompt = true;
+      (a == "--prompt" ? o.prompt : o.promptFile) = v;
+      if (a == "--prompt-file" && v.empty())
+        usageError("--prompt-file needs a file name");
+    } else if (a == "--system") {
+      o.system = next();
+    } else if (a == "--tokenizer") {
+      o.tokenizerPath = next();
+      if (o.tokenizerPath.empty())
+        usageError("--tokenizer needs a file name");
+    } else if (a == "--temperature" || a == "--top-p") {
+      std::string v = next();
+      char *end = nullptr;
+      double d = std::strtod(v.c_str(), &end);
+      bool temperature = a == "--temperature";
+      if (v.empty() || *end != '\0' || !std::isfinite(d) || (temperature ? d < 0 || d > 100 : d <= 0 || d > 1))
+        usageError(a + (temperature ? " must be a number in 0..100" : " must be a number in (0, 1]") +
+                   ", got '" + v + "'");
+      (temperature ? o.sampling.temperature : o.sampling.topP) = d;
+    } else if (a == "--top-k" || a == "--sample-seed") {
+      std::string v = next();
+      long long x;
+      if (!parseInt64(v, 0, a == "--top-k" ? 1000000 : LLONG_MAX, x))
+        usageError(a + " must be a non-negative integer, got '" + v + "'");
+      if (a == "--top-k")
+        o.sampling.topK = int(x);
+      else
+        o.sampling.seed = uint64_t(x);
+    } else if (a == "--no-think") {
+      flag();
+      o.noThink = true;
+    } else if (a == "--raw") {
+      flag();
+      o.raw = true;
+    } else if (a == "--quiet") {
+      flag();
+      o.quiet = true;
+    } else if (a == "--json") {
+      flag();
+      o.json = true;
+    } else if (a == "--verbose") {
+      flag();
+      o.verbose = true;
+    } else {
+      usageError("unknown argument '" + std::string(argv[i]) + "'");
+    }
+  }
+  if (!o.promptsFile.empty()) {
+    if (o.havePrompt || haveTokens)
+      usageError("--prompts gives the requests: no --prompt, --prompt-file or --token-ids");
+    if (o.startPos || o.deviceLookup || !o.dumpLogits.empty() || o.json || o.verbose ||
+        o.prefillGiven || !o.kernelsDir.empty())
+      usageError("--prompts runs with the stage cache and prints JSON lines: --start-pos, "
+                 "--device-lookup, --dump-logits, --json, --verbose, --prefill-block and "
+                 "--kernels do not apply (--dump-logits-dir and --check do)");
+    if (o.modelDir.empty() && o.configFile.empty() && o.layers > kMaxLayers)
+      usageError(kLayersRange + std::to_string(o.layers) + "'");
+    return o;
+  }
+  if (o.maxBatchGiven || !o.dumpLogitsDir.empty() || o.noPrefixCache)
+    usageError("--max-batch, --dump-logits-dir and --no-prefix-cache apply to --prompts "
+               "FILE.jsonl");
+  if (o.havePrompt && haveTokens)
+    usageError("give either a text prompt (--prompt, --prompt-file) or --token-ids, not both");
+  if (!o.havePrompt && (!haveTokens || o.tokens.empty()))
+    usageError("a prompt is required: --prompt TEXT, --prompt-file F or --token-ids 151644,872,...");
+  if (!o.havePrompt && (o.raw || o.noThink || !o.system.empty()))
+    usageError("--system, --no-think and --raw apply to a text prompt (--prompt, --prompt-file)");
+  if (o.quiet && o.json)
+    usageError("give one of --quiet (only the generated text) and --json (one JSON object)");
+  if (o.quiet && o.verbose)
+    usageError("--quiet prints no progress: leave out --verbose");
+  if (o.raw && (o.noThink || !o.system.empty()))
+    usageError("--raw feeds the text without the chat template: no --system or --no-think");
+  if (!o.modelDir.empty() && !o.configFile.empty())
+    usageError("--model and --config both give the model's shape: give one");
+  if (o.modelDir.empty() && o.configFile.empty() && o.layers > kMaxLayers)
+    usageError(kLayersRange + std::to_string(o.layers) + "'");
+  return o;
+}
+
+} // namespace rngd::qwen3::cli

