@@ -4,6 +4,7 @@
 #include <deque>
 #include <memory>
 #include <stdexcept>
+#include <tuple>
 
 namespace rngd::qwen3 {
 
@@ -52,25 +53,21 @@ BatchScheduler::Cached *BatchScheduler::longestPrefix(const std::vector<int> &pr
 }
 
 bool BatchScheduler::makeRoom(int chunks, const Cached *keep) {
-  // Only prompts whose eviction frees a chunk (one no running sequence holds too) go.
+  // Prompts whose eviction frees a chunk (one no running sequence holds too) go first; when
+  // none does alone (cached prompts sharing chunks), any, so the cache always makes way.
   auto frees = [&](const Cached &c) {
     for (int chunk : c.sequence->chunks())
       if (pipe_.kvCache().users(chunk) == 1)
         return true;
     return false;
   };
-  while (freeChunks() < chunks) {
-    auto victim = cache_.end();
-    for (auto it = cache_.begin(); it != cache_.end(); ++it)
-      if (frees(*it) && (victim == cache_.end() ||
-                         std::make_pair(&*it == keep, it->lastUse) <
-                             std::make_pair(&*victim == keep, victim->lastUse)))
-        victim = it;
-    if (victim == cache_.end())
-      return false;
-    cache_.erase(victim);
-  }
-  return true;
+  auto order = [&](const Cached &c) { return std::make_tuple(!frees(c), &c == keep, c.lastUse); };
+  while (freeChunks() < chunks && !cache_.empty())
+    cache_.erase(std::min_element(cache_.begin(), cache_.end(),
+                                  [&](const Cached &a, const Cached &b) {
+                                    return order(a) < order(b);
+                                  }));
+  return freeChunks() >= chunks;
 }
 
 int BatchScheduler::positions(const BatchRequest &r) {

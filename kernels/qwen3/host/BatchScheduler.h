@@ -69,8 +69,8 @@ private:
   /// The cached prompt sharing the longest prefix with `prompt` (at most its length - 1, at
   /// least kMinCachedPrefix tokens), and that length; nullptr when none does.
   Cached *longestPrefix(const std::vector<int> &prompt, int &length);
-  /// Drops cached prompts, least recently used first and `keep` last, until `chunks` chunks
-  /// are free; false when the cache runs out first.
+  /// Drops cached prompts until `chunks` chunks are free: those whose eviction frees a chunk
+  /// first, `keep` last, least recently used first; false when the cache runs out first.
   bool makeRoom(int chunks, const Cached *keep = nullptr);
   int freeChunks() const;
   /// Positions a request's run takes: its prompt and every generated token but the last.
