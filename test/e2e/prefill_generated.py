@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import types
 
 import numpy as np
 
@@ -169,50 +170,72 @@ def attention(T, mlir, rngd, d, dist):
     return int(bad != 0)
 
 
+def fold_inputs(T, mlir, d, dist):
+    """A chunk fold's inputs (prefill_attention, prefill_attention_partial): q, one chunk's k
+    and v (SB x SI keys) and the carried state (m, l, o), drawn in this order and written in the
+    stage's layouts. Returns them with the shapes and layouts the checks need."""
+    f = types.SimpleNamespace(args=parse(mlir), A=axes_of(mlir))
+    A = f.A
+    f.N, f.G, f.D, f.TQ = A["N"], A.get("G", 1), A["D"], 16
+    f.HQ, f.TB, f.TT, f.S = f.N * f.G, A.get("TB", 1), A.get("TT", 1), A["SB"] * A["SI"]
+    N, G, D, TQ, HQ, TB, TT, S = f.N, f.G, f.D, f.TQ, f.HQ, f.TB, f.TT, f.S
+    f.ax, f.st_ax = attention_axes(N, G, TB, TT, TQ, D)
+    rng = np.random.default_rng(11)
+    draw = drawer(rng, dist)
+    f.q = O.f32_to_bf16(draw((HQ, T, D)))
+    f.k = O.f32_to_bf16(draw((S, N, D)))
+    f.v = O.f32_to_bf16(draw((S, N, D)))
+    O.to_layout(f.q.reshape(N, G, TB, TT, TQ, D), f.args["q"], f.ax).tofile(d + "/q.bin")
+    kv_ax = {"SB": A["SB"], "SI": A["SI"], "N": N, "D": D}
+    for name, a in (("k_cache", f.k), ("v_cache", f.v)):
+        O.to_layout(a.reshape(A["SB"], A["SI"], N, D), f.args[name], kv_ax).tofile(
+            "%s/%s.bin" % (d, name))
+    f.m = (rng.standard_normal((HQ, T)) + 2.5).astype(np.float32)
+    f.l = (rng.random((HQ, T)) * 100 + 1).astype(np.float32)
+    f.o = (rng.standard_normal((HQ, T, D)) * 10).astype(np.float32)
+    if dist == "uniform":
+        f.m[:], f.l[:], f.o[:] = O.MASKED, 0, 0
+    write_fold_state(f, d)
+    return f
+
+
+def write_fold_state(f, d):
+    """The carried state (m, l, o) into max_hbm, sum_hbm and out_hbm (in and out of the fold)."""
+    for name, a in (("max_hbm", f.m), ("sum_hbm", f.l), ("out_hbm", f.o)):
+        O.to_layout(a.reshape((f.N, f.G, f.TB, f.TT, f.TQ) + a.shape[2:]), f.args[name],
+                    f.ax if name == "out_hbm" else f.st_ax).tofile("%s/%s.bin" % (d, name))
+
+
+def fold_expected(f, mask=None):
+    """The folded state as prefill_oracle.prefill_attention emulates it: s = bf16((q . k
+    [+ mask]) / SCALE), m' = max(m, max s), alpha = exp(m - m'), p = bf16(exp(s - m')),
+    l' = l alpha + p . 1, o' = p . V + o alpha."""
+    qf, kf, vf = (O.bf16_to_f32(a) for a in (f.q, f.k, f.v))
+    ones = np.ones((1, f.S), np.float32)
+    mn, ln, on = np.zeros_like(f.m), np.zeros_like(f.l), np.zeros_like(f.o)
+    for h in range(f.HQ):
+        kh, vh = kf[:, h // f.G], vf[:, h // f.G]
+        dot = O.contract(qf[h], kh)
+        sc = O.bf16_to_f32(O.f32_to_bf16((dot if mask is None else dot + mask) / O.SCALE))
+        mm = np.maximum(sc.max(axis=1), f.m[h])
+        alpha = np.exp((f.m[h] - mm).astype(np.float64)).astype(np.float32)
+        p = O.bf16_to_f32(O.f32_to_bf16(np.exp((sc - mm[:, None]).astype(np.float64)).astype(np.float32)))
+        mn[h] = mm
+        ln[h] = f.l[h] * alpha + O.contract(p, ones)[:, 0]
+        on[h] = O.contract(p, vh.T) + f.o[h] * alpha[:, None]
+    return [("max_hbm", mn, f.st_ax), ("sum_hbm", ln, f.st_ax), ("out_hbm", on, f.ax)]
+
+
 def attention_next(T, mlir, rngd, d, dist):
     """prefill_attention: T queries against one earlier, full chunk (SB x SI keys), folded into
     each query's state (m, l, o) as prefill_oracle.prefill_attention emulates it."""
-    args = parse(mlir)
-    A = axes_of(mlir)
-    N, G, D, TQ = A["N"], A.get("G", 1), A["D"], 16
-    HQ, TB, TT, S = N * G, A.get("TB", 1), A.get("TT", 1), A["SB"] * A["SI"]
-    ax, st_ax = attention_axes(N, G, TB, TT, TQ, D)
-    rng = np.random.default_rng(11)
-    draw = drawer(rng, dist)
-    q = O.f32_to_bf16(draw((HQ, T, D)))
-    k = O.f32_to_bf16(draw((S, N, D)))
-    v = O.f32_to_bf16(draw((S, N, D)))
-    O.to_layout(q.reshape(N, G, TB, TT, TQ, D), args["q"], ax).tofile(d + "/q.bin")
-    kv_ax = {"SB": A["SB"], "SI": A["SI"], "N": N, "D": D}
-    O.to_layout(k.reshape(A["SB"], A["SI"], N, D), args["k_cache"], kv_ax).tofile(d + "/k_cache.bin")
-    O.to_layout(v.reshape(A["SB"], A["SI"], N, D), args["v_cache"], kv_ax).tofile(d + "/v_cache.bin")
-    m = (rng.standard_normal((HQ, T)) + 2.5).astype(np.float32)
-    l = (rng.random((HQ, T)) * 100 + 1).astype(np.float32)
-    o = (rng.standard_normal((HQ, T, D)) * 10).astype(np.float32)
-    if dist == "uniform":
-        m[:], l[:], o[:] = O.MASKED, 0, 0
-    O.to_layout(m.reshape(N, G, TB, TT, TQ), args["max_hbm"], st_ax).tofile(d + "/max_hbm.bin")
-    O.to_layout(l.reshape(N, G, TB, TT, TQ), args["sum_hbm"], st_ax).tofile(d + "/sum_hbm.bin")
-    O.to_layout(o.reshape(N, G, TB, TT, TQ, D), args["out_hbm"], ax).tofile(d + "/out_hbm.bin")
+    f = fold_inputs(T, mlir, d, dist)
     run(rngd, d, ["q", "k_cache", "v_cache", "max_hbm", "sum_hbm", "out_hbm"],
         ["max_hbm", "sum_hbm", "out_hbm"])
-    qf, kf, vf = (O.bf16_to_f32(a) for a in (q, k, v))
-    ones = np.ones((1, S), np.float32)
-    mn, ln, on = np.zeros_like(m), np.zeros_like(l), np.zeros_like(o)
-    for h in range(HQ):
-        kh, vh = kf[:, h // G], vf[:, h // G]
-        sc = O.bf16_to_f32(O.f32_to_bf16(O.contract(qf[h], kh) / O.SCALE))
-        mm = np.maximum(sc.max(axis=1), m[h])
-        alpha = np.exp((m[h] - mm).astype(np.float64)).astype(np.float32)
-        p = O.bf16_to_f32(O.f32_to_bf16(np.exp((sc - mm[:, None]).astype(np.float64)).astype(np.float32)))
-        mn[h] = mm
-        ln[h] = l[h] * alpha + O.contract(p, ones)[:, 0]
-        on[h] = O.contract(p, vh.T) + o[h] * alpha[:, None]
     rc = 0
-    for name, exp, mapping, axes in [("max_hbm", mn, args["max_hbm"], st_ax),
-                                     ("sum_hbm", ln, args["sum_hbm"], st_ax),
-                                     ("out_hbm", on, args["out_hbm"], ax)]:
-        got = O.from_layout(np.fromfile("%s/%s.bin" % (d, name), dtype=np.uint32), mapping, axes)
+    for name, exp, axes in fold_expected(f):
+        got = O.from_layout(np.fromfile("%s/%s.bin" % (d, name), dtype=np.uint32),
+                            f.args[name], axes)
         bad = np.count_nonzero(got.reshape(exp.shape) != exp.view(np.uint32))
         print("T=%d %s (%s): %d values, %d mismatches" % (T, name, dist, exp.size, bad))
         rc |= bad != 0
@@ -224,57 +247,21 @@ def attention_partial(T, mlir, rngd, d, dist, visible=1, against=None):
     -2^100 for the rest) added before the scale, s = bf16((q . k + key_mask) / SCALE), as
     prefill_attention_first adds its masks. `against`: prefill_attention's .rngd, run on the same
     inputs; its outputs must equal these bit for bit (key_mask all 0: visible = S)."""
-    args = parse(mlir)
-    A = axes_of(mlir)
-    N, G, D, TQ = A["N"], A.get("G", 1), A["D"], 16
-    HQ, TB, TT, S = N * G, A.get("TB", 1), A.get("TT", 1), A["SB"] * A["SI"]
-    ax, st_ax = attention_axes(N, G, TB, TT, TQ, D)
-    rng = np.random.default_rng(11)
-    draw = drawer(rng, dist)
-    q = O.f32_to_bf16(draw((HQ, T, D)))
-    k = O.f32_to_bf16(draw((S, N, D)))
-    v = O.f32_to_bf16(draw((S, N, D)))
-    O.to_layout(q.reshape(N, G, TB, TT, TQ, D), args["q"], ax).tofile(d + "/q.bin")
-    kv_ax = {"SB": A["SB"], "SI": A["SI"], "N": N, "D": D}
-    O.to_layout(k.reshape(A["SB"], A["SI"], N, D), args["k_cache"], kv_ax).tofile(d + "/k_cache.bin")
-    O.to_layout(v.reshape(A["SB"], A["SI"], N, D), args["v_cache"], kv_ax).tofile(d + "/v_cache.bin")
-    mask = np.where(np.arange(S) < visible, np.float32(0), O.MASKED).astype(np.float32)
-    O.to_layout(mask.reshape(A["SB"], A["SI"]), args["key_mask"],
+    f = fold_inputs(T, mlir, d, dist)
+    A = f.A
+    mask = np.where(np.arange(f.S) < visible, np.float32(0), O.MASKED).astype(np.float32)
+    O.to_layout(mask.reshape(A["SB"], A["SI"]), f.args["key_mask"],
                 {"SB": A["SB"], "SI": A["SI"]}).tofile(d + "/key_mask.bin")
-    m = (rng.standard_normal((HQ, T)) + 2.5).astype(np.float32)
-    l = (rng.random((HQ, T)) * 100 + 1).astype(np.float32)
-    o = (rng.standard_normal((HQ, T, D)) * 10).astype(np.float32)
-    if dist == "uniform":
-        m[:], l[:], o[:] = O.MASKED, 0, 0
-    O.to_layout(m.reshape(N, G, TB, TT, TQ), args["max_hbm"], st_ax).tofile(d + "/max_hbm.bin")
-    O.to_layout(l.reshape(N, G, TB, TT, TQ), args["sum_hbm"], st_ax).tofile(d + "/sum_hbm.bin")
-    O.to_layout(o.reshape(N, G, TB, TT, TQ, D), args["out_hbm"], ax).tofile(d + "/out_hbm.bin")
     state = ["max_hbm", "sum_hbm", "out_hbm"]
     got = {}
     for name in (["next"] if against else []) + ["partial"]:
         ins = ["q", "k_cache", "v_cache"] + (["key_mask"] if name == "partial" else []) + state
         run(against if name == "next" else rngd, d, ins, state)
         got[name] = {n: np.fromfile("%s/%s.bin" % (d, n), dtype=np.uint32) for n in state}
-        for n, a in [("max_hbm", m), ("sum_hbm", l), ("out_hbm", o)]:  # the inputs again
-            O.to_layout(a.reshape((N, G, TB, TT, TQ) + a.shape[2:]), args[n],
-                        ax if n == "out_hbm" else st_ax).tofile("%s/%s.bin" % (d, n))
-    qf, kf, vf = (O.bf16_to_f32(a) for a in (q, k, v))
-    ones = np.ones((1, S), np.float32)
-    mn, ln, on = np.zeros_like(m), np.zeros_like(l), np.zeros_like(o)
-    for h in range(HQ):
-        kh, vh = kf[:, h // G], vf[:, h // G]
-        sc = O.bf16_to_f32(O.f32_to_bf16((O.contract(qf[h], kh) + mask) / O.SCALE))
-        mm = np.maximum(sc.max(axis=1), m[h])
-        alpha = np.exp((m[h] - mm).astype(np.float64)).astype(np.float32)
-        p = O.bf16_to_f32(O.f32_to_bf16(np.exp((sc - mm[:, None]).astype(np.float64)).astype(np.float32)))
-        mn[h] = mm
-        ln[h] = l[h] * alpha + O.contract(p, ones)[:, 0]
-        on[h] = O.contract(p, vh.T) + o[h] * alpha[:, None]
+        write_fold_state(f, d)  # the inputs again
     rc = 0
-    for name, exp, mapping, axes in [("max_hbm", mn, args["max_hbm"], st_ax),
-                                     ("sum_hbm", ln, args["sum_hbm"], st_ax),
-                                     ("out_hbm", on, args["out_hbm"], ax)]:
-        out = O.from_layout(got["partial"][name], mapping, axes)
+    for name, exp, axes in fold_expected(f, mask):
+        out = O.from_layout(got["partial"][name], f.args[name], axes)
         bad = np.count_nonzero(out.reshape(exp.shape) != exp.view(np.uint32))
         print("T=%d visible=%d %s (%s): %d values, %d mismatches" % (T, visible, name, dist,
                                                                      exp.size, bad))
