@@ -4,6 +4,10 @@
 // Requests join between steps, up to maxBatch at a time and while the pool has the chunks their
 // whole run needs, and leave when they stop; a request that could never fit is refused with the
 // numbers, the others run on.
+//
+// Requests arrive at any time (submit) and are driven one step at a time (step), so a server
+// can run them as they come (continuous batching); run() takes a fixed list to its end. The
+// scheduler is not thread-safe: one thread submits, cancels and steps (Engine.h wraps it).
 #pragma once
 
 #include "qwen3/host/Pipeline.h"
@@ -13,6 +17,8 @@
 #include <cstdint>
 #include <functional>
 #include <list>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,9 +31,19 @@ struct BatchRequest {
   std::vector<int> stopIds; // generation ends after one of these (kept in generated)
 };
 
+/// Why a request ended.
+enum class StopReason {
+  EndId,     // it generated one of its stop ids
+  MaxTokens, // its token budget ended it
+  Listener,  // its token listener asked it to stop (a stop string, say)
+  Cancelled, // cancel(): before or while it ran
+  Refused,   // it could not run (BatchResult::error says why)
+};
+const char *stopReasonName(StopReason reason);
+
 struct BatchResult {
   std::vector<int> generated;
-  bool stopped = false;          // at a stop id (else the token budget ended it)
+  StopReason reason = StopReason::MaxTokens;
   int64_t firstTokenCycles = 0;  // device cycles of its prompt, up to its first token
   int64_t decodeCycles = 0;      // device cycles of the batched steps it took part in
   int decodeSteps = 0;
@@ -44,6 +60,12 @@ struct DecodeStepRecord {
 
 class BatchScheduler {
 public:
+  using Id = uint64_t;
+  /// Each generated token as it is sampled; false stops the request (StopReason::Listener).
+  using TokenListener = std::function<bool(Id, int token)>;
+  /// Once, when the request ends (the result is valid during the call).
+  using FinishListener = std::function<void(Id, const BatchResult &)>;
+
   /// `prefill`: prompts through the pipeline's prefill stages (else token by token).
   /// `prefixCache`: a request whose prompt starts with at least kMinCachedPrefix tokens of an
   /// earlier request's prompt takes their KV rows (Pipeline::forkPrefix) instead of
@@ -51,6 +73,20 @@ public:
   BatchScheduler(Pipeline &pipe, int maxBatch, bool prefill, bool prefixCache = true);
   ~BatchScheduler();
   static constexpr int kMinCachedPrefix = 16;
+
+  /// Queues a request (ids count up from 0). One that can never run (no prompt, no token
+  /// budget, more KV chunks than the pool has) finishes at once with StopReason::Refused.
+  Id submit(BatchRequest request, TokenListener onToken = {}, FinishListener onFinish = {});
+  /// Ends a waiting or running request now (StopReason::Cancelled); its chunks return to the
+  /// pool. Unknown or finished ids are ignored.
+  void cancel(Id id);
+  /// Admits waiting requests (prefilling their prompts) and runs one batched decode step;
+  /// false when there was nothing to do.
+  bool step();
+  int waiting() const { return int(waiting_.size()); }
+  int running() const { return int(running_.size()); }
+  /// KV chunks the prefix cache holds that no running request holds too.
+  int cachedOnlyChunks() const;
 
   /// Runs every request to its end; results in request order. `finished` (optional) is called
   /// as each request ends, with its index and result (valid until run returns).
@@ -75,11 +111,19 @@ private:
   int freeChunks() const;
   /// Positions a request's run takes: its prompt and every generated token but the last.
   static int positions(const BatchRequest &r);
+  /// Why `r` can never run on this pool, or "".
+  std::string refusal(const BatchRequest &r);
+  /// Admits the first waiting request when the batch and the pool have room; false if not.
+  bool admit();
   /// Takes the request's sequence (with `from`'s first `shared` positions, when given),
   /// prefills the rest of its prompt, caches the prompt, and samples its first token.
   void start(Running &r, Cached *from, int shared);
-  /// One batched step over `running`; sequences that end are marked done.
-  void step(std::vector<Running *> &running);
+  /// Records token `next` of `r`; marks it done when it ends.
+  void generated(Running &r, int next);
+  /// One batched step over the running requests that are not done.
+  void decode();
+  /// Ends the requests marked done: calls their listeners and frees their chunks.
+  void retire();
   int64_t deviceCycles() const;
 
   Pipeline &pipe_;
@@ -87,8 +131,10 @@ private:
   bool prefill_, prefixCache_;
   std::list<Cached> cache_; // stable addresses: a Cached * outlives other entries' eviction
   uint64_t clock_ = 0;
+  Id nextId_ = 0;
+  std::list<std::unique_ptr<Running>> waiting_;
+  std::vector<std::unique_ptr<Running>> running_;
   std::vector<DecodeStepRecord> steps_;
-  std::vector<BatchResult> *results_ = nullptr;
 };
 
 } // namespace rngd::qwen3

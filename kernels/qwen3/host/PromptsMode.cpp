@@ -95,7 +95,7 @@ nlohmann::json resultLine(size_t index, const BatchResult &r, const Tokenizer *t
   j["text"] = tokenizer && tokenizer->decode(r.generated, text, err)
                   ? nlohmann::json(utf8Lossy(text))
                   : nlohmann::json(nullptr);
-  j["stop_reason"] = r.stopped ? "end_id" : "max_new_tokens";
+  j["stop_reason"] = stopReasonName(r.reason);
   j["time_to_first_token"] = {{"cycles", r.firstTokenCycles},
                               {"ms", double(r.firstTokenCycles) / ghz / 1e6}};
   j["decode_cycles"] = r.decodeCycles;

@@ -41,6 +41,19 @@ std::vector<std::pair<int, double>> Sampler::candidates(const std::vector<float>
   }
   for (auto &c : out)
     c.second /= sum;
+  // Min-p: tokens at least minP times as probable as the most probable one.
+  if (options_.minP > 0) {
+    const double floor = options_.minP * out[0].second;
+    size_t n = 1;
+    while (n < out.size() && out[n].second >= floor)
+      ++n;
+    out.resize(n);
+    double acc = 0;
+    for (const auto &c : out)
+      acc += c.second;
+    for (auto &c : out)
+      c.second /= acc;
+  }
   // Nucleus: the smallest prefix whose probability reaches top-p.
   if (options_.topP < 1) {
     double acc = 0;
@@ -57,17 +70,58 @@ std::vector<std::pair<int, double>> Sampler::candidates(const std::vector<float>
   return out;
 }
 
-int Sampler::next(const std::vector<float> &logits) {
-  if (options_.temperature <= 0 || options_.topK == 1)
-    return greedy(logits);
-  std::vector<std::pair<int, double>> c = candidates(logits);
-  double u = uniform(options_.seed, draws_++), acc = 0;
-  for (const auto &[id, p] : c) {
-    acc += p;
-    if (u < acc)
-      return id;
+void Sampler::setPrompt(const std::vector<int> &prompt) { prompt_ = prompt; }
+
+bool Sampler::penalises() const {
+  return options_.repetitionPenalty != 1 || options_.presencePenalty != 0 ||
+         options_.frequencyPenalty != 0;
+}
+
+std::vector<float> Sampler::penalised(const std::vector<float> &logits) const {
+  std::vector<float> out = logits;
+  const auto valid = [&](int id) { return id >= 0 && size_t(id) < out.size(); };
+  if (options_.repetitionPenalty != 1) {
+    std::vector<bool> seen(out.size(), false);
+    for (int id : prompt_)
+      if (valid(id))
+        seen[size_t(id)] = true;
+    for (const auto &[id, n] : generated_)
+      if (valid(id))
+        seen[size_t(id)] = true;
+    const double r = options_.repetitionPenalty;
+    for (size_t i = 0; i < out.size(); ++i)
+      if (seen[i])
+        out[i] = float(out[i] > 0 ? out[i] / r : out[i] * r);
   }
-  return c.back().first;
+  for (const auto &[id, n] : generated_)
+    if (valid(id))
+      out[size_t(id)] = float(double(out[size_t(id)]) - options_.presencePenalty -
+                              options_.frequencyPenalty * n);
+  return out;
+}
+
+int Sampler::next(const std::vector<float> &raw) {
+  std::vector<float> changed;
+  if (penalises())
+    changed = penalised(raw);
+  const std::vector<float> &logits = penalises() ? changed : raw;
+  int id;
+  if (options_.temperature <= 0 || options_.topK == 1) {
+    id = greedy(logits);
+  } else {
+    std::vector<std::pair<int, double>> c = candidates(logits);
+    double u = uniform(options_.seed, draws_++), acc = 0;
+    id = c.back().first;
+    for (const auto &[cand, p] : c) {
+      acc += p;
+      if (u < acc) {
+        id = cand;
+        break;
+      }
+    }
+  }
+  generated_[id] += 1;
+  return id;
 }
 
 } // namespace rngd::qwen3

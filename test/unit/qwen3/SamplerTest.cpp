@@ -109,3 +109,52 @@ TEST_CASE("sampler: top-p stops where the mass reaches p exactly", "[qwen3][samp
   CHECK(kept[0].second == 0.5);
   CHECK(kept[1].second == 0.5);
 }
+
+TEST_CASE("sampler: presence and frequency penalties lower generated tokens", "[qwen3][sampler]") {
+  // Greedy with a frequency penalty of 1: token 0 leads by 2.5 over token 1, so it is chosen
+  // while its count is below 3, then token 1 (2 - 0 > 4.5 - 3).
+  std::vector<float> logits = {4.5f, 2.0f, -1.0f};
+  SamplingOptions o;
+  o.frequencyPenalty = 1;
+  Sampler s(o);
+  std::vector<int> got;
+  for (int i = 0; i < 4; ++i)
+    got.push_back(s.next(logits));
+  CHECK(got == std::vector<int>{0, 0, 0, 1});
+  // Presence: subtracted once, whatever the count.
+  SamplingOptions p;
+  p.presencePenalty = 1.5;
+  Sampler q(p);
+  CHECK(q.next(logits) == 0);
+  std::vector<float> after = q.penalised(logits);
+  CHECK(after[0] == 3.0f);
+  CHECK(after[1] == 2.0f);
+  CHECK(q.next(logits) == 0); // 3.0 still leads
+}
+
+TEST_CASE("sampler: the repetition penalty divides positive and multiplies negative logits",
+          "[qwen3][sampler]") {
+  SamplingOptions o;
+  o.repetitionPenalty = 2;
+  Sampler s(o);
+  s.setPrompt({1, 2, 7}); // 7 is out of range: ignored
+  std::vector<float> out = s.penalised({3.0f, 4.0f, -1.0f, 0.5f});
+  CHECK(out == std::vector<float>{3.0f, 2.0f, -2.0f, 0.5f});
+  CHECK(s.next({3.0f, 4.0f, -1.0f, 0.5f}) == 0); // 3.0 beats the penalised 2.0
+  CHECK(s.penalised({3.0f, 4.0f, -1.0f, 0.5f})[0] == 1.5f);
+}
+
+TEST_CASE("sampler: min-p keeps tokens at least min-p times the top probability",
+          "[qwen3][sampler]") {
+  // Probabilities proportional to 8, 4, 2, 1 (logits ln 8, ...): min-p 0.24 keeps 8, 4, 2
+  // (2 / 8 = 0.25), min-p 0.26 keeps 8 and 4.
+  std::vector<float> logits = {std::log(8.f), std::log(4.f), std::log(2.f), 0.f};
+  SamplingOptions o;
+  o.temperature = 1;
+  o.minP = 0.24;
+  auto c = Sampler(o).candidates(logits);
+  REQUIRE(c.size() == 3);
+  CHECK(c[0].second == Approx(8.0 / 14).epsilon(1e-6));
+  o.minP = 0.26;
+  CHECK(Sampler(o).candidates(logits).size() == 2);
+}
