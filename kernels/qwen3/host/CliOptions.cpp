@@ -25,7 +25,8 @@ void printHelp() {
       "prompt:\n"
       "  --prompt TEXT          the prompt as text, one user turn of Qwen3's chat template\n"
       "  --prompt-file F        the prompt text read from file F\n"
-      "  --system TEXT          a system turn before the user turn\n"
+      "  --system TEXT          a system turn before the user turn (an empty TEXT is an\n"
+      "                         empty system turn, as Hugging Face renders it)\n"
       "  --no-think             open the answer with Qwen3's empty think block\n"
       "  --raw                  encode the prompt text as it is, without the chat template\n"
       "  --tokenizer FILE       tokenizer.json (default: DIR/tokenizer.json of --model, else\n"
@@ -337,13 +338,13 @@ Options parseArgs(int argc, char **argv) {
     usageError("give either a text prompt (--prompt, --prompt-file) or --token-ids, not both");
   if (!o.havePrompt && (!haveTokens || o.tokens.empty()))
     usageError("a prompt is required: --prompt TEXT, --prompt-file F or --token-ids 151644,872,...");
-  if (!o.havePrompt && (o.raw || o.noThink || !o.system.empty()))
+  if (!o.havePrompt && (o.raw || o.noThink || o.system))
     usageError("--system, --no-think and --raw apply to a text prompt (--prompt, --prompt-file)");
   if (o.quiet && o.json)
     usageError("give one of --quiet (only the generated text) and --json (one JSON object)");
   if (o.quiet && o.verbose)
     usageError("--quiet prints no progress: leave out --verbose");
-  if (o.raw && (o.noThink || !o.system.empty()))
+  if (o.raw && (o.noThink || o.system))
     usageError("--raw feeds the text without the chat template: no --system or --no-think");
   if (!o.modelDir.empty() && !o.configFile.empty())
     usageError("--model and --config both give the model's shape: give one");

@@ -6,6 +6,7 @@
 #include "qwen3/host/SeededWeights.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,7 +37,8 @@ struct Options {
   bool noPrefill = false;    // the prompt token by token instead of through the prefill stages
   bool prefillGiven = false; // --prefill-block: the prefill must run (an error if it cannot)
   // Text in: the prompt as text, through the chat template unless --raw.
-  std::string prompt, promptFile, system, tokenizerPath;
+  std::string prompt, promptFile, tokenizerPath;
+  std::optional<std::string> system; // --system: a system turn, even when empty
   bool havePrompt = false, noThink = false, raw = false;
   SamplingOptions sampling; // greedy unless --temperature > 0
   // Output: --quiet prints only the generated text on stdout; --json one JSON object;
