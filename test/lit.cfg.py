@@ -30,6 +30,13 @@ for candidate in ("/usr/bin/python3", "python3"):
     except OSError:
         pass
 
+# OpenAI's npm client (scripts/install-deps.sh installs it beside the tokenizer): the server
+# tests drive `rngd-qwen3 serve` with it (test/serve).
+npm_dir = os.path.join(config.rngd_src_root, "third_party", "npm")
+config.substitutions.append(("%npm_dir", npm_dir))
+if os.path.isdir(os.path.join(npm_dir, "node_modules", "openai")):
+    config.available_features.add("openai-client")
+
 # The sanitizer build (RNGD_SANITIZE, make sanitize): AddressSanitizer reserves terabytes of
 # address space, so tests that bound memory with `ulimit -v` say `UNSUPPORTED: asan`.
 if getattr(config, "rngd_sanitize", False):

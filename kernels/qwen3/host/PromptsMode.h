@@ -7,6 +7,7 @@
 #include "qwen3/host/Model.h"
 #include "qwen3/host/Tokenizer.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,15 @@ struct PromptsModeOptions {
   bool check = false;        // each request's last logits against the host reference decoder
   bool prefixCache = true;   // reuse the KV rows of a prompt prefix an earlier request had
 };
+
+/// The stages of a batched run (generated and compiled, or found in the stage cache), its
+/// pipeline over a pool of `poolChunks` KV chunks, and its scheduler (--prompts, serve).
+struct BatchRuntime {
+  std::unique_ptr<Pipeline> pipe;
+  std::unique_ptr<BatchScheduler> scheduler;
+};
+BatchRuntime makeBatchRuntime(const Weights &weights, int maxBatch, int poolChunks,
+                              bool noPrefill, bool prefixCache);
 
 /// Runs `requests` (checked: parsePromptsFile) on seeded or loaded weights, the stages from the
 /// stage cache. Returns the exit code: 0, or 1 when a request failed.
