@@ -102,6 +102,20 @@ void printHelp() {
       "  --no-prefix-cache      prefill every prompt whole (by default a prompt that starts\n"
       "                         with 16 or more tokens of an earlier request's prompt takes\n"
       "                         their KV rows: cached_tokens in its line)\n"
+      "server: rngd-qwen3 serve [--model DIR | --config FILE] [options] (docs/serving.md):\n"
+      "OpenAI's /v1/models, /v1/chat/completions and /v1/completions, the requests batched\n"
+      "as they come (--max-batch, --layers, --seed, --no-prefill, --no-prefix-cache and\n"
+      "--max-new-tokens, the default max_tokens, apply)\n"
+      "  --host ADDR            the address to listen on (default 127.0.0.1)\n"
+      "  --port N               the port (default 8000; 0: any free port, printed)\n"
+      "  --api-key KEY          requests must send 'Authorization: Bearer KEY'\n"
+      "  --served-model-name M  the model id requests name (default: the --model or --config\n"
+      "                         file's name)\n"
+      "  --max-queue N          requests that may wait for a place in the batch; more are\n"
+      "                         refused with 429 (default 64)\n"
+      "  --kv-chunks N          the KV pool in chunks of 512 positions (default 2 per\n"
+      "                         sequence of --max-batch, + 1 for the batch's padding)\n"
+      "  --max-body-bytes N     a larger request body is refused with 413 (default 1 MiB)\n"
       "  --help, -h             this text\n");
 }
 

@@ -1,7 +1,8 @@
 """Checks that `rngd-qwen3 --help` lists every option the parser accepts and nothing else.
 
 Usage: check_help.py SOURCE.cpp HELP.txt
-The accepted options are the `a == "--name"` comparisons in SOURCE's parseArgs; the listed ones
+The accepted options are the `a == "--name"` comparisons in SOURCE's parseServeOption and
+parseArgs (which follows it); the listed ones
 are the `--name` words that start an option line of the help text (two spaces of indentation;
 description lines are indented further).
 """
@@ -9,8 +10,8 @@ import re
 import sys
 
 source = open(sys.argv[1]).read()
-body = source[source.index("Options parseArgs("):]
-body = body[:body.index("\n}\n")]
+body = source[source.index("bool parseServeOption("):]
+body = body[:body.index("\n}\n", body.index("Options parseArgs("))]
 accepted = set(re.findall(r'a == "(--[a-z-]+)"', body))
 help_text = open(sys.argv[2]).read()
 listed = set()
