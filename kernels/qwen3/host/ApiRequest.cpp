@@ -1,5 +1,7 @@
 #include "qwen3/host/ApiRequest.h"
 
+#include "qwen3/host/JsonSnippet.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -19,10 +21,9 @@ struct Refusal : std::runtime_error {
   std::string param;
 };
 
-std::string shown(const json &v) {
-  std::string s = v.dump(-1, ' ', true, json::error_handler_t::replace);
-  return s.size() > 60 ? s.substr(0, 57) + "..." : s;
-}
+/// A value in a message: scalars as JSON, arrays and objects by size (a deep one would
+/// overflow dump()'s recursion).
+std::string shown(const json &v) { return jsonSnippet(v, 60); }
 
 const json *field(const json &body, const char *name) {
   auto it = body.find(name);
@@ -244,7 +245,7 @@ bool readApiRequest(ApiEndpoint endpoint, const std::string &body, const ApiLimi
   json parsed;
   try {
     parsed = json::parse(body);
-  } catch (const json::parse_error &e) {
+  } catch (const json::exception &e) { // a syntax error, or a number past a double's range
     error = {400, std::string("the request body is not valid JSON: ") + e.what(),
              "invalid_request_error", "", ""};
     return false;

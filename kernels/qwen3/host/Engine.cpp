@@ -56,6 +56,7 @@ void Engine::drain(std::unique_lock<std::mutex> &lock) {
     BatchScheduler::FinishListener finish = [this, h, f = std::move(s.listener.finish)](
                                                 BatchScheduler::Id id, const BatchResult &r) {
       ids_.erase(h);
+      cancelled_ += r.reason == StopReason::Cancelled;
       if (f)
         f(id, r);
     };
@@ -79,6 +80,7 @@ void Engine::updateStats() {
   stats_.kvInUse = pipe_.kvCache().chunksInUse();
   stats_.kvPrefixCache = scheduler_.cachedOnlyChunks();
   stats_.decodeSteps = int64_t(scheduler_.decodeSteps().size());
+  stats_.cancelled = cancelled_;
 }
 
 void Engine::fail(const std::string &why) {

@@ -24,6 +24,7 @@ struct EngineStats {
   int kvInUse = 0;        // chunks held (sequences, the prefix cache, the batch's padding)
   int kvPrefixCache = 0;  // chunks only the prefix cache holds
   int64_t decodeSteps = 0, requests = 0;
+  int64_t cancelled = 0; // requests that ended by cancel() (a client that hung up, say)
   std::string failure; // why the engine stopped, "" while it runs
 };
 
@@ -68,6 +69,7 @@ private:
   std::deque<Handle> cancels_;
   std::map<Handle, BatchScheduler::Id> ids_; // engine thread only
   Handle next_ = 0;
+  int64_t cancelled_ = 0; // engine thread only
   bool stop_ = false;
   EngineStats stats_;
   std::thread thread_;

@@ -105,6 +105,7 @@ void Server::routes() {
                         {"running", s.running},
                         {"waiting", s.waiting},
                         {"requests", s.requests},
+                        {"cancelled", s.cancelled},
                         {"decode_steps", s.decodeSteps},
                         {"kv_chunks", {{"pool", s.kvChunks},
                                        {"in_use", s.kvInUse},
