@@ -22,7 +22,7 @@ BAD_INTS = ["-1", "0", "1", "28", "29", "32767", "32768", "32769", "40960", "214
 BAD_FLOATS = ["nan", "inf", "-inf", "-0", "0", "1e308", "1e-320", "100.0001", "", "abc", "0.5"]
 BAD_IDS = ["", ",", "1,,2", "-1", "151936", "155648", "2147483648", "1," * 2000 + "1", "a,b",
            "1;2", "0", "151935"]
-OPTIONS_INT = ["--layers", "--max-new-tokens", "--start-pos", "--seed", "--top-k", "--sample-seed"]
+OPTIONS_INT = ["--layers", "--max-new-tokens", "--start-pos", "--seed", "--weight-seed", "--top-k"]
 OPTIONS_FLOAT = ["--temperature", "--top-p"]
 FLAGS = ["--check", "--quiet", "--json", "--verbose", "--raw", "--no-think", "--device-lookup",
          "--keep-kernels", "--bogus", "--check=1", "-x", "--"]

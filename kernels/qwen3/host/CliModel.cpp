@@ -88,7 +88,7 @@ std::unique_ptr<Weights> loadWeights(const Options &opt, const Qwen3Config &mode
   } else {
     Qwen3Config cfg = modelConfig; // Qwen3-0.6B's unless --config gave a shape
     cfg.numLayers = opt.layers;
-    weights = std::make_unique<Weights>(seededWeights(cfg, opt.seed, threads));
+    weights = std::make_unique<Weights>(seededWeights(cfg, opt.weightSeed, threads));
   }
   return weights;
 }

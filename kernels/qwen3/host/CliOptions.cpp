@@ -24,8 +24,8 @@ void printHelp() {
       "Qwen3-0.6B on the RNGD simulator with the eleven stage kernels; the generated text\n"
       "streams to stdout as tokens are produced.\n"
       "prompt:\n"
-      "  --prompt TEXT          the prompt as text, one user turn of Qwen3's chat template\n"
-      "  --prompt-file F        the prompt text read from file F\n"
+      "  --prompt TEXT, -p TEXT the prompt as text, one user turn of Qwen3's chat template\n"
+      "  --prompt-file F        the prompt text read from file F (- : standard input)\n"
       "  --system TEXT          a system turn before the user turn (an empty TEXT is an\n"
       "                         empty system turn, as Hugging Face renders it)\n"
       "  --no-think             open the answer with Qwen3's empty think block\n"
@@ -33,7 +33,8 @@ void printHelp() {
       "  --tokenizer FILE       tokenizer.json (default: DIR/tokenizer.json of --model, else\n"
       "                         the one scripts/install-deps.sh installs)\n"
       "  --token-ids LIST       prompt token ids, comma separated\n"
-      "  --max-new-tokens K     tokens to generate (default 0); generation also stops at an\n"
+      "  --max-new-tokens K     tokens to generate (default 256, or the positions that\n"
+      "                         remain; 0: the prompt only); generation also stops at an\n"
       "                         end id (--model's generation_config.json / config.json\n"
       "                         eos_token_id, else <|im_end|> and <|endoftext|>).\n"
       "                         P + prompt tokens + K - 1 positions must fit the KV cache\n"
@@ -45,7 +46,7 @@ void printHelp() {
       "  --layers N             decoder layers to run, 1..28 (default 28; with --model the\n"
       "                         checkpoint's num_hidden_layers, and N may not exceed it;\n"
       "                         the weights and KV cache must fit the device HBM)\n"
-      "  --seed S               seed of the default weights (default 42)\n"
+      "  --weight-seed S        seed of the default weights (default 42)\n"
       "  --model DIR            HF checkpoint (config.json + model.safetensors) instead of\n"
       "                         seeded weights; config.json is checked before the weights\n"
       "                         load; tie_word_embeddings true: the LM head is the embedding\n"
@@ -79,8 +80,16 @@ void printHelp() {
       "  --temperature T        sample with temperature T > 0 (default 0: greedy)\n"
       "  --top-k K              sample among the K most probable tokens (default 0: all)\n"
       "  --top-p P              sample among the smallest set reaching probability P (0..1]\n"
-      "  --sample-seed S        seed of the sampler's counter-based generator (default 0;\n"
-      "                         --seed is the weight seed)\n"
+      "  --min-p P              sample among tokens at least P times as probable as the\n"
+      "                         most probable one [0..1] (top-k, top-p and min-p need\n"
+      "                         --temperature)\n"
+      "  --seed S               seed of the sampler's counter-based generator (default 0)\n"
+      "  --repeat-penalty R     divide (multiply, when negative) the logits of the prompt's and\n"
+      "                         the generated tokens by R (default 1: none), greedy too\n"
+      "  --presence-penalty A   subtract A from the logits of generated tokens [-2..2]\n"
+      "  --frequency-penalty A  subtract A per occurrence from generated tokens' logits\n"
+      "  --stop TEXT            end generation before TEXT (repeatable); the text printed\n"
+      "                         stops before it\n"
       "output:\n"
       "  --quiet                print only the generated text on stdout (streamed), no\n"
       "                         progress; errors and notes still go to stderr\n"
@@ -145,6 +154,36 @@ int maxBatch() { return int(rngd::placement::batchTokenCounts().back()); }
   std::exit(1);
 }
 
+/// --temperature (0..100), --top-p (0, 1], --min-p [0, 1], --repeat-penalty (0, 100],
+/// --presence-penalty and --frequency-penalty [-2, 2].
+void parseSamplingNumber(const std::string &a, const std::string &v, SamplingOptions &s) {
+  struct Range {
+    const char *name;
+    double lo, hi;
+    bool openLo;
+    double SamplingOptions::*field;
+  };
+  static const Range ranges[] = {
+      {"--temperature", 0, 100, false, &SamplingOptions::temperature},
+      {"--top-p", 0, 1, true, &SamplingOptions::topP},
+      {"--min-p", 0, 1, false, &SamplingOptions::minP},
+      {"--repeat-penalty", 0, 100, true, &SamplingOptions::repetitionPenalty},
+      {"--presence-penalty", -2, 2, false, &SamplingOptions::presencePenalty},
+      {"--frequency-penalty", -2, 2, false, &SamplingOptions::frequencyPenalty}};
+  for (const Range &r : ranges) {
+    if (a != r.name)
+      continue;
+    char *end = nullptr;
+    const double d = std::strtod(v.c_str(), &end);
+    if (v.empty() || *end != '\0' || !std::isfinite(d) || d > r.hi || (r.openLo ? d <= r.lo : d < r.lo)) {
+      char range[64];
+      std::snprintf(range, sizeof range, "%s%g, %g]", r.openLo ? "(" : "[", r.lo, r.hi);
+      usageError(a + " must be a number in " + range + ", got '" + v + "'");
+    }
+    s.*r.field = d;
+  }
+}
+
 /// The options of `rngd-qwen3 serve`; false when `a` is not one of them.
 bool parseServeOption(const std::string &a, const std::function<std::string()> &next,
                       Options &o) {
@@ -190,6 +229,7 @@ bool parseServeOption(const std::string &a, const std::function<std::string()> &
 Options parseArgs(int argc, char **argv) {
   Options o;
   bool haveTokens = false;
+  bool shaped = false; // --top-k, --top-p or --min-p given
   int first = 1;
   if (argc > 1 && std::string(argv[1]) == "serve") {
     o.mode = Mode::Serve;
@@ -242,14 +282,14 @@ Options parseArgs(int argc, char **argv) {
         usageError(kLayersRange + s + "'");
       o.layers = int(v);
       o.layersGiven = true;
-    } else if (a == "--seed") {
+    } else if (a == "--seed" || a == "--weight-seed") {
       std::string s = next();
       char *end = nullptr;
       errno = 0;
       unsigned long long u = std::strtoull(s.c_str(), &end, 10);
       if (s.empty() || s[0] == '-' || errno != 0 || *end != '\0')
-        usageError("--seed must be a non-negative integer, got '" + s + "'");
-      o.seed = u;
+        usageError(a + " must be a non-negative integer, got '" + s + "'");
+      (a == "--seed" ? o.sampling.seed : o.weightSeed) = u;
     } else if (a == "--token-ids") {
       std::string s = next();
       o.tokens.clear();
@@ -274,6 +314,7 @@ Options parseArgs(int argc, char **argv) {
         usageError("--max-new-tokens " + s + " needs more positions than the " +
                    std::to_string(kMaxPositions) + " the KV cache holds");
       o.maxNewTokens = int(v);
+      o.maxNewTokensGiven = true;
     } else if (a == "--start-pos") {
       std::string s = next();
       if (!parseInt64(s, 0, LLONG_MAX, v))
@@ -332,12 +373,12 @@ Options parseArgs(int argc, char **argv) {
     } else if (a == "--device-lookup") {
       flag();
       o.deviceLookup = true;
-    } else if (a == "--prompt" || a == "--prompt-file") {
+    } else if (a == "--prompt" || a == "-p" || a == "--prompt-file") {
       std::string v = next();
       if (o.havePrompt)
         usageError("give one of --prompt and --prompt-file");
       o.havePrompt = true;
-      (a == "--prompt" ? o.prompt : o.promptFile) = v;
+      (a == "--prompt-file" ? o.promptFile : o.prompt) = v;
       if (a == "--prompt-file" && v.empty())
         usageError("--prompt-file needs a file name");
     } else if (a == "--system") {
@@ -346,24 +387,22 @@ Options parseArgs(int argc, char **argv) {
       o.tokenizerPath = next();
       if (o.tokenizerPath.empty())
         usageError("--tokenizer needs a file name");
-    } else if (a == "--temperature" || a == "--top-p") {
-      std::string v = next();
-      char *end = nullptr;
-      double d = std::strtod(v.c_str(), &end);
-      bool temperature = a == "--temperature";
-      if (v.empty() || *end != '\0' || !std::isfinite(d) || (temperature ? d < 0 || d > 100 : d <= 0 || d > 1))
-        usageError(a + (temperature ? " must be a number in 0..100" : " must be a number in (0, 1]") +
-                   ", got '" + v + "'");
-      (temperature ? o.sampling.temperature : o.sampling.topP) = d;
-    } else if (a == "--top-k" || a == "--sample-seed") {
+    } else if (a == "--temperature" || a == "--top-p" || a == "--min-p" ||
+               a == "--repeat-penalty" || a == "--presence-penalty" ||
+               a == "--frequency-penalty") {
+      parseSamplingNumber(a, next(), o.sampling);
+      shaped = shaped || a == "--top-p" || a == "--min-p";
+    } else if (a == "--top-k") {
       std::string v = next();
       long long x;
-      if (!parseInt64(v, 0, a == "--top-k" ? 1000000 : LLONG_MAX, x))
+      if (!parseInt64(v, 0, 1000000, x))
         usageError(a + " must be a non-negative integer, got '" + v + "'");
-      if (a == "--top-k")
-        o.sampling.topK = int(x);
-      else
-        o.sampling.seed = uint64_t(x);
+      o.sampling.topK = int(x);
+      shaped = true;
+    } else if (a == "--stop") {
+      o.stops.push_back(next());
+      if (o.stops.back().empty())
+        usageError("--stop needs a text");
     } else if (a == "--no-think") {
       flag();
       o.noThink = true;
@@ -383,6 +422,9 @@ Options parseArgs(int argc, char **argv) {
       usageError("unknown argument '" + std::string(argv[i]) + "'");
     }
   }
+  if (shaped && o.sampling.temperature <= 0)
+    usageError("--top-k, --top-p and --min-p shape sampling: give --temperature T > 0 as well "
+               "(without it the most probable token is taken)");
   if (o.mode == Mode::Serve) {
     if (o.havePrompt || haveTokens || !o.promptsFile.empty() || o.startPos || o.deviceLookup ||
         !o.dumpLogits.empty() || o.json || o.verbose || o.prefillGiven || !o.kernelsDir.empty() ||

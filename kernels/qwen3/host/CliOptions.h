@@ -16,6 +16,7 @@ namespace rngd::qwen3::cli {
 // fewer than the 40,960 positions of Qwen3's max_position_embeddings.
 constexpr int kMaxPositions = 32768;
 constexpr int kMaxLayers = 28; // of the seeded Qwen3-0.6B; a checkpoint may have more
+constexpr int kDefaultNewTokens = 256; // --max-new-tokens' default
 /// --max-batch's bound: the largest batch block.
 int maxBatch();
 
@@ -31,9 +32,10 @@ struct Options {
   std::string configFile; // --config: seeded weights of this config.json's shape
   int layers = kMaxLayers;
   bool layersGiven = false; // else: 28, or num_hidden_layers of --model's config.json
-  uint64_t seed = kDefaultSeed;
+  uint64_t weightSeed = kDefaultSeed; // --weight-seed: the seeded weights' seed
   std::vector<int> tokens;
-  int maxNewTokens = 0;
+  int maxNewTokens = kDefaultNewTokens;
+  bool maxNewTokensGiven = false; // else the default, cut to the positions that remain
   int startPos = 0;
   bool check = false;
   std::string dumpLogits;
@@ -46,7 +48,8 @@ struct Options {
   std::string prompt, promptFile, tokenizerPath;
   std::optional<std::string> system; // --system: a system turn, even when empty
   bool havePrompt = false, noThink = false, raw = false;
-  SamplingOptions sampling; // greedy unless --temperature > 0
+  SamplingOptions sampling; // greedy unless --temperature > 0; --seed is its seed
+  std::vector<std::string> stops; // --stop: generation ends before the first of these texts
   // Output: --quiet prints only the generated text on stdout; --json one JSON object;
   // --verbose a stderr line per step instead of the prompt's progress line.
   bool quiet = false, json = false, verbose = false;

@@ -22,6 +22,7 @@
 #include "qwen3/host/StageOracle.h"
 #include "qwen3/host/Tokenizer.h"
 #include "qwen3/host/Utf8.h"
+#include "qwen3/host/TextStream.h"
 #include "qwen3/host/Utf8Stream.h"
 
 #include "compiler/placement/Qwen3StageList.h"
@@ -35,6 +36,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <iostream>
+#include <csignal>
 #include <chrono>
 #include <cerrno>
 #include <climits>
@@ -125,7 +129,11 @@ std::vector<uint16_t> seededCacheRows(uint64_t seed, int layer, char kind, int l
 // The prompt's ids from its text: the chat template unless --raw, then the BPE encoder.
 std::vector<int> encodePrompt(const Options &opt, const Tokenizer &tokenizer) {
   std::string text = opt.prompt;
-  if (!opt.promptFile.empty()) {
+  if (opt.promptFile == "-") {
+    std::ostringstream s;
+    s << std::cin.rdbuf();
+    text = s.str();
+  } else if (!opt.promptFile.empty()) {
     std::ifstream f(opt.promptFile, std::ios::binary);
     if (!f)
       fatal("cannot read --prompt-file " + opt.promptFile);
@@ -275,37 +283,66 @@ PrefillChoice checkLimits(const Options &opt, const Qwen3Config &config, bool fr
 /// JSON string of possibly invalid UTF-8 bytes (malformed stretches as U+FFFD).
 nlohmann::json jsonText(const std::string &bytes) { return nlohmann::json(utf8Lossy(bytes)); }
 
-/// The generated ids as text, token by token: Utf8Stream prints a character once its last byte
-/// has arrived. The end id that stops generation is not printed.
+/// The generated ids as text, token by token (TextStream): a character is printed once its
+/// last byte has arrived, text that may start a --stop string once it does not. The end id that
+/// stops generation is not printed.
 class TextStreamer {
 public:
-  TextStreamer(const Tokenizer *tokenizer, bool enabled) : tokenizer_(tokenizer), on_(enabled) {}
+  TextStreamer(const Tokenizer *tokenizer, bool enabled, const std::vector<std::string> &stops)
+      : on_(enabled),
+        stream_(tokenizer ? std::make_unique<TextStream>(*tokenizer, stops) : nullptr) {}
   void token(int id) {
-    std::string bytes, err;
-    if (!tokenizer_ || !tokenizer_->decode({id}, bytes, err)) {
-      ok_ = false;
-      return;
-    }
-    emit(stream_.push(bytes));
+    if (stream_)
+      emit(stream_->push(id));
   }
-  void finish() { emit(stream_.finish()); }
-  /// Everything streamed (valid UTF-8); false when some id had no text.
-  const std::string &text() const { return text_; }
-  bool ok() const { return tokenizer_ && ok_; }
+  void finish() {
+    if (stream_)
+      emit(stream_->finish());
+  }
+  /// A --stop string appeared.
+  bool stopped() const { return stream_ && stream_->stopped(); }
+  /// Everything streamed (valid UTF-8).
+  const std::string &text() const { return stream_->text(); }
+  bool ok() const { return stream_ != nullptr; }
 
 private:
   void emit(const std::string &s) {
-    text_ += s;
     if (on_ && !s.empty()) {
       std::fwrite(s.data(), 1, s.size(), stdout);
       std::fflush(stdout);
     }
   }
-  const Tokenizer *tokenizer_;
-  bool on_, ok_ = true;
-  Utf8Stream stream_;
-  std::string text_;
+  bool on_;
+  std::unique_ptr<TextStream> stream_;
 };
+
+/// Ctrl-C during generation: the run ends after the current step and prints what it has (its
+/// summary, --json); a second Ctrl-C ends the program at once.
+std::atomic<bool> interrupted{false};
+void onInterrupt(int) {
+  interrupted = true;
+  std::signal(SIGINT, SIG_DFL);
+}
+
+/// The JSON's stop_reason.
+const char *stopReason(const GenerateResult &r, const TextStreamer &streamer) {
+  if (r.stopped)
+    return "end_id";
+  if (streamer.stopped())
+    return "stop_string";
+  if (r.ended)
+    return "interrupted";
+  return "max_new_tokens";
+}
+
+/// Without --max-new-tokens: the default, or the positions that remain after the prompt.
+void defaultNewTokens(Options &opt, const Qwen3Config &config) {
+  if (opt.maxNewTokensGiven)
+    return;
+  const long long room = std::min<long long>(kMaxPositions, config.maxPositionEmbeddings) -
+                         opt.startPos - (long long)opt.tokens.size() + 1;
+  opt.maxNewTokens = int(std::max(0LL, std::min<long long>(kDefaultNewTokens, room)));
+}
 
 
 /// --prompts: the requests from the file (each "prompt" through the chat template unless
@@ -404,12 +441,15 @@ int run(Options opt) {
   if (!opt.promptsFile.empty())
     return runPrompts(opt, modelConfig);
   PrefillChoice prefill;
-  if (!opt.havePrompt)
+  if (!opt.havePrompt) {
+    defaultNewTokens(opt, modelConfig);
     prefill = checkLimits(opt, modelConfig, fromCheckpoint);
+  }
   // The tokenizer and a text prompt before anything slow.
   std::unique_ptr<Tokenizer> tokenizer = loadTokenizer(opt);
   if (opt.havePrompt) {
     opt.tokens = encodePrompt(opt, *tokenizer);
+    defaultNewTokens(opt, modelConfig);
     prefill = checkLimits(opt, modelConfig, fromCheckpoint);
   }
   int threads = int(std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
@@ -474,7 +514,7 @@ int run(Options opt) {
 
   if (plain) {
     std::printf("rngd-qwen3: %d layers, %s weights, prompt %zu tokens, %d new\n", cfg.numLayers,
-                opt.modelDir.empty() ? ("seeded (seed " + std::to_string(opt.seed) + ")").c_str()
+                opt.modelDir.empty() ? ("seeded (seed " + std::to_string(opt.weightSeed) + ")").c_str()
                                      : opt.modelDir.c_str(),
                 opt.tokens.size(), opt.maxNewTokens);
     std::printf("device HBM: %zu buffers, %.1f MB (weights uploaded once; activations and the KV "
@@ -487,8 +527,8 @@ int run(Options opt) {
   if (opt.startPos > 0) {
     auto tp = Clock::now();
     for (int L = 0; L < cfg.numLayers; ++L) {
-      auto k = seededCacheRows(opt.seed, L, 'k', opt.startPos, cfg.kvDim(), threads);
-      auto v = seededCacheRows(opt.seed, L, 'v', opt.startPos, cfg.kvDim(), threads);
+      auto k = seededCacheRows(opt.weightSeed, L, 'k', opt.startPos, cfg.kvDim(), threads);
+      auto v = seededCacheRows(opt.weightSeed, L, 'v', opt.startPos, cfg.kvDim(), threads);
       pipe->preloadCache(L, opt.startPos, k, v);
       if (opt.check) {
         refKeys.emplace_back(k.size());
@@ -531,7 +571,9 @@ int run(Options opt) {
   const int P0 = opt.startPos;
   Sampler sampler(opt.sampling);
   const bool streamText = tokenizer && !opt.json && opt.maxNewTokens > 0;
-  TextStreamer streamer(tokenizer.get(), streamText);
+  TextStreamer streamer(tokenizer.get(), streamText, opt.stops);
+  if (!opt.stops.empty() && !tokenizer)
+    fatal("--stop needs a tokenizer.json to read the generated text: give --tokenizer FILE");
   const bool progress = !opt.quiet && !opt.verbose;
   const bool tty = isatty(fileno(stderr)) == 1;
   GenerateOptions gen;
@@ -561,8 +603,12 @@ int run(Options opt) {
       std::fprintf(stderr, "[%d/%d] pos %d token %d (%.2f s)\n", e.index + 1, e.steps,
                    e.position, e.token, e.seconds);
   };
+  cb.keepGoing = [&] { return !streamer.stopped() && !interrupted; };
   Session session(*pipe, stages, P0);
+  std::signal(SIGINT, onInterrupt);
+  sampler.setPrompt(opt.tokens);
   const GenerateResult result = session.generate(opt.tokens, gen, sampler, cb);
+  std::signal(SIGINT, SIG_DFL);
   const std::vector<int> &fed = result.fed, &generated = result.generated;
   const std::vector<float> &logits = result.logits;
   const bool stopped = result.stopped;
@@ -594,7 +640,11 @@ int run(Options opt) {
                     generated.size() - 1, generated.size() == 2 ? "" : "s", genSeconds,
                     double(generated.size() - 1) / genSeconds);
     std::fprintf(stderr, "generated %zu token%s%s%s\n", generated.size(),
-                 generated.size() == 1 ? "" : "s", rate, stopped ? ", stopped at an end id" : "");
+                 generated.size() == 1 ? "" : "s", rate,
+                 stopped            ? ", stopped at an end id"
+                 : streamer.stopped() ? ", stopped at a --stop text"
+                 : interrupted      ? ", interrupted"
+                                    : "");
   }
 
   if (plain) {
@@ -736,14 +786,14 @@ int run(Options opt) {
         {"format", "rngd-qwen3-run"},
         {"version", 1},
         {"layers", cfg.numLayers},
-        {"weights", opt.modelDir.empty() ? nlohmann::json({{"seeded", opt.seed}})
+        {"weights", opt.modelDir.empty() ? nlohmann::json({{"seeded", opt.weightSeed}})
                                          : nlohmann::json({{"model", opt.modelDir}})},
         {"start_pos", opt.startPos},
         {"prompt_ids", opt.tokens},
         {"prompt_text", promptDecoded ? jsonText(promptBytes) : nlohmann::json(nullptr)},
         {"generated_ids", generated},
         {"text", streamer.ok() ? nlohmann::json(streamer.text()) : nlohmann::json(nullptr)},
-        {"stop_reason", stopped ? "end_id" : "max_new_tokens"},
+        {"stop_reason", stopReason(result, streamer)},
         {"steps", totalSteps},
         {"clock_ghz", rep["clock_ghz"]},
         {"stages", rep["stages"]},

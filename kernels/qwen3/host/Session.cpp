@@ -94,6 +94,10 @@ GenerateResult Session::generate(const std::vector<int> &tokens, const GenerateO
     }
     if (int(res.generated.size()) >= options.maxNewTokens)
       break;
+    if (cb.keepGoing && !cb.keepGoing()) {
+      res.ended = true;
+      break;
+    }
     ts = Clock::now();
     pipe_.step(next, position_, true, res.logits);
     res.fed.push_back(next);

@@ -39,12 +39,16 @@ struct GenerateCallbacks {
   std::function<void(int token, bool stop)> token;
   /// After every step.
   std::function<void(const StepEvent &)> step;
+  /// Asked before each step after the first token: false ends the generation there
+  /// (GenerateResult::ended), for a stop string or an interrupt.
+  std::function<bool()> keepGoing;
 };
 
 struct GenerateResult {
   std::vector<int> fed;       // tokens run through the pipeline, in order
   std::vector<int> generated; // sampled tokens, the end id included when it stopped them
   bool stopped = false;       // at an end id
+  bool ended = false;         // keepGoing said no
   std::vector<float> logits;  // of the last step
   int steps = 0;              // planned steps (prompt + max(0, maxNewTokens - 1))
   int64_t firstTokenCycles = -1, firstTokenLaunches = 0; // device time to the first logits
