@@ -42,7 +42,7 @@ std::vector<int> stopTokenIds(const std::string &modelDir) {
 // none is found and none is needed.
 std::unique_ptr<Tokenizer> loadTokenizer(const Options &opt) {
   const bool wantText = opt.havePrompt || opt.quiet || opt.json || !opt.promptsFile.empty() ||
-                        opt.mode == Mode::Serve;
+                        opt.mode != Mode::Generate;
   std::string path = opt.tokenizerPath;
   if (path.empty() && !opt.modelDir.empty() && fileExists(opt.modelDir + "/tokenizer.json"))
     path = opt.modelDir + "/tokenizer.json";

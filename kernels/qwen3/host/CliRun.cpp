@@ -4,6 +4,7 @@
 #include "qwen3/host/CliOptions.h"
 #include "qwen3/host/CliRun.h"
 #include "qwen3/host/CliModel.h"
+#include "qwen3/host/CliChat.h"
 #include "qwen3/host/CliServe.h"
 #include "qwen3/host/Bf16.h"
 #include "qwen3/host/ChatTemplate.h"
@@ -438,6 +439,8 @@ int run(Options opt) {
   const bool fromCheckpoint = !opt.modelDir.empty();
   if (opt.mode == Mode::Serve)
     return runServe(opt, modelConfig);
+  if (opt.mode == Mode::Chat)
+    return runChat(opt, modelConfig);
   if (!opt.promptsFile.empty())
     return runPrompts(opt, modelConfig);
   PrefillChoice prefill;

@@ -76,6 +76,8 @@ void ensureStages(const std::string &dir, const Qwen3Config &cfg,
     for (int s : {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder,
                   PrefillAttentionPartial})
       ensure(dir, cfg, kStages[s], T, Pipeline::stageFile(s, T));
+  if (batch.empty())
+    return;
   for (int T : batch)
     for (int s : {BatchProjection, BatchKvStore, BatchAttentionFirst, BatchAttentionNext,
                   BatchAttentionNorm, BatchDecoder, BatchFinalLayer})
@@ -169,6 +171,15 @@ BatchRuntime makeBatchRuntime(const Weights &weights, int maxBatch, int poolChun
   rt.scheduler =
       std::make_unique<BatchScheduler>(*rt.pipe, maxBatch, !prefill.empty(), prefixCache);
   return rt;
+}
+
+std::unique_ptr<Pipeline> makeSequencePipeline(const Weights &weights, int positions,
+                                               bool noPrefill) {
+  const Qwen3Config &cfg = weights.config();
+  const std::vector<int> prefill = prefillSizes(cfg, noPrefill);
+  const std::string dir = stageCacheDir(cfg, defaultTarget());
+  ensureStages(dir, cfg, prefill, {}, 1);
+  return std::make_unique<Pipeline>(dir, weights, positions, false, prefill);
 }
 
 int runPromptsMode(const PromptsModeOptions &options, const Weights &weights,

@@ -32,6 +32,11 @@ struct BatchRuntime {
 BatchRuntime makeBatchRuntime(const Weights &weights, int maxBatch, int poolChunks,
                               bool noPrefill, bool prefixCache);
 
+/// One sequence's pipeline of `positions` positions, with the prefill stages (continuing a
+/// sequence mid-chunk too) unless `noPrefill` or they do not place (chat).
+std::unique_ptr<Pipeline> makeSequencePipeline(const Weights &weights, int positions,
+                                               bool noPrefill);
+
 /// Runs `requests` (checked: parsePromptsFile) on seeded or loaded weights, the stages from the
 /// stage cache. Returns the exit code: 0, or 1 when a request failed.
 int runPromptsMode(const PromptsModeOptions &options, const Weights &weights,
