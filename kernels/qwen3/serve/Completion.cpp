@@ -47,9 +47,9 @@ std::string requestId(ApiEndpoint endpoint) {
   static std::atomic<uint64_t> counter{0};
   static const uint64_t salt = std::random_device{}();
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%s-%016llx%04llx",
+  std::snprintf(buf, sizeof buf, "%s-%08llx%08llx",
                 endpoint == ApiEndpoint::ChatCompletions ? "chatcmpl" : "cmpl",
-                (unsigned long long)salt, (unsigned long long)(counter++ & 0xffff));
+                (unsigned long long)(salt & 0xffffffffu), (unsigned long long)(counter++));
   return buf;
 }
 
