@@ -47,6 +47,9 @@ struct DecoderPlan {
   // the MLP's passes over L spread evenly over them (cluster c the c-th run of passes / clusters),
   // every cluster contracting all T tokens.
   bool split = false;
+  // With the weights split: its o_proj K blocks, gate/up parts of H and down K blocks are the
+  // one-cluster plan's, so each token's sums keep that plan's order.
+  bool splitKeepsOrder = false;
 };
 
 // Clusters the block's tokens split over. Every cluster in use reads every weight: one cluster
@@ -109,7 +112,12 @@ inline llvm::Error planDecoderTokens(DecoderPlan &p, const Qwen3Shape &s, const 
                               " halves");
   // With one token group the ring's rest (dSplit) splits a quarter's tokens.
   const bool tokenSplit = p.groups % p.dSplit != 0;
-  p.quarters = p.u >= 2 * kMinQuarterTokens && (!tokenSplit || p.u / 2 % p.dSplit == 0) ? 2 : 1;
+  // Quarters only when the MLP runs in one pass on a cluster: with several, the next pass's
+  // weights and gate/up already hide a pass's gathers, and the quarters' p layout DMAs (twice
+  // as many, half the size) only add start-ups and queue behind the gathers.
+  const bool onePass = (p.split ? p.passes / p.clusters : p.passes) == 1;
+  p.quarters =
+      onePass && p.u >= 2 * kMinQuarterTokens && (!tokenSplit || p.u / 2 % p.dSplit == 0) ? 2 : 1;
   p.uq = p.u / p.quarters;
   if (tokenSplit && p.uq % p.dSplit)
     return placementError(kDecoderStage, "down's ring splits a quarter's tokens",
@@ -337,22 +345,30 @@ inline llvm::Expected<DecoderPlan> planDecoderWith(const Qwen3Shape &s, const Ta
   return p;
 }
 
+// Whether the split plan `q` adds each token's sums in the one-cluster plan `p`'s order: the
+// same o_proj K blocks, the same gate/up parts of H, the same down K blocks in L order.
+inline bool sameSumOrder(const DecoderPlan &p, const DecoderPlan &q) {
+  return p.oBlock == q.oBlock && p.hParts == q.hParts && p.dBlock == q.dBlock &&
+         p.dValues == q.dValues;
+}
+
 // The plan: the tokens over the clusters (planDecoderTokens' estimate), or, for a block that
-// runs on one cluster (bound by the weights' DMAs), the weights split over the clusters when
-// o_proj needs no passes of its own and H is whole: each cluster reads 1 / clusters of the
-// weights, so they stream from HBM once at its rate instead of through one cluster's DMA
-// intake. (The MLP may still run in passes: as many on each cluster.) A split that does not
-// place leaves the one-cluster plan.
+// runs on one cluster (bound by the weights' DMAs), the weights split over the clusters when H
+// is whole: each cluster reads 1 / clusters of the weights, so they stream from HBM once at its
+// rate instead of through one cluster's DMA intake. o_proj then runs in one pass a cluster, the
+// MLP in as many passes on each cluster (gate/up's parts of H, if any, on each). A split that
+// does not place leaves the one-cluster plan.
 inline llvm::Expected<DecoderPlan> planPrefillDecoder(const Qwen3Shape &s, const TargetModel &t,
                                                       int64_t T) {
   llvm::Expected<DecoderPlan> p = planDecoderWith(s, t, T, false);
-  if (!p || p->used > 1 || p->clusters == 1 || p->oPasses > 1 || p->hParts > 1 || p->xParts > 1)
+  if (!p || p->used > 1 || p->clusters == 1 || p->xParts > 1)
     return p;
   llvm::Expected<DecoderPlan> q = planDecoderWith(s, t, T, true);
-  if (!q || q->hParts > 1) {
+  if (!q) {
     llvm::consumeError(q.takeError());
     return p;
   }
+  q->splitKeepsOrder = sameSumOrder(*p, *q);
   return q;
 }
 

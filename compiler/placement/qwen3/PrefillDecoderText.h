@@ -18,7 +18,10 @@ inline std::string placementLead(const DecoderPlan &p) {
     return "Placement: all " + num(p.perCluster) + " tokens on each of the " + num(p.clusters) +
            " clusters, the weights split over them (a block this small is bound by the weights' "
            "DMAs, so each is read from HBM once): cluster c runs o_proj's pass c over Q and the "
-           "MLP's pass c over L (the passes below), each weight on one slice of its cluster, used "
+           "MLP's " +
+           (p.passes > p.clusters ? "c-th run of " + num(p.passes / p.clusters) + " passes"
+                                  : std::string("pass c")) +
+           " over L (the passes below), each weight on one slice of its cluster, used "
            "by all the tokens while it sits in the TRF; the partial sums are gathered onto every "
            "cluster, which each add them, normalise and add the residual alike.";
   return "Placement: tokens split over " + num(p.used) + " of the " + num(p.clusters) +
@@ -99,11 +102,15 @@ inline void describeDecoder(StageBuilder &b, const Qwen3Shape &s, const DecoderP
       ", L % " + num(p.flit) +
       "]; the partials are "
       "gathered and added like o_proj's, plus r.\n" +
-      (p.split ? "Each token's sums are added in the order above, which with the weights split over "
-                 "the clusters (o_proj's and the MLP's passes) differs from a larger block's: its "
-                 "bits may differ from a larger block's in the last place.\n"
-               : "Each token's sums are added in the same order whatever T is, so its bits are the "
-                 "same.\n") +
+      (p.split && !p.splitKeepsOrder
+           ? "Each token's sums are added in the order above, which with the weights split over "
+             "the clusters (o_proj's and the MLP's passes) differs from a larger block's: its "
+             "bits may differ from a larger block's in the last place.\n"
+       : p.split ? "Each token's sums are added in the order above, which with the weights split "
+                   "over the clusters is a larger block's (the same K blocks of o_proj and down, "
+                   "the same parts of h), so its bits are the same whatever T is.\n"
+                 : "Each token's sums are added in the same order whatever T is, so its bits are "
+                   "the same.\n") +
       "Rounding points: r, h, p and y are bf16; the contraction sums, the partial sums' "
       "additions, the norm and silu(g) u are f32."));
 }

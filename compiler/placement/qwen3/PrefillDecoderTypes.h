@@ -268,12 +268,14 @@ inline void declareGateUp(StageBuilder &b, const DecoderPlan &p, const DecoderAx
   const std::optional<Expr> kg = split ? std::nullopt : std::optional<Expr>(a.kg);
   y.guacc = b.stream("guacc" + sfx, f, a.ml, la, pairOf({a.u, kg, lj, a.gu}), l % LN);
   y.gures = b.dm("gures" + sfx, f, a.ml, la, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
+  // gate/up's parts of H (and x's) gathered and added on the pass's cluster (with the weights
+  // split, each cluster its own passes; else every cluster in use).
   if (split)
-    y.gparts = b.dm("gparts" + sfx, f, a.kcl, ls, pairOf({a.hp, a.kg, a.u, lj, a.gu, l % LN}));
+    y.gparts = b.dm("gparts" + sfx, f, a.ml, ls, pairOf({a.hp, a.kg, a.u, lj, a.gu, l % LN}));
   if (split || p.xParts > 1) {
-    y.gone = b.dm("gone" + sfx, f, a.kcl, ls, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
-    y.gones = b.stream("gones" + sfx, f, a.kcl, ls, pairOf({a.kg, a.u, lj, a.gu}), l % LN);
-    y.gonevrf = b.vrf("gonevrf" + sfx, f, a.kcl, ls, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
+    y.gone = b.dm("gone" + sfx, f, a.ml, ls, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
+    y.gones = b.stream("gones" + sfx, f, a.ml, ls, pairOf({a.kg, a.u, lj, a.gu}), l % LN);
+    y.gonevrf = b.vrf("gonevrf" + sfx, f, a.ml, ls, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
   }
   if (p.sumChunks > 1) { // a chunk of a half's token rows [KG, U]
     y.gchunk = b.dm("gchunk" + sfx, f, a.kcl, ls, pairOf({a.ucs, lj, a.gu, l % LN}));
