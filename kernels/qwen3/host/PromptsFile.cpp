@@ -1,5 +1,7 @@
 #include "qwen3/host/PromptsFile.h"
 
+#include "qwen3/host/JsonSnippet.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -17,7 +19,7 @@ bool intField(const json &j, const char *key, long long lo, long long hi, long l
               std::string &why) {
   const json &v = j.at(key);
   if (!v.is_number_integer()) {
-    why = std::string("\"") + key + "\" must be an integer, got " + v.dump();
+    why = std::string("\"") + key + "\" must be an integer, got " + jsonSnippet(v);
     return false;
   }
   out = v.get<long long>();
@@ -33,7 +35,7 @@ bool numberField(const json &j, const char *key, double lo, double hi, bool open
                  double &out, std::string &why) {
   const json &v = j.at(key);
   if (!v.is_number()) {
-    why = std::string("\"") + key + "\" must be a number, got " + v.dump();
+    why = std::string("\"") + key + "\" must be a number, got " + jsonSnippet(v);
     return false;
   }
   out = v.get<double>();
@@ -70,7 +72,7 @@ bool parseRequest(const json &j, const BatchRequest &defaults, int vocab,
   r.prompt.clear();
   if (j.contains("prompt")) {
     if (!j["prompt"].is_string()) {
-      why = "\"prompt\" must be a string, got " + j["prompt"].dump();
+      why = "\"prompt\" must be a string, got " + jsonSnippet(j["prompt"]);
       return false;
     }
     std::string err;
@@ -81,13 +83,13 @@ bool parseRequest(const json &j, const BatchRequest &defaults, int vocab,
   } else {
     const json &ids = j["token_ids"];
     if (!ids.is_array()) {
-      why = "\"token_ids\" must be an array of integers, got " + ids.dump();
+      why = "\"token_ids\" must be an array of integers, got " + jsonSnippet(ids);
       return false;
     }
     for (size_t i = 0; i < ids.size(); ++i) {
       if (!ids[i].is_number_integer() || ids[i].get<long long>() < 0 ||
           ids[i].get<long long>() >= vocab) {
-        why = "\"token_ids\"[" + std::to_string(i) + "] is " + ids[i].dump() +
+        why = "\"token_ids\"[" + std::to_string(i) + "] is " + jsonSnippet(ids[i]) +
               ", not a token id in 0.." + std::to_string(vocab - 1);
         return false;
       }

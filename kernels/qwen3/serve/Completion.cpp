@@ -237,7 +237,15 @@ void stream(std::shared_ptr<Call> c, httplib::Response &res, Engine &engine,
           out += event(envelope(*c, model, true, json::array({choice(*c, ch.text, nullptr, true)})));
         ch.text.clear();
         const bool finished = ch.finished;
-        if (finished) {
+        const StopReason reason = ch.result.reason;
+        if (finished && (reason == StopReason::Refused || reason == StopReason::Cancelled)) {
+          // Ended without an answer (the server is stopping): OpenAI's error event.
+          out += event({{"error", {{"message", ch.result.error.empty() ? "the request was "
+                                                 "cancelled" : ch.result.error},
+                                   {"type", "server_error"}, {"param", nullptr},
+                                   {"code", nullptr}}}});
+          out += "data: [DONE]\n\n";
+        } else if (finished) {
           json last = envelope(*c, model, true, json::array({choice(*c, "", finishReason(ch), true)}));
           last["usage"] = usage(*c);
           out += event(last);

@@ -8,28 +8,56 @@ Usage: check_chat.py TURNS.jsonl
        continues the conversation after the tokens the answer had.
 """
 import json
+import queue
+import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 
+def reader(stream, q):
+    """Puts each byte chunk of `stream` on q (None at the end)."""
+    for chunk in iter(lambda: stream.read1(4096), b""):
+        q.put(chunk)
+    q.put(None)
+
+
+def wait_for(q, seen, what, timeout=600):
+    """Reads q into seen[0] until `what` (bytes, or a callable on the text) holds."""
+    deadline = time.time() + timeout
+    while not (what(seen[0]) if callable(what) else what in seen[0]):
+        chunk = q.get(timeout=max(1, deadline - time.time()))
+        if chunk is None:
+            raise SystemExit("the chat ended early: %r" % seen[0][-300:])
+        seen[0] += chunk
+
+
 def interrupt():
-    p = subprocess.Popen(["rngd-qwen3", "chat", "--layers", "1", "--max-new-tokens", "2000",
-                          "--json"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    p.stdin.write("Hello\n")
-    p.stdin.flush()
-    time.sleep(8)  # past the weights, into the answer
-    p.send_signal(signal.SIGINT)
-    p.stdin.write("Again\n")
-    p.stdin.flush()
-    time.sleep(4)  # into the second answer, which is interrupted too
-    p.send_signal(signal.SIGINT)
-    out, _ = p.communicate("", timeout=300)
-    a, b = (json.loads(l) for l in out.splitlines())
-    print("exit", p.returncode, "first", a["stop_reason"], 0 < len(a["generated_ids"]) < 2000,
-          "second at", b["position"] == len(a["prompt_ids"]) + len(a["generated_ids"]) - 1)
+    """Ctrl-C once each answer has started streaming (whatever the machine's speed)."""
+    p = subprocess.Popen(["rngd-qwen3", "chat", "--layers", "1", "--max-new-tokens", "2000"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out_q, err_q = queue.Queue(), queue.Queue()
+    for stream, q in ((p.stdout, out_q), (p.stderr, err_q)):
+        threading.Thread(target=reader, args=(stream, q), daemon=True).start()
+    out, err = [b""], [b""]
+    turns = []
+    for turn, text in enumerate([b"Hello\n", b"Again\n"]):
+        wait_for(out_q, out, lambda o: o.endswith(b"> "))  # the chat waits for a line
+        start = len(out[0])
+        p.stdin.write(text)
+        p.stdin.flush()
+        wait_for(out_q, out, lambda o: len(o) > start)  # the answer has started
+        p.send_signal(signal.SIGINT)
+        wait_for(err_q, err, lambda e: e.count(b"interrupted]") == turn + 1)
+    p.stdin.close()
+    p.wait(timeout=120)
+    lines = re.findall(rb"\[(\d+) new tokens at position (\d+), (\d+) generated, interrupted\]",
+                       err[0])
+    (n1, p1, g1), (n2, p2, g2) = [tuple(map(int, l)) for l in lines]
+    print("exit", p.returncode, "first interrupted", 0 < g1 < 2000,
+          "second at", p2 == n1 + g1 - 1)
 
 
 if sys.argv[1] == "interrupt":

@@ -8,7 +8,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 
 BASE = ["rngd-qwen3", "--layers", "1", "--json"]
 
@@ -32,11 +31,13 @@ def stop(d):
 
 
 def interrupt(d):
-    p = subprocess.Popen(BASE + ["--token-ids", "1,2,3", "--max-new-tokens", "2000"],
+    p = subprocess.Popen(BASE + ["--token-ids", "1,2,3", "--max-new-tokens", "2000", "--verbose"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(8)  # past the weights, into the generation
+    for line in p.stderr:  # a line per step: once a token has been generated, Ctrl-C
+        if "-> next" in line:
+            break
     p.send_signal(signal.SIGINT)
-    out, _ = p.communicate(timeout=120)
+    out, _ = p.communicate(timeout=600)
     j = json.loads(out)
     print("exit", p.returncode, "stop_reason", j["stop_reason"],
           "some tokens", 0 < len(j["generated_ids"]) < 2000)
