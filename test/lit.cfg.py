@@ -39,6 +39,9 @@ if os.path.isdir(os.path.join(npm_dir, "node_modules", "openai")):
 
 # The sanitizer build (RNGD_SANITIZE, make sanitize): AddressSanitizer reserves terabytes of
 # address space, so tests that bound memory with `ulimit -v` say `UNSUPPORTED: asan`.
+# The serving soak's request count: the sanitizer build simulates several times slower.
+config.substitutions.append(("%soak_requests",
+                             "48" if getattr(config, "rngd_sanitize", False) else "300"))
 if getattr(config, "rngd_sanitize", False):
     config.available_features.add("asan")
 

@@ -48,6 +48,14 @@ def post(path, body, hang_up=None):
     return int(got.split(b" ", 2)[1])
 
 
+def expected(i):
+    """What request i must get: its HTTP status, or "hung up" when the client hangs up."""
+    kind = i % 8
+    if kind == 3 or (kind == 1 and i % 3 == 0):
+        return "hung up"
+    return 400 if kind in (4, 5) else 200
+
+
 def request(i):
     kind = i % 8
     words = ["apple", "river", "cloud", "stone", "light", "grass", "music", "paper"]
@@ -76,7 +84,7 @@ def request(i):
 def main():
     n = int(sys.argv[1])
     before = health()
-    results, lock, next_i = {}, threading.Lock(), [0]
+    results, lock, next_i, wrong = {}, threading.Lock(), [0], []
 
     def worker():
         while True:
@@ -88,6 +96,8 @@ def main():
             r = request(i)
             with lock:
                 results[r] = results.get(r, 0) + 1
+                if r != expected(i):
+                    wrong.append((i, r, expected(i)))
 
     threads = [threading.Thread(target=worker) for _ in range(8)]
     for t in threads:
@@ -102,6 +112,7 @@ def main():
     kb, ka = before["kv_chunks"], after["kv_chunks"]
     print("requests %d: %s" % (n, ", ".join("%s %d" % (k, v) for k, v in
                                             sorted(results.items(), key=lambda kv: str(kv[0])))))
+    print("every request as expected: %s %s" % (not wrong, wrong[:5]))
     print("server requests %d, cancelled %d, decode steps %d, status %s" % (
         after["requests"], after["cancelled"], after["decode_steps"], after["status"]))
     print("kv chunks before: in use %d, prefix cache %d; after: in use %d, prefix cache %d" %
