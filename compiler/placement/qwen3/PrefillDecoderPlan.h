@@ -172,11 +172,13 @@ inline int64_t chooseDownBlock(const DecoderPlan &p, int64_t lPass, const Target
 // When the passes that divide L leave gate/up's pairs on under half a cluster's slices: the
 // longest passes whose pairs fit its slices and whose down K blocks its rings, and a last,
 // shorter pass of the rest, a whole number of the same K blocks (so down's sums keep the
-// order of equal passes: blocks of dBlock in L order).
+// order of equal passes: blocks of dBlock in L order). A long pass is shorter than L: when all
+// of L fits one pass (its pairs on under half the slices) that pass stays as planned.
 inline void planDecoderLongPasses(DecoderPlan &p, int64_t L, const TargetModel &t) {
   if (p.split || 2 * p.pairSlices >= p.partSlices)
     return;
-  for (int64_t lPass = p.partSlices * p.pairRows; lPass > p.lPass; lPass -= p.pairRows) {
+  const int64_t longest = std::min(p.partSlices * p.pairRows, L - p.pairRows);
+  for (int64_t lPass = longest; lPass > p.lPass; lPass -= p.pairRows) {
     const int64_t block = chooseDownBlock(p, lPass, t), tail = L % lPass;
     if (!block || p.rowsPerSlice * block * 2 > t.trfBytesPerSlice || tail == 0 || tail % block ||
         tail % p.pairRows)
