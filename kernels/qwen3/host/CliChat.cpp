@@ -111,7 +111,7 @@ int runChat(const Options &opt, const Qwen3Config &modelConfig) {
   if (!tokenizer || !tokenizer->canEncode())
     fatal("chat needs a tokenizer.json that encodes text: --model DIR's, --tokenizer FILE, or "
           "the one scripts/install-deps.sh installs");
-  const int threads = int(std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
+  const int threads = hostThreads();
   std::unique_ptr<Weights> weights = loadWeights(opt, modelConfig, threads);
   const int capacity = std::min({(opt.kvChunks ? opt.kvChunks : 8) * kChunk, kMaxPositions,
                                  weights->config().maxPositionEmbeddings});

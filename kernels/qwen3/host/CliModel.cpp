@@ -5,7 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <algorithm>
 #include <fstream>
+#include <thread>
 #include <unistd.h>
 
 namespace rngd::qwen3::cli {
@@ -13,6 +15,10 @@ namespace rngd::qwen3::cli {
 namespace {
 bool fileExists(const std::string &p) { return access(p.c_str(), R_OK) == 0; }
 } // namespace
+
+int hostThreads() {
+  return int(std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
+}
 
 // The ids that end generation: generation_config.json's, else config.json's eos_token_id (a number
 // or a list) in --model DIR, else Qwen3's <|im_end|> and <|endoftext|>.

@@ -19,6 +19,9 @@ std::vector<int> stopTokenIds(const std::string &modelDir);
 /// --prompts, serve, chat). Null when none is found and none is needed.
 std::unique_ptr<Tokenizer> loadTokenizer(const Options &opt);
 
+/// Host threads for loading weights and the reference decoder: the machine's, 1..8.
+int hostThreads();
+
 /// The weights: --model's checkpoint (its first --layers layers), else seeded ones of
 /// modelConfig's shape.
 std::unique_ptr<Weights> loadWeights(const Options &opt, const Qwen3Config &modelConfig,

@@ -429,6 +429,11 @@ Options parseArgs(int argc, char **argv) {
       usageError("unknown argument '" + std::string(argv[i]) + "'");
     }
   }
+  // The model's shape, whatever the mode.
+  if (!o.modelDir.empty() && !o.configFile.empty())
+    usageError("--model and --config both give the model's shape: give one");
+  if (o.modelDir.empty() && o.configFile.empty() && o.layers > kMaxLayers)
+    usageError(kLayersRange + std::to_string(o.layers) + "'");
   if (shaped && o.sampling.temperature <= 0)
     usageError("--top-k, --top-p and --min-p shape sampling: give --temperature T > 0 as well "
                "(without it the most probable token is taken)");
@@ -440,10 +445,6 @@ Options parseArgs(int argc, char **argv) {
                  "--start-pos, --device-lookup, --dump-logits(-dir), --verbose, "
                  "--prefill-block, --kernels, --check, --report, --raw and --max-batch do not "
                  "apply");
-    if (!o.modelDir.empty() && !o.configFile.empty())
-      usageError("--model and --config both give the model's shape: give one");
-    if (o.modelDir.empty() && o.configFile.empty() && o.layers > kMaxLayers)
-      usageError(kLayersRange + std::to_string(o.layers) + "'");
     return o;
   }
   if (o.mode == Mode::Serve) {
@@ -453,10 +454,6 @@ Options parseArgs(int argc, char **argv) {
       usageError("serve takes its prompts from HTTP requests: --prompt, --token-ids, --prompts, "
                  "--start-pos, --device-lookup, --dump-logits(-dir), --json, --verbose, "
                  "--prefill-block, --kernels, --check, --report, --raw and --system do not apply");
-    if (!o.modelDir.empty() && !o.configFile.empty())
-      usageError("--model and --config both give the model's shape: give one");
-    if (o.modelDir.empty() && o.configFile.empty() && o.layers > kMaxLayers)
-      usageError(kLayersRange + std::to_string(o.layers) + "'");
     return o;
   }
   if (!o.promptsFile.empty()) {
@@ -467,8 +464,6 @@ Options parseArgs(int argc, char **argv) {
       usageError("--prompts runs with the stage cache and prints JSON lines: --start-pos, "
                  "--device-lookup, --dump-logits, --json, --verbose, --prefill-block and "
                  "--kernels do not apply (--dump-logits-dir and --check do)");
-    if (o.modelDir.empty() && o.configFile.empty() && o.layers > kMaxLayers)
-      usageError(kLayersRange + std::to_string(o.layers) + "'");
     return o;
   }
   if (o.maxBatchGiven || !o.dumpLogitsDir.empty() || o.noPrefixCache)
@@ -486,10 +481,6 @@ Options parseArgs(int argc, char **argv) {
     usageError("--quiet prints no progress: leave out --verbose");
   if (o.raw && (o.noThink || o.system))
     usageError("--raw feeds the text without the chat template: no --system or --no-think");
-  if (!o.modelDir.empty() && !o.configFile.empty())
-    usageError("--model and --config both give the model's shape: give one");
-  if (o.modelDir.empty() && o.configFile.empty() && o.layers > kMaxLayers)
-    usageError(kLayersRange + std::to_string(o.layers) + "'");
   return o;
 }
 

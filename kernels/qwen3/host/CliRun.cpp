@@ -387,7 +387,7 @@ int runPrompts(const Options &opt, const Qwen3Config &modelConfig) {
             std::to_string(std::min(kMaxPositions, modelConfig.maxPositionEmbeddings)) +
             " a sequence may hold");
   }
-  int threads = int(std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
+  int threads = hostThreads();
   std::unique_ptr<Weights> weights = loadWeights(opt, modelConfig, threads);
   PromptsModeOptions mode;
   mode.maxBatch = opt.maxBatch;
@@ -455,7 +455,7 @@ int run(Options opt) {
     defaultNewTokens(opt, modelConfig);
     prefill = checkLimits(opt, modelConfig, fromCheckpoint);
   }
-  int threads = int(std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
+  int threads = hostThreads();
   auto t0 = Clock::now();
 
   // Cheap checks first (the weights take seconds): token ids against the default vocabulary

@@ -72,7 +72,7 @@ int runServe(const Options &opt, const Qwen3Config &modelConfig) {
   sigaddset(&stopSignals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
 
-  const int threads = int(std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
+  const int threads = hostThreads();
   std::unique_ptr<Weights> weights = loadWeights(opt, modelConfig, threads);
   const int chunks = opt.kvChunks ? opt.kvChunks : 2 * opt.maxBatch + 1;
   BatchRuntime rt =
