@@ -1,7 +1,9 @@
-// Shared helpers for the Qwen3 host tests: a tiny model configuration and scratch directories.
+// Shared helpers for the Qwen3 host tests: a tiny model configuration, a tokenizer from JSON
+// text and scratch directories.
 #pragma once
 
 #include "qwen3/host/Model.h"
+#include "qwen3/host/Tokenizer.h"
 
 #include <catch2/catch.hpp>
 
@@ -25,6 +27,14 @@ inline Qwen3Config tinyConfig(bool tied = false) {
   c.numLayers = 2;
   c.tieWordEmbeddings = tied;
   return c;
+}
+
+/// A tokenizer from a tokenizer.json text the test writes (which must load).
+inline Tokenizer tokenizerFrom(const std::string &json) {
+  Tokenizer t;
+  std::string error;
+  REQUIRE(t.loadJson(json, error));
+  return t;
 }
 
 /// A fresh directory under the system temp dir, removed when the object goes away.

@@ -17,12 +17,7 @@ const char *kTokenizerJson = R"({
                       "D": 8, "E": 9}}
 })";
 
-Tokenizer load() {
-  Tokenizer t;
-  std::string error;
-  REQUIRE(t.loadJson(kTokenizerJson, error));
-  return t;
-}
+Tokenizer load() { return test::tokenizerFrom(kTokenizerJson); }
 
 } // namespace
 

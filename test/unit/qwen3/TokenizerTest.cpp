@@ -24,12 +24,7 @@ const char *kTokenizerJson = R"({
   }
 })";
 
-Tokenizer load() {
-  Tokenizer t;
-  std::string error;
-  REQUIRE(t.loadJson(kTokenizerJson, error));
-  return t;
-}
+Tokenizer load() { return test::tokenizerFrom(kTokenizerJson); }
 
 std::string decode(const Tokenizer &t, std::vector<int> ids, bool skip = false) {
   std::string out, error;
