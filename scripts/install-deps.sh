@@ -15,6 +15,7 @@ PACKAGES=(
   nodejs  # runs the npm tokenizer that the encoder is checked against
   clang-19 libclang-rt-19-dev  # libFuzzer + sanitizers for `make fuzz` (test/fuzz, docs/reliability.md)
   libcpp-httplib-dev  # rngd-qwen3 serve's HTTP server (docs/serving.md)
+  openmpi-bin libopenmpi-dev  # tensor parallel, one MPI rank per simulated chip (docs/multichip.md)
 )
 
 missing=()

@@ -1,4 +1,5 @@
 import os
+import shutil
 import lit.formats
 
 config.name = "rngdc"
@@ -36,6 +37,12 @@ npm_dir = os.path.join(config.rngd_src_root, "third_party", "npm")
 config.substitutions.append(("%npm_dir", npm_dir))
 if os.path.isdir(os.path.join(npm_dir, "node_modules", "openai")):
     config.available_features.add("openai-client")
+
+# Open MPI's launcher (scripts/install-deps.sh): the tensor-parallel tests (test/multichip) run
+# `mpirun -np N`. CI runs as root and on 2 cores: allow both.
+if shutil.which("mpirun"):
+    config.available_features.add("mpi")
+    config.substitutions.append(("%mpirun", "mpirun --allow-run-as-root --oversubscribe"))
 
 # The sanitizer build (RNGD_SANITIZE, make sanitize): AddressSanitizer reserves terabytes of
 # address space, so tests that bound memory with `ulimit -v` say `UNSUPPORTED: asan`.

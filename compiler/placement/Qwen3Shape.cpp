@@ -100,4 +100,27 @@ bool parseQwen3Config(const std::string &json, Qwen3Shape &shape, std::string &e
   return true;
 }
 
+bool shardQwen3(const Qwen3Shape &shape, int64_t chips, Qwen3Shape &shard, std::string &error) {
+  auto refuse = [&](const std::string &what, int64_t size) {
+    error = "tensor parallel over " + std::to_string(chips) + " chips: " + what + " " +
+            std::to_string(size) + " do not split evenly over " + std::to_string(chips) +
+            " chips";
+    return false;
+  };
+  if (chips < 1) {
+    error = "tensor parallel over " + std::to_string(chips) + " chips: at least 1";
+    return false;
+  }
+  if (shape.kvHeads % chips != 0)
+    return refuse("the kv heads (num_key_value_heads)", shape.kvHeads);
+  if (shape.intermediate % chips != 0)
+    return refuse("the intermediate size (intermediate_size)", shape.intermediate);
+  shard = shape;
+  shard.heads = shape.heads / chips;
+  shard.kvHeads = shape.kvHeads / chips;
+  shard.intermediate = shape.intermediate / chips;
+  shard.vocab = (shape.vocab + chips - 1) / chips;
+  return true;
+}
+
 } // namespace rngd::placement

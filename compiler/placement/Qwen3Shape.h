@@ -35,4 +35,11 @@ struct Qwen3Shape {
 /// here: the generator says which rule a size fails.
 bool parseQwen3Config(const std::string &json, Qwen3Shape &shape, std::string &error);
 
+/// One chip's shard of `shape` in a tensor-parallel group of `chips` (docs/multichip.md): the
+/// q and kv heads and the intermediate size split evenly, the vocabulary split in blocks of
+/// ceil(W / chips) rows (the last padded), the hidden size whole. Refuses (false, `error` with
+/// the numbers) a chip count below 1 or one that does not divide the kv heads (and so the q
+/// heads) or the intermediate size.
+bool shardQwen3(const Qwen3Shape &shape, int64_t chips, Qwen3Shape &shard, std::string &error);
+
 } // namespace rngd::placement

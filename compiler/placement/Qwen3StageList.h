@@ -23,6 +23,10 @@ const std::vector<int64_t> &prefillTokenCounts();
 /// (one page of keys for each sequence a launch), ...: the stages of a batched decode step
 /// (docs/batching.md) besides prefill_decoder.
 const std::vector<std::string> &batchStageNames();
+/// embedding, projection, attention_forward_first, attention_forward, decoder_out, decoder_mlp,
+/// final_layer: a chip's decode stages in a tensor-parallel group (docs/multichip.md), built for
+/// its shard (shardQwen3), in the order the host runs them.
+const std::vector<std::string> &tensorParallelStageNames();
 /// 16, 32, 64: the block sizes a batch of 1..64 sequences is padded to.
 const std::vector<int64_t> &batchTokenCounts();
 /// "prefill_projection" and 512 -> "prefill_projection_t512".

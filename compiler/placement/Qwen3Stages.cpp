@@ -26,6 +26,8 @@ const std::map<std::string, StageFn> &stageBuilders() {
       {"attention_forward_first", qwen3::buildAttentionForwardFirst},
       {"attention_forward", qwen3::buildAttentionForward},
       {"decoder", qwen3::buildDecoder},
+      {"decoder_out", qwen3::buildDecoderOut},
+      {"decoder_mlp", qwen3::buildDecoderMlp},
       {"final_layer", qwen3::buildFinalLayer},
       {"prefill_projection", qwen3::buildPrefillProjection},
       {"prefill_attention_first", qwen3::buildPrefillAttentionFirst},
@@ -49,6 +51,13 @@ const std::vector<std::string> &decodeStageNames() {
   static const std::vector<std::string> names = {
       "embedding",         "token_lookup", "projection", "attention_forward_first",
       "attention_forward", "decoder",      "final_layer"};
+  return names;
+}
+
+const std::vector<std::string> &tensorParallelStageNames() {
+  static const std::vector<std::string> names = {
+      "embedding",         "projection",  "attention_forward_first", "attention_forward",
+      "decoder_out",       "decoder_mlp", "final_layer"};
   return names;
 }
 

@@ -336,14 +336,28 @@ void describe(StageBuilder &b, const Qwen3Shape &s, const Plan &plan) {
 
 } // namespace
 
-llvm::Error buildDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t) {
+namespace {
+
+/// What the three decoder stages share: the plan, the axes and the types of its sections.
+struct DecoderSetup {
+  Plan plan;
+  Axes ax;
+  RingTypes aRing, hRing, pRing;
+  OutTypes o;
+  MlpTypes m;
+  mlir::Type heads, sums, vec, ow, lw, dw;
+};
+
+llvm::Expected<DecoderSetup> setUp(StageBuilder &b, const Qwen3Shape &s) {
   const TargetModel &t = b.target();
   llvm::Expected<Plan> plan = planDecoder(s, t);
   if (!plan)
     return plan.takeError();
   describe(b, s, *plan);
 
-  Axes ax;
+  DecoderSetup d;
+  d.plan = *plan;
+  Axes &ax = d.ax;
   ax.perFlit = t.flitBytes / 2;
   ax.n = axisOnce(b, ax, "N", s.kvHeads);
   ax.g = axisOnce(b, ax, "G", s.groups());
@@ -358,35 +372,87 @@ llvm::Error buildDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t) {
   ax.e = axisOnce(b, ax, "E", s.hidden / 2);
   ax.one = Expr::one().pad(t.slicesPerCluster);
 
-  mlir::Type heads = b.hbm("nghbm", b.bf16(), Expr::pair({ax.n, ax.g, ax.d}));
-  mlir::Type sums = b.hbm("sumhbm", b.f32(), Expr::pair({ax.n, ax.g}));
-  mlir::Type vec = b.hbm("vec", b.bf16(), ax.h);
-  mlir::Type ow = b.hbm("ow", b.bf16(), Expr::pair({ax.h, ax.q}));
-  mlir::Type lw = b.hbm("lw", b.bf16(), Expr::pair({lFull, ax.h}));
-  mlir::Type dw = b.hbm("dw", b.bf16(), Expr::pair({ax.h, lFull}));
-  mlir::Value x = b.input("x", heads);
-  mlir::Value sumHbm = b.input("sum_hbm", sums);
-  mlir::Value rxHbm = b.inout("rx_hbm", vec);
-  mlir::Value oWeight = b.input("o_weight", ow);
-  mlir::Value normWeight = b.input("post_rms_weight", vec);
-  mlir::Value upWeight = b.input("up_weight", lw);
-  mlir::Value gateWeight = b.input("gate_weight", lw);
-  mlir::Value downWeight = b.input("down_weight", dw);
-
+  d.heads = b.hbm("nghbm", b.bf16(), Expr::pair({ax.n, ax.g, ax.d}));
+  d.sums = b.hbm("sumhbm", b.f32(), Expr::pair({ax.n, ax.g}));
+  d.vec = b.hbm("vec", b.bf16(), ax.h);
+  d.ow = b.hbm("ow", b.bf16(), Expr::pair({ax.h, ax.q}));
+  d.lw = b.hbm("lw", b.bf16(), Expr::pair({lFull, ax.h}));
+  d.dw = b.hbm("dw", b.bf16(), Expr::pair({ax.h, lFull}));
   if (plan->oPasses > 1)
     ax.qp = axisOnce(b, ax, "QP", plan->qPass);
-  RingTypes aRing; // one pass: a spreads over its rings once; several: per pass, from aone
-  if (plan->oPasses == 1)
-    aRing = ringTypes(b, ax, ax.q, plan->a, "aring", "af", "as");
-  RingTypes hRing = ringTypes(b, ax, ax.h, plan->h, "hring", "hf", "hn");
-  RingTypes pRing = ringTypes(b, ax, ax.l, plan->p, "pring", "pf", "ps");
-  OutTypes o = outTypes(b, ax, *plan, s);
-  MlpTypes m = mlpTypes(b, ax, *plan);
+  if (plan->oPasses == 1) // one pass: a spreads over its rings once; several: per pass
+    d.aRing = ringTypes(b, ax, ax.q, plan->a, "aring", "af", "as");
+  d.hRing = ringTypes(b, ax, ax.h, plan->h, "hring", "hf", "hn");
+  d.pRing = ringTypes(b, ax, ax.l, plan->p, "pring", "pf", "ps");
+  d.o = outTypes(b, ax, *plan, s);
+  d.m = mlpTypes(b, ax, *plan);
+  return d;
+}
 
-  mlir::Value a = normaliseAttention(b, ax, s, aRing, x, sumHbm);
-  mlir::Value r = outProjection(b, ax, *plan, o, aRing, a, oWeight, rxHbm);
-  mlir::Value h = rmsNorm(b, ax, s, hRing, r, normWeight, plan->normParts);
-  mlp(b, ax, *plan, s, o, m, hRing, pRing, h, r, {gateWeight, upWeight, downWeight}, rxHbm);
+/// The MLP's weights, in mlp()'s order.
+std::array<mlir::Value, 3> mlpWeights(StageBuilder &b, const DecoderSetup &d) {
+  mlir::Value upWeight = b.input("up_weight", d.lw);
+  mlir::Value gateWeight = b.input("gate_weight", d.lw);
+  mlir::Value downWeight = b.input("down_weight", d.dw);
+  return {gateWeight, upWeight, downWeight};
+}
+
+} // namespace
+
+llvm::Error buildDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t) {
+  llvm::Expected<DecoderSetup> setup = setUp(b, s);
+  if (!setup)
+    return setup.takeError();
+  DecoderSetup &d = *setup;
+  mlir::Value x = b.input("x", d.heads);
+  mlir::Value sumHbm = b.input("sum_hbm", d.sums);
+  mlir::Value rxHbm = b.inout("rx_hbm", d.vec);
+  mlir::Value oWeight = b.input("o_weight", d.ow);
+  mlir::Value normWeight = b.input("post_rms_weight", d.vec);
+  std::array<mlir::Value, 3> gateUpDown = mlpWeights(b, d);
+
+  mlir::Value a = normaliseAttention(b, d.ax, s, d.aRing, x, sumHbm);
+  mlir::Value r = outProjection(b, d.ax, d.plan, d.o, d.aRing, a, oWeight, rxHbm);
+  mlir::Value h = rmsNorm(b, d.ax, s, d.hRing, r, normWeight, d.plan.normParts);
+  mlp(b, d.ax, d.plan, s, d.o, d.m, d.hRing, d.pRing, h, r, gateUpDown, rxHbm);
+  return llvm::Error::success();
+}
+
+llvm::Error buildDecoderOut(StageBuilder &b, const Qwen3Shape &s, int64_t) {
+  llvm::Expected<DecoderSetup> setup = setUp(b, s);
+  if (!setup)
+    return setup.takeError();
+  DecoderSetup &d = *setup;
+  b.describe(wrapLines("\n`decoder_out` is the decoder's first part on one chip of a tensor-"
+                       "parallel group: a = x / sum and rx_hbm = bf16(rx + W_o a) for this "
+                       "chip's heads (W_o's columns of them); the chips' rx_hbm are then summed "
+                       "(the all-reduce), the residual given to one chip only."));
+  mlir::Value x = b.input("x", d.heads);
+  mlir::Value sumHbm = b.input("sum_hbm", d.sums);
+  mlir::Value rxHbm = b.inout("rx_hbm", d.vec);
+  mlir::Value oWeight = b.input("o_weight", d.ow);
+  mlir::Value a = normaliseAttention(b, d.ax, s, d.aRing, x, sumHbm);
+  mlir::Value r = outProjection(b, d.ax, d.plan, d.o, d.aRing, a, oWeight, rxHbm);
+  b.dmaInto(r, rxHbm);
+  return llvm::Error::success();
+}
+
+llvm::Error buildDecoderMlp(StageBuilder &b, const Qwen3Shape &s, int64_t) {
+  llvm::Expected<DecoderSetup> setup = setUp(b, s);
+  if (!setup)
+    return setup.takeError();
+  DecoderSetup &d = *setup;
+  b.describe(wrapLines("\n`decoder_mlp` is the decoder's second part on one chip of a tensor-"
+                       "parallel group: h = RMSNorm(r) of the summed r (r_hbm), then rx_hbm = "
+                       "bf16(rx + W_down(silu(W_gate h) * W_up h)) for this chip's block of L; "
+                       "the chips' rx_hbm are then summed, the residual given to one chip only."));
+  mlir::Value rHbm = b.input("r_hbm", d.vec);
+  mlir::Value rxHbm = b.inout("rx_hbm", d.vec);
+  mlir::Value normWeight = b.input("post_rms_weight", d.vec);
+  std::array<mlir::Value, 3> gateUpDown = mlpWeights(b, d);
+  mlir::Value residual = b.dma("rxd", rxHbm, d.o.r);
+  mlir::Value h = rmsNorm(b, d.ax, s, d.hRing, rHbm, normWeight, d.plan.normParts);
+  mlp(b, d.ax, d.plan, s, d.o, d.m, d.hRing, d.pRing, h, residual, gateUpDown, rxHbm);
   return llvm::Error::success();
 }
 

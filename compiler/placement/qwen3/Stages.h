@@ -14,6 +14,11 @@ llvm::Error buildProjection(StageBuilder &b, const Qwen3Shape &shape, int64_t to
 llvm::Error buildAttentionForwardFirst(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 llvm::Error buildAttentionForward(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 llvm::Error buildDecoder(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+// The decoder in two parts, for a chip of a tensor-parallel group (docs/multichip.md): o-proj
+// with the residual, then RMSNorm and the MLP with the residual; the chips' outputs are summed
+// between them.
+llvm::Error buildDecoderOut(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+llvm::Error buildDecoderMlp(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 llvm::Error buildFinalLayer(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 llvm::Error buildPrefillProjection(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 llvm::Error buildPrefillAttentionFirst(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);

@@ -1,12 +1,13 @@
 // rngd-stagegen: the Qwen3 stages for a model, placed from its config.json.
 //
 //   rngd-stagegen CONFIG.json -o DIR [--tokens T ...] [--stages a,b] [--target NAME]
-//                 [--pool-chunks N]
+//                 [--pool-chunks N] [--tensor-parallel N]
 //
 // Writes DIR/<stage>.mlir for every decode stage and, for each T, every prefill stage as
 // DIR/<stage>_t<T>.mlir. A shape the generator cannot place is refused with the rule it fails.
 // --pool-chunks sizes the KV pool of batch_kv_store, batch_attention_first and batch_attention
-// (in KV chunks; the other stages ignore it).
+// (in KV chunks; the other stages ignore it). --tensor-parallel N writes one chip's decode stages
+// for its shard of a group of N chips (docs/multichip.md).
 #include "compiler/placement/Qwen3Stages.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -45,6 +46,12 @@ llvm::cl::opt<int64_t> poolChunks("pool-chunks",
                                                  "attention, in KV chunks (default 1)"),
                                   llvm::cl::init(1), llvm::cl::value_desc("N"),
                                   llvm::cl::cat(options));
+
+llvm::cl::opt<int64_t> tensorParallel("tensor-parallel",
+                                      llvm::cl::desc("one chip's decode stages for its shard of a "
+                                                     "tensor-parallel group of N chips"),
+                                      llvm::cl::init(0), llvm::cl::value_desc("N"),
+                                      llvm::cl::cat(options));
 
 int fail(const llvm::Twine &message) {
   llvm::errs() << "rngd-stagegen: error: " << message << "\n";
@@ -86,8 +93,18 @@ int main(int argc, char **argv) {
     std::string stem;
   };
   std::vector<Job> jobs;
-  for (const std::string &s : placement::decodeStageNames())
-    jobs.push_back({s, 1, s});
+  if (tensorParallel.getNumOccurrences()) {
+    placement::Qwen3Shape shard;
+    if (!placement::shardQwen3(shape, tensorParallel, shard, error))
+      return fail(configFile + ": " + error);
+    shape = shard;
+    for (const std::string &s : placement::tensorParallelStageNames())
+      jobs.push_back({s, 1, s});
+    counts.clear(); // a tensor-parallel chip runs the decode stages only
+  } else {
+    for (const std::string &s : placement::decodeStageNames())
+      jobs.push_back({s, 1, s});
+  }
   for (const std::string &s : placement::prefillStageNames())
     for (int64_t t : counts)
       jobs.push_back({s, t, placement::prefillStageName(s, t)});

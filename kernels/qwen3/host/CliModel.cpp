@@ -1,12 +1,16 @@
 #include "qwen3/host/CliModel.h"
 
 #include "qwen3/host/HfModel.h"
+#include "qwen3/host/Utf8.h"
+#include "qwen3/host/ChatTemplate.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <algorithm>
 #include <fstream>
+#include <iostream>
+#include <sstream>
 #include <thread>
 #include <unistd.h>
 
@@ -97,6 +101,62 @@ std::unique_ptr<Weights> loadWeights(const Options &opt, const Qwen3Config &mode
     weights = std::make_unique<Weights>(seededWeights(cfg, opt.weightSeed, threads));
   }
   return weights;
+}
+
+Qwen3Config readModelConfig(Options &opt) {
+  Qwen3Config config;
+  if (opt.modelDir.empty() && opt.configFile.empty())
+    return config;
+  const std::string configPath =
+      opt.configFile.empty() ? opt.modelDir + "/config.json" : opt.configFile;
+  std::string err, text;
+  if (!opt.configFile.empty()) {
+    std::ifstream f(opt.configFile);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    if (!f)
+      fatal("cannot read --config " + opt.configFile);
+    text = ss.str();
+  }
+  if (opt.configFile.empty() ? !readHfConfig(opt.modelDir, config, err)
+                             : !parseHfConfig(text, config, err))
+    fatal("loading " + (opt.configFile.empty() ? opt.modelDir : opt.configFile) + ": " + err);
+  if (opt.layersGiven && opt.layers > config.numLayers)
+    fatal("--layers " + std::to_string(opt.layers) + " but the " +
+          (opt.configFile.empty() ? "checkpoint" : "config") + " has " +
+          std::to_string(config.numLayers) + " (num_hidden_layers in " + configPath + ")");
+  if (!opt.layersGiven)
+    opt.layers = config.numLayers;
+  return config;
+}
+
+std::vector<int> encodePrompt(const Options &opt, const Tokenizer &tokenizer) {
+  std::string text = opt.prompt;
+  if (opt.promptFile == "-") {
+    std::ostringstream s;
+    s << std::cin.rdbuf();
+    text = s.str();
+  } else if (!opt.promptFile.empty()) {
+    std::ifstream f(opt.promptFile, std::ios::binary);
+    if (!f)
+      fatal("cannot read --prompt-file " + opt.promptFile);
+    std::ostringstream s;
+    s << f.rdbuf();
+    text = s.str();
+  }
+  size_t bad = firstInvalidUtf8(text);
+  if (bad != std::string::npos)
+    fatal((opt.promptFile.empty() ? std::string("--prompt") : opt.promptFile) +
+          ": invalid UTF-8 at byte " + std::to_string(bad));
+  if (!opt.raw)
+    text = applyChatTemplate({opt.system, text, !opt.noThink});
+  std::vector<int> ids;
+  std::string err;
+  if (!tokenizer.encode(text, ids, err))
+    fatal((opt.promptFile.empty() ? std::string("--prompt") : opt.promptFile) + ": " + err);
+  if (ids.empty())
+    fatal("the prompt is empty");
+  return ids;
 }
 
 } // namespace rngd::qwen3::cli

@@ -19,6 +19,14 @@ std::vector<int> stopTokenIds(const std::string &modelDir);
 /// --prompts, serve, chat). Null when none is found and none is needed.
 std::unique_ptr<Tokenizer> loadTokenizer(const Options &opt);
 
+/// The model's config: --model's config.json or --config's, else Qwen3-0.6B's; sets --layers'
+/// default to its num_hidden_layers and refuses more. Errors exit with the file named.
+Qwen3Config readModelConfig(Options &opt);
+
+/// The prompt's ids from its text (--prompt, --prompt-file, - for stdin): the chat template
+/// unless --raw, then the tokenizer. Errors exit naming the option.
+std::vector<int> encodePrompt(const Options &opt, const Tokenizer &tokenizer);
+
 /// Host threads for loading weights and the reference decoder: the machine's, 1..8.
 int hostThreads();
 

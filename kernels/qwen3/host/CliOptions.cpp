@@ -17,6 +17,8 @@ namespace {
 const std::string kLayersRange = "--layers must be an integer in 1.." + std::to_string(kMaxLayers) +
                                  " (Qwen3-0.6B's layers; a --model checkpoint's num_hidden_layers), got '";
 const int kMaxBatch = maxBatch();
+// Chips of a tensor-parallel group: an RNGD server's eight cards.
+constexpr int kMaxTensorParallel = 8;
 
 void printHelp() {
   std::printf(
@@ -57,6 +59,10 @@ void printHelp() {
       "                         default: the stages placed for the model's config, compiled\n"
       "                         in-process on first use and cached in $RNGD_CACHE_DIR, else\n"
       "                         $XDG_CACHE_HOME/rngd, else ~/.cache/rngd\n"
+      "  --tensor-parallel N    run under `mpirun -np N`: each rank simulates one chip with its\n"
+      "                         shard of the model (heads, MLP and vocabulary split N ways),\n"
+      "                         the decoder's partial sums all-reduced over MPI; rank 0\n"
+      "                         tokenizes, samples and prints (docs/multichip.md)\n"
       "  --keep-kernels         print the cached stages' directory to stderr\n"
       "  --device-lookup        gather the token's embedding row on the device (token_lookup:\n"
       "                         a DMA gather from the resident table at an offset the host\n"
@@ -352,6 +358,12 @@ Options parseArgs(int argc, char **argv) {
                    ", got '" + s + "'");
       o.maxBatch = int(v);
       o.maxBatchGiven = true;
+    } else if (a == "--tensor-parallel") {
+      std::string s = next();
+      if (!parseInt64(s, 1, kMaxTensorParallel, v))
+        usageError("--tensor-parallel must be an integer in 1.." +
+                   std::to_string(kMaxTensorParallel) + ", got '" + s + "'");
+      o.tensorParallel = int(v);
     } else if (a == "--no-prefix-cache") {
       flag();
       o.noPrefixCache = true;
@@ -437,6 +449,12 @@ Options parseArgs(int argc, char **argv) {
   if (shaped && o.sampling.temperature <= 0)
     usageError("--top-k, --top-p and --min-p shape sampling: give --temperature T > 0 as well "
                "(without it the most probable token is taken)");
+  if (o.tensorParallel > 0 &&
+      (o.mode != Mode::Generate || !o.promptsFile.empty() || o.startPos || o.deviceLookup ||
+       o.prefillGiven || !o.kernelsDir.empty() || o.check || !o.dumpLogitsDir.empty()))
+    usageError("--tensor-parallel runs one prompt token by token on the decode stages: chat, "
+               "serve, --prompts, --start-pos, --device-lookup, --prefill-block, --kernels, "
+               "--check and --dump-logits-dir do not apply");
   if (o.mode == Mode::Chat) {
     if (o.havePrompt || haveTokens || !o.promptsFile.empty() || o.startPos || o.deviceLookup ||
         !o.dumpLogits.empty() || o.verbose || o.prefillGiven || !o.kernelsDir.empty() ||

@@ -65,6 +65,9 @@ struct Options {
   int kvChunks = 0;    // the KV pool in chunks; 0: 2 per sequence of --max-batch, + 1
                        // (chat: the conversation's positions in chunks; 0: 8)
   long long maxBodyBytes = 1 << 20;
+  // --tensor-parallel N: this process is one of N MPI ranks, each a chip with its shard
+  // (docs/multichip.md); 0: one chip.
+  int tensorParallel = 0;
 };
 
 /// "rngd-qwen3: error: MSG (run rngd-qwen3 --help for usage)", exit 1.

@@ -127,36 +127,6 @@ std::vector<uint16_t> seededCacheRows(uint64_t seed, int layer, char kind, int l
 
 
 
-// The prompt's ids from its text: the chat template unless --raw, then the BPE encoder.
-std::vector<int> encodePrompt(const Options &opt, const Tokenizer &tokenizer) {
-  std::string text = opt.prompt;
-  if (opt.promptFile == "-") {
-    std::ostringstream s;
-    s << std::cin.rdbuf();
-    text = s.str();
-  } else if (!opt.promptFile.empty()) {
-    std::ifstream f(opt.promptFile, std::ios::binary);
-    if (!f)
-      fatal("cannot read --prompt-file " + opt.promptFile);
-    std::ostringstream s;
-    s << f.rdbuf();
-    text = s.str();
-  }
-  size_t bad = firstInvalidUtf8(text);
-  if (bad != std::string::npos)
-    fatal((opt.promptFile.empty() ? std::string("--prompt") : opt.promptFile) +
-          ": invalid UTF-8 at byte " + std::to_string(bad));
-  if (!opt.raw)
-    text = applyChatTemplate({opt.system, text, !opt.noThink});
-  std::vector<int> ids;
-  std::string err;
-  if (!tokenizer.encode(text, ids, err))
-    fatal((opt.promptFile.empty() ? std::string("--prompt") : opt.promptFile) + ": " + err);
-  if (ids.empty())
-    fatal("the prompt is empty");
-  return ids;
-}
-
 /// Positions a run uses: the prompt starts at --start-pos and every generated token but the last
 /// is fed back.
 long long positionsNeeded(const Options &opt) {
@@ -406,36 +376,15 @@ int run(Options opt) {
   const bool plain = !opt.quiet && !opt.json; // the human-readable report on stdout
   // A checkpoint's config.json first (milliseconds): config problems are reported before
   // anything slow, and --layers defaults to its num_hidden_layers.
-  Qwen3Config modelConfig; // Qwen3-0.6B's, or the checkpoint's (or --config's)
-  if (!opt.modelDir.empty() || !opt.configFile.empty()) {
-    const std::string configPath =
-        opt.configFile.empty() ? opt.modelDir + "/config.json" : opt.configFile;
-    std::string err, text;
-    if (!opt.configFile.empty()) {
-      std::ifstream f(opt.configFile);
-      std::stringstream ss;
-      ss << f.rdbuf();
-      if (!f)
-        fatal("cannot read --config " + opt.configFile);
-      text = ss.str();
-    }
-    if (opt.configFile.empty() ? !readHfConfig(opt.modelDir, modelConfig, err)
-                               : !parseHfConfig(text, modelConfig, err))
-      fatal("loading " + (opt.configFile.empty() ? opt.modelDir : opt.configFile) + ": " + err);
-    // The decode stages must place for this shape (milliseconds: generated, not compiled);
-    // the prefill stages, when they do not, leave the prompt to run token by token.
-    if (opt.kernelsDir.empty() &&
-        !checkPlacement(modelConfig, rngd::defaultTarget(),
-                        rngd::placement::decodeStageNames(), 1, err))
-      fatal(configPath + ": the stages cannot be placed for this model: " + err);
-    if (opt.layersGiven && opt.layers > modelConfig.numLayers)
-      fatal("--layers " + std::to_string(opt.layers) + " but the " +
-            (opt.configFile.empty() ? "checkpoint" : "config") + " has " +
-            std::to_string(modelConfig.numLayers) + " (num_hidden_layers in " + configPath +
-            ")");
-    if (!opt.layersGiven)
-      opt.layers = modelConfig.numLayers;
-  }
+  const Qwen3Config modelConfig = readModelConfig(opt); // Qwen3-0.6B's, or the checkpoint's
+  // The decode stages must place for this shape (milliseconds: generated, not compiled); the
+  // prefill stages, when they do not, leave the prompt to run token by token.
+  std::string err;
+  if ((!opt.modelDir.empty() || !opt.configFile.empty()) && opt.kernelsDir.empty() &&
+      !checkPlacement(modelConfig, rngd::defaultTarget(), rngd::placement::decodeStageNames(), 1,
+                      err))
+    fatal((opt.configFile.empty() ? opt.modelDir + "/config.json" : opt.configFile) +
+          ": the stages cannot be placed for this model: " + err);
   const bool fromCheckpoint = !opt.modelDir.empty();
   if (opt.mode == Mode::Serve)
     return runServe(opt, modelConfig);

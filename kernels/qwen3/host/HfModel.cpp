@@ -138,17 +138,7 @@ bool readHfConfig(const std::string &dir, Qwen3Config &out, std::string &error) 
   return true;
 }
 
-bool loadHfModel(const std::string &dir, const LoadOptions &options, std::unique_ptr<Weights> &out,
-                 std::string &error, LoadNotes *notes) {
-  Qwen3Config config;
-  if (!readHfConfig(dir, config, error))
-    return false;
-  if (options.maxLayers > 0 && options.maxLayers < config.numLayers)
-    config.numLayers = options.maxLayers;
-
-  SafetensorsFile file;
-  if (!file.open(dir + "/model.safetensors", error))
-    return false;
+bool checkHfTensors(const SafetensorsFile &file, const Qwen3Config &config, std::string &error) {
   // Hugging Face ties the head to the embedding whenever the config says so (tie_weights), a
   // separate lm_head.weight in the file notwithstanding.
   auto tiedHead = [&](const std::string &name) {
@@ -179,6 +169,24 @@ bool loadHfModel(const std::string &dir, const LoadOptions &options, std::unique
       return false;
     }
   }
+  return true;
+}
+
+bool loadHfModel(const std::string &dir, const LoadOptions &options, std::unique_ptr<Weights> &out,
+                 std::string &error, LoadNotes *notes) {
+  Qwen3Config config;
+  if (!readHfConfig(dir, config, error))
+    return false;
+  if (options.maxLayers > 0 && options.maxLayers < config.numLayers)
+    config.numLayers = options.maxLayers;
+
+  SafetensorsFile file;
+  if (!file.open(dir + "/model.safetensors", error) || !checkHfTensors(file, config, error))
+    return false;
+  auto tiedHead = [&](const std::string &name) {
+    return name == "lm_head.weight" && config.tieWordEmbeddings;
+  };
+  const std::vector<TensorSpec> specs = expectedTensors(config);
   if (notes)
     notes->ignoredLmHead = config.tieWordEmbeddings && file.find("lm_head.weight") != nullptr;
   auto weights = std::make_unique<Weights>(config);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "qwen3/host/Model.h"
+#include "qwen3/host/Safetensors.h"
 
 #include <memory>
 #include <string>
@@ -32,6 +33,10 @@ struct LoadNotes {
   /// (tie_weights), the head is model.embed_tokens.weight and the file's lm_head is not used.
   bool ignoredLmHead = false;
 };
+
+/// Every tensor `config` needs is in `file` (lm_head.weight may be absent when tied), as BF16
+/// and with its shape: checked from the header alone. False with the tensor named.
+bool checkHfTensors(const SafetensorsFile &file, const Qwen3Config &config, std::string &error);
 
 /// Loads dir/config.json and dir/model.safetensors (bf16). Every tensor the first maxLayers
 /// layers need is looked up in the file's header before any data is read, so a missing tensor

@@ -25,7 +25,9 @@ namespace rngd::qwen3 {
 const char *const kStages[NumStages] = {"embedding",         "projection",
                                         "attention_forward_first", "attention_forward",
                                         "decoder",           "final_layer",
-                                        "token_lookup",      "prefill_projection",
+                                        "token_lookup",      "decoder_out",
+                                        "decoder_mlp",       "chip_link",
+                                        "prefill_projection",
                                         "prefill_attention_first", "prefill_attention",
                                         "prefill_decoder",   "prefill_attention_partial",
                                         "batch_projection",
@@ -75,7 +77,14 @@ std::vector<int> Pipeline::prefillBlocks(int n, const std::vector<int> &sizes) {
   return blocks;
 }
 
+std::vector<int> Pipeline::tensorParallelStages() {
+  return {Embedding, Projection, AttentionFirst, AttentionNext, DecoderOut, DecoderMlp,
+          FinalLayer, ChipLink};
+}
+
 bool Pipeline::uses(int s) const {
+  if (s == ChipLink)
+    return tp_.collective != nullptr;
   if (s >= BatchProjection)
     return !batch_.empty();
   if (s >= PrefillProjection)
@@ -204,9 +213,18 @@ void Pipeline::loadStage(const std::string &dir, const std::string &file, const 
 int Pipeline::kvChunks(int positions) { return std::max(1, (positions + kChunk - 1) / kChunk); }
 
 Pipeline::Pipeline(const std::string &dir, const Weights &weights, int positions,
-                   bool deviceLookup, const std::vector<int> &prefillSizes)
-    : w_(weights), cfg_(weights.config()), deviceLookup_(deviceLookup) {
-  for (int s : stagesUsed(deviceLookup)) {
+                   bool deviceLookup, const std::vector<int> &prefillSizes,
+                   const TensorParallel &tp)
+    : w_(weights), cfg_(weights.config()), tp_(tp), deviceLookup_(deviceLookup) {
+  if (tp_.collective && (deviceLookup || !prefillSizes.empty()))
+    throw std::runtime_error("a tensor-parallel chip runs the decode stages only (no prefill, "
+                             "no device-side token lookup)");
+  std::vector<int> used = stagesUsed(deviceLookup);
+  if (tp_.collective) {
+    used = tensorParallelStages();
+    used.pop_back(); // ChipLink: no kernel
+  }
+  for (int s : used) {
     loadStage(dir, kStages[s], kStages[s], decode_[s], decodeSched_[s]);
     k_[s] = decode_[s].get();
     sched_[s] = &decodeSched_[s];
@@ -291,9 +309,13 @@ Pipeline::Pipeline(const std::string &dir, const Weights &weights, int positions
     bind(s, "sum_hbm", sum);
     bind(s, "out_hbm", out);
   }
-  bind(Decoder, "x", out);
-  bind(Decoder, "sum_hbm", sum);
-  bind(Decoder, "rx_hbm", x);
+  if (tp_.collective) {
+    setUpTensorParallel();
+  } else {
+    bind(Decoder, "x", out);
+    bind(Decoder, "sum_hbm", sum);
+    bind(Decoder, "rx_hbm", x);
+  }
   bind(FinalLayer, "input", x);
   bind(FinalLayer, "rms_weight", *buffers_.at("model.norm.weight"));
   bind(FinalLayer, "lm_head_weight", lm);
@@ -352,6 +374,12 @@ void Pipeline::bindLayer(int s, int layer,
 
 
 void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &logits) {
+  if (tp_.collective) // the other ranks' followSteps() run it too
+    sendStep(token, pos, wantLogits);
+  runStep(token, pos, wantLogits, logits);
+}
+
+void Pipeline::runStep(int token, int pos, bool wantLogits, std::vector<float> &logits) {
   const int chunk = pos / kChunk, row = pos % kChunk;
   const size_t H = cfg_.hiddenSize, kv = cfg_.kvDim();
   rngd::Buffer &mask = *buffers_.at("mask");
@@ -361,7 +389,9 @@ void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &log
   const Bf16Tensor &emb = w_.get("model.embed_tokens.weight");
   checkToken(token);
   const Stage first = deviceLookup_ ? TokenLookup : Embedding;
-  if (deviceLookup_)
+  if (tp_.collective)
+    write(*buffers_.at("embedding.row"), shardEmbeddingRow(token));
+  else if (deviceLookup_)
     write(*buffers_.at("token.offset"), std::vector<int32_t>{int32_t(size_t(token) * H * 2)});
   else
     check(buffers_.at("embedding.row")->write(emb.data.data() + size_t(token) * H, H * 2),
@@ -400,6 +430,10 @@ void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &log
     }
 
     // 2c. decoder: normalise, o-proj + residual, MLP + residual (x in place).
+    if (tp_.collective) {
+      tensorParallelDecoder(L, at);
+      continue;
+    }
     bindLayer(Decoder, L, kDecoderWeights);
     launch(Decoder, at);
   }
@@ -409,14 +443,17 @@ void Pipeline::step(int token, int pos, bool wantLogits, std::vector<float> &log
 }
 
 void Pipeline::checkToken(int token) const {
-  if (token < 0 || token >= cfg_.vocabSize)
+  const int vocab = tp_.collective ? tp_.vocab : cfg_.vocabSize;
+  if (token < 0 || token >= vocab)
     throw std::runtime_error("token id " + std::to_string(token) + " out of range 0.." +
-                             std::to_string(cfg_.vocabSize - 1));
+                             std::to_string(vocab - 1));
 }
 
 void Pipeline::finalLogits(std::vector<float> &logits) {
   // final_layer on the residual `x`: logits of the W valid rows.
   launch(FinalLayer);
+  if (tp_.collective)
+    return gatherLogits(logits);
   std::vector<uint16_t> raw = read<uint16_t>(*buffers_.at("logits"));
   logits.resize(cfg_.vocabSize);
   for (int i = 0; i < cfg_.vocabSize; ++i)

@@ -17,6 +17,7 @@
 #pragma once
 
 #include "qwen3/host/CheckStatus.h"
+#include "qwen3/host/Collective.h"
 #include "qwen3/host/HbmLayout.h"
 #include "qwen3/host/KvCache.h"
 #include "qwen3/host/Model.h"
@@ -86,6 +87,11 @@ enum Stage {
   Decoder,
   FinalLayer,
   TokenLookup,
+  // A chip of a tensor-parallel group (PipelineTensorParallel.cpp, docs/multichip.md) runs the
+  // decoder in two parts with the chips' all-reduce after each.
+  DecoderOut, // decoder_out: a = x / sum, o-proj of the chip's heads (+ the residual on chip 0)
+  DecoderMlp, // decoder_mlp: RMSNorm of the summed r, the chip's block of the MLP
+  ChipLink,   // no kernel: the modelled PCIe time of the all-reduces and the logits' gather
   PrefillProjection,
   PrefillAttention,      // prefill_attention_first: the block's own chunk, causal
   PrefillAttentionChunk, // prefill_attention: an earlier chunk folded into the state
@@ -138,6 +144,13 @@ struct HbmPlan {
   uint64_t total() const { return weights + kvCache + activations; }
 };
 
+/// A pipeline that is one chip of a tensor-parallel group: its weights are the chip's shard
+/// (ShardWeights.h), and it exchanges rows with the other chips through `collective`.
+struct TensorParallel {
+  Collective *collective = nullptr; // null: one chip, the whole model
+  int vocab = 0;                    // the whole model's vocabulary
+};
+
 class Pipeline {
 public:
   /// The buffers of a run of `positions` positions (start position + prompt + new tokens - 1)
@@ -150,12 +163,17 @@ public:
   /// instead of embedding) and, for each prefill block size T in prefillSizes, the four
   /// multi-token stages DIR/<stage>_t<T>.rngd; allocates the buffers (a KV pool for
   /// `positions` positions) and uploads the weights.
+  /// With tp.collective, the weights are this chip's shard and the stages
+  /// tensorParallelStages()' (decode only: no prefill sizes, no device lookup).
   Pipeline(const std::string &dir, const Weights &weights, int positions,
-           bool deviceLookup = false, const std::vector<int> &prefillSizes = {});
+           bool deviceLookup = false, const std::vector<int> &prefillSizes = {},
+           const TensorParallel &tp = {});
   /// The KV chunks a run of `positions` positions takes (at least one).
   static int kvChunks(int positions);
   /// The decode stages a run loads.
   static std::vector<int> stagesUsed(bool deviceLookup);
+  /// The stages a chip of a tensor-parallel group runs, ChipLink included.
+  static std::vector<int> tensorParallelStages();
   /// A stage's file stem: the stage's name, a prefill stage's with its block size
   /// ("prefill_decoder_t128").
   static std::string stageFile(int stage, int tokens);
@@ -171,7 +189,14 @@ public:
   bool uses(int s) const;
 
   /// One token at `pos`; when wantLogits, runs final_layer and fills logits [W] (float).
+  /// In a tensor-parallel group rank 0 calls it (and sends the step to the other ranks, which
+  /// run it in followSteps()); its logits are the whole vocabulary's, gathered.
   void step(int token, int pos, bool wantLogits, std::vector<float> &logits);
+  /// A tensor-parallel rank other than 0: runs the steps rank 0 sends until it calls
+  /// endFollowers().
+  void followSteps();
+  /// Rank 0: ends the other ranks' followSteps().
+  void endFollowers();
 
   /// 1..size tokens at positions start.. in a block of `size` tokens (a loaded prefill size,
   /// padded with zero rows); its rows start % kChunk .. + size must lie in one KV chunk, and
@@ -264,6 +289,19 @@ private:
     HbmLayout x, rope, logits; // [T, H], [T, F], [T, Wp]
   };
   void selectBatch(int size);
+  void runStep(int token, int pos, bool wantLogits, std::vector<float> &logits);
+  void sendStep(int token, int pos, bool wantLogits);
+  /// Tensor parallel: the decoder stages' buffers and bindings; a layer's decoder in two parts
+  /// with the all-reduces; the token's embedding row from the chip that holds it; the logits
+  /// gathered on rank 0.
+  void setUpTensorParallel();
+  void tensorParallelDecoder(int layer, const LaunchInfo &at);
+  std::vector<uint16_t> shardEmbeddingRow(int token);
+  void gatherLogits(std::vector<float> &logits);
+  /// Reads `b` ([H] bf16), sums it over the chips and counts the link's time.
+  std::vector<uint16_t> allReduce(rngd::Buffer &b);
+  /// Adds a transfer's modelled cycles to ChipLink's counters.
+  void countLink(int64_t cycles);
   /// The multi-token projections' weights (q, k and v rows in one tensor laid out as
   /// `qkvArg` says, and the heads' norm weights), once; a later kernel must read the same
   /// layout.
@@ -308,6 +346,7 @@ private:
 
   const Weights &w_;
   const Qwen3Config &cfg_;
+  const TensorParallel tp_;
   const bool deviceLookup_;
   uint64_t paddedVocab_ = 0; // Wp: the LM head's rows, final_layer's lm_head_weight
   rngd::Device device_; // declared before the kernels: bound buffers outlive them

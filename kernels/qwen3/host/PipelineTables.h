@@ -29,6 +29,14 @@ inline const std::vector<std::pair<const char *, const char *>> kDecoderWeights 
     {"up_weight", "mlp.up_proj.weight"},
     {"gate_weight", "mlp.gate_proj.weight"},
     {"down_weight", "mlp.down_proj.weight"}};
+// A tensor-parallel chip's decoder parts (decoder_out, decoder_mlp) bind the same tensors.
+inline const std::vector<std::pair<const char *, const char *>> kDecoderOutWeights = {
+    {"o_weight", "self_attn.o_proj.weight"}};
+inline const std::vector<std::pair<const char *, const char *>> kDecoderMlpWeights = {
+    {"post_rms_weight", "post_attention_layernorm.weight"},
+    {"up_weight", "mlp.up_proj.weight"},
+    {"gate_weight", "mlp.gate_proj.weight"},
+    {"down_weight", "mlp.down_proj.weight"}};
 // The prefill projection's weights, made per layer at load: q, k and v's rows in one tensor,
 // and each head's norm weights (q_norm's for the q heads, k_norm's for the k heads, zeros for
 // the v heads, whose norm the stage computes but does not use).

@@ -275,4 +275,38 @@ bool SafetensorsFile::readBf16(const std::string &name, Bf16Tensor &out, std::st
   return true;
 }
 
+bool SafetensorsFile::readBf16Block(const std::string &name, int64_t row, int64_t rows,
+                                    int64_t col, int64_t cols, Bf16Tensor &out,
+                                    std::string &error) const {
+  const Entry *e = find(name);
+  if (!e || e->dtype != "BF16" || e->shape.empty() || e->shape.size() > 2) {
+    error = "safetensors: tensor " + q(name) + (e ? " is not a BF16 vector or matrix" : " is missing") +
+            " in " + path_;
+    return false;
+  }
+  const bool vector = e->shape.size() == 1;
+  const int64_t height = vector ? 1 : e->shape[0], width = e->shape.back();
+  if (row < 0 || rows < 1 || col < 0 || cols < 1 || col + cols > width || row >= height) {
+    error = "safetensors: tensor " + q(name) + " " + shapeString(e->shape) + " has no block of " +
+            std::to_string(rows) + " rows from " + std::to_string(row) + ", " +
+            std::to_string(cols) + " columns from " + std::to_string(col);
+    return false;
+  }
+  out.shape = vector ? std::vector<int64_t>{cols} : std::vector<int64_t>{rows, cols};
+  out.data.assign(size_t(rows * cols), 0);
+  std::ifstream f(path_, std::ios::binary);
+  for (int64_t r = 0; r < rows && row + r < height; ++r) {
+    f.seekg(std::streamoff(dataStart_ + e->begin + uint64_t(((row + r) * width + col) * 2)));
+    f.read(reinterpret_cast<char *>(out.data.data() + r * cols), std::streamsize(cols * 2));
+    if (!f) {
+      error = "safetensors: cannot read tensor " + q(name) + " from " + path_;
+      return false;
+    }
+  }
+  if (!hostIsLittleEndian())
+    for (uint16_t &v : out.data)
+      v = uint16_t((v >> 8) | (v << 8));
+  return true;
+}
+
 } // namespace rngd::qwen3

@@ -54,6 +54,11 @@ public:
   bool read(const std::string &name, RawTensor &out, std::string &error) const;
   /// Requires dtype BF16; errors name the tensor.
   bool readBf16(const std::string &name, Bf16Tensor &out, std::string &error) const;
+  /// A block of a BF16 matrix (a vector is one row): rows [row, row + rows) and columns
+  /// [col, col + cols), reading only those bytes; rows past the tensor's last are zero (a
+  /// vocabulary block padded to its size). `out` is [rows, cols] ([cols] for a vector).
+  bool readBf16Block(const std::string &name, int64_t row, int64_t rows, int64_t col,
+                     int64_t cols, Bf16Tensor &out, std::string &error) const;
 
 private:
   std::string path_;

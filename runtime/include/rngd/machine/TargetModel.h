@@ -74,6 +74,7 @@ struct TargetModel {
   int64_t timeReducerCells = 128;           // accumulator: slots x packet elements (interleaved)
   int64_t trfLanes = 8;                     // TRF lane segments per slice
   int64_t kernelLaunchCycles = 2000;        // host launch overhead per kernel
+  int64_t pcieBytesPerCycle = 30;           // PCIe DMA, each way: the chip-to-chip path
 
   /// Calls `visit(name, field)` for every field above, in declaration order: the one list
   /// that describe() prints and hash() covers. The "TargetModel fields" unit test checks that
@@ -149,6 +150,7 @@ void TargetModel::forEachField(Self &self, Visit &&visit) {
   visit("timeReducerCells", self.timeReducerCells);
   visit("trfLanes", self.trfLanes);
   visit("kernelLaunchCycles", self.kernelLaunchCycles);
+  visit("pcieBytesPerCycle", self.pcieBytesPerCycle);
 }
 
 /// The default instance, "rngd-1chip".
