@@ -14,7 +14,7 @@ beside the token-by-token path's (512 of the decode run's prompt steps and a fin
 the simulator's wall time of that prefill beside PyTorch's for the same prefill on this machine
 (scripts/prefill_torch.py, Debian's python3-torch, bf16 on the CPU). Times are measured here, on
 this machine; nothing is assumed. Then the Qwen3 sizes (print_sizes) and the batched decode
-step at B = 1, 4, 16, 64 (bench_batch.py).
+step at B = 1, 4, 16, 64 (bench_batch.py), and Qwen3-32B over 2, 4 and 8 chips (bench_tp.py).
 """
 import argparse
 import json
@@ -25,6 +25,7 @@ import sys
 import time
 
 import bench_batch
+import bench_tp
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QWEN3 = ["embedding", "projection", "attention_forward_first", "attention_forward", "decoder",
@@ -326,6 +327,7 @@ def main():
         print_prefill(binary, out, a.layers, step, kernels)
         print_sizes(binary, out)
         bench_batch.print_batches(binary, out, SIZES, size_config)
+        bench_tp.print_tensor_parallel(binary, out)
 
 
 if __name__ == "__main__":

@@ -66,8 +66,9 @@ Qwen3Config checkShard(const Options &opt, const Qwen3Config &model, int chips, 
 std::unique_ptr<Weights> loadShard(const Options &opt, const Qwen3Config &model, int rank,
                                    int chips) {
   if (opt.modelDir.empty()) {
-    std::unique_ptr<Weights> full = loadWeights(opt, model, hostThreads());
-    return shardOf(*full, rank, chips);
+    Qwen3Config run = model;
+    run.numLayers = opt.layers;
+    return seededShard(run, opt.weightSeed, rank, chips);
   }
   LoadOptions load;
   load.maxLayers = opt.layers;

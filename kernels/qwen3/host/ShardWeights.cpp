@@ -1,5 +1,7 @@
 #include "qwen3/host/ShardWeights.h"
 
+#include "qwen3/host/SeededWeights.h"
+
 #include <functional>
 #include <stdexcept>
 
@@ -89,27 +91,29 @@ bool loadHfShard(const std::string &dir, const LoadOptions &options, int rank, i
       out, error);
 }
 
-std::unique_ptr<Weights> shardOf(const Weights &full, int rank, int chips) {
-  const Qwen3Config &config = full.config();
+std::unique_ptr<Weights> seededShard(const Qwen3Config &full, uint64_t seed, int rank,
+                                     int chips) {
+  const std::vector<TensorSpec> specs = expectedTensors(full);
   std::unique_ptr<Weights> out;
   std::string error;
   bool ok = buildShard(
-      config, rank, chips,
+      full, rank, chips,
       [&](const std::string &name, const Block &b, Bf16Tensor &t) {
-        const Bf16Tensor &whole = full.get(name);
-        const int64_t height = whole.shape.size() == 1 ? 1 : whole.shape[0];
-        const int64_t width = whole.shape.back();
-        t.shape = whole.shape.size() == 1 ? std::vector<int64_t>{b.cols}
-                                          : std::vector<int64_t>{b.rows, b.cols};
+        const TensorSpec &spec = *findSpec(specs, name);
+        const int64_t height = spec.shape.size() == 1 ? 1 : spec.shape[0];
+        const int64_t width = spec.shape.back();
+        t.shape = spec.shape.size() == 1 ? std::vector<int64_t>{b.cols}
+                                         : std::vector<int64_t>{b.rows, b.cols};
         t.data.assign(size_t(b.rows * b.cols), 0);
         for (int64_t r = 0; r < b.rows && b.row + r < height; ++r)
           for (int64_t c = 0; c < b.cols; ++c)
-            t.data[size_t(r * b.cols + c)] = whole.data[size_t((b.row + r) * width + b.col + c)];
+            t.data[size_t(r * b.cols + c)] =
+                seededValue(seed, spec, uint64_t((b.row + r) * width + b.col + c));
         return true;
       },
       out, error);
   if (!ok)
-    throw std::runtime_error("sharding the weights: " + error);
+    throw std::runtime_error("seeding the shard: " + error);
   return out;
 }
 

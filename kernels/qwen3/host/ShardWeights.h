@@ -21,7 +21,8 @@ Qwen3Config shardConfig(const Qwen3Config &full, int chips);
 bool loadHfShard(const std::string &dir, const LoadOptions &options, int rank, int chips,
                  std::unique_ptr<Weights> &out, std::string &error);
 
-/// Chip `rank`'s shard of weights held whole (seeded weights).
-std::unique_ptr<Weights> shardOf(const Weights &full, int rank, int chips);
+/// Chip `rank`'s shard of the seeded weights of `full` (SeededWeights.h), generated element by
+/// element for the shard alone: the same values as cutting seededWeights(full, seed).
+std::unique_ptr<Weights> seededShard(const Qwen3Config &full, uint64_t seed, int rank, int chips);
 
 } // namespace rngd::qwen3

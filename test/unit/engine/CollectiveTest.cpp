@@ -2,12 +2,14 @@
 // and rounding, the PCIe link model against worked examples, and how a shard cuts the weights.
 #include "qwen3/host/Bf16.h"
 #include "qwen3/host/Collective.h"
+#include "qwen3/host/SeededWeights.h"
 #include "qwen3/host/ShardWeights.h"
 
 #include "../qwen3/Helpers.h"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 
 using namespace rngd::qwen3;
@@ -64,38 +66,39 @@ TEST_CASE("PCIe link model: worked examples", "[tp]") {
 
 TEST_CASE("shard: heads, MLP and vocabulary split; norms whole", "[tp]") {
   Qwen3Config cfg = test::tinyConfig();
-  cfg.numHeads = 4;
-  cfg.numKvHeads = 2;
   cfg.vocabSize = 7; // 2 chips: blocks of 4, the second padded with one zero row
   const Qwen3Config shard = shardConfig(cfg, 2);
-  CHECK(shard.numHeads == 2);
-  CHECK(shard.numKvHeads == 1);
+  CHECK(shard.numHeads == cfg.numHeads / 2);
+  CHECK(shard.numKvHeads == cfg.numKvHeads / 2);
   CHECK(shard.intermediateSize == cfg.intermediateSize / 2);
   CHECK(shard.vocabSize == 4);
-  Weights full(cfg);
-  std::string error;
-  for (const TensorSpec &spec : expectedTensors(cfg)) {
-    Bf16Tensor t;
-    t.shape = spec.shape;
-    t.data.resize(t.numel());
-    for (size_t i = 0; i < t.data.size(); ++i)
-      t.data[i] = uint16_t(i + 1); // its flat index + 1: where a value came from
-    REQUIRE(full.set(spec.name, std::move(t), error));
-  }
-  const int64_t H = cfg.hiddenSize, L = cfg.intermediateSize, Q = cfg.qDim();
-  std::unique_ptr<Weights> second = shardOf(full, 1, 2);
-  // q_proj by rows: chip 1 starts at row Q / 2.
-  CHECK(second->layer(0, "self_attn.q_proj.weight").data[0] == uint16_t(Q / 2 * H + 1));
-  // o_proj by columns: chip 1's row 1 starts at column Q / 2 of row 1.
-  const Bf16Tensor &o = second->layer(0, "self_attn.o_proj.weight");
-  CHECK(o.shape == std::vector<int64_t>{H, Q / 2});
-  CHECK(o.data[size_t(Q / 2)] == uint16_t(Q + Q / 2 + 1));
-  const Bf16Tensor &down = second->layer(0, "mlp.down_proj.weight");
-  CHECK(down.data[0] == uint16_t(L / 2 + 1));
+  const Weights full = seededWeights(cfg, 7);
+  std::unique_ptr<Weights> second = seededShard(cfg, 7, 1, 2);
+  const int64_t H = cfg.hiddenSize, L = cfg.intermediateSize, Q = cfg.qDim(), P = cfg.kvDim();
+  // Element (r, c) of chip 1's block is element (row0 + r, col0 + c) of the whole tensor.
+  auto same = [&](const char *suffix, int64_t row0, int64_t col0) {
+    const Bf16Tensor &whole = full.layer(1, suffix), &part = second->layer(1, suffix);
+    const int64_t width = whole.shape.back(), rows = part.shape[0], cols = part.shape[1];
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        if (part.data[size_t(r * cols + c)] != whole.data[size_t((row0 + r) * width + col0 + c)])
+          return false;
+    return true;
+  };
+  CHECK(second->layer(1, "self_attn.q_proj.weight").shape == std::vector<int64_t>{Q / 2, H});
+  CHECK(same("self_attn.q_proj.weight", Q / 2, 0));
+  CHECK(same("self_attn.k_proj.weight", P / 2, 0));
+  CHECK(same("self_attn.v_proj.weight", P / 2, 0));
+  CHECK(second->layer(1, "self_attn.o_proj.weight").shape == std::vector<int64_t>{H, Q / 2});
+  CHECK(same("self_attn.o_proj.weight", 0, Q / 2));
+  CHECK(same("mlp.gate_proj.weight", L / 2, 0));
+  CHECK(same("mlp.up_proj.weight", L / 2, 0));
+  CHECK(same("mlp.down_proj.weight", 0, L / 2));
+  CHECK(second->layer(1, "input_layernorm.weight").data ==
+        full.layer(1, "input_layernorm.weight").data);
   // The vocabulary: rows 4..6 of 7, then a zero row.
-  const Bf16Tensor &emb = second->get("model.embed_tokens.weight");
-  CHECK(emb.data[0] == uint16_t(4 * H + 1));
-  CHECK(emb.data[size_t(3 * H)] == 0);
-  CHECK(second->layer(0, "input_layernorm.weight").data ==
-        full.layer(0, "input_layernorm.weight").data);
+  const Bf16Tensor &emb = second->get("model.embed_tokens.weight"),
+                   &whole = full.get("model.embed_tokens.weight");
+  CHECK(std::equal(emb.data.begin(), emb.data.begin() + 3 * H, whole.data.begin() + 4 * H));
+  CHECK(std::all_of(emb.data.begin() + 3 * H, emb.data.end(), [](uint16_t v) { return v == 0; }));
 }
