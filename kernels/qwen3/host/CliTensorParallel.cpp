@@ -164,7 +164,17 @@ int runTensorParallel(Options opt, Collective &group) {
     if (!opt.maxNewTokensGiven)
       opt.maxNewTokens = 256;
   }
-  int32_t positions = int32_t(opt.tokens.size()) + std::max(0, opt.maxNewTokens - 1);
+  for (int t : opt.tokens) // rank 0's checks: its exit ends the others (MpiGroup)
+    if (rank == 0 && (t < 0 || t >= model.vocabSize))
+      fatal("token id " + std::to_string(t) + " out of range 0.." +
+            std::to_string(model.vocabSize - 1));
+  const long long wanted = (long long)opt.tokens.size() + std::max(0, opt.maxNewTokens - 1);
+  if (rank == 0 && wanted > model.maxPositionEmbeddings)
+    fatal("the prompt's " + std::to_string(opt.tokens.size()) + " tokens and " +
+          std::to_string(opt.maxNewTokens) + " new take " + std::to_string(wanted) +
+          " positions, more than the model's max_position_embeddings " +
+          std::to_string(model.maxPositionEmbeddings));
+  int32_t positions = int32_t(wanted);
   group.broadcast(&positions, sizeof positions, 0);
   if (positions < 1)
     fatal("no prompt: give --prompt TEXT or --token-ids");
