@@ -138,7 +138,7 @@ bool readHfConfig(const std::string &dir, Qwen3Config &out, std::string &error) 
   return true;
 }
 
-bool checkHfTensors(const SafetensorsFile &file, const Qwen3Config &config, std::string &error) {
+bool checkHfTensors(const HfCheckpoint &file, const Qwen3Config &config, std::string &error) {
   // Hugging Face ties the head to the embedding whenever the config says so (tie_weights), a
   // separate lm_head.weight in the file notwithstanding.
   auto tiedHead = [&](const std::string &name) {
@@ -180,8 +180,8 @@ bool loadHfModel(const std::string &dir, const LoadOptions &options, std::unique
   if (options.maxLayers > 0 && options.maxLayers < config.numLayers)
     config.numLayers = options.maxLayers;
 
-  SafetensorsFile file;
-  if (!file.open(dir + "/model.safetensors", error) || !checkHfTensors(file, config, error))
+  HfCheckpoint file;
+  if (!file.open(dir, error) || !checkHfTensors(file, config, error))
     return false;
   auto tiedHead = [&](const std::string &name) {
     return name == "lm_head.weight" && config.tieWordEmbeddings;
@@ -198,7 +198,7 @@ bool loadHfModel(const std::string &dir, const LoadOptions &options, std::unique
       continue;
     }
     Bf16Tensor t;
-    if (!file.readBf16(name, t, error))
+    if (!file.file(name)->readBf16(name, t, error))
       return false;
     if (!weights->set(name, std::move(t), error)) {
       error = "model.safetensors: " + error;

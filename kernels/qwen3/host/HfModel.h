@@ -3,7 +3,7 @@
 #pragma once
 
 #include "qwen3/host/Model.h"
-#include "qwen3/host/Safetensors.h"
+#include "qwen3/host/HfCheckpoint.h"
 
 #include <memory>
 #include <string>
@@ -34,11 +34,12 @@ struct LoadNotes {
   bool ignoredLmHead = false;
 };
 
-/// Every tensor `config` needs is in `file` (lm_head.weight may be absent when tied), as BF16
+/// Every tensor `config` needs is in the checkpoint (lm_head.weight may be absent when tied), as BF16
 /// and with its shape: checked from the header alone. False with the tensor named.
-bool checkHfTensors(const SafetensorsFile &file, const Qwen3Config &config, std::string &error);
+bool checkHfTensors(const HfCheckpoint &file, const Qwen3Config &config, std::string &error);
 
-/// Loads dir/config.json and dir/model.safetensors (bf16). Every tensor the first maxLayers
+/// Loads dir/config.json and the checkpoint's tensors (bf16; HfCheckpoint: one file or a
+/// sharded set). Every tensor the first maxLayers
 /// layers need is looked up in the file's header before any data is read, so a missing tensor
 /// is reported at once. With tie_word_embeddings true, lm_head.weight is
 /// model.embed_tokens.weight (a separate lm_head.weight in the file is ignored: `notes`).

@@ -80,13 +80,13 @@ bool loadHfShard(const std::string &dir, const LoadOptions &options, int rank, i
     return false;
   if (options.maxLayers > 0 && options.maxLayers < config.numLayers)
     config.numLayers = options.maxLayers;
-  SafetensorsFile file;
-  if (!file.open(dir + "/model.safetensors", error) || !checkHfTensors(file, config, error))
+  HfCheckpoint file;
+  if (!file.open(dir, error) || !checkHfTensors(file, config, error))
     return false;
   return buildShard(
       config, rank, chips,
       [&](const std::string &name, const Block &b, Bf16Tensor &t) {
-        return file.readBf16Block(name, b.row, b.rows, b.col, b.cols, t, error);
+        return file.file(name)->readBf16Block(name, b.row, b.rows, b.col, b.cols, t, error);
       },
       out, error);
 }

@@ -1,6 +1,10 @@
 """Writes a 1-layer Qwen3-0.6B-shaped Hugging Face checkpoint (config.json + model.safetensors).
 
-Usage: write_tiny_hf_model.py DIR [--drop TENSOR] [--lm-head] [--shape SIZE]
+Usage: write_tiny_hf_model.py DIR [--drop TENSOR] [--lm-head] [--shape SIZE] [--shards N]
+
+--shards N writes the tensors into N files model-0000k-of-0000N.safetensors, in turn, with
+model.safetensors.index.json's weight_map naming each tensor's file, as save_pretrained does
+past its shard size.
 
 --shape 1.7B (or 4B, 8B, 14B) writes that Qwen3 size's layer and embedding shapes instead
 (hidden, heads, MLP from Hugging Face's configs; head_dim 128, the same vocabulary), still one
@@ -83,6 +87,25 @@ def tensors():
     yield "lm_head.weight", [V, H], shifted_embedding
 
 
+def write_file(path, specs):
+    """One safetensors file of `specs` (name, shape, generator); returns its data bytes."""
+    header, off = {"__metadata__": {"format": "pt"}}, 0
+    for n, s, _ in specs:
+        size = 2
+        for d in s:
+            size *= d
+        header[n] = {"dtype": "BF16", "shape": s, "data_offsets": [off, off + size]}
+        off += size
+    hb = json.dumps(header).encode()
+    hb += b" " * (-len(hb) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(hb)))
+        f.write(hb)
+        for n, _, g in specs:
+            f.write(g(n))
+    return off
+
+
 def main():
     global H, NH, NKV, I
     out, args = sys.argv[1], sys.argv[2:]
@@ -102,27 +125,22 @@ def main():
         json.dump(config, f, indent=2)
     specs = [(n, s, g) for n, s, g in tensors()
              if n != drop and (n != "lm_head.weight" or lm_head)]
-    header, off = {"__metadata__": {"format": "pt"}}, 0
-    for n, s, _ in specs:
-        size = 2
-        for d in s:
-            size *= d
-        header[n] = {"dtype": "BF16", "shape": s, "data_offsets": [off, off + size]}
-        off += size
-    hb = json.dumps(header).encode()
-    hb += b" " * (-len(hb) % 8)
-    with open(os.path.join(out, "model.safetensors"), "wb") as f:
-        f.write(struct.pack("<Q", len(hb)))
-        f.write(hb)
-        for n, _, g in specs:
-            f.write(g(n))
+    shards = int(args[args.index("--shards") + 1]) if "--shards" in args else 0
+    groups = [specs[k::shards] for k in range(shards)] if shards else [specs]
+    names = (["model-%05d-of-%05d.safetensors" % (k + 1, shards) for k in range(shards)]
+             if shards else ["model.safetensors"])
+    total = sum(write_file(os.path.join(out, f), g) for f, g in zip(names, groups))
+    if shards:
+        weight_map = {n: f for f, g in zip(names, groups) for n, _, _ in g}
+        with open(os.path.join(out, "model.safetensors.index.json"), "w") as f:
+            json.dump({"metadata": {"total_size": total}, "weight_map": weight_map}, f, indent=2)
     vocab = {"t%d" % i: i for i in range(V) if i not in (1, 2, 151643)}
     vocab.update({"Hello": 1, "\u0120world": 2})
     tokenizer = {"model": {"type": "BPE", "vocab": vocab},
                  "added_tokens": [{"id": 151643, "content": "<|endoftext|>", "special": True}]}
     with open(os.path.join(out, "tokenizer.json"), "w") as f:
         json.dump(tokenizer, f)
-    print("wrote %s: %d tensors, %d bytes of data" % (out, len(specs), off))
+    print("wrote %s: %d tensors, %d bytes of data" % (out, len(specs), total))
 
 
 main()
