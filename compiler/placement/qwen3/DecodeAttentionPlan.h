@@ -71,6 +71,7 @@ inline std::string num(int64_t n) { return std::to_string(n); }
 struct Plan {
   int64_t chunkKeys;    // T: keys of a KV-cache chunk
   int64_t kvPerCluster; // kv heads on one cluster
+  int64_t kvClusters;   // clusters holding kv heads: all, or the first for a lone head
   int64_t keysPerSlice; // one bf16 flit of keys: P . V's packet, V's TRF row
   int64_t keysPerLane;  // K's keys in one TRF lane (keysPerSlice over the lanes)
   int64_t headSlices;   // slices of one kv head: the inter-slice reducer's group
@@ -156,10 +157,13 @@ inline llvm::Expected<Plan> planDecodeAttention(llvm::StringRef stage, const Qwe
   p.subBf16 = t.subFetchAccessBytes / 2;
   p.scalarCells = t.fetchPacketAlignment / 4;
   p.trRows = t.transposeColumnBytes / 2;
-  if (N % t.clusters)
-    return placementError(stage, "kv heads split evenly over the clusters",
+  // A lone kv head (a tensor-parallel shard's) sits on the first cluster, the rest idle: its
+  // reductions run over one cluster's slices.
+  if (N % t.clusters && N != 1)
+    return placementError(stage, "kv heads split evenly over the clusters (or one kv head)",
                           num(N) + " kv heads over " + num(t.clusters) + " clusters");
-  p.kvPerCluster = N / t.clusters;
+  p.kvClusters = N % t.clusters ? 1 : t.clusters;
+  p.kvPerCluster = N / p.kvClusters;
   // One flit of keys per slice: P . V streams a slice's keys as one packet against V's rows.
   p.keysPerSlice = p.flitBf16;
   p.keysPerLane = p.keysPerSlice / t.trfLanes;
@@ -216,20 +220,35 @@ struct Types {
       vtdm, vload, vtrf, ps, oacc, osum, ores, odm;
 };
 
+/// A kv head's slices on its cluster: the idle factor, the head's place among the cluster's
+/// heads (only with several: a lone head's `N % 1` would cover N twice), then `inner`.
+inline Expr headPair(const Plan &p, const Expr &n, const std::vector<Expr> &inner) {
+  std::vector<Expr> items{Expr::one().pad(p.idle)};
+  if (p.kvPerCluster > 1)
+    items.push_back(n % p.kvPerCluster);
+  items.insert(items.end(), inner.begin(), inner.end());
+  return Expr::pair(items);
+}
+
+/// A kv head's cluster: N over the clusters, or the first for a lone head.
+inline Expr headCluster(const Plan &p, const Expr &n, const TargetModel &t) {
+  return p.kvClusters == t.clusters ? n / p.kvPerCluster : Expr::one().pad(t.clusters);
+}
+
 /// q's types (declareTypes): in HBM, on its ring's slices, and broadcast around the ring.
 inline void declareQTypes(StageBuilder &b, const Qwen3Shape &s, const Plan &p, Types &y) {
-  const Expr &n = y.n, &g = y.g, &d = y.d, one = Expr::one(), idle = one.pad(p.idle);
-  const Expr nk = n % p.kvPerCluster, &c = y.cluster;
+  const Expr &n = y.n, &g = y.g, &d = y.d, one = Expr::one();
+  const Expr &c = y.cluster;
   const int64_t F = p.flitBf16;
   mlir::Type bf = b.bf16();
   // q's ring: qRingHeads heads' flits over its slices, the group's other heads in time.
   const int64_t GR = p.qRingHeads, GT = s.groups() / GR;
   const Expr gRing = GT == 1 ? g : g % GR, gTime = GR == 1 ? g : g / GR;
-  const Expr qSlices = GR == 1 ? Expr::pair({idle, nk, y.rq, d / F})
-                                : Expr::pair({idle, nk, y.rq, gRing, d / F});
+  const Expr qSlices =
+      GR == 1 ? headPair(p, n, {y.rq, d / F}) : headPair(p, n, {y.rq, gRing, d / F});
   y.qdm = b.dm("qdm", bf, c, qSlices, GT == 1 ? d % F : Expr::pair({gTime, d % F}));
   y.qf = b.stream("qf", bf, c, qSlices, GT == 1 ? one : gTime, d % F);
-  y.qs = b.stream("qs", bf, c, Expr::pair({idle, nk, y.rq, y.xq}), Expr::pair({g, d / F}), d % F);
+  y.qs = b.stream("qs", bf, c, headPair(p, n, {y.rq, y.xq}), Expr::pair({g, d / F}), d % F);
 }
 
 /// The state's types through state_pad (declareTypes; only when G f32 are no DMA packet).
@@ -276,16 +295,17 @@ inline Types declareTypes(StageBuilder &b, const Qwen3Shape &s, const Plan &p) {
   y.ls = b.axis("LS", p.blockSlices);  // fresh: a block's slices, likewise
   y.xh = b.axis("XH", p.headSlices);   // fresh: a head's slices after a reduction
   y.rm = b.axis("RM", p.kvPerCluster); // the mask's copy per kv head of a cluster
-  y.cm = b.axis("CM", t.clusters);     // the mask's copy per cluster
+  // the mask's copy per cluster of kv heads
+  y.cm = p.kvClusters > 1 ? b.axis("CM", p.kvClusters) : Expr::one().pad(t.clusters);
   const Expr &n = y.n, &g = y.g, &d = y.d, &T = y.t;
-  const Expr one = Expr::one(), idle = one.pad(p.idle), nk = n % p.kvPerCluster;
+  const Expr one = Expr::one(), idle = one.pad(p.idle);
   const int64_t F = p.flitBf16, F32 = p.flitF32, L = t.trfLanes, K = p.keysPerSlice;
   const int64_t KL = p.keysPerLane, BK = kOracleSumBlockKeys, BS = p.blockSlices;
   const int64_t tv = t.transposeValidElements, R = p.trRows, RE = kTransposeRowElements;
   mlir::Type bf = b.bf16(), f = b.f32();
-  y.cluster = n / p.kvPerCluster;
-  y.slices = Expr::pair({idle, nk, T / K});
-  y.headSlices = Expr::pair({idle, nk, y.xh});
+  y.cluster = headCluster(p, n, t);
+  y.slices = headPair(p, n, {T / K});
+  y.headSlices = headPair(p, n, {y.xh});
   const Expr &c = y.cluster, &sl = y.slices, &hs = y.headSlices;
   y.q = b.hbm("q", bf, Expr::pair({n, g, d}));
   y.kv = b.hbm("kv", bf, Expr::pair({T, n, d}));
@@ -303,10 +323,10 @@ inline Types declareTypes(StageBuilder &b, const Qwen3Shape &s, const Plan &p) {
   // G f32 in whole packets (padded when G is not).
   const Expr gp = p.gPacket == s.groups() ? g : g.pad(p.gPacket);
   y.gp = gp;
-  y.byt = b.stream("byt", f, c, Expr::pair({idle, nk, T / BK, T / K % BS}), T % K, gp);
-  y.byt2 = b.stream("bytx", f, c, Expr::pair({idle, nk, T / BK, y.xb}),
+  y.byt = b.stream("byt", f, c, headPair(p, n, {T / BK, T / K % BS}), T % K, gp);
+  y.byt2 = b.stream("bytx", f, c, headPair(p, n, {T / BK, y.xb}),
                     Expr::pair({T / K % BS, T % K}), gp);
-  const Expr lSlices = Expr::pair({idle, nk, y.lb, y.ls});
+  const Expr lSlices = headPair(p, n, {y.lb, y.ls});
   y.lsum = b.stream("lsum", f, c, lSlices, one, gp);
   y.lsumdm = b.dm("lsumdm", f, c, lSlices, gp);
   y.lred = b.stream("lred", f, c, lSlices, one, g.pad(F32));
@@ -501,17 +521,21 @@ inline mlir::Value weightedValues(StageBuilder &b, const Types &y, mlir::Value e
 /// The header's placement paragraph, with this shape's numbers (wrapped, after a blank line).
 inline std::string describePlacement(const Qwen3Shape &s, const Plan &p, const TargetModel &t) {
   const int64_t used = p.kvPerCluster * p.headSlices, B = kOracleSumBlockKeys;
+  const std::string heads =
+      p.kvClusters == t.clusters
+          ? num(used * t.clusters) + " slices [N, T / " + num(p.keysPerSlice) +
+                "], kv heads 0.." + num(p.kvPerCluster - 1) + " on " + num(used) +
+                " slices of cluster 0 and " + num(p.kvPerCluster) + ".." +
+                num(s.kvHeads - 1) + " on " + num(used) +
+                " of cluster 1 (the rest of each cluster idle: the `1 # " + num(p.idle) +
+                "` factor), so K and V stream into both clusters' DM."
+          : num(used) + " slices [T / " + num(p.keysPerSlice) +
+                "], the one kv head on cluster 0 (the other clusters and the rest of cluster 0 "
+                "idle: `1 # " +
+                num(t.clusters) + "` and `1 # " + num(p.idle) +
+                "`; a head's reductions stay within a cluster).";
   return wrapParagraph(
-      "\nPlacement: " + num(used * t.clusters) + " slices [N, T / " + num(p.keysPerSlice) +
-      "], kv heads 0.." + num(p.kvPerCluster - 1) + " on " + num(used) +
-      " slices of cluster 0 "
-      "and " +
-      num(p.kvPerCluster) + ".." + num(s.kvHeads - 1) + " on " + num(used) +
-      " of "
-      "cluster 1 (the rest of each cluster idle: the `1 # " +
-      num(p.idle) +
-      "` factor), so K "
-      "and V stream into both clusters' DM. Each slice holds " +
+      "\nPlacement: " + heads + " Each slice holds " +
       num(p.keysPerSlice) +
       " keys "
       "of one kv head (one bf16 flit: P . V's packet; all " +

@@ -35,7 +35,10 @@ struct ProjectionPlan {
   int64_t kvLanes;        // k's and v's rows per slice
   int64_t qPasses = 1;     // passes over q's heads, each filling every slice
   int64_t qHeadsPerCluster; // q heads of one pass on one cluster
+  int64_t qReplicas = 1;    // copies of q's rows on a cluster (QR) when they fill fewer slices
   int64_t kvHeadsPerCluster;
+  int64_t kvClusterCopies = 1; // a lone kv head's copies, one per cluster (CK)
+  int64_t kvReplicas = 1; // copies of k's and v's rows on a cluster (RR), fewer than its slices
   int64_t qSlices;   // slices of one q head: its gather ring and RoPE's tables
   int64_t kvSlices;  // slices of one kv head: kCopies q heads' slices
   int64_t kCopies;   // copies of a k head, one per q head's slices of its ring (RK)
@@ -124,31 +127,90 @@ inline llvm::Error planQPasses(ProjectionPlan &p, const Qwen3Shape &s, const Tar
                             num(t.clusters) + " clusters");
 }
 
+// Few rows (a shard's): `rows` fewer than the fewest lanes over every slice sit on that lane
+// count, `headsPerCluster` heads of D rows a cluster, copied until they cover the cluster (a
+// power of two of copies). Returns the copies.
+inline llvm::Expected<int64_t> copiesFor(const char *what, int64_t headsPerCluster,
+                                         int64_t lanes, const Qwen3Shape &s,
+                                         const TargetModel &t) {
+  const int64_t S = t.slicesPerCluster, perCluster = headsPerCluster * s.headDim;
+  const int64_t used = perCluster / lanes, copies = used ? S / used : 0;
+  if (perCluster % lanes || !used || S % used || !isPowerOfTwo(copies))
+    return placementError(kStage,
+                          "few weight rows fill a cluster's slices in a power of two of copies",
+                          llvm::Twine(what) + "'s " + num(perCluster) + " rows per cluster in " +
+                              num(lanes) + " rows per slice over " + num(S) + " slices");
+  if (s.hidden * 2 > t.trfBytesPerSlice / lanes)
+    return placementError(kStage, "a weight row fits its TRF lane",
+                          llvm::Twine(what) + ": a row of " + num(s.hidden * 2) +
+                              " bytes, a lane of " + num(t.trfBytesPerSlice / lanes));
+  return copies;
+}
+
+// q's rows: one per lane over every slice (lanesFor), else in passes (planQPasses), else,
+// fewer than the fewest lanes over every slice, copied (copiesFor).
+inline llvm::Error planQLanes(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) {
+  const int64_t minLanes = t.fetchPacketAlignment / 4;
+  if (s.qDim() < t.totalSlices() * minLanes) {
+    p.qLanes = minLanes;
+    llvm::Expected<int64_t> copies = copiesFor("q", s.heads / t.clusters, minLanes, s, t);
+    if (!copies)
+      return copies.takeError();
+    p.qReplicas = *copies;
+    return llvm::Error::success();
+  }
+  llvm::Expected<int64_t> q = lanesFor("q", s.qDim(), s.hidden, t);
+  if (q) {
+    p.qLanes = *q;
+    return llvm::Error::success();
+  }
+  llvm::consumeError(q.takeError());
+  return planQPasses(p, s, t);
+}
+
+// k's and v's rows, one per TRF lane. Where they fill every slice, lanesFor's rule. Where they
+// are fewer than the fewest lanes (a DMA-sized packet of partial rows) over every slice (a
+// tensor-parallel shard's few kv heads), each kv head's rows sit on that fewest lane count
+// and are copied (RR) until a cluster's slices are covered: a power of two of copies, so the
+// contraction's x^ and k's RoPE tables are on the same slices as k's rows.
+inline llvm::Error planKvLanes(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) {
+  const int64_t rows = s.kvDim(), minLanes = t.fetchPacketAlignment / 4;
+  if (rows >= t.totalSlices() * minLanes) {
+    llvm::Expected<int64_t> kv = lanesFor("k and v", rows, s.hidden, t);
+    if (!kv)
+      return kv.takeError();
+    p.kvLanes = *kv;
+    return llvm::Error::success();
+  }
+  p.kvLanes = minLanes;
+  llvm::Expected<int64_t> copies = copiesFor("k and v", p.kvHeadsPerCluster, minLanes, s, t);
+  if (!copies)
+    return copies.takeError();
+  p.kvReplicas = *copies;
+  return llvm::Error::success();
+}
+
 // q's, k's and v's rows over the slices, the heads' gathers and RoPE.
 inline llvm::Error planHeads(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) {
-  const int64_t H = s.hidden, D = s.headDim, C = t.clusters, S = t.slicesPerCluster;
-  if (s.heads % C || s.kvHeads % C)
+  const int64_t D = s.headDim, C = t.clusters, S = t.slicesPerCluster;
+  // (A lone kv head, a tensor-parallel shard's, is copied onto every cluster: its k sits on
+  // q heads' slices of both, for RoPE's tables.)
+  if (s.heads % C || (s.kvHeads % C && s.kvHeads != 1))
     return placementError(kStage, "q and kv heads split evenly over the clusters",
                           num(s.heads) + " q heads and " + num(s.kvHeads) + " kv heads over " +
                               num(C) + " clusters");
-  p.kvHeadsPerCluster = s.kvHeads / C;
-  llvm::Expected<int64_t> q = lanesFor("q", s.qDim(), H, t);
-  if (q) {
-    p.qLanes = *q;
-  } else {
-    llvm::consumeError(q.takeError());
-    if (llvm::Error e = planQPasses(p, s, t))
-      return e;
-  }
+  p.kvClusterCopies = s.kvHeads % C ? C : 1;
+  p.kvHeadsPerCluster = s.kvHeads * p.kvClusterCopies / C;
+  if (llvm::Error e = planQLanes(p, s, t))
+    return e;
   p.qHeadsPerCluster = s.heads / p.qPasses / C;
-  llvm::Expected<int64_t> kv = lanesFor("k and v", s.kvDim(), H, t);
-  if (!kv)
-    return kv.takeError();
-  p.kvLanes = *kv;
+  if (llvm::Error e = planKvLanes(p, s, t))
+    return e;
   p.qSlices = D / p.qLanes;
   p.kvSlices = D / p.kvLanes;
   // A head's rows gather around the ring of its slices (the Switch Engine: a power of two).
-  if (D % p.qLanes || !isPowerOfTwo(p.qSlices) || p.qHeadsPerCluster * p.qSlices != S)
+  if (D % p.qLanes || !isPowerOfTwo(p.qSlices) ||
+      p.qHeadsPerCluster * p.qReplicas * p.qSlices != S)
     return placementError(kStage, "a q head's slices form a ring",
                           "head_dim " + num(D) + " over " + num(p.qLanes) + " lanes is " +
                               num(D / p.qLanes) + " slices");
@@ -159,9 +221,10 @@ inline llvm::Error planHeads(ProjectionPlan &p, const Qwen3Shape &s, const Targe
   // k heads sit on q heads' slices (they share RoPE's tables): kCopies q heads' slices per
   // k head, every q head's slices of a cluster covered.
   p.kCopies = p.kvSlices / p.qSlices;
-  if (p.kvSlices % p.qSlices || p.kvHeadsPerCluster * p.kvSlices != S)
+  if (p.kvSlices % p.qSlices || p.kvHeadsPerCluster * p.kvReplicas * p.kvSlices != S)
     return placementError(kStage, "a k head's ring covers whole q heads' slices (RoPE's tables)",
-                          num(p.kvHeadsPerCluster) + " kv heads of " + num(p.kvSlices) +
+                          num(p.kvHeadsPerCluster) + " kv heads (" + num(p.kvReplicas) +
+                              " copies each) of " + num(p.kvSlices) +
                               " slices, q heads of " + num(p.qSlices) + ", " + num(S) +
                               " slices per cluster");
   // v's rows gather until one slice holds an f32 flit: its bf16 half is the scatter's packet,

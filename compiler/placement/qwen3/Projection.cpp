@@ -60,7 +60,36 @@ HeadTypes declareHead(StageBuilder &b, const std::string &p, const ProjectionPla
 
 struct Axes {
   Expr h, q, p, nh, n, g, d, t, k, rq, ct, tw, cx, rk, rx, xv, xq, xk, xr;
+  Expr rr = Expr::one(); // k's and v's copies on a cluster (declared only with several)
+  Expr ck = Expr::one(); // a lone kv head's copy per cluster (declared only then)
+  Expr qr = Expr::one(); // q's copies on a cluster (declared only with several)
 };
+
+// A head's slices: its place among the cluster's `perCluster` heads (only with several: a lone
+// head's `N % 1` would cover N twice), its copy (only with several), then `inner`.
+Expr headSlices(const Expr &head, int64_t perCluster, const Expr &copy, int64_t copies,
+                std::vector<Expr> inner) {
+  std::vector<Expr> items;
+  if (perCluster > 1)
+    items.push_back(head % perCluster);
+  if (copies > 1)
+    items.push_back(copy);
+  items.insert(items.end(), inner.begin(), inner.end());
+  return Expr::pair(items);
+}
+
+Expr qSlicesOf(const ProjectionPlan &p, const Axes &a, std::vector<Expr> inner) {
+  return headSlices(a.nh, p.qHeadsPerCluster, a.qr, p.qReplicas, std::move(inner));
+}
+
+Expr kvSlices(const ProjectionPlan &p, const Axes &a, std::vector<Expr> inner) {
+  return headSlices(a.n, p.kvHeadsPerCluster, a.rr, p.kvReplicas, std::move(inner));
+}
+
+// A kv head's cluster: N over the clusters, or a lone head's copy on each.
+Expr kvCluster(const ProjectionPlan &p, const Axes &a) {
+  return p.kvClusterCopies > 1 ? a.ck : a.n / p.kvHeadsPerCluster;
+}
 
 Axes declareAxes(StageBuilder &b, const Qwen3Shape &s, const ProjectionPlan &p) {
   const TargetModel &t = b.target();
@@ -71,12 +100,18 @@ Axes declareAxes(StageBuilder &b, const Qwen3Shape &s, const ProjectionPlan &p) 
          b.axis("D", s.headDim), b.axis("T", p.chunkKeys), b.axis("K", 1),
          // Copies: the tables on every q head's slices of each cluster, x stored twice for
          // RoPE's swap, x^ on each cluster, a k head on each q head of its group, x^'s rings.
-         b.axis("RQ", p.qHeadsPerCluster), b.axis("CT", t.clusters), b.axis("TW", 2),
+         b.axis("RQ", p.qHeadsPerCluster * p.qReplicas), b.axis("CT", t.clusters), b.axis("TW", 2),
          b.axis("CX", t.clusters), b.axis("RK", p.kCopies), b.axis("RX", p.xRings),
          // Fresh axes of the Switch Engine's broadcasts: v's gather, a q head's ring, a k
          // head's ring, x^'s ring.
          b.axis("XV", p.vGather), b.axis("XQ", p.qSlices), b.axis("XK", p.kvSlices),
          b.axis("XR", p.xRing)};
+  if (p.kvReplicas > 1)
+    a.rr = b.axis("RR", p.kvReplicas);
+  if (p.kvClusterCopies > 1)
+    a.ck = b.axis("CK", p.kvClusterCopies);
+  if (p.qReplicas > 1)
+    a.qr = b.axis("QR", p.qReplicas);
   return a;
 }
 
@@ -117,32 +152,33 @@ ProjectionTypes declareTypes(StageBuilder &b, const ProjectionPlan &p, const Axe
   y.xn = b.stream("xn", bf, a.cx, Expr::pair({a.rx, a.xr}), h / F, h % F);
 
   const int64_t qL = p.qLanes, kvL = p.kvLanes, lanes = t.trfLanes;
-  const Expr qc = a.nh / p.qHeadsPerCluster, qs = Expr::pair({a.nh % p.qHeadsPerCluster, d / qL});
+  const Expr qc = a.nh / p.qHeadsPerCluster, qs = qSlicesOf(p, a, {d / qL});
   y.qwdm = b.dm("qwdm", bf, qc, qs, Expr::pair({d % qL, h}));
   y.qwload = b.stream("qwload", bf, qc, qs, Expr::pair({d % qL, h / F}), h % F);
   y.qwtrf = b.trf("qwtrf", bf, qc, qs, d % qL, h);
   y.qacc = b.stream("qacc", f, qc, qs, one, (d % qL).pad(lanes));
   y.qpart = b.dm("qpart", f, qc, qs, d % qL);
-  const Expr kc = a.n / p.kvHeadsPerCluster, nk = a.n % p.kvHeadsPerCluster;
-  const Expr ks = Expr::pair({nk, d / kvL});
+  const Expr kc = kvCluster(p, a);
+  const Expr ks = kvSlices(p, a, {d / kvL});
   y.kvwdm = b.dm("kvwdm", bf, kc, ks, Expr::pair({d % kvL, h}));
   y.kvwload = b.stream("kvwload", bf, kc, ks, Expr::pair({d % kvL, h / F}), h % F);
   y.kvwtrf = b.trf("kvwtrf", bf, kc, ks, d % kvL, h);
   y.kvacc = b.stream("kvacc", f, kc, ks, one, (d % kvL).pad(lanes));
   y.kvpart = b.dm("kvpart", f, kc, ks, d % kvL);
 
-  const Expr vGroup = Expr::pair({nk, d / F32, d / kvL % p.vGather});
-  const Expr vOne = Expr::pair({nk, d / F32, one.pad(p.vGather)});
+  const Expr vGroup = kvSlices(p, a, {d / F32, d / kvL % p.vGather});
+  const Expr vOne = kvSlices(p, a, {d / F32, one.pad(p.vGather)});
   y.vpf = b.stream("vpf", f, kc, vGroup, one, d % kvL);
-  y.vpb = b.stream("vpb", f, kc, Expr::pair({nk, d / F32, a.xv}), d / kvL % p.vGather, d % kvL);
+  y.vpb = b.stream("vpb", f, kc, kvSlices(p, a, {d / F32, a.xv}), d / kvL % p.vGather,
+                   d % kvL);
   y.vgath = b.dm("vgath", f, kc, vOne, d % F32);
   y.vps = b.stream("vps", f, kc, vOne, one, d % F32);
   y.vpart = b.dm("vpart", bf, kc, vOne, d % F32);
 
   y.qpf = b.stream("qpf", f, qc, qs, one, d % qL);
-  y.qpb = b.stream("qpb", f, qc, Expr::pair({a.nh % p.qHeadsPerCluster, a.xq}), d / qL, d % qL);
+  y.qpb = b.stream("qpb", f, qc, qSlicesOf(p, a, {a.xq}), d / qL, d % qL);
   y.kpf = b.stream("kpf", f, kc, ks, one, d % kvL);
-  y.kpb = b.stream("kpb", f, kc, Expr::pair({nk, a.xk}), d / kvL, d % kvL);
+  y.kpb = b.stream("kpb", f, kc, kvSlices(p, a, {a.xk}), d / kvL, d % kvL);
 
   const Expr tables = Expr::pair({a.rq, one.pad(p.qSlices)});
   y.qrep = b.dm("qrep", bf, a.ct, tables, d);
@@ -333,6 +369,29 @@ Context vGatherContext(const ProjectionPlan &p, const TargetModel &t) {
   return p.kvLanes * 4 == t.subFetchAccessBytes ? Context::sub : Context::main;
 }
 
+// The header's paragraphs on q's and k's and v's copies (a shard's few heads), if any.
+void describeCopies(StageBuilder &b, const Qwen3Shape &s, const ProjectionPlan &p) {
+  const TargetModel &t = b.target();
+  if (p.qReplicas > 1)
+    b.describe(wrapParagraph(
+        "\nq's " + num(s.qDim()) + " rows are fewer than " + num(p.qLanes) +
+        " per slice over all " + num(t.totalSlices()) + " slices: each q head's rows sit on " +
+        num(p.qSlices) + " slices, " + num(p.qReplicas) +
+        " copies of them per cluster (QR: the weights DMA'd to each; the RoPE tables on " +
+        "every copy's heads, RQ), so they cover the cluster like x^; q_out reads copy 0."));
+  if (p.kvReplicas > 1)
+    b.describe(wrapParagraph(
+        "\nk's and v's " + num(s.kvDim()) + " rows are fewer than " + num(p.kvLanes) +
+        " per slice over all " + num(t.totalSlices()) + " slices: each kv head's rows sit on " +
+        num(p.kvSlices) + " slices, " + num(p.kvReplicas) +
+        " copies of them per cluster (RR: the weights DMA'd to each)" +
+        (p.kvClusterCopies > 1 ? ", the lone kv head on each of the " + num(t.clusters) +
+                                     " clusters (CK)"
+                               : std::string()) +
+        ", so they cover the cluster like x^ and the RoPE tables; the gathers run within each "
+        "copy and the scatters into the caches read copy 0."));
+}
+
 void describe(StageBuilder &b, const Qwen3Shape &s, const ProjectionPlan &p) {
   const TargetModel &t = b.target();
   auto heads = [](int64_t perCluster) { return "0.." + num(perCluster - 1); };
@@ -367,6 +426,7 @@ void describe(StageBuilder &b, const Qwen3Shape &s, const ProjectionPlan &p) {
       num(t.slicesPerCluster) + " slices of each cluster (q: " + num(p.qLanes) + " lanes, heads " +
       heads(p.qHeadsPerCluster) + " in cluster 0; k and v: " + num(p.kvLanes) +
       " lanes, kv heads " + heads(p.kvHeadsPerCluster) + " in cluster 0)."));
+  describeCopies(b, s, p);
   if (p.qPasses > 1)
     b.describe(wrapParagraph(
         "\nq runs in " + num(p.qPasses) + " passes of " + num(s.heads / p.qPasses) +
@@ -419,10 +479,10 @@ llvm::Error buildProjection(StageBuilder &b, const Qwen3Shape &s, int64_t) {
   const ProjectionTypes y = declareTypes(b, p, a);
   const HeadTypes qh =
       declareHead(b, "q", p, a.nh / p.qHeadsPerCluster,
-                  Expr::pair({a.nh % p.qHeadsPerCluster, Expr::one().pad(p.qSlices)}), a.d, a.tw);
+                  qSlicesOf(p, a, {Expr::one().pad(p.qSlices)}), a.d, a.tw);
   const HeadTypes kh = declareHead(
-      b, "k", p, a.n / p.kvHeadsPerCluster,
-      Expr::pair({a.n % p.kvHeadsPerCluster, a.rk, Expr::one().pad(p.qSlices)}), a.d, a.tw);
+      b, "k", p, kvCluster(p, a),
+      kvSlices(p, a, {a.rk, Expr::one().pad(p.qSlices)}), a.d, a.tw);
 
   Value x = b.input("x", y.vec);
   Value qWeight = b.input("q_weight", y.qw);
