@@ -30,10 +30,7 @@ H, NH, NKV, D, I, V = 1024, 16, 8, 128, 3072, 151936
 # Qwen3 dense sizes: hidden, q heads, kv heads, intermediate, tied.
 SHAPES = {"0.6B": (1024, 16, 8, 3072, True), "1.7B": (2048, 16, 8, 6144, True),
           "4B": (2560, 32, 8, 9728, True), "8B": (4096, 32, 8, 12288, False),
-          "14B": (5120, 40, 8, 17408, False),
-          # Not a Qwen3 size: 0.6B's layer twice over, so that each of two tensor-parallel chips
-          # holds 0.6B's heads and MLP (test/multichip).
-          "0.6B-x2": (1024, 32, 16, 6144, True)}
+          "14B": (5120, 40, 8, 17408, False)}
 
 # bf16 high byte = sign | exponent[7:1]; the low byte's top bit is exponent[0]. Exponent bits
 # 7:1 = 0b0111100 (60) gives exponents 120/121: |value| in [2^-7, 2^-5) = [0.0078, 0.031), a
