@@ -5,7 +5,9 @@ the 64 layers). A generated token's decode step: the chip's stages (every chip r
 shapes, so rank 0's counters are the step's), the link's all-reduces (the embedding row's and
 two per layer) and the logits' gather, against a roofline of the chip's HBM bytes at 1.5 TB/s
 plus the same link time. Target: TP 4 <= 1.3x. The all-reduces' share of the step is shown.
-The 512-token prefill is not split yet: the row says so."""
+Then a 512-token prompt's time to the first token, through the chips' prefill stages, against a
+roofline that counts each chip's share at its bound (its layers' MACs at 131,072 per cycle or
+their weights at 1.5 TB/s, its LM head block at 1.5 TB/s) plus the link time."""
 import json
 import math
 import os
@@ -30,7 +32,10 @@ def gather(chips, bytes_per_chip):
     return STARTUP + math.ceil((chips - 1) * bytes_per_chip / PCIE)
 
 
-def tp_run(binary, out, chips):
+MACS_PER_CYCLE = 131072
+
+
+def tp_run(binary, out, chips, ids=(1, 2), new=2):
     """rank 0's report of a 1-layer run over `chips` ranks, or the error line."""
     work = os.path.join(out, "tp")
     os.makedirs(work, exist_ok=True)
@@ -39,8 +44,8 @@ def tp_run(binary, out, chips):
         json.dump(CONFIG, f)
     cmd = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(chips),
            os.path.join(binary, "rngd-qwen3"), "--tensor-parallel", str(chips), "--config",
-           config, "--layers", "1", "--token-ids", "1,2", "--max-new-tokens", "2", "--report",
-           report, "--quiet"]
+           config, "--layers", "1", "--token-ids", ",".join(map(str, ids)), "--max-new-tokens",
+           str(new), "--report", report, "--quiet"]
     env = dict(os.environ, RNGD_CACHE_DIR=os.path.join(out, "stage-cache"))
     done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     if done.returncode != 0:
@@ -83,5 +88,30 @@ def print_tensor_parallel(binary, out):
                    if target else "")
         print("%-5d %-12s %12.0f %12.0f %7.2fx %9.1f%%  %s" % (
             chips, "decode step", step, roof, ratio, 100.0 * link / step, verdict))
-        print("%-5d %-12s not run: the prefill stages are not split over chips yet" %
-              (chips, "prefill 512"))
+        print_prefill(binary, out, chips)
+
+
+def print_prefill(binary, out, chips, n=512):
+    """The 512-token prompt's time to the first token over `chips` chips, scaled per layer."""
+    r, error = tp_run(binary, out, chips, range(1, n + 1), 1)
+    if error or not r.get("prefill"):
+        print("%-5d %-12s not prefilled: %s" % (chips, "prefill %d" % n,
+                                                error or "the chip's prefill stages do not place"))
+        return
+    H, inter, layers = CONFIG["hidden_size"], CONFIG["intermediate_size"], CONFIG["num_hidden_layers"]
+    heads, kv = CONFIG["num_attention_heads"] // chips, CONFIG["num_key_value_heads"] // chips
+    block = math.ceil(CONFIG["vocab_size"] / chips)
+    stages = {s["stage"]: s for s in r["stages"]}
+    head = stages["final_layer"]["cycles"] / stages["final_layer"]["launches"]
+    embed, logits = all_reduce(chips, n * H * 2), gather(chips, block * 2)
+    per_layer = r["time_to_first_token"]["cycles"] - head - embed - logits
+    ttft = layers * per_layer + head + embed + logits
+    q = heads * 128
+    params = H * (q + 2 * kv * 128) + q * H + 3 * H * inter // chips  # the chip's matrices
+    macs = n * params + 2 * heads * 128 * n * (n + 1) / 2
+    link = 2 * all_reduce(chips, n * H * 2)
+    layer = max(macs / MACS_PER_CYCLE, 2 * params / HBM_BYTES_PER_CYCLE) + link
+    roof = layers * layer + block * H * 2 / HBM_BYTES_PER_CYCLE + embed + logits
+    link_all = layers * link + embed + logits
+    print("%-5d %-12s %12.0f %12.0f %7.2fx %9.1f%%" % (chips, "prefill %d" % n, ttft, roof,
+                                                       ttft / roof, 100.0 * link_all / ttft))

@@ -34,6 +34,8 @@ const std::map<std::string, StageFn> &stageBuilders() {
       {"prefill_attention", qwen3::buildPrefillAttention},
       {"prefill_attention_partial", qwen3::buildPrefillAttentionPartial},
       {"prefill_decoder", qwen3::buildPrefillDecoder},
+      {"prefill_decoder_out", qwen3::buildPrefillDecoderOut},
+      {"prefill_decoder_mlp", qwen3::buildPrefillDecoderMlp},
       {"batch_projection", qwen3::buildBatchProjection},
       {"batch_kv_store", qwen3::buildBatchKvStore},
       {"batch_attention_norm", qwen3::buildBatchAttentionNorm},
@@ -61,6 +63,12 @@ const std::vector<std::string> &tensorParallelStageNames() {
   return names;
 }
 
+const std::vector<std::string> &tensorParallelPrefillStageNames() {
+  static const std::vector<std::string> names = {"prefill_projection", "prefill_attention_first",
+                                                 "prefill_decoder_out", "prefill_decoder_mlp"};
+  return names;
+}
+
 const std::vector<std::string> &prefillStageNames() {
   static const std::vector<std::string> names = {"prefill_projection", "prefill_attention_first",
                                                  "prefill_attention", "prefill_decoder"};
@@ -68,7 +76,8 @@ const std::vector<std::string> &prefillStageNames() {
 }
 
 const std::vector<std::string> &extraPrefillStageNames() {
-  static const std::vector<std::string> names = {"prefill_attention_partial"};
+  static const std::vector<std::string> names = {"prefill_attention_partial",
+                                                 "prefill_decoder_out", "prefill_decoder_mlp"};
   return names;
 }
 

@@ -73,13 +73,17 @@ void oProj(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, const D
 }
 
 // x's copy on its slices and the norm weight in the VRF.
-void decoderInputs(StageBuilder &b, const DecoderTypes &y, const DecoderArgs &a, OProj &o) {
-  Value xv = b.view("xv", a.x, 0, y.xv);
-  o.x = b.dma("xd", xv, y.xj);
+Value normWeightVrf(StageBuilder &b, const DecoderTypes &y, const DecoderArgs &a) {
   Value wnd = b.dma("wnd", a.normWeight, y.wn);
   Value n1 = b.fetch("n1", Context::sub, wnd, y.wnsub);
   Value n2 = b.collect("n2", n1);
-  o.normWeight = b.toVrf("wnv", n2, y.wnvrf);
+  return b.toVrf("wnv", n2, y.wnvrf);
+}
+
+void decoderInputs(StageBuilder &b, const DecoderTypes &y, const DecoderArgs &a, OProj &o) {
+  Value xv = b.view("xv", a.x, 0, y.xv);
+  o.x = b.dma("xd", xv, y.xj);
+  o.normWeight = normWeightVrf(b, y, a);
 }
 
 // `acc` + `addend` through the VRF (the addend fetched first, into the VRF): one f32 add pass
@@ -452,6 +456,50 @@ std::vector<Value> mlp(StageBuilder &b, const Passes &passes, const DecoderArgs 
 
 } // namespace
 
+namespace {
+
+// The MLP over the normalised halves `hn` with the residual halves `r`, then y: the down sums'
+// quarters joined and written over y's first bytes.
+void mlpAndOutput(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &ax,
+                  const DecoderTypes &y, const DecoderArgs &a, const std::vector<Value> &hn,
+                  const std::vector<Value> &r) {
+  Passes passes{p, y, p, y};
+  if (p.tail) {
+    passes.tailPlan = decoderTailPlan(p);
+    DecoderAxes at = declareTailAxes(b, passes.tailPlan, ax);
+    declareGateUp(b, passes.tailPlan, at, passes.tailTypes, "T");
+    declareDown(b, passes.tailPlan, at, passes.tailTypes, "T");
+  }
+  std::vector<Value> out = mlp(b, passes, a, hn, r);
+  Value yq = out.size() == 1   ? out[0]
+             : p.xParts == 1 ? b.dmJoin("yq", out, y.yq)
+                             : b.reinterpret("yq", b.dmJoin("yj", out, y.yjoin), y.yq);
+  Value yv = b.view("yv", a.y, 0, y.yv);
+  b.dmaInto(yq, yv);
+}
+
+// A [T, H] activation in x's layout, as the residual's and the norm's halves read it: one DMA
+// into x's slices, then each half (of each part of x) a view of it, copied DM to DM where it is
+// read through a view again (down's residual) or joined (x in parts).
+std::vector<Value> loadHalves(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
+                              Value hbm, const std::string &tag, bool copied) {
+  Value d = b.dma(tag + "d", b.view(tag + "v", hbm, 0, y.xv), y.xj);
+  const int64_t cells = p.u * p.rowsPerSlice;
+  std::vector<Value> halves;
+  for (int64_t h = 0; h < p.halves; ++h) {
+    std::vector<Value> parts;
+    for (int64_t k = 0; k < p.xParts; ++k) {
+      const std::string H = idx(h) + xTag(p, k);
+      Value v = b.dmView(tag + H, d, (h * p.xParts + k) * cells, std::nullopt, y.half);
+      parts.push_back(copied || p.xParts > 1 ? b.dma(tag + "c" + H, v, y.half) : v);
+    }
+    halves.push_back(joinedHalf(b, p, y, parts, h));
+  }
+  return halves;
+}
+
+} // namespace
+
 llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t T) {
   llvm::Expected<DecoderPlan> plan = planPrefillDecoder(s, b.target(), T);
   if (!plan)
@@ -472,19 +520,76 @@ llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t T)
   a.y = b.output("y", y.x);
   std::vector<Value> r;
   const std::vector<Value> hn = residualAndNorm(b, s, p, y, a, r);
-  Passes passes{p, y, p, y};
-  if (p.tail) {
-    passes.tailPlan = decoderTailPlan(p);
-    DecoderAxes at = declareTailAxes(b, passes.tailPlan, ax);
-    declareGateUp(b, passes.tailPlan, at, passes.tailTypes, "T");
-    declareDown(b, passes.tailPlan, at, passes.tailTypes, "T");
+  mlpAndOutput(b, p, ax, y, a, hn, r);
+  return llvm::Error::success();
+}
+
+llvm::Error buildPrefillDecoderOut(StageBuilder &b, const Qwen3Shape &s, int64_t T) {
+  llvm::Expected<DecoderPlan> plan = planPrefillDecoder(s, b.target(), T);
+  if (!plan)
+    return plan.takeError();
+  const DecoderPlan &p = *plan;
+  DecoderAxes ax = declareAxes(b, s, p, T);
+  DecoderTypes y = declareTypes(b, s, p, ax, T);
+  describeDecoder(b, s, p, T, y.xLayout);
+  b.describe(wrapLines("\n`prefill_decoder_out` is the first part on one chip of a tensor-"
+                       "parallel group: y = bf16(x + W_o a) for the chip's heads (o_proj and the "
+                       "residual above, nothing after); the chips' y are summed, x given to one "
+                       "chip only."));
+  DecoderArgs a;
+  a.attn = b.input("attn", y.ah);
+  a.x = b.input("x", y.x);
+  a.oWeight = b.input("o_weight", y.ow);
+  a.y = b.output("y", y.x);
+  // r of each half of each part of x, in x's order (half, then part), joined as x's tensor.
+  OProj o;
+  std::vector<Value> ads, r(size_t(p.halves * p.xParts));
+  for (int64_t k = 0; k < p.xParts; ++k) {
+    oProj(b, p, y, a, k, ads, o);
+    if (k == 0)
+      o.x = b.dma("xd", b.view("xv", a.x, 0, y.xv), y.xj);
+    for (int64_t h = 0; h < p.halves; ++h)
+      r[size_t(h * p.xParts + k)] = residualHalf(b, p, y, o, h, k);
   }
-  std::vector<Value> out = mlp(b, passes, a, hn, r);
-  Value yq = out.size() == 1   ? out[0]
-             : p.xParts == 1 ? b.dmJoin("yq", out, y.yq)
-                             : b.reinterpret("yq", b.dmJoin("yj", out, y.yjoin), y.yq);
-  Value yv = b.view("yv", a.y, 0, y.yv);
-  b.dmaInto(yq, yv);
+  const Expr xs = Expr::pair({ax.kg, ax.hx / p.rowsPerSlice});
+  Value whole = r.size() == 1
+                    ? r[0]
+                    : b.dmJoin("rj", r,
+                               b.dm("rall", b.bf16(), ax.kcl, xs,
+                                    Expr::pair({b.axis("KHP", int64_t(r.size())), ax.u,
+                                                ax.hx % p.rowsPerSlice})));
+  b.dmaInto(b.reinterpret("rx", whole, y.xj), b.view("yv", a.y, 0, y.xv));
+  return llvm::Error::success();
+}
+
+llvm::Error buildPrefillDecoderMlp(StageBuilder &b, const Qwen3Shape &s, int64_t T) {
+  llvm::Expected<DecoderPlan> plan = planPrefillDecoder(s, b.target(), T);
+  if (!plan)
+    return plan.takeError();
+  const DecoderPlan &p = *plan;
+  DecoderAxes ax = declareAxes(b, s, p, T);
+  DecoderTypes y = declareTypes(b, s, p, ax, T);
+  describeDecoder(b, s, p, T, y.xLayout);
+  b.describe(wrapLines("\n`prefill_decoder_mlp` is the second part on one chip of a tensor-"
+                       "parallel group: h = RMSNorm(r) of the summed r, then y = bf16(x + "
+                       "W_down(silu(W_gate h) * W_up h)) for the chip's block of L; the chips' y "
+                       "are summed, x (r) given to one chip only."));
+  DecoderArgs a;
+  Value rIn = b.input("r", y.x);
+  a.x = b.input("x", y.x);
+  a.normWeight = b.input("post_rms_weight", y.vec);
+  a.gateWeight = b.input("gate_weight", y.lw);
+  a.upWeight = b.input("up_weight", y.lw);
+  a.downWeight = b.input("down_weight", y.dw);
+  a.y = b.output("y", y.x);
+  OProj o;
+  o.normWeight = normWeightVrf(b, y, a);
+  const std::vector<Value> rh = loadHalves(b, p, y, rIn, "r", false);
+  const std::vector<Value> xh = loadHalves(b, p, y, a.x, "x", true);
+  std::vector<Value> hn;
+  for (int64_t h = 0; h < p.halves; ++h)
+    hn.push_back(normHalf(b, s, y, o, rh[size_t(h)], h));
+  mlpAndOutput(b, p, ax, y, a, hn, xh);
   return llvm::Error::success();
 }
 

@@ -24,6 +24,10 @@ llvm::Error buildPrefillProjection(StageBuilder &b, const Qwen3Shape &shape, int
 llvm::Error buildPrefillAttentionFirst(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 llvm::Error buildPrefillAttention(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+// prefill_decoder in two parts for a chip of a tensor-parallel group, like decoder_out and
+// decoder_mlp.
+llvm::Error buildPrefillDecoderOut(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+llvm::Error buildPrefillDecoderMlp(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 // The batched decode step's own stages (T: the batch padded to a block size).
 llvm::Error buildBatchProjection(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 llvm::Error buildBatchKvStore(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);

@@ -7,7 +7,8 @@
 // DIR/<stage>_t<T>.mlir. A shape the generator cannot place is refused with the rule it fails.
 // --pool-chunks sizes the KV pool of batch_kv_store, batch_attention_first and batch_attention
 // (in KV chunks; the other stages ignore it). --tensor-parallel N writes one chip's decode stages
-// for its shard of a group of N chips (docs/multichip.md).
+// for its shard of a group of N chips (docs/multichip.md), and with --tokens its prefill stages
+// at those block sizes.
 #include "compiler/placement/Qwen3Stages.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -100,7 +101,10 @@ int main(int argc, char **argv) {
     shape = shard;
     for (const std::string &s : placement::tensorParallelStageNames())
       jobs.push_back({s, 1, s});
-    counts.clear(); // a tensor-parallel chip runs the decode stages only
+    for (const std::string &s : placement::tensorParallelPrefillStageNames())
+      for (int64_t t : tokenCounts)
+        jobs.push_back({s, t, placement::prefillStageName(s, t)});
+    counts.clear(); // the prefill stages only at --tokens' sizes
   } else {
     for (const std::string &s : placement::decodeStageNames())
       jobs.push_back({s, 1, s});

@@ -14,9 +14,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <stdexcept>
 
 namespace rngd::qwen3::cli {
 
@@ -30,11 +32,36 @@ std::string gigabytes(uint64_t bytes) {
   return text;
 }
 
+
+/// The prefill block sizes a prompt of n tokens runs in on a chip: the blocks of the generator's
+/// sizes whose stages place for the shard, when the prompt lies in the first KV chunk (a chip's
+/// prefill has no attention over earlier chunks yet). Empty: token by token.
+std::vector<int> prefillSizes(const Options &opt, const Qwen3Config &shard, int n,
+                              const TargetModel &target) {
+  if (opt.noPrefill || n > kChunk)
+    return {};
+  // The chip's prefill stages, and prefill_decoder, whose arguments size the block's buffers.
+  std::vector<std::string> stages = placement::tensorParallelPrefillStageNames();
+  stages.push_back("prefill_decoder");
+  std::vector<int> placed;
+  std::string err;
+  for (int64_t T : placement::prefillTokenCounts())
+    if (checkPlacement(shard, target, stages, int(T), err))
+      placed.push_back(int(T));
+  if (placed.empty())
+    return {};
+  std::vector<int> blocks = Pipeline::prefillBlocks(n, placed);
+  std::sort(blocks.begin(), blocks.end());
+  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  return blocks;
+}
+
 /// The shard's shape: the chip count must split the heads and the MLP (placement::shardQwen3's
 /// rule), the shard's stages must place, and its HBM (weights, a KV cache for `positions`
-/// positions, activations) must fit one chip. Refused before any weight is read.
+/// positions, activations, the prefill's buffers at `sizes`) must fit one chip. Refused before
+/// any weight is read.
 Qwen3Config checkShard(const Options &opt, const Qwen3Config &model, int chips, int positions,
-                       const TargetModel &target) {
+                       const std::vector<int> &sizes, const TargetModel &target) {
   placement::Qwen3Shape shape, shard;
   shape.hidden = model.hiddenSize;
   shape.intermediate = model.intermediateSize;
@@ -51,7 +78,8 @@ Qwen3Config checkShard(const Options &opt, const Qwen3Config &model, int chips, 
           std::to_string(cfg.numHeads) + " q / " + std::to_string(cfg.numKvHeads) +
           " kv heads, intermediate " + std::to_string(cfg.intermediateSize) + " per chip): " +
           err);
-  HbmPlan plan = Pipeline::hbmPlan(cfg, positions, false, model.tieWordEmbeddings, {}, target);
+  HbmPlan plan =
+      Pipeline::hbmPlan(cfg, positions, false, model.tieWordEmbeddings, sizes, target, true);
   if (plan.total() > target.hbmCapacityBytes)
     fatal("--tensor-parallel " + std::to_string(chips) + ": a chip's shard needs " +
           gigabytes(plan.total()) + " of HBM (weights of " + std::to_string(opt.layers) +
@@ -79,16 +107,25 @@ std::unique_ptr<Weights> loadShard(const Options &opt, const Qwen3Config &model,
   return shard;
 }
 
-/// The chip's stages, compiled into the cache: rank 0 first, then the others (a hit when the
-/// ranks share the cache directory; compiled again on another host's disk).
-std::string compileStages(const Qwen3Config &shard, const TargetModel &target, Collective &group) {
+/// The chip's stages (and its prefill stages at `sizes`), compiled into the cache: rank 0 first,
+/// then the others (a hit when the ranks share the cache directory; compiled again on another
+/// host's disk).
+std::string compileStages(const Qwen3Config &shard, const std::vector<int> &sizes,
+                          const TargetModel &target, Collective &group) {
   const std::string dir = stageCacheDir(shard, target);
+  std::vector<std::pair<std::string, int>> jobs; // (stage, tokens)
+  for (const std::string &stage : placement::tensorParallelStageNames())
+    jobs.push_back({stage, 1});
+  for (int T : sizes)
+    for (const std::string &stage : placement::tensorParallelPrefillStageNames())
+      jobs.push_back({stage, T});
   int ok = 1;
   std::string err;
   for (int turn = 0; turn < 2; ++turn) {
     if ((group.rank() == 0) == (turn == 0))
-      for (const std::string &stage : placement::tensorParallelStageNames())
-        if (ok && !ensureStage(dir, shard, target, stage, 1, stage, err))
+      for (const auto &[stage, T] : jobs)
+        if (ok && !ensureStage(dir, shard, target, stage, T,
+                               T == 1 ? stage : placement::prefillStageName(stage, T), err))
           ok = 0;
     if (turn == 0)
       group.broadcast(&ok, sizeof ok, 0);
@@ -99,7 +136,8 @@ std::string compileStages(const Qwen3Config &shard, const TargetModel &target, C
 }
 
 /// Rank 0's output: the generated text (alone with --quiet), --json's object, the report.
-void printResult(const Options &opt, const Pipeline &pipe, const Qwen3Config &model,
+void printResult(const Options &opt, const Pipeline &pipe, const std::vector<int> &stages,
+                 const std::vector<int> &sizes,
                  const GenerateResult &result, const std::string &text, int chips) {
   RunTotals totals;
   totals.promptTokens = int(opt.tokens.size());
@@ -109,9 +147,14 @@ void printResult(const Options &opt, const Pipeline &pipe, const Qwen3Config &mo
   totals.firstTokenCycles = result.firstTokenCycles;
   totals.firstTokenLaunches = result.firstTokenLaunches;
   totals.loopSeconds = result.loopSeconds;
-  Qwen3Config run = model;
-  run.numLayers = opt.layers;
-  nlohmann::json rep = buildReport(pipe, Pipeline::tensorParallelStages(), run, totals);
+  if (!sizes.empty()) {
+    totals.prefillTokens = totals.promptTokens;
+    totals.prefillBlocks = Pipeline::prefillBlocks(totals.promptTokens, sizes);
+    totals.prefillCycles = result.prefillCycles;
+    totals.prefillLaunches = result.prefillLaunches;
+  }
+  // The chip's shape: the prefill's roofline counts one chip's share of the work.
+  nlohmann::json rep = buildReport(pipe, stages, pipe.config(), totals);
   rep["tensor_parallel"] = chips;
   if (opt.json) {
     nlohmann::json j = {{"tensor_parallel", chips},
@@ -174,27 +217,44 @@ int runTensorParallel(Options opt, Collective &group) {
           std::to_string(opt.maxNewTokens) + " new take " + std::to_string(wanted) +
           " positions, more than the model's max_position_embeddings " +
           std::to_string(model.maxPositionEmbeddings));
-  int32_t positions = int32_t(wanted);
-  group.broadcast(&positions, sizeof positions, 0);
+  int32_t counts[2] = {int32_t(wanted), int32_t(opt.tokens.size())}; // positions, prompt
+  group.broadcast(counts, sizeof counts, 0);
+  const int positions = counts[0];
   if (positions < 1)
     fatal("no prompt: give --prompt TEXT or --token-ids");
-  const Qwen3Config shardCfg = checkShard(opt, model, chips, positions, target);
+  Qwen3Config sizing = shardConfig(model, chips);
+  sizing.numLayers = opt.layers;
+  const std::vector<int> sizes = prefillSizes(opt, sizing, counts[1], target);
+  const Qwen3Config shardCfg = checkShard(opt, model, chips, positions, sizes, target);
   const std::unique_ptr<Weights> shard = loadShard(opt, model, rank, chips);
-  const std::string dir = compileStages(shardCfg, target, group);
+  const std::string dir = compileStages(shardCfg, sizes, target, group);
   TensorParallel tp;
   tp.collective = &group;
   tp.vocab = model.vocabSize;
-  Pipeline pipe(dir, *shard, positions, false, {}, tp);
+  Pipeline pipe(dir, *shard, positions, false, sizes, tp);
+  // The plan checkShard admitted the shard with is what the device allocated.
+  const HbmPlan used = Pipeline::hbmPlan(shardCfg, positions, false, model.tieWordEmbeddings,
+                                         sizes, target, true);
+  if (pipe.device().hbmUsed() != used.total())
+    throw std::runtime_error("internal error: the chip's HBM in use, " +
+                             std::to_string(pipe.device().hbmUsed()) +
+                             " bytes, differs from Pipeline::hbmPlan's " +
+                             std::to_string(used.total()));
   if (rank != 0) {
     pipe.followSteps();
     return 0;
   }
-  Session session(pipe, Pipeline::tensorParallelStages());
+  std::vector<int> stages = Pipeline::tensorParallelStages();
+  if (!sizes.empty())
+    for (int s : pipe.prefillStages())
+      stages.push_back(s);
+  Session session(pipe, stages);
   Sampler sampler(opt.sampling);
   sampler.setPrompt(opt.tokens);
   GenerateOptions gen;
   gen.maxNewTokens = opt.maxNewTokens;
   gen.stopIds = stopTokenIds(opt.modelDir);
+  gen.prefill = !sizes.empty();
   std::unique_ptr<TextStream> stream =
       tokenizer ? std::make_unique<TextStream>(*tokenizer, opt.stops) : nullptr;
   std::string text;
@@ -208,7 +268,7 @@ int runTensorParallel(Options opt, Collective &group) {
   pipe.endFollowers();
   if (stream)
     text += stream->finish();
-  printResult(opt, pipe, model, result, text, chips);
+  printResult(opt, pipe, stages, sizes, result, text, chips);
   return 0;
 }
 

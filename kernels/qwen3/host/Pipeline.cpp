@@ -30,6 +30,7 @@ const char *const kStages[NumStages] = {"embedding",         "projection",
                                         "prefill_projection",
                                         "prefill_attention_first", "prefill_attention",
                                         "prefill_decoder",   "prefill_attention_partial",
+                                        "prefill_decoder_out", "prefill_decoder_mlp",
                                         "batch_projection",
                                         "batch_kv_store",    "batch_attention_first",
                                         "batch_attention",   "batch_attention_norm",
@@ -139,7 +140,7 @@ std::map<std::string, uint64_t> prefillBufferBytes(const Qwen3Config &cfg,
 
 HbmPlan Pipeline::hbmPlan(const Qwen3Config &cfg, int positions, bool deviceLookup,
                           bool tiedHead, const std::vector<int> &prefillSizes,
-                          const rngd::TargetModel &target) {
+                          const rngd::TargetModel &target, bool tensorParallel) {
   const uint64_t align = uint64_t(target.hbmArgumentAlignment);
   auto padded = [&](uint64_t bytes) { return (bytes + align - 1) / align * align; };
   const uint64_t H = cfg.hiddenSize, Q = uint64_t(cfg.numHeads) * cfg.headDim, D = cfg.headDim;
@@ -168,6 +169,12 @@ HbmPlan Pipeline::hbmPlan(const Qwen3Config &cfg, int positions, bool deviceLook
                                                    "head_rms_weight")));
     for (const auto &[name, bytes] : prefillBufferBytes(cfg, target, prefillSizes))
       plan.activations += padded(bytes);
+  }
+  if (tensorParallel) { // tp.partial; prefill.zero, as large as prefill.x0
+    plan.activations += padded(H * 2);
+    if (!prefillSizes.empty())
+      plan.activations +=
+          padded(prefillBufferBytes(cfg, target, prefillSizes).at("prefill.x0"));
   }
   return plan;
 }
@@ -216,9 +223,8 @@ Pipeline::Pipeline(const std::string &dir, const Weights &weights, int positions
                    bool deviceLookup, const std::vector<int> &prefillSizes,
                    const TensorParallel &tp)
     : w_(weights), cfg_(weights.config()), tp_(tp), deviceLookup_(deviceLookup) {
-  if (tp_.collective && (deviceLookup || !prefillSizes.empty()))
-    throw std::runtime_error("a tensor-parallel chip runs the decode stages only (no prefill, "
-                             "no device-side token lookup)");
+  if (tp_.collective && deviceLookup)
+    throw std::runtime_error("a tensor-parallel chip has no device-side token lookup");
   std::vector<int> used = stagesUsed(deviceLookup);
   if (tp_.collective) {
     used = tensorParallelStages();
@@ -232,16 +238,16 @@ Pipeline::Pipeline(const std::string &dir, const Weights &weights, int positions
   }
   // prefill_attention_partial is optional (a prompt that continues a sequence mid-chunk then
   // runs its first tokens as decode steps): loaded when present at every size.
-  partialLoaded_ = !prefillSizes.empty();
+  partialLoaded_ = !prefillSizes.empty() && !tp_.collective;
   for (int T : prefillSizes)
     partialLoaded_ = partialLoaded_ &&
                      fileExists(dir + "/" + stageFile(PrefillAttentionPartial, T) + ".rngd");
   for (int T : prefillSizes) {
     PrefillSet &set = prefill_[T];
-    for (int i = 0; i < (partialLoaded_ ? 5 : 4); ++i) {
-      loadStage(dir, stageFile(PrefillProjection + i, T), kStages[PrefillProjection + i],
-                set.kernels[i], set.schedules[i]);
-      StageStats &st = stats_[PrefillProjection + i];
+    for (int s : prefillStages()) {
+      const int i = s - PrefillProjection;
+      loadStage(dir, stageFile(s, T), kStages[s], set.kernels[i], set.schedules[i]);
+      StageStats &st = stats_[s];
       st.scheduleKnown = st.scheduleKnown && set.schedules[i].known;
     }
   }

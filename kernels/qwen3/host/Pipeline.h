@@ -98,6 +98,8 @@ enum Stage {
   PrefillDecoder,
   PrefillAttentionPartial, // prefill_attention_partial: the first rows of the block's own chunk
                            // (written by an earlier turn), masked past them
+  PrefillDecoderOut, // prefill_decoder_out, prefill_decoder_mlp: a tensor-parallel chip's
+  PrefillDecoderMlp, // prefill_decoder in two parts, an all-reduce after each
   // The batched decode step (PipelineBatch.cpp): B sequences padded to a block of T tokens.
   BatchProjection,     // batch_projection_t<T>: q/k/v of every token, K/V rows to staging
   BatchKvStore,        // batch_kv_store_t<T>: the staged rows into the pool (slot mapping)
@@ -154,17 +156,20 @@ struct TensorParallel {
 class Pipeline {
 public:
   /// The buffers of a run of `positions` positions (start position + prompt + new tokens - 1)
-  /// with cfg.numLayers layers; tiedHead: lm_head is the embedding.
+  /// with cfg.numLayers layers; tiedHead: lm_head is the embedding; tensorParallel: cfg is a
+  /// tensor-parallel chip's shard, whose decoder parts add their scratch rows.
   static HbmPlan hbmPlan(const Qwen3Config &cfg, int positions, bool deviceLookup, bool tiedHead,
                          const std::vector<int> &prefillSizes = {},
-                         const rngd::TargetModel &target = rngd::defaultTarget());
+                         const rngd::TargetModel &target = rngd::defaultTarget(),
+                         bool tensorParallel = false);
 
   /// Loads DIR/<stage>.rngd for the six decode stages of a step (with deviceLookup, token_lookup
   /// instead of embedding) and, for each prefill block size T in prefillSizes, the four
   /// multi-token stages DIR/<stage>_t<T>.rngd; allocates the buffers (a KV pool for
   /// `positions` positions) and uploads the weights.
   /// With tp.collective, the weights are this chip's shard and the stages
-  /// tensorParallelStages()' (decode only: no prefill sizes, no device lookup).
+  /// tensorParallelStages()' (and the prefill stages of prefillStages() at the prefill sizes;
+  /// no device lookup).
   Pipeline(const std::string &dir, const Weights &weights, int positions,
            bool deviceLookup = false, const std::vector<int> &prefillSizes = {},
            const TensorParallel &tp = {});
@@ -207,6 +212,10 @@ public:
   /// final_layer on the last token's row.
   void prefill(const std::vector<int> &tokens, int start, int size, bool wantLogits,
                std::vector<float> &logits);
+  /// The prefill stages this pipeline loads at each block size: the four of docs/prefill.md
+  /// (and prefill_attention_partial when loaded); a tensor-parallel chip's: prefill_projection,
+  /// prefill_attention_first and the decoder's two parts, for blocks in the first KV chunk.
+  std::vector<int> prefillStages() const;
   /// One piece of a prompt: `count` tokens from position `start` as one prefill block of
   /// `size` tokens, or (size 0) one decode step, where no block fits the rows left in the chunk.
   struct PrefillPiece {
@@ -279,8 +288,8 @@ public:
 private:
   /// The four multi-token stages at one block size, and where the host's data sits in them.
   struct PrefillSet : PrefillLayouts {
-    std::unique_ptr<rngd::Kernel> kernels[5]; // PrefillProjection .. PrefillAttentionPartial
-    ScheduleInfo schedules[5];
+    std::unique_ptr<rngd::Kernel> kernels[7]; // PrefillProjection .. PrefillDecoderMlp
+    ScheduleInfo schedules[7];
   };
   /// The batched step's kernels at one block size (BatchProjection .. BatchFinalLayer).
   struct BatchSet {
@@ -291,6 +300,14 @@ private:
   void selectBatch(int size);
   void runStep(int token, int pos, bool wantLogits, std::vector<float> &logits);
   void sendStep(int token, int pos, bool wantLogits);
+  void runPrefill(const std::vector<int> &tokens, int start, int size, bool wantLogits,
+                  std::vector<float> &logits);
+  void sendPrefill(const std::vector<int> &tokens, int start, int size, bool wantLogits);
+  /// Tensor parallel: a prefill block's embedding rows (each from the chip that holds it), and
+  /// a layer's prefill decoder in two parts from `x` into `y`.
+  std::vector<uint16_t> shardEmbeddingRows(const std::vector<int> &tokens);
+  void tensorParallelPrefillDecoder(int layer, rngd::Buffer &x, rngd::Buffer &y);
+  void setUpTensorParallelPrefill();
   /// Tensor parallel: the decoder stages' buffers and bindings; a layer's decoder in two parts
   /// with the all-reduces; the token's embedding row from the chip that holds it; the logits
   /// gathered on rank 0.
@@ -298,8 +315,9 @@ private:
   void tensorParallelDecoder(int layer, const LaunchInfo &at);
   std::vector<uint16_t> shardEmbeddingRow(int token);
   void gatherLogits(std::vector<float> &logits);
-  /// Reads `b` ([H] bf16), sums it over the chips and counts the link's time.
-  std::vector<uint16_t> allReduce(rngd::Buffer &b);
+  /// Reads `b` ([H] bf16, or its first `values`), sums it over the chips and counts the link's
+  /// time.
+  std::vector<uint16_t> allReduce(rngd::Buffer &b, size_t values = 0);
   /// Adds a transfer's modelled cycles to ChipLink's counters.
   void countLink(int64_t cycles);
   /// The multi-token projections' weights (q, k and v rows in one tensor laid out as

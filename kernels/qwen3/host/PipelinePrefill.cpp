@@ -54,27 +54,41 @@ void Pipeline::setUpPrefill(const std::vector<int> &sizes) {
   // kernels bind views of their first bytes.
   for (const auto &[name, bytes] : prefillBufferBytes(cfg_, device_.target(), sizes))
     buffer(name, bytes);
+  if (tp_.collective)
+    setUpTensorParallelPrefill();
+  const std::vector<int> loaded = prefillStages();
   for (auto &[T, set] : prefill_) {
     selectBlock(T);
     for (const auto &[s, args] : kPrefillBindings)
       for (const auto &[arg, name] : args)
-        if (s != PrefillAttentionPartial || partialLoaded_)
-        bindView(s, arg, *buffers_.at(name));
+        if (std::find(loaded.begin(), loaded.end(), s) != loaded.end())
+          bindView(s, arg, *buffers_.at(name));
     auto layout = [&](int s, const char *arg, std::vector<std::pair<std::string, int64_t>> axes) {
       return HbmLayout::of(*k_[s]->findArg(arg), axes);
     };
     set.x = layout(PrefillProjection, "x", {{"T", T}, {"H", int64_t(H)}});
     set.rope = layout(PrefillProjection, "cos", {{"T", T}, {"F", int64_t(D / 2)}});
     set.q = layout(PrefillProjection, "q_out", {{"T", T}, {"Q", int64_t(Q)}});
-    set.attn = layout(PrefillDecoder, "attn", {{"T", T}, {"Q", int64_t(Q)}});
+    set.attn = layout(tp_.collective ? PrefillDecoderOut : PrefillDecoder, "attn",
+                      {{"T", T}, {"Q", int64_t(Q)}});
   }
+}
+
+std::vector<int> Pipeline::prefillStages() const {
+  if (tp_.collective)
+    return {PrefillProjection, PrefillAttention, PrefillDecoderOut, PrefillDecoderMlp};
+  std::vector<int> stages = {PrefillProjection, PrefillAttention, PrefillAttentionChunk,
+                             PrefillDecoder};
+  if (partialLoaded_)
+    stages.push_back(PrefillAttentionPartial);
+  return stages;
 }
 
 void Pipeline::selectBlock(int size) {
   PrefillSet &set = prefill_.at(size);
-  for (int i = 0; i < (partialLoaded_ ? 5 : 4); ++i) {
-    k_[PrefillProjection + i] = set.kernels[i].get();
-    sched_[PrefillProjection + i] = &set.schedules[i];
+  for (int s : prefillStages()) {
+    k_[s] = set.kernels[s - PrefillProjection].get();
+    sched_[s] = &set.schedules[s - PrefillProjection];
   }
 }
 
@@ -116,6 +130,13 @@ std::vector<Pipeline::PrefillPiece> Pipeline::prefillPlan(int start, int n,
 
 void Pipeline::prefill(const std::vector<int> &tokens, int start, int size, bool wantLogits,
                        std::vector<float> &logits) {
+  if (tp_.collective) // the other ranks' followSteps() run it too
+    sendPrefill(tokens, start, size, wantLogits);
+  runPrefill(tokens, start, size, wantLogits, logits);
+}
+
+void Pipeline::runPrefill(const std::vector<int> &tokens, int start, int size, bool wantLogits,
+                          std::vector<float> &logits) {
   auto found = prefill_.find(size);
   if (found == prefill_.end())
     throw std::runtime_error("internal error: prefill block of " + std::to_string(size) +
@@ -127,18 +148,22 @@ void Pipeline::prefill(const std::vector<int> &tokens, int start, int size, bool
     throw std::runtime_error("prefill of " + std::to_string(n) + " tokens: a block of " +
                              std::to_string(T) + " holds 1.." + std::to_string(T) + " tokens");
   const int chunk = start / kChunk, row = start % kChunk;
-  if (start < 0 || row + size > kChunk || (row > 0 && !partialLoaded_))
+  if (start < 0 || row + size > kChunk || (row > 0 && !partialLoaded_) ||
+      (tp_.collective && chunk > 0))
     throw std::runtime_error("internal error: a prefill block of " + std::to_string(size) +
                              " tokens cannot start at position " + std::to_string(start));
   // The block's embedding rows (zero rows after the prompt: the causal mask keeps them from
   // the prompt's tokens, and decode overwrites their K/V rows position by position).
+  for (int token : tokens)
+    checkToken(token);
+  const std::vector<uint16_t> rows =
+      tp_.collective ? shardEmbeddingRows(tokens) : std::vector<uint16_t>();
   const Bf16Tensor &emb = w_.get("model.embed_tokens.weight");
   std::vector<uint16_t> xb(set.x.cells(), 0);
-  for (size_t t = 0; t < n; ++t) {
-    checkToken(tokens[t]);
+  for (size_t t = 0; t < n; ++t)
     for (size_t h = 0; h < H; ++h)
-      xb[set.x.at({int64_t(t), int64_t(h)})] = emb.data[size_t(tokens[t]) * H + h];
-  }
+      xb[set.x.at({int64_t(t), int64_t(h)})] =
+          tp_.collective ? rows[t * H + h] : emb.data[size_t(tokens[t]) * H + h];
   rngd::Buffer *x = buffers_.at("prefill.x0"), *y = buffers_.at("prefill.x1");
   write(*x, xb);
   writeRopeTables(set, size_t(start), T);
@@ -174,6 +199,10 @@ void Pipeline::prefill(const std::vector<int> &tokens, int start, int size, bool
     bindChunk(PrefillAttention, "k_cache", L, 'k', chunk, row);
     bindChunk(PrefillAttention, "v_cache", L, 'v', chunk, row);
     launch(PrefillAttention);
+    if (tp_.collective) { // the layer's output back in x
+      tensorParallelPrefillDecoder(L, *x, *y);
+      continue;
+    }
     bindLayer(PrefillDecoder, L, kDecoderWeights);
     check(k_[PrefillDecoder]->unbind("y"), "prefill_decoder.y"); // the buffers swap each layer
     bindView(PrefillDecoder, "x", *x);

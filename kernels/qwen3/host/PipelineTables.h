@@ -83,7 +83,8 @@ inline const std::vector<std::pair<int, std::vector<std::pair<const char *, cons
         {PrefillAttentionPartial,
          {{"q", "prefill.q"}, {"max_hbm", "prefill.max"}, {"sum_hbm", "prefill.sum"},
           {"out_hbm", "prefill.out"}, {"key_mask", "prefill.key_mask"}}},
-        {PrefillDecoder, {{"attn", "prefill.attn"}}}};
+        {PrefillDecoder, {{"attn", "prefill.attn"}}},
+        {PrefillDecoderOut, {{"attn", "prefill.attn"}}}};
 
 /// The bytes of one argument of the generated stage s at block size T.
 uint64_t argBytes(const Qwen3Config &cfg, const rngd::TargetModel &target, int s, int T,

@@ -11,13 +11,23 @@ namespace rngd::qwen3 {
 
 namespace {
 
-/// What rank 0 sends before each step: the token, its position and whether logits are wanted;
-/// a negative token ends followSteps().
-struct StepCommand {
-  int32_t token = -1, position = 0, wantLogits = 0;
+/// What rank 0 sends before each step or prefill block (a prefill's tokens follow it).
+struct Command {
+  enum Kind : int32_t { End, Step, Prefill };
+  int32_t kind = End;
+  int32_t token = 0;    // Step: the token; Prefill: the block's prompt tokens
+  int32_t position = 0; // the token's position; the block's first
+  int32_t size = 0;     // Prefill: the block size
+  int32_t wantLogits = 0;
 };
 
 } // namespace
+
+void Pipeline::setUpTensorParallelPrefill() {
+  // The residual the chips other than 0 add: zeros, as large as a block's x.
+  rngd::Buffer &x = *buffers_.at("prefill.x0");
+  write(buffer("prefill.zero", x.bytes()), std::vector<uint16_t>(x.bytes() / 2, 0));
+}
 
 void Pipeline::setUpTensorParallel() {
   rngd::Buffer &x = *buffers_.at("x");
@@ -39,12 +49,12 @@ void Pipeline::countLink(int64_t cycles) {
   st.predictedCycles += cycles;
 }
 
-std::vector<uint16_t> Pipeline::allReduce(rngd::Buffer &b) {
-  std::vector<uint16_t> values = read<uint16_t>(b);
-  values.resize(size_t(cfg_.hiddenSize));
-  allReduceBf16(*tp_.collective, values);
-  countLink(allReduceCycles(device_.target(), tp_.collective->size(), cfg_.hiddenSize * 2));
-  return values;
+std::vector<uint16_t> Pipeline::allReduce(rngd::Buffer &b, size_t values) {
+  std::vector<uint16_t> v = read<uint16_t>(b);
+  v.resize(values ? values : size_t(cfg_.hiddenSize));
+  allReduceBf16(*tp_.collective, v);
+  countLink(allReduceCycles(device_.target(), tp_.collective->size(), int64_t(v.size()) * 2));
+  return v;
 }
 
 void Pipeline::tensorParallelDecoder(int layer, const LaunchInfo &at) {
@@ -63,6 +73,43 @@ void Pipeline::tensorParallelDecoder(int layer, const LaunchInfo &at) {
   bindLayer(DecoderMlp, layer, kDecoderMlpWeights);
   launch(DecoderMlp, at);
   write(x, allReduce(partial));
+}
+
+void Pipeline::tensorParallelPrefillDecoder(int layer, rngd::Buffer &x, rngd::Buffer &y) {
+  // As tensorParallelDecoder, for a block: chip 0 adds the residual, the others zeros (the
+  // block's whole buffers are summed: every chip lays them out alike). y holds r between the
+  // parts; the layer's output goes back into x.
+  const bool first = tp_.collective->rank() == 0;
+  const size_t cells = y.bytes() / 2;
+  rngd::Buffer &zero = *buffers_.at("prefill.zero");
+  bindLayer(PrefillDecoderOut, layer, kDecoderOutWeights);
+  check(k_[PrefillDecoderOut]->unbind("y"), "prefill_decoder_out.y");
+  bindView(PrefillDecoderOut, "x", first ? x : zero);
+  bindView(PrefillDecoderOut, "y", y);
+  launch(PrefillDecoderOut);
+  write(y, allReduce(y, cells));
+  bindLayer(PrefillDecoderMlp, layer, kDecoderMlpWeights);
+  check(k_[PrefillDecoderMlp]->unbind("y"), "prefill_decoder_mlp.y");
+  bindView(PrefillDecoderMlp, "r", y);
+  bindView(PrefillDecoderMlp, "x", first ? y : zero);
+  bindView(PrefillDecoderMlp, "y", x);
+  launch(PrefillDecoderMlp);
+  write(x, allReduce(x, cells)); // the layer's output, in x as its input was
+}
+
+std::vector<uint16_t> Pipeline::shardEmbeddingRows(const std::vector<int> &tokens) {
+  // Each chip fills the rows of its vocabulary block, zeros elsewhere; the all-reduce gives
+  // every chip every row (a sum with one non-zero term: exact).
+  const size_t H = size_t(cfg_.hiddenSize);
+  const Bf16Tensor &emb = w_.get("model.embed_tokens.weight");
+  std::vector<uint16_t> rows(tokens.size() * H, 0);
+  for (size_t t = 0; t < tokens.size(); ++t)
+    if (tokens[t] / cfg_.vocabSize == tp_.collective->rank())
+      std::copy_n(emb.data.begin() + ptrdiff_t(size_t(tokens[t] % cfg_.vocabSize) * H), H,
+                  rows.begin() + ptrdiff_t(t * H));
+  allReduceBf16(*tp_.collective, rows);
+  countLink(allReduceCycles(device_.target(), tp_.collective->size(), int64_t(rows.size()) * 2));
+  return rows;
 }
 
 std::vector<uint16_t> Pipeline::shardEmbeddingRow(int token) {
@@ -99,21 +146,36 @@ void Pipeline::gatherLogits(std::vector<float> &logits) {
 void Pipeline::followSteps() {
   std::vector<float> logits;
   for (;;) {
-    StepCommand c;
+    Command c;
     tp_.collective->broadcast(&c, sizeof c, 0);
-    if (c.token < 0)
+    if (c.kind == Command::Step) {
+      runStep(c.token, c.position, c.wantLogits != 0, logits);
+    } else if (c.kind == Command::Prefill) {
+      std::vector<int32_t> tokens(size_t(c.token));
+      tp_.collective->broadcast(tokens.data(), tokens.size() * sizeof(int32_t), 0);
+      runPrefill(std::vector<int>(tokens.begin(), tokens.end()), c.position, c.size,
+                 c.wantLogits != 0, logits);
+    } else {
       return;
-    runStep(c.token, c.position, c.wantLogits != 0, logits);
+    }
   }
 }
 
 void Pipeline::sendStep(int token, int pos, bool wantLogits) {
-  StepCommand c{token, pos, wantLogits ? 1 : 0};
+  Command c{Command::Step, token, pos, 0, wantLogits ? 1 : 0};
   tp_.collective->broadcast(&c, sizeof c, 0);
 }
 
+void Pipeline::sendPrefill(const std::vector<int> &tokens, int start, int size,
+                           bool wantLogits) {
+  Command c{Command::Prefill, int32_t(tokens.size()), start, size, wantLogits ? 1 : 0};
+  tp_.collective->broadcast(&c, sizeof c, 0);
+  std::vector<int32_t> ids(tokens.begin(), tokens.end());
+  tp_.collective->broadcast(ids.data(), ids.size() * sizeof(int32_t), 0);
+}
+
 void Pipeline::endFollowers() {
-  StepCommand end;
+  Command end;
   tp_.collective->broadcast(&end, sizeof end, 0);
 }
 

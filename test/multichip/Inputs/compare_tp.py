@@ -1,6 +1,6 @@
 """Compares a tensor-parallel run of rngd-qwen3 with the one-chip run of the same checkpoint.
 
-Usage: compare_tp.py ONE.f32 TP.f32 ONE.json TP.json CHIPS
+Usage: compare_tp.py ONE.f32 TP.f32 ONE.json TP.json CHIPS [--prefill]
 
 The last step's logits (--dump-logits, f32) must agree within bf16 rounding: every logit
 within 4 bf16 units in the last place of the largest |logit| (the chips' partial sums are
@@ -9,6 +9,8 @@ equal. The report's chip_link cycles must equal the link model worked out here f
 shape: per step one all-reduce for the embedding row and two per layer, each a ring of
 2 (N - 1) transfers of H * 2 / N bytes; per step with logits one gather of the vocabulary
 blocks onto chip 0; every transfer 500 cycles of DMA start-up plus bytes / 30 per cycle.
+With --prefill the runs took the prompt through the prefill stages: the report must show the
+same blocks as the one-chip run's, through the decoder's two parts.
 """
 import json
 import math
@@ -49,6 +51,13 @@ def main():
     print("generated ids equal: %s" % ",".join(map(str, tp_run["generated"])))
     rep = tp_run["report"]
     stages = {s["stage"]: s for s in rep["stages"]}
+    if "--prefill" in sys.argv:
+        blocks = rep["prefill"]["blocks"]
+        assert blocks == one_run["prefill"]["blocks"], (blocks, one_run["prefill"]["blocks"])
+        parts = [n for n in ("prefill_decoder_out", "prefill_decoder_mlp")
+                 if stages[n]["launches"] == rep["layers"] * len(blocks)]
+        print("prefill blocks %s on every chip: %s" % (blocks, ", ".join(parts)))
+        return
     steps, generated = rep["steps"], len(tp_run["generated"])
     # The prompt's last step and each step after it produce logits.
     expected = link_cycles(chips, 1024, 151936, rep["layers"], steps, generated)
