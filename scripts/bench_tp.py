@@ -35,7 +35,7 @@ def gather(chips, bytes_per_chip):
 MACS_PER_CYCLE = 131072
 
 
-def tp_run(binary, out, chips, ids=(1, 2), new=2):
+def tp_run(binary, out, chips, ids, new, extra=()):
     """rank 0's report of a 1-layer run over `chips` ranks, or the error line."""
     work = os.path.join(out, "tp")
     os.makedirs(work, exist_ok=True)
@@ -45,7 +45,7 @@ def tp_run(binary, out, chips, ids=(1, 2), new=2):
     cmd = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(chips),
            os.path.join(binary, "rngd-qwen3"), "--tensor-parallel", str(chips), "--config",
            config, "--layers", "1", "--token-ids", ",".join(map(str, ids)), "--max-new-tokens",
-           str(new), "--report", report, "--quiet"]
+           str(new), "--report", report, "--quiet"] + list(extra)
     env = dict(os.environ, RNGD_CACHE_DIR=os.path.join(out, "stage-cache"))
     done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     if done.returncode != 0:
@@ -65,7 +65,7 @@ def print_tensor_parallel(binary, out):
                                                "link share", "target"))
     H, layers = CONFIG["hidden_size"], CONFIG["num_hidden_layers"]
     for chips in CHIPS:
-        r, error = tp_run(binary, out, chips)
+        r, error = tp_run(binary, out, chips, (1, 2), 2, ["--no-prefill"])
         if error:
             print("%-5d decode step  not run: %s" % (chips, error))
             continue

@@ -15,7 +15,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
@@ -24,14 +23,24 @@ namespace rngd::qwen3::cli {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 std::string gigabytes(uint64_t bytes) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3f GB", double(bytes) / 1e9);
   return text;
 }
 
+/// The chip count must split the heads and the MLP (placement::shardQwen3's rule).
+void checkSplit(const Qwen3Config &model, int chips) {
+  placement::Qwen3Shape shape, shard;
+  shape.hidden = model.hiddenSize;
+  shape.intermediate = model.intermediateSize;
+  shape.heads = model.numHeads;
+  shape.kvHeads = model.numKvHeads;
+  shape.vocab = model.vocabSize;
+  std::string err;
+  if (!placement::shardQwen3(shape, chips, shard, err))
+    fatal("--tensor-parallel " + std::to_string(chips) + ": " + err);
+}
 
 /// The prefill block sizes a prompt of n tokens runs in on a chip: the blocks of the generator's
 /// sizes whose stages place for the shard, when the prompt lies in the first KV chunk (a chip's
@@ -56,21 +65,12 @@ std::vector<int> prefillSizes(const Options &opt, const Qwen3Config &shard, int 
   return blocks;
 }
 
-/// The shard's shape: the chip count must split the heads and the MLP (placement::shardQwen3's
-/// rule), the shard's stages must place, and its HBM (weights, a KV cache for `positions`
-/// positions, activations, the prefill's buffers at `sizes`) must fit one chip. Refused before
-/// any weight is read.
+/// The shard's shape (its split checked by checkSplit): its stages must place, and its HBM
+/// (weights, a KV cache for `positions` positions, activations, the prefill's buffers at
+/// `sizes`) must fit one chip. Refused before any weight is read.
 Qwen3Config checkShard(const Options &opt, const Qwen3Config &model, int chips, int positions,
                        const std::vector<int> &sizes, const TargetModel &target) {
-  placement::Qwen3Shape shape, shard;
-  shape.hidden = model.hiddenSize;
-  shape.intermediate = model.intermediateSize;
-  shape.heads = model.numHeads;
-  shape.kvHeads = model.numKvHeads;
-  shape.vocab = model.vocabSize;
   std::string err;
-  if (!placement::shardQwen3(shape, chips, shard, err))
-    fatal("--tensor-parallel " + std::to_string(chips) + ": " + err);
   Qwen3Config cfg = shardConfig(model, chips);
   cfg.numLayers = opt.layers;
   if (!checkPlacement(cfg, target, placement::tensorParallelStageNames(), 1, err))
@@ -222,6 +222,7 @@ int runTensorParallel(Options opt, Collective &group) {
   const int positions = counts[0];
   if (positions < 1)
     fatal("no prompt: give --prompt TEXT or --token-ids");
+  checkSplit(model, chips);
   Qwen3Config sizing = shardConfig(model, chips);
   sizing.numLayers = opt.layers;
   const std::vector<int> sizes = prefillSizes(opt, sizing, counts[1], target);
