@@ -91,9 +91,22 @@ def print_tensor_parallel(binary, out):
         print_prefill(binary, out, chips)
 
 
+def prefill_refusal(binary, out, chips, n):
+    """Why the chip's prefill stages do not place at block size n, or None: checked before a
+    run, which would otherwise take the prompt token by token."""
+    work = os.path.join(out, "tp")
+    cmd = [os.path.join(binary, "rngd-stagegen"), os.path.join(work, "32B.json"), "-o",
+           os.path.join(work, "stages"), "--tensor-parallel", str(chips), "--tokens", str(n)]
+    done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return done.stderr.strip().splitlines()[-1] if done.returncode != 0 else None
+
+
 def print_prefill(binary, out, chips, n=512):
     """The 512-token prompt's time to the first token over `chips` chips, scaled per layer."""
-    r, error = tp_run(binary, out, chips, range(1, n + 1), 1)
+    error = prefill_refusal(binary, out, chips, n)
+    r = None
+    if not error:
+        r, error = tp_run(binary, out, chips, range(1, n + 1), 1)
     if error or not r.get("prefill"):
         print("%-5d %-12s not prefilled: %s" % (chips, "prefill %d" % n,
                                                 error or "the chip's prefill stages do not place"))
