@@ -31,14 +31,9 @@ std::string gigabytes(uint64_t bytes) {
 
 /// The chip count must split the heads and the MLP (placement::shardQwen3's rule).
 void checkSplit(const Qwen3Config &model, int chips) {
-  placement::Qwen3Shape shape, shard;
-  shape.hidden = model.hiddenSize;
-  shape.intermediate = model.intermediateSize;
-  shape.heads = model.numHeads;
-  shape.kvHeads = model.numKvHeads;
-  shape.vocab = model.vocabSize;
+  placement::Qwen3Shape shard;
   std::string err;
-  if (!placement::shardQwen3(shape, chips, shard, err))
+  if (!placement::shardQwen3(shapeOf(model), chips, shard, err))
     fatal("--tensor-parallel " + std::to_string(chips) + ": " + err);
 }
 

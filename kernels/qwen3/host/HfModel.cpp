@@ -138,6 +138,8 @@ bool readHfConfig(const std::string &dir, Qwen3Config &out, std::string &error) 
   return true;
 }
 
+namespace {
+
 bool checkHfTensors(const HfCheckpoint &file, const Qwen3Config &config, std::string &error) {
   // Hugging Face ties the head to the embedding whenever the config says so (tie_weights), a
   // separate lm_head.weight in the file notwithstanding.
@@ -172,16 +174,22 @@ bool checkHfTensors(const HfCheckpoint &file, const Qwen3Config &config, std::st
   return true;
 }
 
-bool loadHfModel(const std::string &dir, const LoadOptions &options, std::unique_ptr<Weights> &out,
-                 std::string &error, LoadNotes *notes) {
-  Qwen3Config config;
+} // namespace
+
+bool openHfCheckpoint(const std::string &dir, const LoadOptions &options, Qwen3Config &config,
+                      HfCheckpoint &file, std::string &error) {
   if (!readHfConfig(dir, config, error))
     return false;
   if (options.maxLayers > 0 && options.maxLayers < config.numLayers)
     config.numLayers = options.maxLayers;
+  return file.open(dir, error) && checkHfTensors(file, config, error);
+}
 
+bool loadHfModel(const std::string &dir, const LoadOptions &options, std::unique_ptr<Weights> &out,
+                 std::string &error, LoadNotes *notes) {
+  Qwen3Config config;
   HfCheckpoint file;
-  if (!file.open(dir, error) || !checkHfTensors(file, config, error))
+  if (!openHfCheckpoint(dir, options, config, file, error))
     return false;
   auto tiedHead = [&](const std::string &name) {
     return name == "lm_head.weight" && config.tieWordEmbeddings;

@@ -34,9 +34,11 @@ struct LoadNotes {
   bool ignoredLmHead = false;
 };
 
-/// Every tensor `config` needs is in the checkpoint (lm_head.weight may be absent when tied), as BF16
-/// and with its shape: checked from the header alone. False with the tensor named.
-bool checkHfTensors(const HfCheckpoint &file, const Qwen3Config &config, std::string &error);
+/// dir/config.json (its first options.maxLayers layers) and the checkpoint's files, every tensor
+/// the config needs checked present, BF16 and of its shape from the headers alone
+/// (lm_head.weight may be absent when tied). False with the file or tensor named.
+bool openHfCheckpoint(const std::string &dir, const LoadOptions &options, Qwen3Config &config,
+                      HfCheckpoint &file, std::string &error);
 
 /// Loads dir/config.json and the checkpoint's tensors (bf16; HfCheckpoint: one file or a
 /// sharded set). Every tensor the first maxLayers

@@ -76,12 +76,8 @@ bool buildShard(const Qwen3Config &full, int rank, int chips, const BlockReader 
 bool loadHfShard(const std::string &dir, const LoadOptions &options, int rank, int chips,
                  std::unique_ptr<Weights> &out, std::string &error) {
   Qwen3Config config;
-  if (!readHfConfig(dir, config, error))
-    return false;
-  if (options.maxLayers > 0 && options.maxLayers < config.numLayers)
-    config.numLayers = options.maxLayers;
   HfCheckpoint file;
-  if (!file.open(dir, error) || !checkHfTensors(file, config, error))
+  if (!openHfCheckpoint(dir, options, config, file, error))
     return false;
   return buildShard(
       config, rank, chips,

@@ -18,20 +18,6 @@ namespace rngd::qwen3 {
 
 namespace {
 
-placement::Qwen3Shape shapeOf(const Qwen3Config &c) {
-  placement::Qwen3Shape s;
-  s.hidden = c.hiddenSize;
-  s.intermediate = c.intermediateSize;
-  s.heads = c.numHeads;
-  s.kvHeads = c.numKvHeads;
-  s.headDim = c.headDim;
-  s.vocab = c.vocabSize;
-  s.layers = c.numLayers;
-  s.rmsNormEps = c.rmsNormEps;
-  s.ropeTheta = c.ropeTheta;
-  s.tied = c.tieWordEmbeddings;
-  return s;
-}
 
 std::string hex16(uint64_t v) {
   char buf[17];
@@ -68,6 +54,21 @@ bool writeAtomically(const std::string &path, const void *data, size_t size) {
 }
 
 } // namespace
+
+placement::Qwen3Shape shapeOf(const Qwen3Config &c) {
+  placement::Qwen3Shape s;
+  s.hidden = c.hiddenSize;
+  s.intermediate = c.intermediateSize;
+  s.heads = c.numHeads;
+  s.kvHeads = c.numKvHeads;
+  s.headDim = c.headDim;
+  s.vocab = c.vocabSize;
+  s.layers = c.numLayers;
+  s.rmsNormEps = c.rmsNormEps;
+  s.ropeTheta = c.ropeTheta;
+  s.tied = c.tieWordEmbeddings;
+  return s;
+}
 
 const StageInterface &stageInterface(const Qwen3Config &config, const TargetModel &target) {
   static std::map<std::string, StageInterface> known;

@@ -5,6 +5,8 @@
 
 #include "qwen3/host/Model.h"
 
+#include "compiler/placement/Qwen3Shape.h"
+
 #include "rngd/machine/TargetModel.h"
 
 #include <map>
@@ -12,6 +14,9 @@
 #include <vector>
 
 namespace rngd::qwen3 {
+
+/// The placement generator's view of `config`: its sizes and numerics.
+placement::Qwen3Shape shapeOf(const Qwen3Config &config);
 
 /// The sizes of the generated stages' HBM interface for `config` (the LM head's padded rows,
 /// a KV chunk's keys), computed once per shape. Throws std::runtime_error with the placement
