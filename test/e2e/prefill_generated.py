@@ -112,7 +112,7 @@ def attention_axes(N, G, TB, TT, TQ, D):
 def attention(T, mlir, rngd, d, dist):
     args = parse(mlir)
     A = axes_of(mlir)
-    N, G, D, TQ = A["N"], A.get("G", 1), A["D"], 16
+    N, G, D, TQ = A.get("N", 1), A.get("G", 1), A["D"], 16
     HQ = N * G
     # The key tile: the stage's SI (a pass of fewer q heads than G has longer tiles).
     tile = A.get("SI", min(TQ * (D // 16) // G, T))

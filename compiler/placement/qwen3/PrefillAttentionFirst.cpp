@@ -23,8 +23,10 @@ struct Ctx {
   Term sb() const { return ax("SB", p.SB); }
   Term rows() const { return tq(p.lanes, p.TQ); } // the two time-broadcast rows
   Term lanes() const { return tq(1, p.lanes); }
-  Expr cluster() const { return cat({n(p.NC, p.N)}); }
-  Expr cl() const { return cat({ax("CL", p.C)}); }
+  // A kv head's cluster: N over the clusters, or the first for a lone head.
+  Expr cluster() const { return p.lone ? Expr::one().pad(p.C) : cat({n(p.NC, p.N)}); }
+  // The masks' clusters: a copy on each (CL), or the lone head's.
+  Expr cl() const { return p.lone ? cluster() : cat({ax("CL", p.C)}); }
   // The queries' slices: [N % NC, TB, RQ, RH, G, TT]; a kv head's ring.
   Expr qSlices() const {
     return cat({n(1, p.NC), gap(), tb(), ax("RQ", p.RQ), copies(), g(), tt()});
@@ -379,9 +381,10 @@ mlir::Value normalise(Ctx &c, const Types &t, mlir::Value o, mlir::Value l) {
 void declareAxes(Ctx &c) {
   const Plan &p = c.p;
   const std::vector<std::pair<const char *, int64_t>> axes = {
-      {"N", p.N},   {"G", p.GA},  {"D", p.D},     {"TB", p.TB},        {"TT", p.TT}, {"TQ", p.TQ},
-      {"SB", p.SB}, {"SI", p.SI}, {"XK", p.ring}, {"XT", p.keySlices}, {"CL", p.C},  {"RQ", p.RQ},
-      {"RN", p.NC}, {"RG", p.G},  {"RT", p.TT},   {"RB", p.TB}};
+      {"N", p.N},   {"G", p.GA},  {"D", p.D},     {"TB", p.TB},        {"TT", p.TT},
+      {"TQ", p.TQ}, {"SB", p.SB}, {"SI", p.SI},   {"XK", p.ring},      {"XT", p.keySlices},
+      {"CL", p.lone ? 1 : p.C}, // the masks' copies (a lone head's: none)
+      {"RQ", p.RQ}, {"RN", p.NC}, {"RG", p.G},    {"RT", p.TT},        {"RB", p.TB}};
   for (const auto &[name, size] : axes)
     if (size > 1)
       c.b.axis(name, size);

@@ -12,6 +12,7 @@ inline constexpr const char *kAttentionStage = "prefill_attention_first";
 struct AttentionPlan {
   // The model and the machine.
   int64_t N, G, D, C, NC, S, lanes, vb, sub, tr; // NC: kv heads a cluster; vb: bf16 a flit
+  bool lone; // a lone kv head (a tensor-parallel shard's): on the first cluster, the rest idle
   // The queries: TQ a slice (the lanes x two time-broadcast rows). A tile's keys lie on
   // keySlices slices (16 values of d each), as do its queries (G heads x TT blocks, x RQ
   // copies when the block is shorter than a tile).
@@ -60,8 +61,8 @@ inline llvm::Error checkAttention(const AttentionPlan &p, const TargetModel &t) 
                             detail + " (" + num(p.GA) + " q heads in passes of " + num(p.G) + ")");
     return placementError(kAttentionStage, rule, detail);
   };
-  if (p.N % p.C != 0)
-    return refuse("kv heads split evenly over the clusters",
+  if (p.N % p.C != 0 && !p.lone)
+    return refuse("kv heads split evenly over the clusters (or one kv head)",
                   num(p.N) + " kv heads over " + num(p.C) + " clusters");
   if (p.D % p.vb != 0 || (p.TQ * p.keySlices) % p.G != 0 || p.tile % p.TQ != 0)
     return refuse("a tile's keys (16 values of d a slice) on the slices of its queries",
@@ -112,7 +113,8 @@ inline llvm::Expected<AttentionPlan> planPass(const Qwen3Shape &s, const TargetM
     p.heads.push_back(h);
   }
   p.passes = int64_t(p.heads.size());
-  p.N = s.kvHeads, p.G = slots, p.D = s.headDim, p.C = t.clusters, p.NC = p.N / p.C;
+  p.N = s.kvHeads, p.G = slots, p.D = s.headDim, p.C = t.clusters;
+  p.lone = p.N == 1 && p.C > 1, p.NC = p.lone ? 1 : p.N / p.C;
   p.S = t.slicesPerCluster, p.lanes = t.trfLanes, p.vb = t.flitBytes / 2;
   p.sub = t.subFetchAccessBytes / 4, p.tr = t.transposeColumnBytes / 2;
   p.TQ = 2 * p.lanes, p.keySlices = p.D / p.vb;

@@ -58,6 +58,8 @@ inline Values attentionValues(const AttentionPlan &p) {
           {"vb", num(p.vb)},
           {"lanes", num(p.lanes)},
           {"NC", num(p.NC)},
+          {"cluster", p.lone ? "cluster 0 (a lone kv head: the other clusters idle)"
+                             : "cluster N / " + num(p.NC)},
           {"ring", num(p.ring)},
           {"keySlices", num(p.keySlices)},
           {"rowKeys", num(p.rowKeys)},
@@ -137,8 +139,7 @@ inline void describeAttentionPlacement(StageBuilder &b, const AttentionPlan &p) 
             "signature so that every T binds alike).\n";
   b.describe(wrap(fill(
       "\nPlacement (docs/prefill.md): the queries stay in the TRF, {TQ} of one head per slice "
-      "({lanes} lanes, two time-broadcast rows): slice [N % {NC}, TB, G, TT] of cluster N / "
-      "{NC}{copies}, so a kv head's {ring} slices are one ring{spare}.{passes} The keys reach them "
+      "({lanes} lanes, two time-broadcast rows): slice [N % {NC}, TB, G, TT] of {cluster}{copies}, so a kv head's {ring} slices are one ring{spare}.{passes} The keys reach them "
       "through the Switch Engine: slice (SB, D / {vb}) of a ring holds {SI} keys x {vb} values "
       "and the broadcast streams every key's {D} values in D order, one flit a cycle; the keys "
       "come from HBM as whole rows ({rowKeys} keys a slice) and the Switch Engine's "
