@@ -3,7 +3,7 @@
 // and V are broadcast around each kv head's ring of slices (kernels/qwen3/prefill_attention.mlir
 // was the hand-placed original; docs/prefill.md, "Attention and the decoder"). With a key mask
 // it builds prefill_attention_partial (PrefillAttentionPartial.h).
-#include "compiler/placement/qwen3/PrefillAttentionPartial.h"
+#include "compiler/placement/qwen3/PrefillAttentionPlan.h"
 #include "compiler/placement/qwen3/Stages.h"
 
 #include <algorithm>
@@ -15,6 +15,12 @@ namespace rngd::placement::qwen3 {
 
 namespace {
 
+using chunk_fold::AttentionPlan;
+using chunk_fold::headCluster;
+using chunk_fold::headSlices;
+using chunk_fold::passAxis;
+using chunk_fold::passPlan;
+using chunk_fold::planAttention;
 using mlir::Type;
 using mlir::Value;
 using tcp::Context;
@@ -22,152 +28,6 @@ using tcp::Context;
 constexpr const char *kStage = "prefill_attention";
 
 std::string num(int64_t n) { return std::to_string(n); }
-
-// The numbers of the placement, each from the shape, the target and T (see planAttention).
-struct AttentionPlan {
-  int64_t kvPerCluster; // kv heads on one cluster
-  int64_t ring;         // slices of one kv head: the ring the keys and V are broadcast around
-  int64_t lanes;        // TRF lanes: queries of one slice side by side
-  int64_t flitBf16;     // bf16 values in a flit
-  int64_t flitF32;      // f32 values in a flit
-  int64_t trRows;       // rows a transpose turns into one bf16 column
-  int64_t tq;           // queries per slice: lanes x the contraction's two time-broadcast rows
-  int64_t keys;         // keys in a chunk of the cache
-  int64_t keysPerSlice; // whole key rows on one slice as they arrive
-  int64_t si;           // keys of one key tile (SI); SB tiles make the chunk
-  int64_t sb;
-  int64_t tt, tb; // the block: TB query tiles of TT slices of TQ queries
-  int64_t vSplit; // V's d split over the ring's slices (D / 64 for D = 128)
-  int64_t heads;  // q heads of a kv head a pass (of the model's groups())
-  int64_t gSlots; // the slices of a query tile's heads (heads, padded so that tiles tile the ring)
-  int64_t passes; // passes one after another, each against the same keys and V in DM
-  std::vector<int64_t> split; // each pass's heads (equal, or the rest in fewer)
-  bool partial = false;        // prefill_attention_partial: the key mask added to the scores
-  KeyMaskPlan km;              // its layouts (partial only)
-};
-
-// The name of a pass of `G` heads' axis: `G` in one pass, `GP` for the first pass's count, one
-// of `GQ`, `GR`, ... for each other count.
-std::string passAxis(const AttentionPlan &p, int64_t G) {
-  if (p.passes == 1)
-    return "G";
-  std::vector<int64_t> sizes; // the counts, in pass order
-  for (int64_t h : p.split)
-    if (std::find(sizes.begin(), sizes.end(), h) == sizes.end())
-      sizes.push_back(h);
-  return std::string("G") + char('P' + (std::find(sizes.begin(), sizes.end(), G) - sizes.begin()));
-}
-
-// The plan of a pass of `G` q heads of each kv head (all of them: one pass).
-llvm::Expected<AttentionPlan> planPass(const Qwen3Shape &s, const TargetModel &t, int64_t T,
-                                       int64_t G, const char *kStage) {
-  AttentionPlan p;
-  const int64_t N = s.kvHeads, D = s.headDim;
-  p.heads = G, p.passes = s.groups() / G;
-  p.lanes = t.trfLanes;
-  p.flitBf16 = t.flitBytes / 2;
-  p.flitF32 = t.flitBytes / 4;
-  p.trRows = t.transposeColumnBytes / 2;
-  p.tq = p.lanes * kTimeBroadcastRows;
-  p.keys = kvChunkKeys();
-  if (N % t.clusters)
-    return placementError(kStage, "kv heads split evenly over the clusters",
-                          num(N) + " kv heads over " + num(t.clusters) + " clusters");
-  p.kvPerCluster = N / t.clusters;
-  if (t.slicesPerCluster % p.kvPerCluster)
-    return placementError(kStage, "a cluster's slices split evenly over its kv heads' rings",
-                          num(t.slicesPerCluster) + " slices over " + num(p.kvPerCluster) +
-                              " kv heads");
-  p.ring = t.slicesPerCluster / p.kvPerCluster;
-  const int64_t dFlits = D / p.flitBf16;
-  // A key row arrives whole on a slice; the Switch Engine's inter_transpose then swaps the
-  // ring's innermost factor (keysPerSlice values) with d's flits, so the two must be equal.
-  if (D % p.flitBf16 || p.ring % dFlits || p.keys % p.ring || p.keys / p.ring != dFlits)
-    return placementError(kStage,
-                          "a key row's flits match the key rows per slice (inter_transpose)",
-                          "head_dim " + num(D) + " is " + num(dFlits) + " flits, a chunk of " +
-                              num(p.keys) + " keys over a ring of " + num(p.ring) + " slices is " +
-                              num(p.keys / p.ring) + " rows per slice");
-  p.keysPerSlice = p.keys / p.ring;
-  p.si = p.keysPerSlice * dFlits;
-  p.sb = p.keys / p.si;
-  if (T % p.tq)
-    return placementError(kStage, "the block fills whole query slices",
-                          "T = " + num(T) + " is not a multiple of " + num(p.tq));
-  p.tt = std::min(T, p.si) / p.tq;
-  p.tb = (T + p.si - 1) / p.si;
-  if (T > p.si && T % p.si)
-    return placementError(kStage, "the block is whole query tiles",
-                          "T = " + num(T) + " over tiles of " + num(p.si));
-  const int64_t used = p.tb * G * p.tt;
-  if (used > p.ring)
-    return placementError(kStage, "a kv head's queries fit its ring's TRF slots",
-                          num(G) + " q heads x " + num(T) + " queries in " + num(p.tq) +
-                              " per slice need " + num(used) + " slices, the ring has " +
-                              num(p.ring) +
-                              (p.passes > 1 ? " (" + num(s.groups()) + " q heads in passes of " +
-                                                  num(G) + ")"
-                                            : std::string()));
-  // A smaller block leaves the ring's last query tiles padding: whole tiles of gSlots x TT
-  // slices, gSlots the fewest slots from G (G # gSlots) whose tiles tile the ring.
-  auto tiles = [&](int64_t slots) {
-    return p.ring % (slots * p.tt) == 0 && p.tb * slots * p.tt <= p.ring;
-  };
-  for (p.gSlots = G; p.gSlots * p.tt <= p.ring && !tiles(p.gSlots);)
-    ++p.gSlots;
-  if (p.gSlots * p.tt > p.ring)
-    return placementError(kStage, "a kv head's query tiles (G x TT slices, padded) tile its ring",
-                          num(G) + " q heads x " + num(p.tt) + " slices per tile, " + num(p.tb) +
-                              " tiles, over a ring of " + num(p.ring));
-  const int64_t vRows = p.sb * (p.si / p.flitBf16); // V's 16-key pieces of a chunk
-  if (p.si % p.flitBf16 || p.ring % vRows || D % (p.ring / vRows) ||
-      (D / (p.ring / vRows)) % p.flitBf16)
-    return placementError(kStage, "V's 16-key pieces tile the ring, d split over the rest",
-                          num(vRows) + " pieces, a ring of " + num(p.ring) + ", head_dim " +
-                              num(D));
-  p.vSplit = p.ring / vRows;
-  if (D * p.tq * 4 > t.vrfBytesPerSlice)
-    return placementError(kStage, "o alpha of a slice's queries fits the VRF",
-                          num(D) + " x " + num(p.tq) + " f32 is " + num(D * p.tq * 4) +
-                              " bytes, the VRF holds " + num(t.vrfBytesPerSlice));
-  if (p.tq / p.lanes > t.vectorReduceSlots)
-    return placementError(kStage, "a row's max fits the reducer's slots",
-                          num(p.tq / p.lanes) + " rows per lane");
-  return p;
-}
-
-// All q heads of a kv head in one pass when they place, else passes of the most heads that
-// place, the rest likewise (5 heads: 4 + 1, or 2 + 2 + 1); a shape none places is refused with
-// the one-head pass's rule. The first pass's plan, with every pass's heads in `split`.
-llvm::Expected<AttentionPlan> planAttention(const Qwen3Shape &s, const TargetModel &t, int64_t T,
-                                            const char *stage) {
-  std::vector<int64_t> split;
-  std::optional<AttentionPlan> first;
-  for (int64_t rest = s.groups(); rest > 0;) {
-    int64_t heads = rest;
-    llvm::Expected<AttentionPlan> p = planPass(s, t, T, heads, stage);
-    while (!p && heads > 1) {
-      llvm::consumeError(p.takeError());
-      p = planPass(s, t, T, --heads, stage);
-    }
-    if (!p)
-      return p.takeError();
-    if (!first)
-      first = *p;
-    split.push_back(heads);
-    rest -= heads;
-  }
-  first->split = split;
-  first->passes = int64_t(split.size());
-  return *first;
-}
-
-// Pass `c`'s plan (its heads).
-AttentionPlan passPlan(const AttentionPlan &p, int64_t c) {
-  AttentionPlan q = p;
-  q.heads = p.split[size_t(c)];
-  return q;
-}
 
 // The types, under the hand-placed file's aliases.
 struct AttentionTypes {
@@ -214,7 +74,7 @@ AttentionTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const Attentio
     declared.push_back(name);
     return b.axis(name, size);
   };
-  const int64_t G = p.heads, D = s.headDim, KC = p.kvPerCluster;
+  const int64_t G = p.heads, D = s.headDim;
   // g: a pass's q heads (GP, GQ, ... of the model's G when there are several passes).
   Expr n = axis("N", s.kvHeads), gAll = axis("G", s.groups()), d = axis("D", D);
   Expr g = p.passes == 1 ? gAll : G > 1 ? axis(passAxis(p, G), G) : Expr::one();
@@ -224,12 +84,12 @@ AttentionTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const Attentio
   Expr ringAxis = axis("XR", p.ring); // a ring of the kv head: the broadcast's copies
   const int64_t L = p.lanes, F = p.flitBf16, dv = D / p.vSplit, tr = p.trRows;
   Type bf = b.bf16(), f = b.f32();
-  Expr cl = n / KC;
+  Expr cl = headCluster(p, n, b.target());
   // A kv head's query slices; a block smaller than the ring leaves its last tiles padding.
   const int64_t GS = p.gSlots;
   Expr tbSlices = p.tb * GS * p.tt < p.ring ? tb.pad(p.ring / (GS * p.tt)) : tb;
-  Expr qs = Expr::pair({n % KC, tbSlices, GS > G ? g.pad(GS) : g, tt});
-  Expr ringSlices = Expr::pair({n % KC, ringAxis});
+  Expr qs = headSlices(p, n, {tbSlices, GS > G ? g.pad(GS) : g, tt});
+  Expr ringSlices = headSlices(p, n, {ringAxis});
   AttentionTypes y;
   declareQueries(b, y, p, T, n, gAll, gPass, d);
   y.kv = b.hbm("kv", bf, Expr::pair({sb, si, n, d}));
@@ -237,8 +97,8 @@ AttentionTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const Attentio
   y.qload = b.stream("qload", bf, cl, qs, Expr::pair({tq % L, tq / L, d / F, d % F / L}), d % L);
   y.qtrf = b.trf("qtrf", bf, cl, qs, tq % L, Expr::pair({tq / L, d}));
   const int64_t kps = p.keysPerSlice;
-  Expr krowSlices = Expr::pair({n % KC, sb, si / kps});
-  Expr kdmSlices = Expr::pair({n % KC, sb, d / F});
+  Expr krowSlices = headSlices(p, n, {sb, si / kps});
+  Expr kdmSlices = headSlices(p, n, {sb, d / F});
   y.krow = b.dm("krow", bf, cl, krowSlices, Expr::pair({si % kps, d}));
   y.krf = b.stream("krf", bf, cl, krowSlices, Expr::pair({si % kps, d / F}), d % F);
   y.krt = b.stream("krt", bf, cl, kdmSlices, Expr::pair({si % kps, si / kps}), d % F);
@@ -265,7 +125,7 @@ AttentionTypes declareTypes(StageBuilder &b, const Qwen3Shape &s, const Attentio
   y.ones = b.stream("ones", bf, cl, qs, Expr::pair({sb, si / F}), si % F);
   y.lacc = b.stream("lacc", f, cl, qs, tq / L, tq % L);
   const int64_t tv = b.target().transposeValidElements;
-  Expr vSlices = Expr::pair({n % KC, sb, d / dv, si / F});
+  Expr vSlices = headSlices(p, n, {sb, d / dv, si / F});
   y.vdm = b.dm("vdm", bf, cl, vSlices, Expr::pair({si % F, d % dv}));
   y.vrows = b.stream("vrows", bf, cl, vSlices,
                      Expr::pair({si % F / tr, d % dv / F, si % tr, d % F / tv}), d % tv);
@@ -448,9 +308,33 @@ std::string passesText(const AttentionPlan &p) {
   return out;
 }
 
+// The slice mapping's factors before a kv head's own: "N % KC, " with several kv heads a
+// cluster, then "1 # idle, " when their rings leave the rest of the cluster idle.
+std::string headPlaceText(const AttentionPlan &p) {
+  return (p.kvPerCluster > 1 ? "N % " + num(p.kvPerCluster) + ", " : std::string()) +
+         (p.idle > 1 ? "1 # " + num(p.idle) + ", " : std::string());
+}
+
+// Where the kv heads and their rings sit (the placement paragraph's first sentence).
+std::string ringsText(const AttentionPlan &p, int64_t clusters) {
+  const bool lone = p.kvClusters < clusters;
+  const std::string idle =
+      p.idle > 1 ? std::string(lone ? " followed by " : ", each ring followed by ") +
+                       num((p.idle - 1) * p.ring) +
+                       " idle slices (`1 # " + num(p.idle) + "`: the inter_transpose fixes a " +
+                       "ring at a chunk's keys / (D / " + num(p.flitBf16) + ") slices)"
+                 : std::string();
+  if (lone)
+    return "the one kv head on cluster 0 (the other clusters idle: `1 # " + num(clusters) +
+           "`), its " + num(p.ring) + " slices one ring" + idle;
+  return "kv head N on cluster N" +
+         (p.kvPerCluster > 1 ? " / " + num(p.kvPerCluster) : std::string()) + ", its " +
+         num(p.ring) + " slices one ring" + idle;
+}
+
 void describeAttention(StageBuilder &b, const Qwen3Shape &s, const AttentionPlan &p, int64_t T,
                        const std::string &qLayout) {
-  const int64_t D = s.headDim, G = p.heads, dv = D / p.vSplit;
+  const int64_t D = s.headDim, G = p.heads, dv = D / p.vSplit, clusters = b.target().clusters;
   const std::string rootD = "sqrt(" + num(D) + ")";
   if (p.partial)
     b.describe(wrapHeader(partialMathText(p.keys, s.heads, rootD)));
@@ -486,12 +370,11 @@ void describeAttention(StageBuilder &b, const Qwen3Shape &s, const AttentionPlan
       num(dv) + ", D / " + num(dv) + ", TQ]), each slice's part contiguous." +
       (p.partial ? " " + partialMaskText(p.sb, p.si, p.tq / p.lanes, p.lanes) : std::string())));
   b.describe(wrapHeader(
-      "Placement: kv head N on cluster N / " + num(p.kvPerCluster) + ", its " + num(p.ring) +
-      " slices one ring. The queries stay in the TRF, " + num(p.tq) +
+      "Placement: " + ringsText(p, clusters) + ". The queries stay in the TRF, " + num(p.tq) +
       " of one q head per "
       "slice (" +
-      num(p.lanes) + " lanes x " + num(kTimeBroadcastRows) +
-      " time-broadcast rows) on slice [N % " + num(p.kvPerCluster) + ", TB, G, TT]" +
+      num(p.lanes) + " lanes x " + num(kTimeBroadcastRows) + " time-broadcast rows) on slice [" +
+      headPlaceText(p) + "TB, G, TT]" +
       (p.tb * G * p.tt < p.ring ? " (the block fills " + num(p.tb * G * p.tt) + " of the ring's " +
                                       num(p.ring) + " slices" +
                                       (p.gSlots > G ? ", a tile's " + num(G) + " q heads in " +
