@@ -129,13 +129,15 @@ inline void declareOProj(StageBuilder &b, const DecoderPlan &p, const DecoderAxe
       p.groups > 1 ? std::optional<Expr>(a.qp / ob) : std::nullopt;
   const Expr qi = p.groups > 1 ? a.qp % ob : a.qp;
   const int64_t aTokens = p.perCluster / p.aSplit, xt = p.perSlice;
-  const Expr tIn = axisDigit(a.t, T, aTokens, 1);
+  // A slice's tokens of a (none when it holds one: `T % 1` would cover T twice).
+  const std::optional<Expr> tIn =
+      aTokens > 1 ? std::optional<Expr>(axisDigit(a.t, T, aTokens, 1)) : std::nullopt;
   // a's token split over the ring (none when the ring is one block of a).
   const std::optional<Expr> tOut =
       p.aSplit > 1 ? std::optional<Expr>(axisDigit(a.t, T, p.perCluster, aTokens)) : std::nullopt;
   Expr aSlice = pairOf({qo, tOut, qi / F});
-  y.adm = b.dm("adm", bf, a.oa, aSlice, Expr::pair({tIn, a.qp % F}));
-  y.af = b.stream("af", bf, a.oa, aSlice, tIn, a.qp % F);
+  y.adm = b.dm("adm", bf, a.oa, aSlice, pairOf({tIn, a.qp % F}));
+  y.af = b.stream("af", bf, a.oa, aSlice, tIn ? *tIn : Expr::one(), a.qp % F);
   Expr aTime = pairOf({tIn, tOut, qi / F});
   y.as = b.stream("as", bf, a.oa, pairOf({qo, a.ring}), aTime, a.qp % F);
   Expr wSlice = pairOf({qo, a.hx / RS});
