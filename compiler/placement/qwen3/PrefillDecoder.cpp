@@ -498,9 +498,25 @@ std::vector<Value> loadHalves(StageBuilder &b, const DecoderPlan &p, const Decod
   return halves;
 }
 
+// The MLP padded to the shape's intermediate (decoderIntermediate), said in the header.
+void describePadding(StageBuilder &b, const Qwen3Shape &given, const Qwen3Shape &s) {
+  if (s.intermediate == given.intermediate)
+    return;
+  const std::string pad = std::to_string(s.intermediate - given.intermediate);
+  b.describe(wrapLines("\nThe model's intermediate " + std::to_string(given.intermediate) +
+                       " has no placement of its own (no K block of down tiles it): the MLP runs "
+                       "as L = " + std::to_string(s.intermediate) + ", the host giving gate and "
+                       "up " + pad + " zero rows and down " + pad + " zero columns, so each "
+                       "padded product is 0 and the sums are the model's."));
+}
+
 } // namespace
 
-llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t T) {
+llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &given, int64_t T) {
+  llvm::Expected<Qwen3Shape> shape = decoderShape(given, b.target());
+  if (!shape)
+    return shape.takeError();
+  const Qwen3Shape &s = *shape;
   llvm::Expected<DecoderPlan> plan = planPrefillDecoder(s, b.target(), T);
   if (!plan)
     return plan.takeError();
@@ -508,6 +524,7 @@ llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t T)
   DecoderAxes ax = declareAxes(b, s, p, T);
   DecoderTypes y = declareTypes(b, s, p, ax, T);
   describeDecoder(b, s, p, T, y.xLayout);
+  describePadding(b, given, s);
   describeSplits(b, p);
   DecoderArgs a;
   a.attn = b.input("attn", y.ah);
@@ -524,7 +541,11 @@ llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &s, int64_t T)
   return llvm::Error::success();
 }
 
-llvm::Error buildPrefillDecoderOut(StageBuilder &b, const Qwen3Shape &s, int64_t T) {
+llvm::Error buildPrefillDecoderOut(StageBuilder &b, const Qwen3Shape &given, int64_t T) {
+  llvm::Expected<Qwen3Shape> shape = decoderShape(given, b.target());
+  if (!shape)
+    return shape.takeError();
+  const Qwen3Shape &s = *shape;
   llvm::Expected<DecoderPlan> plan = planPrefillDecoder(s, b.target(), T);
   if (!plan)
     return plan.takeError();
@@ -532,6 +553,7 @@ llvm::Error buildPrefillDecoderOut(StageBuilder &b, const Qwen3Shape &s, int64_t
   DecoderAxes ax = declareAxes(b, s, p, T);
   DecoderTypes y = declareTypes(b, s, p, ax, T);
   describeDecoder(b, s, p, T, y.xLayout);
+  describePadding(b, given, s);
   b.describe(wrapLines("\n`prefill_decoder_out` is the first part on one chip of a tensor-"
                        "parallel group: y = bf16(x + W_o a) for the chip's heads (o_proj and the "
                        "residual above, nothing after); the chips' y are summed, x given to one "
@@ -562,7 +584,11 @@ llvm::Error buildPrefillDecoderOut(StageBuilder &b, const Qwen3Shape &s, int64_t
   return llvm::Error::success();
 }
 
-llvm::Error buildPrefillDecoderMlp(StageBuilder &b, const Qwen3Shape &s, int64_t T) {
+llvm::Error buildPrefillDecoderMlp(StageBuilder &b, const Qwen3Shape &given, int64_t T) {
+  llvm::Expected<Qwen3Shape> shape = decoderShape(given, b.target());
+  if (!shape)
+    return shape.takeError();
+  const Qwen3Shape &s = *shape;
   llvm::Expected<DecoderPlan> plan = planPrefillDecoder(s, b.target(), T);
   if (!plan)
     return plan.takeError();
@@ -570,6 +596,7 @@ llvm::Error buildPrefillDecoderMlp(StageBuilder &b, const Qwen3Shape &s, int64_t
   DecoderAxes ax = declareAxes(b, s, p, T);
   DecoderTypes y = declareTypes(b, s, p, ax, T);
   describeDecoder(b, s, p, T, y.xLayout);
+  describePadding(b, given, s);
   b.describe(wrapLines("\n`prefill_decoder_mlp` is the second part on one chip of a tensor-"
                        "parallel group: h = RMSNorm(r) of the summed r, then y = bf16(x + "
                        "W_down(silu(W_gate h) * W_up h)) for the chip's block of L; the chips' y "

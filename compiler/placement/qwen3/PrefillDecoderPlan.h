@@ -313,8 +313,10 @@ inline llvm::Error planDecoderXParts(DecoderPlan &p, int64_t H) {
                             " slices, in no equal parts of whole slices dividing them");
 }
 
-inline llvm::Expected<DecoderPlan> planDecoderWith(const Qwen3Shape &s, const TargetModel &t,
-                                                   int64_t T, bool split) {
+// The weights' part of the plan (x's parts, o_proj, the MLP): every number that does not
+// depend on the block size.
+inline llvm::Expected<DecoderPlan> planDecoderWeights(const Qwen3Shape &s, const TargetModel &t,
+                                                      bool split) {
   DecoderPlan p;
   p.split = split;
   const int64_t H = s.hidden, Q = s.qDim();
@@ -342,9 +344,46 @@ inline llvm::Expected<DecoderPlan> planDecoderWith(const Qwen3Shape &s, const Ta
                           decimal(p.xParts) + " parts of " + decimal(p.hx) + " values of hidden " +
                               decimal(H) + " need gate/up's K in " + decimal(p.hParts) +
                               " parts of their own");
-  if (llvm::Error e = planDecoderTokens(p, s, t, T))
+  return p;
+}
+
+inline llvm::Expected<DecoderPlan> planDecoderWith(const Qwen3Shape &s, const TargetModel &t,
+                                                   int64_t T, bool split) {
+  llvm::Expected<DecoderPlan> p = planDecoderWeights(s, t, split);
+  if (!p)
+    return p;
+  if (llvm::Error e = planDecoderTokens(*p, s, t, T))
     return e;
   return p;
+}
+
+// The MLP's intermediate as the stage runs it: L itself when the weights place, else L padded
+// to the Lp in (L, 2 L], a multiple of kPadStep, whose MLP runs in the fewest passes (each
+// pass streams every token's h and p once, however few slices it fills), then the smallest.
+// The host gives gate and up Lp - L zero rows and down as many zero columns: each padded
+// product is 0, so the sums are L's. (A tensor-parallel shard's L / N can lack the power-of-two
+// factors down's K blocks need: 32B over 8 chips has 3,200 = 2^7 x 25.) The same for every
+// block size: it depends on the weights' plan alone. 0: no Lp places either.
+inline constexpr int64_t kPadStep = 128;
+inline int64_t decoderIntermediate(const Qwen3Shape &s, const TargetModel &t) {
+  llvm::Expected<DecoderPlan> p = planDecoderWeights(s, t, false);
+  if (p)
+    return s.intermediate;
+  llvm::consumeError(p.takeError());
+  int64_t best = 0, bestPasses = 0;
+  for (int64_t lp = (s.intermediate / kPadStep + 1) * kPadStep; lp <= 2 * s.intermediate;
+       lp += kPadStep) {
+    Qwen3Shape padded = s;
+    padded.intermediate = lp;
+    llvm::Expected<DecoderPlan> q = planDecoderWeights(padded, t, false);
+    if (!q) {
+      llvm::consumeError(q.takeError());
+      continue;
+    }
+    if (!best || q->passes < bestPasses)
+      best = lp, bestPasses = q->passes;
+  }
+  return best;
 }
 
 // Whether the split plan `q` adds each token's sums in the one-cluster plan `p`'s order: the
@@ -360,6 +399,7 @@ inline bool sameSumOrder(const DecoderPlan &p, const DecoderPlan &q) {
 // rate instead of through one cluster's DMA intake. o_proj then runs in one pass a cluster, the
 // MLP in as many passes on each cluster (gate/up's parts of H, if any, on each). A split that
 // does not place leaves the one-cluster plan.
+// `s`: the shape with its padded intermediate (decoderShape).
 inline llvm::Expected<DecoderPlan> planPrefillDecoder(const Qwen3Shape &s, const TargetModel &t,
                                                       int64_t T) {
   llvm::Expected<DecoderPlan> p = planDecoderWith(s, t, T, false);
@@ -372,6 +412,17 @@ inline llvm::Expected<DecoderPlan> planPrefillDecoder(const Qwen3Shape &s, const
   }
   q->splitKeepsOrder = sameSumOrder(*p, *q);
   return q;
+}
+
+// The shape the stage is placed for: `s` with decoderIntermediate's L; L's own error when
+// no padding places either.
+inline llvm::Expected<Qwen3Shape> decoderShape(const Qwen3Shape &s, const TargetModel &t) {
+  Qwen3Shape padded = s;
+  padded.intermediate = decoderIntermediate(s, t);
+  if (padded.intermediate)
+    return padded;
+  llvm::Expected<DecoderPlan> p = planDecoderWeights(s, t, false);
+  return p.takeError();
 }
 
 } // namespace rngd::placement::qwen3

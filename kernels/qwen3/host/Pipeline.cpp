@@ -167,6 +167,10 @@ HbmPlan Pipeline::hbmPlan(const Qwen3Config &cfg, int positions, bool deviceLook
         uint64_t(cfg.numLayers) * (padded(argBytes(cfg, target, PrefillProjection, T, "qkv_weight")) +
                                    padded(argBytes(cfg, target, PrefillProjection, T,
                                                    "head_rms_weight")));
+    // The MLP's zero-padded copies when the prefill decoder pads L (uploadPaddedMlp).
+    const uint64_t gate = argBytes(cfg, target, PrefillDecoder, T, "gate_weight");
+    if (gate != L * H * 2)
+      plan.weights += uint64_t(cfg.numLayers) * 3 * padded(gate);
     for (const auto &[name, bytes] : prefillBufferBytes(cfg, target, prefillSizes))
       plan.activations += padded(bytes);
   }
@@ -242,6 +246,12 @@ Pipeline::Pipeline(const std::string &dir, const Weights &weights, int positions
   for (int T : prefillSizes)
     partialLoaded_ = partialLoaded_ &&
                      fileExists(dir + "/" + stageFile(PrefillAttentionPartial, T) + ".rngd");
+  // A tensor-parallel chip's prefill_attention likewise (a prompt past the first chunk).
+  chunkLoaded_ = !prefillSizes.empty();
+  for (int T : prefillSizes)
+    chunkLoaded_ = chunkLoaded_ &&
+                   (!tp_.collective ||
+                    fileExists(dir + "/" + stageFile(PrefillAttentionChunk, T) + ".rngd"));
   for (int T : prefillSizes) {
     PrefillSet &set = prefill_[T];
     for (int s : prefillStages()) {

@@ -324,6 +324,12 @@ private:
   /// `qkvArg` says, and the heads' norm weights), once; a later kernel must read the same
   /// layout.
   void uploadPrefillWeights(const rngd::ArgInfo &qkvArg);
+  /// The MLP's weights zero-padded to the prefill decoder's intermediate when its stage pads
+  /// L (gate_weight's rows; docs/placement.md), once per layer; nothing when it does not.
+  void uploadPaddedMlp(const rngd::ArgInfo &gateArg, const rngd::ArgInfo &downArg);
+  /// bindLayer for a prefill decoder stage: gate/up/down from the padded copies, if any.
+  void bindPrefillDecoder(int s, int layer,
+                          const std::vector<std::pair<const char *, const char *>> &args);
   /// The batch's embedding rows, RoPE rows and K/V slots; per-sequence chunks reserved.
   void writeBatchInputs(const std::vector<BatchToken> &tokens, int T, const BatchSet &set);
   /// Attention of every sequence over its keys, a page of S keys of every sequence a launch
@@ -374,6 +380,8 @@ private:
   bool prefillWeights_ = false;      // prefill.qkv_weight / head_rms_weight uploaded
   std::string prefillWeightLayout_;  // the qkv_weight layout they were uploaded in
   bool partialLoaded_ = false;       // prefill_attention_partial at every prefill size
+  bool chunkLoaded_ = false;         // prefill_attention at every prefill size
+  bool paddedMlp_ = false;           // prefill.<layer>.mlp.*: the MLP padded (uploadPaddedMlp)
   std::map<int, BatchSet> batch_;    // by block size
   std::unique_ptr<rngd::Kernel> kvCopy_; // kv_copy at the largest batch size
   ScheduleInfo kvCopySched_;

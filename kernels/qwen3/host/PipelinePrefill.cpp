@@ -47,9 +47,56 @@ void Pipeline::uploadPrefillWeights(const rngd::ArgInfo &qkvArg) {
   }
 }
 
+namespace {
+// The MLP's tensors, and their padded copies' names (a layer's prefill.<suffix>).
+const char *const kMlpWeights[] = {"mlp.gate_proj.weight", "mlp.up_proj.weight",
+                                   "mlp.down_proj.weight"};
+} // namespace
+
+void Pipeline::uploadPaddedMlp(const rngd::ArgInfo &gateArg, const rngd::ArgInfo &downArg) {
+  const int64_t H = cfg_.hiddenSize, L = cfg_.intermediateSize;
+  const int64_t Lp = int64_t(gateArg.bytes / uint64_t(H * 2));
+  if (Lp == L)
+    return;
+  if (Lp < L || gateArg.bytes != uint64_t(Lp * H * 2))
+    throw std::runtime_error("internal error: the prefill decoder's gate_weight holds " +
+                             std::to_string(gateArg.bytes) + " bytes, not a padding of " +
+                             std::to_string(L) + " rows of " + std::to_string(H));
+  paddedMlp_ = true;
+  // gate and up [L, H] as [Lp, H], down [H, L] as [H, Lp]: the rows and columns past L zero.
+  const HbmLayout rows = HbmLayout::of(gateArg, {{"L", Lp}, {"H", H}});
+  const HbmLayout columns = HbmLayout::of(downArg, {{"H", H}, {"L", Lp}});
+  for (int layer = 0; layer < cfg_.numLayers; ++layer)
+    for (const char *suffix : kMlpWeights) {
+      const Bf16Tensor &t = w_.layer(layer, suffix);
+      const bool down = std::string(suffix) == "mlp.down_proj.weight";
+      std::vector<uint16_t> cells(down ? columns.cells() : rows.cells(), 0);
+      for (int64_t l = 0; l < L; ++l)
+        for (int64_t h = 0; h < H; ++h)
+          cells[down ? columns.at({h, l}) : rows.at({l, h})] =
+              t.data[down ? size_t(h * L + l) : size_t(l * H + h)];
+      write(buffer(layerTensorName(layer, std::string("prefill.") + suffix), cells.size() * 2),
+            cells);
+    }
+}
+
+void Pipeline::bindPrefillDecoder(int s, int layer,
+                                  const std::vector<std::pair<const char *, const char *>> &args) {
+  for (const auto &[arg, suffix] : args) {
+    const bool mlp = std::find(std::begin(kMlpWeights), std::end(kMlpWeights),
+                               std::string(suffix)) != std::end(kMlpWeights);
+    const std::string name = paddedMlp_ && mlp ? std::string("prefill.") + suffix : suffix;
+    bind(s, arg, *buffers_.at(layerTensorName(layer, name)));
+  }
+}
+
 void Pipeline::setUpPrefill(const std::vector<int> &sizes) {
   const size_t H = cfg_.hiddenSize, Q = cfg_.qDim(), D = cfg_.headDim;
-  uploadPrefillWeights(*prefill_.begin()->second.kernels[0]->findArg("qkv_weight"));
+  const auto &first = prefill_.begin()->second.kernels;
+  uploadPrefillWeights(*first[0]->findArg("qkv_weight"));
+  const int mlp = tp_.collective ? PrefillDecoderMlp : PrefillDecoder;
+  const auto &decoder = *first[size_t(mlp - PrefillProjection)];
+  uploadPaddedMlp(*decoder.findArg("gate_weight"), *decoder.findArg("down_weight"));
   // The activations, each as large as the largest block's argument; every block size's
   // kernels bind views of their first bytes.
   for (const auto &[name, bytes] : prefillBufferBytes(cfg_, device_.target(), sizes))
@@ -75,6 +122,9 @@ void Pipeline::setUpPrefill(const std::vector<int> &sizes) {
 }
 
 std::vector<int> Pipeline::prefillStages() const {
+  if (tp_.collective && chunkLoaded_)
+    return {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoderOut,
+            PrefillDecoderMlp};
   if (tp_.collective)
     return {PrefillProjection, PrefillAttention, PrefillDecoderOut, PrefillDecoderMlp};
   std::vector<int> stages = {PrefillProjection, PrefillAttention, PrefillAttentionChunk,
@@ -149,7 +199,7 @@ void Pipeline::runPrefill(const std::vector<int> &tokens, int start, int size, b
                              std::to_string(T) + " holds 1.." + std::to_string(T) + " tokens");
   const int chunk = start / kChunk, row = start % kChunk;
   if (start < 0 || row + size > kChunk || (row > 0 && !partialLoaded_) ||
-      (tp_.collective && chunk > 0))
+      (chunk > 0 && !chunkLoaded_))
     throw std::runtime_error("internal error: a prefill block of " + std::to_string(size) +
                              " tokens cannot start at position " + std::to_string(start));
   // The block's embedding rows (zero rows after the prompt: the causal mask keeps them from
@@ -203,7 +253,7 @@ void Pipeline::runPrefill(const std::vector<int> &tokens, int start, int size, b
       tensorParallelPrefillDecoder(L, *x, *y);
       continue;
     }
-    bindLayer(PrefillDecoder, L, kDecoderWeights);
+    bindPrefillDecoder(PrefillDecoder, L, kDecoderWeights);
     check(k_[PrefillDecoder]->unbind("y"), "prefill_decoder.y"); // the buffers swap each layer
     bindView(PrefillDecoder, "x", *x);
     bindView(PrefillDecoder, "y", *y);

@@ -88,7 +88,7 @@ void Pipeline::tensorParallelPrefillDecoder(int layer, rngd::Buffer &x, rngd::Bu
   bindView(PrefillDecoderOut, "y", y);
   launch(PrefillDecoderOut);
   write(y, allReduce(y, cells));
-  bindLayer(PrefillDecoderMlp, layer, kDecoderMlpWeights);
+  bindPrefillDecoder(PrefillDecoderMlp, layer, kDecoderMlpWeights);
   check(k_[PrefillDecoderMlp]->unbind("y"), "prefill_decoder_mlp.y");
   bindView(PrefillDecoderMlp, "r", y);
   bindView(PrefillDecoderMlp, "x", first ? y : zero);

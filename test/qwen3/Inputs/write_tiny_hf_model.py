@@ -1,6 +1,7 @@
 """Writes a 1-layer Qwen3-0.6B-shaped Hugging Face checkpoint (config.json + model.safetensors).
 
 Usage: write_tiny_hf_model.py DIR [--drop TENSOR] [--lm-head] [--shape SIZE] [--shards N]
+                               [--intermediate L]
 
 --shards N writes the tensors into N files model-0000k-of-0000N.safetensors, in turn, with
 model.safetensors.index.json's weight_map naming each tensor's file, as save_pretrained does
@@ -9,6 +10,7 @@ past its shard size.
 --shape 1.7B (or 4B, 8B, 14B) writes that Qwen3 size's layer and embedding shapes instead
 (hidden, heads, MLP from Hugging Face's configs; head_dim 128, the same vocabulary), still one
 layer; 8B and 14B untie the head (a separate lm_head.weight, as their configs say).
+--intermediate L gives the MLP L rows instead of the size's.
 
 The shapes are the real Qwen3-0.6B ones (the kernels have fixed shapes): hidden 1024, 16 query
 heads, 8 KV heads of 128, MLP 3072, the full 151,936-token vocabulary, tie_word_embeddings
@@ -109,6 +111,8 @@ def main():
     drop = args[args.index("--drop") + 1] if "--drop" in args else None
     lm_head = "--lm-head" in args
     H, NH, NKV, I, tied = SHAPES[args[args.index("--shape") + 1] if "--shape" in args else "0.6B"]
+    if "--intermediate" in args:
+        I = int(args[args.index("--intermediate") + 1])
     lm_head = lm_head or not tied
     os.makedirs(out, exist_ok=True)
     config = {
