@@ -27,8 +27,9 @@ const std::vector<std::string> &batchStageNames();
 /// final_layer: a chip's decode stages in a tensor-parallel group (docs/multichip.md), built for
 /// its shard (shardQwen3), in the order the host runs them.
 const std::vector<std::string> &tensorParallelStageNames();
-/// prefill_projection, prefill_attention_first, prefill_decoder_out, prefill_decoder_mlp: a
-/// tensor-parallel chip's prefill stages at a block size (blocks in the first KV chunk).
+/// prefill_projection, prefill_attention_first, prefill_decoder_out, prefill_decoder_mlp,
+/// prefill_attention: a tensor-parallel chip's prefill stages at a block size (the last only
+/// for a block past the first KV chunk).
 const std::vector<std::string> &tensorParallelPrefillStageNames();
 /// 16, 32, 64: the block sizes a batch of 1..64 sequences is padded to.
 const std::vector<int64_t> &batchTokenCounts();

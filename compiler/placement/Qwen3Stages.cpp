@@ -65,7 +65,8 @@ const std::vector<std::string> &tensorParallelStageNames() {
 
 const std::vector<std::string> &tensorParallelPrefillStageNames() {
   static const std::vector<std::string> names = {"prefill_projection", "prefill_attention_first",
-                                                 "prefill_decoder_out", "prefill_decoder_mlp"};
+                                                 "prefill_decoder_out", "prefill_decoder_mlp",
+                                                 "prefill_attention"};
   return names;
 }
 

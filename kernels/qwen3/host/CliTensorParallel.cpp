@@ -37,15 +37,23 @@ void checkSplit(const Qwen3Config &model, int chips) {
     fatal("--tensor-parallel " + std::to_string(chips) + ": " + err);
 }
 
+/// The prefill stages a prompt of n tokens needs on a chip: prefill_attention (the block's
+/// queries over an earlier chunk) only past the first KV chunk.
+std::vector<std::string> chipPrefillStages(int n) {
+  std::vector<std::string> stages = placement::tensorParallelPrefillStageNames();
+  if (n <= kChunk)
+    stages.erase(std::find(stages.begin(), stages.end(), "prefill_attention"));
+  return stages;
+}
+
 /// The prefill block sizes a prompt of n tokens runs in on a chip: the blocks of the generator's
-/// sizes whose stages place for the shard, when the prompt lies in the first KV chunk (a chip's
-/// prefill has no attention over earlier chunks yet). Empty: token by token.
+/// sizes whose stages place for the shard. Empty: token by token.
 std::vector<int> prefillSizes(const Options &opt, const Qwen3Config &shard, int n,
                               const TargetModel &target) {
-  if (opt.noPrefill || n > kChunk)
+  if (opt.noPrefill)
     return {};
   // The chip's prefill stages, and prefill_decoder, whose arguments size the block's buffers.
-  std::vector<std::string> stages = placement::tensorParallelPrefillStageNames();
+  std::vector<std::string> stages = chipPrefillStages(n);
   stages.push_back("prefill_decoder");
   std::vector<int> placed;
   std::string err;
@@ -106,13 +114,13 @@ std::unique_ptr<Weights> loadShard(const Options &opt, const Qwen3Config &model,
 /// then the others (a hit when the ranks share the cache directory; compiled again on another
 /// host's disk).
 std::string compileStages(const Qwen3Config &shard, const std::vector<int> &sizes,
-                          const TargetModel &target, Collective &group) {
+                          int promptTokens, const TargetModel &target, Collective &group) {
   const std::string dir = stageCacheDir(shard, target);
   std::vector<std::pair<std::string, int>> jobs; // (stage, tokens)
   for (const std::string &stage : placement::tensorParallelStageNames())
     jobs.push_back({stage, 1});
   for (int T : sizes)
-    for (const std::string &stage : placement::tensorParallelPrefillStageNames())
+    for (const std::string &stage : chipPrefillStages(promptTokens))
       jobs.push_back({stage, T});
   int ok = 1;
   std::string err;
@@ -223,7 +231,7 @@ int runTensorParallel(Options opt, Collective &group) {
   const std::vector<int> sizes = prefillSizes(opt, sizing, counts[1], target);
   const Qwen3Config shardCfg = checkShard(opt, model, chips, positions, sizes, target);
   const std::unique_ptr<Weights> shard = loadShard(opt, model, rank, chips);
-  const std::string dir = compileStages(shardCfg, sizes, target, group);
+  const std::string dir = compileStages(shardCfg, sizes, counts[1], target, group);
   TensorParallel tp;
   tp.collective = &group;
   tp.vocab = model.vocabSize;

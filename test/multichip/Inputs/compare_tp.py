@@ -57,6 +57,9 @@ def main():
         parts = [n for n in ("prefill_decoder_out", "prefill_decoder_mlp")
                  if stages[n]["launches"] == rep["layers"] * len(blocks)]
         print("prefill blocks %s on every chip: %s" % (blocks, ", ".join(parts)))
+        # A block past the first KV chunk meets each earlier chunk through prefill_attention.
+        if "prefill_attention" in stages and stages["prefill_attention"]["launches"]:
+            print("prefill_attention: %d launches" % stages["prefill_attention"]["launches"])
         return
     steps, generated = rep["steps"], len(tp_run["generated"])
     # The prompt's last step and each step after it produce logits.
