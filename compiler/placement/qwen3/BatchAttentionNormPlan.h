@@ -27,7 +27,7 @@ struct NormPlan {
 /// attn's flit: prefill_decoder's plan's where it places at this T, else the same rule
 /// (PrefillDecoderPlan.h: a flit of bf16).
 inline int64_t attnFlit(const Qwen3Shape &s, const TargetModel &t, int64_t T) {
-  llvm::Expected<DecoderPlan> p = planPrefillDecoder(s, t, T);
+  llvm::Expected<DecoderPlan> p = planModelDecoder(s, t, T);
   if (!p) {
     llvm::consumeError(p.takeError());
     return t.flitBytes / kBf16Bytes;

@@ -124,7 +124,7 @@ inline llvm::Expected<Plan> plan(const Qwen3Shape &s, const TargetModel &t, int6
     return parts.takeError();
   p.normParts = *parts;
   // x is prefill_decoder's y: its layout comes from that stage's plan.
-  llvm::Expected<DecoderPlan> decoder = planPrefillDecoder(s, t, T);
+  llvm::Expected<DecoderPlan> decoder = planModelDecoder(s, t, T);
   if (!decoder)
     return decoder.takeError();
   p.xRowsPerSlice = decoder->rowsPerSlice;

@@ -425,4 +425,14 @@ inline llvm::Expected<Qwen3Shape> decoderShape(const Qwen3Shape &s, const Target
   return p.takeError();
 }
 
+// The plan prefill_decoder is built with for the model's shape (its intermediate padded by
+// decoderShape), for the stages that read that stage's layouts.
+inline llvm::Expected<DecoderPlan> planModelDecoder(const Qwen3Shape &s, const TargetModel &t,
+                                                    int64_t T) {
+  llvm::Expected<Qwen3Shape> padded = decoderShape(s, t);
+  if (!padded)
+    return padded.takeError();
+  return planPrefillDecoder(*padded, t, T);
+}
+
 } // namespace rngd::placement::qwen3

@@ -63,6 +63,8 @@ void Pipeline::enableBatch(const std::string &dir, const std::vector<int> &sizes
       loadStage(dir, batchStageFile(s, T, kv_->capacity()), stageKernel(s), set.kernels[s],
                 set.schedules[s]);
     uploadPrefillWeights(*set.kernels[BatchProjection]->findArg("qkv_weight"));
+    uploadPaddedMlp(*set.kernels[BatchDecoder]->findArg("gate_weight"),
+                    *set.kernels[BatchDecoder]->findArg("down_weight"));
   }
   loadStage(dir, stageFile(KvCopy, sizes.back()), stageKernel(KvCopy), kvCopy_, kvCopySched_);
   k_[KvCopy] = kvCopy_.get();
@@ -228,7 +230,7 @@ int64_t Pipeline::stepBatch(const std::vector<BatchToken> &tokens,
     launch(BatchKvStore);
     batchAttention(L, tokens, T);
     launch(BatchAttentionNorm);
-    bindLayer(BatchDecoder, L, kDecoderWeights);
+    bindPrefillDecoder(BatchDecoder, L, kDecoderWeights);
     check(k_[BatchDecoder]->unbind("y"), "batch_decoder.y"); // the buffers swap each layer
     bindView(BatchDecoder, "x", *x);
     bindView(BatchDecoder, "y", *y);

@@ -56,7 +56,7 @@ const char *const kMlpWeights[] = {"mlp.gate_proj.weight", "mlp.up_proj.weight",
 void Pipeline::uploadPaddedMlp(const rngd::ArgInfo &gateArg, const rngd::ArgInfo &downArg) {
   const int64_t H = cfg_.hiddenSize, L = cfg_.intermediateSize;
   const int64_t Lp = int64_t(gateArg.bytes / uint64_t(H * 2));
-  if (Lp == L)
+  if (Lp == L || paddedMlp_) // the model's own, or uploaded for another kernel
     return;
   if (Lp < L || gateArg.bytes != uint64_t(Lp * H * 2))
     throw std::runtime_error("internal error: the prefill decoder's gate_weight holds " +
