@@ -9,6 +9,7 @@
 #include "compiler/placement/qwen3/Common.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace rngd::placement::qwen3::decode_projection {
@@ -36,6 +37,12 @@ struct ProjectionPlan {
   int64_t qPasses = 1;     // passes over q's heads, each filling every slice
   int64_t qHeadsPerCluster; // q heads of one pass on one cluster
   int64_t qReplicas = 1;    // copies of q's rows on a cluster (QR) when they fill fewer slices
+  int64_t qClusterCopies = 1; // an odd q head count's passes, each copied onto every cluster (CQ)
+  // A last q pass after the full ones, fewer heads copied until they fill the cluster (planQTail).
+  int64_t qTailHeads = 0; // its heads over all clusters; 0: no last pass
+  int64_t qTailHeadsPerCluster = 0;
+  int64_t qTailReplicas = 1;      // its copies on a cluster (QL)
+  int64_t qTailClusterCopies = 1; // a lone last head's copy on every cluster (CQ)
   int64_t kvHeadsPerCluster;
   int64_t kvClusterCopies = 1; // a lone kv head's copies, one per cluster (CK)
   int64_t kvReplicas = 1; // copies of k's and v's rows on a cluster (RR), fewer than its slices
@@ -101,9 +108,107 @@ inline llvm::Error planX(ProjectionPlan &p, const Qwen3Shape &s, const TargetMod
   return llvm::Error::success();
 }
 
+// q's rows in equal passes of whole heads that do not fill a cluster, where a copied last pass
+// (planQTail) reads more or does not fit (a lone q head; 7 heads a cluster, whose rest of 3 is
+// no power of two): each pass's heads copied (QR) until they cover the cluster, as few q rows
+// are (copiesFor), so x^, the heads and the RoPE tables keep covering the same slices. q heads
+// that do not split over the clusters run the same way with each pass's heads copied onto every
+// cluster (CQ, as a lone kv head is, CK): every cluster then holds all the heads over the
+// passes. The fewest passes (the most heads a pass), then the fewest copies (each copy streams
+// the pass's weights from HBM again): a power of two of heads per cluster dividing the
+// cluster's heads, at the lanes whose row fits. Leaves p alone and returns false where none
+// fits.
+inline bool planQCopiedPasses(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) {
+  const int64_t S = t.slicesPerCluster, C = t.clusters, D = s.headDim;
+  const int64_t minLanes = t.fetchPacketAlignment / 4;
+  const int64_t clusterCopies = s.heads % C ? C : 1;
+  const int64_t perCluster = s.heads * clusterCopies / C;
+  int64_t bestHeads = 0, bestLanes = 0, bestCopies = 0;
+  for (int64_t lanes = minLanes; lanes <= t.trfLanes; lanes *= 2) {
+    const int64_t headSlices = D / lanes;
+    if (s.hidden * 2 > t.trfBytesPerSlice / lanes || D % lanes || !isPowerOfTwo(headSlices) ||
+        headSlices > S)
+      continue;
+    for (int64_t heads = S / headSlices; heads >= 1; heads /= 2) {
+      if (perCluster % heads)
+        continue;
+      const int64_t copies = S / (heads * headSlices);
+      if (heads > bestHeads || (heads == bestHeads && copies < bestCopies)) {
+        bestHeads = heads;
+        bestLanes = lanes;
+        bestCopies = copies;
+      }
+      break;
+    }
+  }
+  if (!bestHeads)
+    return false;
+  p.qLanes = bestLanes;
+  p.qPasses = perCluster / bestHeads;
+  p.qReplicas = bestCopies;
+  p.qClusterCopies = clusterCopies;
+  return true;
+}
+
+// q heads from HBM, counting each copy: the copies' cost (each streams its weights again).
+inline int64_t qHeadReads(const ProjectionPlan &p, const Qwen3Shape &s) {
+  return (s.heads - p.qTailHeads) * p.qReplicas * p.qClusterCopies +
+         p.qTailHeads * p.qTailReplicas * p.qTailClusterCopies;
+}
+
+// q's heads as full passes (each cluster's slices filled by whole heads, as 14B's) and a last
+// pass of the rest, copied until it fills the cluster: 14B over 2 chips, 10 heads a cluster,
+// in 2 passes of 4 and a last of 2 copied twice (q's weights read 1.2 times, not the equal
+// copied passes' 2). An odd head count (14B over 8 chips: 5) keeps its last head for the last
+// pass, copied onto every cluster (CQ), the others in passes as an even count's, copied when
+// fewer than fill a cluster. At the lanes whose row fits, the fewest reads of q's weights.
+// Leaves p alone and returns false where none fits.
+inline bool planQTail(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) {
+  const int64_t S = t.slicesPerCluster, C = t.clusters, D = s.headDim;
+  const int64_t extra = s.heads % C, perCluster = (s.heads - extra) / C;
+  if (extra > 1 || !perCluster)
+    return false;
+  std::optional<ProjectionPlan> best;
+  for (int64_t lanes = t.fetchPacketAlignment / 4; lanes <= t.trfLanes; lanes *= 2) {
+    const int64_t headSlices = D / lanes;
+    if (s.hidden * 2 > t.trfBytesPerSlice / lanes || D % lanes || !isPowerOfTwo(headSlices) ||
+        headSlices > S)
+      continue;
+    const int64_t fill = S / headSlices; // heads that fill a cluster
+    ProjectionPlan q = p;
+    q.qLanes = lanes;
+    if (extra) { // the lone last head on every cluster, the others in passes
+      q.qTailHeads = 1;
+      q.qTailHeadsPerCluster = 1;
+      q.qTailReplicas = fill;
+      q.qTailClusterCopies = C;
+      const bool fills = perCluster % fill == 0;
+      if (!fills && (perCluster > fill || !isPowerOfTwo(perCluster)))
+        continue;
+      q.qPasses = fills ? perCluster / fill : 1;
+      q.qReplicas = fills ? 1 : fill / perCluster;
+    } else { // full passes, the rest's heads in the last
+      const int64_t rest = perCluster % fill;
+      if (perCluster < fill || !rest || !isPowerOfTwo(rest))
+        continue;
+      q.qPasses = perCluster / fill;
+      q.qTailHeads = rest * C;
+      q.qTailHeadsPerCluster = rest;
+      q.qTailReplicas = fill / rest;
+    }
+    if (!best || qHeadReads(q, s) < qHeadReads(*best, s))
+      best = q;
+  }
+  if (!best)
+    return false;
+  p = *best;
+  return true;
+}
+
 // q's rows in passes when one row per lane over every slice does not fit (more rows than
 // lanes, or a row longer than a lane): the fewest equal passes of whole heads on each cluster,
-// each filling every slice with a power of two of rows per slice whose rows fit their lane.
+// each filling every slice with a power of two of rows per slice whose rows fit their lane;
+// where none does (a shard's few heads), copies of a last pass or of every pass fill it.
 inline llvm::Error planQPasses(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) {
   const int64_t slices = t.totalSlices(), rows = s.qDim(), minLanes = t.fetchPacketAlignment / 4;
   for (int64_t lanes = t.trfLanes; lanes >= minLanes; lanes /= 2) {
@@ -115,6 +220,17 @@ inline llvm::Error planQPasses(ProjectionPlan &p, const Qwen3Shape &s, const Tar
       continue;
     p.qLanes = lanes;
     p.qPasses = passes;
+    return llvm::Error::success();
+  }
+  // Else the fewer reads of q's weights: a copied last pass, or equal copied passes.
+  ProjectionPlan tail = p, copied = p;
+  const bool tailFits = planQTail(tail, s, t), copiedFits = planQCopiedPasses(copied, s, t);
+  if (tailFits && (!copiedFits || qHeadReads(tail, s) <= qHeadReads(copied, s))) {
+    p = tail;
+    return llvm::Error::success();
+  }
+  if (copiedFits) {
+    p = copied;
     return llvm::Error::success();
   }
   return placementError(kStage,
@@ -151,6 +267,9 @@ inline llvm::Expected<int64_t> copiesFor(const char *what, int64_t headsPerClust
 // fewer than the fewest lanes over every slice, copied (copiesFor).
 inline llvm::Error planQLanes(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) {
   const int64_t minLanes = t.fetchPacketAlignment / 4;
+  // q heads that do not split over the clusters only place as passes copied onto each.
+  if (s.heads % t.clusters)
+    return planQPasses(p, s, t);
   if (s.qDim() < t.totalSlices() * minLanes) {
     p.qLanes = minLanes;
     llvm::Expected<int64_t> copies = copiesFor("q", s.heads / t.clusters, minLanes, s, t);
@@ -194,8 +313,9 @@ inline llvm::Error planKvLanes(ProjectionPlan &p, const Qwen3Shape &s, const Tar
 inline llvm::Error planHeads(ProjectionPlan &p, const Qwen3Shape &s, const TargetModel &t) {
   const int64_t D = s.headDim, C = t.clusters, S = t.slicesPerCluster;
   // (A lone kv head, a tensor-parallel shard's, is copied onto every cluster: its k sits on
-  // q heads' slices of both, for RoPE's tables.)
-  if (s.heads % C || (s.kvHeads % C && s.kvHeads != 1))
+  // q heads' slices of both, for RoPE's tables; its q heads, however many, run in passes each
+  // copied onto every cluster, planQCopiedPasses.)
+  if (s.kvHeads != 1 && (s.heads % C || s.kvHeads % C))
     return placementError(kStage, "q and kv heads split evenly over the clusters",
                           num(s.heads) + " q heads and " + num(s.kvHeads) + " kv heads over " +
                               num(C) + " clusters");
@@ -203,7 +323,7 @@ inline llvm::Error planHeads(ProjectionPlan &p, const Qwen3Shape &s, const Targe
   p.kvHeadsPerCluster = s.kvHeads * p.kvClusterCopies / C;
   if (llvm::Error e = planQLanes(p, s, t))
     return e;
-  p.qHeadsPerCluster = s.heads / p.qPasses / C;
+  p.qHeadsPerCluster = (s.heads - p.qTailHeads) * p.qClusterCopies / p.qPasses / C;
   if (llvm::Error e = planKvLanes(p, s, t))
     return e;
   p.qSlices = D / p.qLanes;

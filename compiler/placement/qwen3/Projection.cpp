@@ -3,6 +3,7 @@
 // was the hand-placed original; docs/performance.md, "Stage placement").
 #include "compiler/placement/qwen3/DecodeAttentionPlan.h"
 #include "compiler/placement/qwen3/DecodeProjectionPlan.h"
+#include "compiler/placement/qwen3/DecodeProjectionText.h"
 #include "compiler/placement/qwen3/Stages.h"
 
 #include <functional>
@@ -18,20 +19,22 @@ using mlir::Type;
 using mlir::Value;
 using tcp::Context;
 
+using decode_projection::describe;
 using decode_projection::kPackFlits;
 using decode_projection::num;
 using decode_projection::planProjection;
 using decode_projection::ProjectionPlan;
+using decode_projection::vGatherContext;
 
 // The types, under the hand-placed file's aliases (renamed where those end in a digit).
 struct ProjectionTypes {
-  Type vec, qw, kvw, qwv, kvwv, dvec, off, cache, qout, qoutv;
+  Type vec, qw, kvw, kvwv, dvec, off, cache, qout;
   // x's RMSNorm on one slice, x^ over the rings.
   Type xslice, xs, xone, xonedm, xonevrf, xwsub, xwvrf, xfdm, xring, xf, xn;
   // The projections: q's and kv's weights, accumulators and partial rows.
-  Type qwdm, qwload, qwtrf, qacc, qpart, kvwdm, kvwload, kvwtrf, kvacc, kvpart;
-  // v's gather, q's and k's gathers, their heads and RoPE's tables.
-  Type vpf, vpb, vgath, vps, vpart, qpf, qpb, kpf, kpb;
+  Type kvwdm, kvwload, kvwtrf, kvacc, kvpart;
+  // v's gather, k's gather, their heads and RoPE's tables.
+  Type vpf, vpb, vgath, vps, vpart, kpf, kpb;
   Type qrep, qrepf, qrepsub, qreps, qrepvrf;
 };
 
@@ -63,6 +66,33 @@ struct Axes {
   Expr rr = Expr::one(); // k's and v's copies on a cluster (declared only with several)
   Expr ck = Expr::one(); // a lone kv head's copy per cluster (declared only then)
   Expr qr = Expr::one(); // q's copies on a cluster (declared only with several)
+  Expr cq = Expr::one(); // an odd q head count's pass copied onto each cluster (declared only then)
+  Expr nl = Expr::one(); // the heads of q's last pass, and their copies (declared only with one)
+  Expr ql = Expr::one();
+};
+
+// q's heads of a pass on the slices: the full passes' (NH or NP) or the last pass's (NL).
+struct QShape {
+  Expr heads;
+  int64_t perCluster;
+  Expr copy;
+  int64_t copies;
+  Expr clusterCopy;
+  int64_t clusterCopies;
+};
+
+QShape fullPasses(const ProjectionPlan &p, const Axes &a) {
+  return {a.nh, p.qHeadsPerCluster, a.qr, p.qReplicas, a.cq, p.qClusterCopies};
+}
+
+QShape lastPass(const ProjectionPlan &p, const Axes &a) {
+  return {a.nl, p.qTailHeadsPerCluster, a.ql, p.qTailReplicas, a.cq, p.qTailClusterCopies};
+}
+
+// q's types for one shape of pass: its weights, accumulators, gathers and head.
+struct QTypes {
+  Type wv, outv, wdm, wload, wtrf, acc, part, pf, pb;
+  HeadTypes head;
 };
 
 // A head's slices: its place among the cluster's `perCluster` heads (only with several: a lone
@@ -78,12 +108,17 @@ Expr headSlices(const Expr &head, int64_t perCluster, const Expr &copy, int64_t 
   return Expr::pair(items);
 }
 
-Expr qSlicesOf(const ProjectionPlan &p, const Axes &a, std::vector<Expr> inner) {
-  return headSlices(a.nh, p.qHeadsPerCluster, a.qr, p.qReplicas, std::move(inner));
+Expr qSlicesOf(const QShape &q, std::vector<Expr> inner) {
+  return headSlices(q.heads, q.perCluster, q.copy, q.copies, std::move(inner));
 }
 
 Expr kvSlices(const ProjectionPlan &p, const Axes &a, std::vector<Expr> inner) {
   return headSlices(a.n, p.kvHeadsPerCluster, a.rr, p.kvReplicas, std::move(inner));
+}
+
+// A q head's cluster: a pass's heads over the clusters, or their copy on each.
+Expr qCluster(const QShape &q) {
+  return q.clusterCopies > 1 ? q.clusterCopy : q.heads / q.perCluster;
 }
 
 // A kv head's cluster: N over the clusters, or a lone head's copy on each.
@@ -94,9 +129,9 @@ Expr kvCluster(const ProjectionPlan &p, const Axes &a) {
 Axes declareAxes(StageBuilder &b, const Qwen3Shape &s, const ProjectionPlan &p) {
   const TargetModel &t = b.target();
   // NH: the q heads of one pass (all of them in one pass; NP, a pass's, in several).
-  const bool passes = p.qPasses > 1;
+  const bool passes = p.qPasses > 1 || p.qTailHeads;
   Axes a{b.axis("H", s.hidden), b.axis("Q", s.qDim()), b.axis("P", s.kvDim()),
-         b.axis(passes ? "NP" : "NH", s.heads / p.qPasses), b.axis("N", s.kvHeads), b.axis("G", s.groups()),
+         b.axis(passes ? "NP" : "NH", (s.heads - p.qTailHeads) / p.qPasses), b.axis("N", s.kvHeads), b.axis("G", s.groups()),
          b.axis("D", s.headDim), b.axis("T", p.chunkKeys), b.axis("K", 1),
          // Copies: the tables on every q head's slices of each cluster, x stored twice for
          // RoPE's swap, x^ on each cluster, a k head on each q head of its group, x^'s rings.
@@ -112,6 +147,12 @@ Axes declareAxes(StageBuilder &b, const Qwen3Shape &s, const ProjectionPlan &p) 
     a.ck = b.axis("CK", p.kvClusterCopies);
   if (p.qReplicas > 1)
     a.qr = b.axis("QR", p.qReplicas);
+  if (p.qClusterCopies > 1 || p.qTailClusterCopies > 1)
+    a.cq = b.axis("CQ", t.clusters);
+  if (p.qTailHeads)
+    a.nl = b.axis("NL", p.qTailHeads);
+  if (p.qTailReplicas > 1)
+    a.ql = b.axis("QL", p.qTailReplicas);
   return a;
 }
 
@@ -125,13 +166,11 @@ ProjectionTypes declareTypes(StageBuilder &b, const ProjectionPlan &p, const Axe
   y.vec = b.hbm("vec", bf, h);
   y.qw = b.hbm("qw", bf, Expr::pair({a.q, h}));
   y.kvw = b.hbm("kvw", bf, Expr::pair({a.p, h}));
-  y.qwv = b.hbm("qwv", bf, Expr::pair({a.nh, d, h}));
   y.kvwv = b.hbm("kvwv", bf, Expr::pair({a.n, d, h}));
   y.dvec = b.hbm("dvec", bf, d);
   y.off = b.hbm("off", b.i32(), a.k);
   y.cache = b.hbm("cache", bf, Expr::pair({a.t, a.n, d}));
   y.qout = b.hbm("qout", bf, Expr::pair({a.n, a.g, d}));
-  y.qoutv = b.hbm("qoutv", bf, Expr::pair({a.nh, d}));
 
   const Expr c1 = one.pad(t.clusters), s1 = one.pad(t.slicesPerCluster);
   y.xslice = b.dm("xslice", bf, c1, s1, h);
@@ -151,13 +190,7 @@ ProjectionTypes declareTypes(StageBuilder &b, const ProjectionPlan &p, const Axe
   y.xf = b.stream("xf", bf, a.cx, ring, xfTime, h % F);
   y.xn = b.stream("xn", bf, a.cx, Expr::pair({a.rx, a.xr}), h / F, h % F);
 
-  const int64_t qL = p.qLanes, kvL = p.kvLanes, lanes = t.trfLanes;
-  const Expr qc = a.nh / p.qHeadsPerCluster, qs = qSlicesOf(p, a, {d / qL});
-  y.qwdm = b.dm("qwdm", bf, qc, qs, Expr::pair({d % qL, h}));
-  y.qwload = b.stream("qwload", bf, qc, qs, Expr::pair({d % qL, h / F}), h % F);
-  y.qwtrf = b.trf("qwtrf", bf, qc, qs, d % qL, h);
-  y.qacc = b.stream("qacc", f, qc, qs, one, (d % qL).pad(lanes));
-  y.qpart = b.dm("qpart", f, qc, qs, d % qL);
+  const int64_t kvL = p.kvLanes, lanes = t.trfLanes;
   const Expr kc = kvCluster(p, a);
   const Expr ks = kvSlices(p, a, {d / kvL});
   y.kvwdm = b.dm("kvwdm", bf, kc, ks, Expr::pair({d % kvL, h}));
@@ -175,8 +208,6 @@ ProjectionTypes declareTypes(StageBuilder &b, const ProjectionPlan &p, const Axe
   y.vps = b.stream("vps", f, kc, vOne, one, d % F32);
   y.vpart = b.dm("vpart", bf, kc, vOne, d % F32);
 
-  y.qpf = b.stream("qpf", f, qc, qs, one, d % qL);
-  y.qpb = b.stream("qpb", f, qc, qSlicesOf(p, a, {a.xq}), d / qL, d % qL);
   y.kpf = b.stream("kpf", f, kc, ks, one, d % kvL);
   y.kpb = b.stream("kpb", f, kc, kvSlices(p, a, {a.xk}), d / kvL, d % kvL);
 
@@ -186,6 +217,27 @@ ProjectionTypes declareTypes(StageBuilder &b, const ProjectionPlan &p, const Axe
   y.qrepsub = b.stream("qrepsub", f, a.ct, tables, d / SUB, d % SUB);
   y.qreps = b.stream("qreps", f, a.ct, tables, d / F32, d % F32);
   y.qrepvrf = b.vrf("qrepvrf", f, a.ct, tables, d);
+  return y;
+}
+
+// q's types for the passes of one shape, under `pre`'s aliases ("q": the hand-placed file's).
+QTypes declareQ(StageBuilder &b, const ProjectionPlan &p, const Axes &a, const QShape &shape,
+                const std::string &pre) {
+  Type bf = b.bf16(), f = b.f32();
+  const int64_t F = p.flitBf16, qL = p.qLanes, lanes = b.target().trfLanes;
+  const Expr one = Expr::one(), &h = a.h, &d = a.d;
+  const Expr qc = qCluster(shape), qs = qSlicesOf(shape, {d / qL});
+  QTypes y;
+  y.wv = b.hbm(pre + "wv", bf, Expr::pair({shape.heads, d, h}));
+  y.outv = b.hbm(pre + "outv", bf, Expr::pair({shape.heads, d}));
+  y.wdm = b.dm(pre + "wdm", bf, qc, qs, Expr::pair({d % qL, h}));
+  y.wload = b.stream(pre + "wload", bf, qc, qs, Expr::pair({d % qL, h / F}), h % F);
+  y.wtrf = b.trf(pre + "wtrf", bf, qc, qs, d % qL, h);
+  y.acc = b.stream(pre + "acc", f, qc, qs, one, (d % qL).pad(lanes));
+  y.part = b.dm(pre + "part", f, qc, qs, d % qL);
+  y.pf = b.stream(pre + "pf", f, qc, qs, one, d % qL);
+  y.pb = b.stream(pre + "pb", f, qc, qSlicesOf(shape, {a.xq}), d / qL, d % qL);
+  y.head = declareHead(b, pre, p, qc, qSlicesOf(shape, {one.pad(p.qSlices)}), d, a.tw);
   return y;
 }
 
@@ -363,111 +415,6 @@ Value normAndRope(StageBuilder &b, const Qwen3Shape &s, const std::string &p, Co
   return rope(b, p, h, y, normed, s.headDim, tables, cos, sin);
 }
 
-// v's gather runs on sub (whose configuration then loads while main contracts) when a
-// slice's partial rows are one sub-context commit access, else on main.
-Context vGatherContext(const ProjectionPlan &p, const TargetModel &t) {
-  return p.kvLanes * 4 == t.subFetchAccessBytes ? Context::sub : Context::main;
-}
-
-// The header's paragraphs on q's and k's and v's copies (a shard's few heads), if any.
-void describeCopies(StageBuilder &b, const Qwen3Shape &s, const ProjectionPlan &p) {
-  const TargetModel &t = b.target();
-  if (p.qReplicas > 1)
-    b.describe(wrapParagraph(
-        "\nq's " + num(s.qDim()) + " rows are fewer than " + num(p.qLanes) +
-        " per slice over all " + num(t.totalSlices()) + " slices: each q head's rows sit on " +
-        num(p.qSlices) + " slices, " + num(p.qReplicas) +
-        " copies of them per cluster (QR: the weights DMA'd to each; the RoPE tables on " +
-        "every copy's heads, RQ), so they cover the cluster like x^; q_out reads copy 0."));
-  if (p.kvReplicas > 1)
-    b.describe(wrapParagraph(
-        "\nk's and v's " + num(s.kvDim()) + " rows are fewer than " + num(p.kvLanes) +
-        " per slice over all " + num(t.totalSlices()) + " slices: each kv head's rows sit on " +
-        num(p.kvSlices) + " slices, " + num(p.kvReplicas) +
-        " copies of them per cluster (RR: the weights DMA'd to each)" +
-        (p.kvClusterCopies > 1 ? ", the lone kv head on each of the " + num(t.clusters) +
-                                     " clusters (CK)"
-                               : std::string()) +
-        ", so they cover the cluster like x^ and the RoPE tables; the gathers run within each "
-        "copy and the scatters into the caches read copy 0."));
-}
-
-void describe(StageBuilder &b, const Qwen3Shape &s, const ProjectionPlan &p) {
-  const TargetModel &t = b.target();
-  auto heads = [](int64_t perCluster) { return "0.." + num(perCluster - 1); };
-  const std::string weightParts =
-      p.xWeightParts == 1 ? ""
-                          : " The norm weight goes to the VRF in " + num(p.xWeightParts) +
-                                " parts of H (XP x XI; f32 H would not fit), each part of x "
-                                "multiplied by it in turn and the products joined (tcp.dm_join).";
-  const std::string perSlice =
-      p.xFlitsPerSlice == 1
-          ? "one flit of x^ per slice"
-          : num(p.xFlitsPerSlice) + " flits of x^ per slice, every " + num(p.xRing) + "th";
-  b.describe(wrapParagraph(
-      "`projection` stage: x^ = RMSNorm(x); q, k, v = x^ W^T; per-head RMSNorm of q and k; RoPE "
-      "on q and k (out = x cos + swap(x) sin, the host's sin has its first half negated); the "
-      "new k and v rows scattered into the caches at byte offset kv_offset; q written to "
-      "q_out."));
-  b.describe(wrapParagraph(
-      "\nRMSNorm of x runs on one slice of cluster 0 (x and its norm weight come from HBM once; "
-      "the mean over H divides by " +
-      num(s.hidden) + ", eps from the config)." + weightParts + " x^ is then spread over the " +
-      num(p.xRings) + " " + num(p.xRing) + "-slice rings of each cluster (replica axes CX, RX; " +
-      perSlice +
-      ", in the order of H) "
-      "and reaches every slice through the Switch Engine's broadcast (fresh axis XR) as each "
-      "contraction streams it, two flits a packet. Projections run one row per TRF lane, so "
-      "the weights stream into both clusters' DM and each slice's TRF load is short; the "
-      "weights go to the TRF on main in " +
-      num(t.flitBytes) +
-      "-byte packets. q, k and v use "
-      "all " +
-      num(t.slicesPerCluster) + " slices of each cluster (q: " + num(p.qLanes) + " lanes, heads " +
-      heads(p.qHeadsPerCluster) + " in cluster 0; k and v: " + num(p.kvLanes) +
-      " lanes, kv heads " + heads(p.kvHeadsPerCluster) + " in cluster 0)."));
-  describeCopies(b, s, p);
-  if (p.qPasses > 1)
-    b.describe(wrapParagraph(
-        "\nq runs in " + num(p.qPasses) + " passes of " + num(s.heads / p.qPasses) +
-        " heads (axis NP; pass j's heads are j x " + num(s.heads / p.qPasses) +
-        " onwards, " + num(p.qHeadsPerCluster) +
-        " per cluster): one row per lane over every slice does not fit (" +
-        num(s.qDim() / t.totalSlices()) + " rows per slice, or a " + num(s.hidden * 2) +
-        "-byte row in a lane of " + num(t.trfBytesPerSlice / t.trfLanes) +
-        " bytes). Each pass loads its rows into the TRF, contracts, gathers, normalises, "
-        "ropes and stores its heads."));
-  b.describe(wrapParagraph(
-      "\nEach q and k head is then gathered by the Switch Engine, no DMA: the partial rows of the "
-      "head's slices are broadcast around the ring of those slices (" +
-      num(p.qSlices) + " for a q head, fresh axis XQ; " + num(p.kvSlices) +
-      " for a k head, XK) and committed "
-      "on one slice per q head and " +
-      num(p.kCopies) + " per k head (RK, one per q head" +
-      (p.kCopies == s.groups() ? " of its group" : " slices of its ring") +
-      "), so the k heads sit on the q heads' slices (slice " +
-      num(p.qSlices) +
-      " x head) and share their cos and sin tables (replicated on every q head's slices of "
-      "both clusters: CT, RQ). v's slices are gathered the same way, " +
-      num(p.vGather) + " onto one (XV: one f32 flit), on " +
-      (vGatherContext(p, t) == Context::sub ? "sub (whose configuration then loads while main "
-                                              "contracts)"
-                                            : "main") +
-      ", and cast to bf16 there: the scatter into the cache moves packets of a "
-      "multiple of " +
-      num(t.dmaAlignment) + " bytes, " + num(p.flitF32 * 2) + " bytes of bf16 per slice, " +
-      num(p.kvHeadsPerCluster * s.headDim / p.flitF32) +
-      " packets per cluster, one scatter descriptor per cluster."));
-  b.describe(wrapParagraph(
-      "\nPer-head RMSNorm divides by sqrt(sum / " + num(s.headDim) +
-      " + eps); RoPE reads "
-      "swap(x) from x stored twice in the VRF (TW) at + " +
-      num(s.headDim / 2) +
-      ". k's "
-      "scalar pass runs on sub: main is the busy context once k lands (its TRF load, v's). "
-      "Rounding points: x^, the normalised q/k, the RoPE results and v are bf16."));
-}
-
 } // namespace
 
 llvm::Error buildProjection(StageBuilder &b, const Qwen3Shape &s, int64_t) {
@@ -477,9 +424,23 @@ llvm::Error buildProjection(StageBuilder &b, const Qwen3Shape &s, int64_t) {
   describe(b, s, p);
   const Axes a = declareAxes(b, s, p);
   const ProjectionTypes y = declareTypes(b, p, a);
-  const HeadTypes qh =
-      declareHead(b, "q", p, a.nh / p.qHeadsPerCluster,
-                  qSlicesOf(p, a, {Expr::one().pad(p.qSlices)}), a.d, a.tw);
+  // q's passes: the full ones (one: the names of the hand-placed file), then a last if any.
+  const QTypes full = declareQ(b, p, a, fullPasses(p, a), "q");
+  std::optional<QTypes> last;
+  if (p.qTailHeads)
+    last = declareQ(b, p, a, lastPass(p, a), "ql");
+  struct QPass {
+    std::string pre;
+    int64_t firstHead;
+    const QTypes *types;
+  };
+  std::vector<QPass> passes;
+  const int64_t passHeads = (s.heads - p.qTailHeads) / p.qPasses;
+  for (int64_t j = 0; j < p.qPasses; ++j)
+    passes.push_back({p.qPasses == 1 && !last ? std::string("q") : "q" + num(j) + "_",
+                      j * passHeads, &full});
+  if (last)
+    passes.push_back({"q" + num(p.qPasses) + "_", s.heads - p.qTailHeads, &*last});
   const HeadTypes kh = declareHead(
       b, "k", p, kvCluster(p, a),
       kvSlices(p, a, {a.rk, Expr::one().pad(p.qSlices)}), a.d, a.tw);
@@ -499,21 +460,16 @@ llvm::Error buildProjection(StageBuilder &b, const Qwen3Shape &s, int64_t) {
   Value qOut = b.output("q_out", y.qout);
 
   Value xhat = normaliseX(b, s, p, y, x, inputRmsWeight);
-  // q in passes of NH heads (one pass: the names of the hand-placed file).
-  const int64_t passHeads = s.heads / p.qPasses;
-  auto passPrefix = [&](int64_t j) {
-    return p.qPasses == 1 ? std::string("q") : "q" + num(j) + "_";
-  };
   std::vector<Value> qHeads;
-  for (int64_t j = 0; j < p.qPasses; ++j) {
-    const std::string pre = passPrefix(j);
-    ProjectionSpec q{pre, nullptr, y.qwv, y.qwdm, y.qwload, y.qwtrf, y.qacc, y.qpart,
-                     j * passHeads * s.headDim * s.hidden};
-    const std::string part = pre + "pd";
-    q.part = part.c_str();
-    Value qpd = project(b, q, y, qWeight, xhat, kPackFlits);
-    qHeads.push_back(gather(b, pre, (pre + "h").c_str(), Context::main, qpd, y.qpf, y.qpb,
-                            qh.f32dm));
+  for (const QPass &q : passes) {
+    const QTypes &t = *q.types;
+    ProjectionSpec spec{q.pre, nullptr, t.wv, t.wdm, t.wload, t.wtrf, t.acc, t.part,
+                        q.firstHead * s.headDim * s.hidden};
+    const std::string part = q.pre + "pd";
+    spec.part = part.c_str();
+    Value qpd = project(b, spec, y, qWeight, xhat, kPackFlits);
+    qHeads.push_back(gather(b, q.pre, (q.pre + "h").c_str(), Context::main, qpd, t.pf, t.pb,
+                            t.head.f32dm));
   }
   ProjectionSpec k{"k", "kpd", y.kvwv, y.kvwdm, y.kvwload, y.kvwtrf, y.kvacc, y.kvpart};
   Value kpd = project(b, k, y, kWeight, xhat, kPackFlits);
@@ -521,12 +477,13 @@ llvm::Error buildProjection(StageBuilder &b, const Qwen3Shape &s, int64_t) {
 
   Tables tables;
   std::vector<Value> qRopes;
-  for (int64_t j = 0; j < p.qPasses; ++j)
-    qRopes.push_back(normAndRope(b, s, passPrefix(j), Context::main, qh, y, qHeads[j],
-                                 qRmsWeight, tables, cos, sin));
+  for (size_t j = 0; j < passes.size(); ++j)
+    qRopes.push_back(normAndRope(b, s, passes[j].pre, Context::main, passes[j].types->head, y,
+                                 qHeads[j], qRmsWeight, tables, cos, sin));
   Value kRope = normAndRope(b, s, "k", Context::sub, kh, y, kHead, kRmsWeight, tables, cos, sin);
-  for (int64_t j = 0; j < p.qPasses; ++j) {
-    Value qov = b.view(passPrefix(j) + "ov", qOut, j * passHeads * s.headDim, y.qoutv);
+  for (size_t j = 0; j < passes.size(); ++j) {
+    const QPass &q = passes[j];
+    Value qov = b.view(q.pre + "ov", qOut, q.firstHead * s.headDim, q.types->outv);
     b.dmaInto(qRopes[j], qov);
   }
   b.dmaScatter(kRope, kCache, kvOffset);
