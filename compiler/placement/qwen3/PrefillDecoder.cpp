@@ -498,33 +498,40 @@ std::vector<Value> loadHalves(StageBuilder &b, const DecoderPlan &p, const Decod
   return halves;
 }
 
-// The MLP padded to the shape's intermediate (decoderIntermediate), said in the header.
-void describePadding(StageBuilder &b, const Qwen3Shape &given, const Qwen3Shape &s) {
-  if (s.intermediate == given.intermediate)
-    return;
-  const std::string pad = std::to_string(s.intermediate - given.intermediate);
-  b.describe(wrapLines("\nThe model's intermediate " + std::to_string(given.intermediate) +
-                       " has no placement of its own (no K block of down tiles it): the MLP runs "
-                       "as L = " + std::to_string(s.intermediate) + ", the host giving gate and "
-                       "up " + pad + " zero rows and down " + pad + " zero columns, so each "
-                       "padded product is 0 and the sums are the model's."));
+// What the three builders share: the shape (its MLP padded, decoderShape), the plan, the
+// axes and types, and the header's description of both.
+struct Setup {
+  Qwen3Shape s;
+  DecoderPlan p;
+  DecoderAxes ax;
+  DecoderTypes y;
+};
+
+llvm::Expected<Setup> setUp(StageBuilder &b, const Qwen3Shape &given, int64_t T) {
+  llvm::Expected<Qwen3Shape> shape = decoderShape(given, b.target());
+  if (!shape)
+    return shape.takeError();
+  llvm::Expected<DecoderPlan> plan = planPrefillDecoder(*shape, b.target(), T);
+  if (!plan)
+    return plan.takeError();
+  Setup u{*shape, *plan, {}, {}};
+  u.ax = declareAxes(b, u.s, u.p, T);
+  u.y = declareTypes(b, u.s, u.p, u.ax, T);
+  describeDecoder(b, u.s, u.p, T, u.y.xLayout);
+  describePadding(b, given, u.s);
+  return u;
 }
 
 } // namespace
 
 llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &given, int64_t T) {
-  llvm::Expected<Qwen3Shape> shape = decoderShape(given, b.target());
-  if (!shape)
-    return shape.takeError();
-  const Qwen3Shape &s = *shape;
-  llvm::Expected<DecoderPlan> plan = planPrefillDecoder(s, b.target(), T);
-  if (!plan)
-    return plan.takeError();
-  const DecoderPlan &p = *plan;
-  DecoderAxes ax = declareAxes(b, s, p, T);
-  DecoderTypes y = declareTypes(b, s, p, ax, T);
-  describeDecoder(b, s, p, T, y.xLayout);
-  describePadding(b, given, s);
+  llvm::Expected<Setup> u = setUp(b, given, T);
+  if (!u)
+    return u.takeError();
+  const Qwen3Shape &s = u->s;
+  const DecoderPlan &p = u->p;
+  const DecoderAxes &ax = u->ax;
+  const DecoderTypes &y = u->y;
   describeSplits(b, p);
   DecoderArgs a;
   a.attn = b.input("attn", y.ah);
@@ -542,18 +549,13 @@ llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &given, int64_
 }
 
 llvm::Error buildPrefillDecoderOut(StageBuilder &b, const Qwen3Shape &given, int64_t T) {
-  llvm::Expected<Qwen3Shape> shape = decoderShape(given, b.target());
-  if (!shape)
-    return shape.takeError();
-  const Qwen3Shape &s = *shape;
-  llvm::Expected<DecoderPlan> plan = planPrefillDecoder(s, b.target(), T);
-  if (!plan)
-    return plan.takeError();
-  const DecoderPlan &p = *plan;
-  DecoderAxes ax = declareAxes(b, s, p, T);
-  DecoderTypes y = declareTypes(b, s, p, ax, T);
-  describeDecoder(b, s, p, T, y.xLayout);
-  describePadding(b, given, s);
+  llvm::Expected<Setup> u = setUp(b, given, T);
+  if (!u)
+    return u.takeError();
+  const Qwen3Shape &s = u->s;
+  const DecoderPlan &p = u->p;
+  const DecoderAxes &ax = u->ax;
+  const DecoderTypes &y = u->y;
   b.describe(wrapLines("\n`prefill_decoder_out` is the first part on one chip of a tensor-"
                        "parallel group: y = bf16(x + W_o a) for the chip's heads (o_proj and the "
                        "residual above, nothing after); the chips' y are summed, x given to one "
@@ -585,18 +587,13 @@ llvm::Error buildPrefillDecoderOut(StageBuilder &b, const Qwen3Shape &given, int
 }
 
 llvm::Error buildPrefillDecoderMlp(StageBuilder &b, const Qwen3Shape &given, int64_t T) {
-  llvm::Expected<Qwen3Shape> shape = decoderShape(given, b.target());
-  if (!shape)
-    return shape.takeError();
-  const Qwen3Shape &s = *shape;
-  llvm::Expected<DecoderPlan> plan = planPrefillDecoder(s, b.target(), T);
-  if (!plan)
-    return plan.takeError();
-  const DecoderPlan &p = *plan;
-  DecoderAxes ax = declareAxes(b, s, p, T);
-  DecoderTypes y = declareTypes(b, s, p, ax, T);
-  describeDecoder(b, s, p, T, y.xLayout);
-  describePadding(b, given, s);
+  llvm::Expected<Setup> u = setUp(b, given, T);
+  if (!u)
+    return u.takeError();
+  const Qwen3Shape &s = u->s;
+  const DecoderPlan &p = u->p;
+  const DecoderAxes &ax = u->ax;
+  const DecoderTypes &y = u->y;
   b.describe(wrapLines("\n`prefill_decoder_mlp` is the second part on one chip of a tensor-"
                        "parallel group: h = RMSNorm(r) of the summed r, then y = bf16(x + "
                        "W_down(silu(W_gate h) * W_up h)) for the chip's block of L; the chips' y "

@@ -163,4 +163,16 @@ inline void describeSplits(StageBuilder &b, const DecoderPlan &p) {
     b.describe(wrapHeader("Splits for this shape: " + text.substr(0, text.size() - 1)));
 }
 
+// The MLP padded to the shape's intermediate (decoderIntermediate), said in the header.
+inline void describePadding(StageBuilder &b, const Qwen3Shape &given, const Qwen3Shape &s) {
+  if (s.intermediate == given.intermediate)
+    return;
+  const std::string pad = std::to_string(s.intermediate - given.intermediate);
+  b.describe(wrapLines("\nThe model's intermediate " + std::to_string(given.intermediate) +
+                       " has no placement of its own (no K block of down tiles it): the MLP runs "
+                       "as L = " + std::to_string(s.intermediate) + ", the host giving gate and "
+                       "up " + pad + " zero rows and down " + pad + " zero columns, so each "
+                       "padded product is 0 and the sums are the model's."));
+}
+
 } // namespace rngd::placement::qwen3::prefill_decoder
