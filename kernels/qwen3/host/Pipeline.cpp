@@ -240,18 +240,18 @@ Pipeline::Pipeline(const std::string &dir, const Weights &weights, int positions
     sched_[s] = &decodeSched_[s];
     stats_[s].scheduleKnown = decodeSched_[s].known;
   }
+  // Whether stage s's executable is in `dir` at every prefill size.
+  auto atEverySize = [&](int s) {
+    return !prefillSizes.empty() &&
+           std::all_of(prefillSizes.begin(), prefillSizes.end(), [&](int T) {
+             return fileExists(dir + "/" + stageFile(s, T) + ".rngd");
+           });
+  };
   // prefill_attention_partial is optional (a prompt that continues a sequence mid-chunk then
   // runs its first tokens as decode steps): loaded when present at every size.
-  partialLoaded_ = !prefillSizes.empty() && !tp_.collective;
-  for (int T : prefillSizes)
-    partialLoaded_ = partialLoaded_ &&
-                     fileExists(dir + "/" + stageFile(PrefillAttentionPartial, T) + ".rngd");
+  partialLoaded_ = !tp_.collective && atEverySize(PrefillAttentionPartial);
   // A tensor-parallel chip's prefill_attention likewise (a prompt past the first chunk).
-  chunkLoaded_ = !prefillSizes.empty();
-  for (int T : prefillSizes)
-    chunkLoaded_ = chunkLoaded_ &&
-                   (!tp_.collective ||
-                    fileExists(dir + "/" + stageFile(PrefillAttentionChunk, T) + ".rngd"));
+  chunkLoaded_ = !prefillSizes.empty() && (!tp_.collective || atEverySize(PrefillAttentionChunk));
   for (int T : prefillSizes) {
     PrefillSet &set = prefill_[T];
     for (int s : prefillStages()) {

@@ -122,11 +122,13 @@ void Pipeline::setUpPrefill(const std::vector<int> &sizes) {
 }
 
 std::vector<int> Pipeline::prefillStages() const {
-  if (tp_.collective && chunkLoaded_)
-    return {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoderOut,
-            PrefillDecoderMlp};
-  if (tp_.collective)
-    return {PrefillProjection, PrefillAttention, PrefillDecoderOut, PrefillDecoderMlp};
+  if (tp_.collective) {
+    std::vector<int> stages = {PrefillProjection, PrefillAttention};
+    if (chunkLoaded_)
+      stages.push_back(PrefillAttentionChunk);
+    stages.insert(stages.end(), {PrefillDecoderOut, PrefillDecoderMlp});
+    return stages;
+  }
   std::vector<int> stages = {PrefillProjection, PrefillAttention, PrefillAttentionChunk,
                              PrefillDecoder};
   if (partialLoaded_)
