@@ -38,13 +38,13 @@ struct OProj {
 std::string xTag(const DecoderPlan &p, int64_t k) { return p.xParts > 1 ? "x" + num(k) : ""; }
 
 // The names' tag of o_proj pass `c` (none when there is one pass).
-std::string oPassTag(const DecoderPlan &p, int64_t c) {
-  return p.oPasses > 1 && !p.split ? "q" + num(c) : "";
-}
+// The passes run one after the other (with the weights split over the clusters, a cluster's
+// run at once: one op a step, each cluster its pass).
+int64_t oPassRuns(const DecoderPlan &p) { return p.split ? p.oPasses / p.clusters : p.oPasses; }
 
-// The passes run one after the other (with the weights split over the clusters, at once: one
-// op a step, each cluster its pass).
-int64_t oPassRuns(const DecoderPlan &p) { return p.split ? 1 : p.oPasses; }
+std::string oPassTag(const DecoderPlan &p, int64_t c) {
+  return oPassRuns(p) > 1 ? "q" + num(c) : "";
+}
 int64_t passRuns(const DecoderPlan &p) { return p.split ? p.passes / p.clusters : p.passes; }
 
 // o_proj's passes over Q for x's part k (a's blocks copied once, for part 0, into `ads`),
@@ -54,7 +54,7 @@ void oProj(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, const D
   for (int64_t c = 0; c < oPassRuns(p); ++c) {
     const std::string P = oPassTag(p, c) + xTag(p, k);
     Value ow = a.oWeight, attn = a.attn;
-    if (p.oPasses > 1 || p.xParts > 1) // (split: c = 0, both passes' views)
+    if (p.oPasses > 1 || p.xParts > 1) // (split: every cluster's c-th pass of its run)
       ow = b.view("owv" + P, ow, k * p.hx * p.qPass * p.oPasses + c * p.qPass, y.owp);
     if (p.oPasses > 1 && k == 0)
       attn = b.view("av" + P, attn, c * p.qPass * (p.perCluster * p.used), y.ahp);
@@ -104,16 +104,20 @@ Value residualHalf(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
                    int64_t h, int64_t k) {
   const int64_t cells = p.u * p.rowsPerSlice;
   const std::string H = idx(h) + xTag(p, k);
-  std::vector<Value> blocks; // K order: pass c's groups blocks after pass c - 1's
-  const int64_t perPart = p.groups * (p.split ? p.clusters : 1); // blocks of a pass's op
-  for (int64_t c = 0; c < oPassRuns(p); ++c) {
+  // K order: pass c's groups blocks after pass c - 1's (split: a run's op holds every
+  // cluster's pass, cluster c's run of Q after c - 1's).
+  const int64_t runs = oPassRuns(p), perPart = p.groups * (p.split ? p.clusters : 1);
+  std::vector<Value> blocks(size_t(runs * perPart));
+  for (int64_t c = 0; c < runs; ++c) {
     const std::string P = oPassTag(p, c);
-    Value oph = b.dmView("op" + H + P, o.part[size_t(k * oPassRuns(p) + c)], h * cells,
-                         std::nullopt, y.parth);
+    Value oph = b.dmView("op" + H + P, o.part[size_t(k * runs + c)], h * cells, std::nullopt,
+                         y.parth);
     Value ops = b.dma("ops" + H + P, oph, y.parts);
-    for (int64_t j = 0; j < perPart; ++j)
-      blocks.push_back(b.dmView("o" + idx(h, c * perPart + j) + xTag(p, k), ops, j * cells,
-                                std::nullopt, y.one));
+    for (int64_t j = 0; j < perPart; ++j) {
+      const int64_t cl = j / p.groups, at = (cl * runs + c) * p.groups + j % p.groups;
+      blocks[size_t(at)] = b.dmView("o" + idx(h, c * perPart + j) + xTag(p, k), ops, j * cells,
+                                    std::nullopt, y.one);
+    }
   }
   const int64_t n = int64_t(blocks.size());
   Value sum = blocks[0];
@@ -315,15 +319,20 @@ void downPartials(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, 
 
 // down's blocks, appended pass by pass (with the weights split over the clusters each pass's
 // blocks cluster by cluster), in L order: cluster c's passes (the c-th run of L) after c - 1's.
-std::vector<Value> inLOrder(const DecoderPlan &p, const std::vector<Value> &blocks) {
+// `dBlocks`: each pass's K blocks a cluster.
+std::vector<Value> inLOrder(const DecoderPlan &p, const std::vector<int64_t> &dBlocks,
+                            const std::vector<Value> &blocks) {
   if (!p.split)
     return blocks;
-  const int64_t runs = passRuns(p);
   std::vector<Value> ordered;
-  for (int64_t cl = 0; cl < p.clusters; ++cl)
-    for (int64_t c = 0; c < runs; ++c)
-      for (int64_t k = 0; k < p.dBlocks; ++k)
-        ordered.push_back(blocks[size_t((c * p.clusters + cl) * p.dBlocks + k)]);
+  for (int64_t cl = 0; cl < p.clusters; ++cl) {
+    int64_t first = 0; // pass c's first block
+    for (int64_t n : dBlocks) {
+      for (int64_t k = 0; k < n; ++k)
+        ordered.push_back(blocks[size_t(first + cl * n + k)]);
+      first += p.clusters * n;
+    }
+  }
   return ordered;
 }
 
@@ -425,10 +434,12 @@ std::vector<Value> mlp(StageBuilder &b, const Passes &passes, const DecoderArgs 
   std::vector<Value> out(blocks.size()), sums(blocks.size());
   std::vector<int64_t> added(blocks.size(), 0); // blocks already in sums (x's parts)
   const int64_t runs = passRuns(p0);
+  std::vector<int64_t> dBlocks; // each pass's K blocks of down (a cluster's)
   for (int64_t c = 0; c < runs; ++c) {
     const bool tail = p0.tail && c + 1 == runs; // a shorter last pass: its own plan and types
     const DecoderPlan &p = tail ? passes.tailPlan : p0;
     const DecoderTypes &y = tail ? passes.tailTypes : passes.types;
+    dBlocks.push_back(p.dBlocks);
     const std::vector<Value> ph = gateUpPass(b, p, y, a, hn, c);
     std::vector<Value> pd;
     for (int64_t k = 0; k < p.xParts; ++k) {
@@ -441,9 +452,10 @@ std::vector<Value> mlp(StageBuilder &b, const Passes &passes, const DecoderArgs 
           std::vector<Value> &bl = blocks[size_t(i)];
           downPartials(b, p, y, pd[size_t(q)], dwt, h, j, c, k, bl);
           if (c + 1 == runs)
-            out[size_t(i)] = downSum(b, p, y, inLOrder(p, bl), r[size_t(h)], h, j, k,
+            out[size_t(i)] = downSum(b, p, y, inLOrder(p, dBlocks, bl), r[size_t(h)], h, j, k,
                                      added[size_t(i)], sums[size_t(i)]);
-          else if (p.xParts > 1) { // (x's parts: the pass's blocks added now, freeing them)
+          else if (p.xParts > 1 && !p.split) { // (x's parts: the pass's blocks added now,
+                                               // freeing them; split: L order ends with the last)
             sums[size_t(i)] =
                 addDownBlocks(b, p, y, bl, added[size_t(i)], sums[size_t(i)], h, j, k);
             added[size_t(i)] = int64_t(bl.size());

@@ -174,16 +174,18 @@ inline int64_t chooseDownBlock(const DecoderPlan &p, int64_t lPass, const Target
 // shorter pass of the rest, a whole number of the same K blocks (so down's sums keep the
 // order of equal passes: blocks of dBlock in L order). A long pass is shorter than L: when all
 // of L fits one pass (its pairs on under half the slices) that pass stays as planned.
+// With the weights split over the clusters the same holds for each cluster's run of L.
 inline void planDecoderLongPasses(DecoderPlan &p, int64_t L, const TargetModel &t) {
-  if (p.split || 2 * p.pairSlices >= p.partSlices)
+  const int64_t runs = p.split ? p.clusters : 1, run = L / runs;
+  if (2 * p.pairSlices >= p.partSlices || L % runs)
     return;
-  const int64_t longest = std::min(p.partSlices * p.pairRows, L - p.pairRows);
+  const int64_t longest = std::min(p.partSlices * p.pairRows, run - p.pairRows);
   for (int64_t lPass = longest; lPass > p.lPass; lPass -= p.pairRows) {
-    const int64_t block = chooseDownBlock(p, lPass, t), tail = L % lPass;
+    const int64_t block = chooseDownBlock(p, lPass, t), tail = run % lPass;
     if (!block || p.rowsPerSlice * block * 2 > t.trfBytesPerSlice || tail == 0 || tail % block ||
         tail % p.pairRows)
       continue;
-    p.lPass = p.passStep = lPass, p.passes = L / lPass + 1, p.tail = tail;
+    p.lPass = p.passStep = lPass, p.passes = runs * (run / lPass + 1), p.tail = tail;
     p.dBlock = block, p.pairSlices = lPass / p.pairRows, p.dBlocks = lPass / block;
     p.dSplit = p.rowSlices / (block / p.dValues);
     return;
@@ -278,9 +280,10 @@ inline llvm::Error planDecoderOProj(DecoderPlan &p, int64_t Q, const TargetModel
     return block % p.flit == 0 && p.rowSlices % (block / p.flit) == 0 &&
            p.rowsPerSlice * block * 2 <= t.trfBytesPerSlice;
   };
-  // Split over the clusters: exactly one pass a cluster.
-  const int64_t first = p.split ? p.clusters : 1, last = p.split ? p.clusters : Q / p.flit;
-  for (p.oPasses = first; p.oPasses < last && !fits(p.oPasses); ++p.oPasses) {
+  // Split over the clusters: the same number of passes on each cluster (cluster c the c-th
+  // run of Q).
+  const int64_t step = p.split ? p.clusters : 1;
+  for (p.oPasses = step; p.oPasses < Q / p.flit && !fits(p.oPasses); p.oPasses += step) {
   }
   if (!fits(p.oPasses))
     return placementError(kDecoderStage,
@@ -403,7 +406,7 @@ inline bool sameSumOrder(const DecoderPlan &p, const DecoderPlan &q) {
 inline llvm::Expected<DecoderPlan> planPrefillDecoder(const Qwen3Shape &s, const TargetModel &t,
                                                       int64_t T) {
   llvm::Expected<DecoderPlan> p = planDecoderWith(s, t, T, false);
-  if (!p || p->used > 1 || p->clusters == 1 || p->xParts > 1)
+  if (!p || p->used > 1 || p->clusters == 1)
     return p;
   llvm::Expected<DecoderPlan> q = planDecoderWith(s, t, T, true);
   if (!q) {

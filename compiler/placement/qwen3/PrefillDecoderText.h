@@ -17,8 +17,10 @@ inline std::string placementLead(const DecoderPlan &p) {
   if (p.split)
     return "Placement: all " + num(p.perCluster) + " tokens on each of the " + num(p.clusters) +
            " clusters, the weights split over them (a block this small is bound by the weights' "
-           "DMAs, so each is read from HBM once): cluster c runs o_proj's pass c over Q and the "
-           "MLP's " +
+           "DMAs, so each is read from HBM once): cluster c runs o_proj's " +
+           (p.oPasses > p.clusters ? "c-th run of " + num(p.oPasses / p.clusters) + " passes"
+                                   : std::string("pass c")) +
+           " over Q and the MLP's " +
            (p.passes > p.clusters ? "c-th run of " + num(p.passes / p.clusters) + " passes"
                                   : std::string("pass c")) +
            " over L (the passes below), each weight on one slice of its cluster, used "
@@ -121,12 +123,13 @@ inline void describeSplits(StageBuilder &b, const DecoderPlan &p) {
   std::string text;
   if (p.oPasses > 1)
     text += "o_proj runs in " + num(p.oPasses) + " passes over Q of " + num(p.qPass) +
-            (p.split ? " values (one a cluster); r adds the "
+            (p.split ? " values (" + num(p.oPasses / p.clusters) +
+                           " on each cluster, cluster c's run of Q after c - 1's); r adds the "
                      : " values (each pass's K blocks loaded into the TRF once the previous pass "
                        "has read its own); r adds the ") +
             num(p.oPasses * p.groups) + " blocks' partial sums in K order, then x. ";
   if (p.split)
-    text += "down's " + num(p.passes * p.dBlocks) +
+    text += "down's " + num(p.intermediate / p.dBlock) +
             " K blocks' partial sums (a cluster's blocks, then the next one's) are added in L "
             "order, then r. ";
   if (p.hParts > 1)
@@ -145,8 +148,11 @@ inline void describeSplits(StageBuilder &b, const DecoderPlan &p) {
             (p.sumChunks > 1 ? " (in " + num(p.sumChunks) + " chunks of a half's tokens)" : "") +
             ". ";
   if (p.tail)
-    text += "The passes over L are " + num(p.passes - 1) + " of " + num(p.lPass) +
-            " values and a last one of " + num(p.tail) + " (its own types, suffix T), " +
+    text += "The passes over L are " +
+            (p.split ? "on each cluster " + num(p.passes / p.clusters - 1)
+                     : num(p.passes - 1)) +
+            " of " + num(p.lPass) + " values and a last one of " + num(p.tail) +
+            " (its own types, suffix T), " +
             num(p.tail / p.dBlock) + " of down's K blocks of " + num(p.dBlock) +
             ": down's sums keep the order of equal passes. ";
   if (p.trF32)

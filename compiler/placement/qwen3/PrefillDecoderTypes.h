@@ -114,9 +114,12 @@ inline void declareOProj(StageBuilder &b, const DecoderPlan &p, const DecoderAxe
                   DecoderTypes &y) {
   Type bf = b.bf16(), f = b.f32();
   const int64_t F = p.flit, RS = p.rowsPerSlice, LN = p.lanes, ob = p.oBlock;
-  if (p.split) { // a's and the weights' passes, one a cluster
-    y.ahp = b.hbm("ahp", bf, Expr::pair({a.oc, a.qp / F, a.t, a.qp % F}));
-    y.owp = b.hbm("owp", bf, Expr::pair({a.h, a.oc, a.qp}));
+  if (p.split) { // a's and the weights' passes, each cluster's c-th of its run of Q
+    const int64_t run = p.qPass * p.oPasses / p.clusters;
+    y.ahp = b.hbm("ahp", bf,
+                  Expr::pair({a.oc, run > p.qPass ? (a.qp / F).pad(run / F) : a.qp / F, a.t,
+                              a.qp % F}));
+    y.owp = b.hbm("owp", bf, Expr::pair({a.hx, a.oc, run > p.qPass ? a.qp.pad(run) : a.qp}));
   } else {
     if (p.oPasses > 1)
       y.ahp = b.hbm("ahp", bf, Expr::pair({a.qp / F, a.t, a.qp % F}));
@@ -250,9 +253,10 @@ inline void declareGateUp(StageBuilder &b, const DecoderPlan &p, const DecoderAx
   const bool padded = p.pairSlices < p.slices;
   Expr ls = padded ? (l / PR).pad(p.slices) : l / PR;
   if (p.split) { // a pass's weights on each cluster (of the cluster's run of L)
-    const int64_t run = p.lPass * p.passes / p.clusters;
-    y.lwp = b.hbm("lwp" + sfx, bf, Expr::pair({a.mc, run > p.lPass ? l.pad(run) : l, a.h}));
-    y.dwp = b.hbm("dwp" + sfx, bf, Expr::pair({a.h, a.mc, run > p.lPass ? l.pad(run) : l}));
+    const int64_t run = p.intermediate / p.clusters;
+    const Expr hRow = p.xParts > 1 ? a.hx.pad(p.hx * p.xParts) : a.h; // a part's values of a row
+    y.lwp = b.hbm("lwp" + sfx, bf, Expr::pair({a.mc, run > p.lPass ? l.pad(run) : l, hRow}));
+    y.dwp = b.hbm("dwp" + sfx, bf, Expr::pair({a.hx, a.mc, run > p.lPass ? l.pad(run) : l}));
   } else if (p.passes > 1 || p.xParts > 1) { // a pass's (and a part's) rows
     y.lwp = b.hbm("lwp" + sfx, bf, Expr::pair({l, p.xParts > 1 ? a.hx.pad(p.hx * p.xParts) : a.h}));
     const Expr lAll = p.lPass < p.intermediate ? l.pad(p.intermediate) : l;
