@@ -149,16 +149,20 @@ inline llvm::Error checkProjectionTokens(const ProjectionPlan &p, const TargetMo
   return llvm::Error::success();
 }
 
-/// Whether the heads split over the clusters, and its numbers: only one pass of the heads, a
-/// whole number of heads a cluster, the halves' sums added in one pass (T tokens' rows in the
-/// VRF), x^ on whole rows of slices; and only when the whole contraction of the T tokens a
-/// cluster fits in the HBM cycles that reading the weights once saves (above that the longer
-/// contraction, the copies and the adds on T tokens cost more than they save: 0.6B measured
-/// 9,778 against 14,270 at T = 16, 15,797 against 16,569 at 64, 23,028 against 19,715 at 128).
+/// Whether the heads split over the clusters, and its numbers: a whole number of each pass's
+/// heads a cluster, the halves' sums added in one pass (T tokens' rows in the VRF), x^ on whole
+/// rows of slices; and only when the whole contraction of the T tokens a cluster, in every pass
+/// of the heads, fits in the HBM cycles that reading the weights once saves (above that the
+/// longer contraction, the copies and the adds on T tokens cost more than they save: 0.6B
+/// measured 9,778 against 14,270 at T = 16, 15,797 against 16,569 at 64, 23,028 against 19,715
+/// at 128; 4B, two passes, 42,121 against 49,058 at 64, 69,292 against 55,878 at 128).
 inline void chooseProjectionSplit(ProjectionPlan &p, const TargetModel &t) {
   p.split = false;
-  if (p.headPasses != 1 || p.C < 2 || p.heads % p.C != 0 || p.heads / p.C > p.headSlots)
+  if (p.C < 2)
     return;
+  for (const HeadPass &hp : headPasses(p))
+    if (hp.count % p.C != 0)
+      return;
   if (p.T * p.rowsPerSlice * 4 > t.vrfBytesPerSlice)
     return;
   p.tpsS = std::max(p.tr, p.T / p.rowsMax);
@@ -167,7 +171,7 @@ inline void chooseProjectionSplit(ProjectionPlan &p, const TargetModel &t) {
   p.rowsXS = p.T / p.tpsS, p.repXS = p.rowsMax / p.rowsXS;
   const int64_t weightBytes = p.O * p.H * 2;
   const int64_t saved = (p.C - 1) * weightBytes / t.hbmBytesPerCycle;
-  const int64_t contraction = p.T * p.H / p.vb;
+  const int64_t contraction = p.headPasses * p.T * p.H / p.vb; // every pass streams x^ whole
   p.split = contraction <= saved;
 }
 

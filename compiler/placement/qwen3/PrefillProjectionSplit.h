@@ -50,7 +50,9 @@ mlir::Value splitGemm(Ctx &c, mlir::Value w, mlir::Value xh, mlir::Type qrawb) {
   std::vector<mlir::Value> dms, sums;
   for (int64_t i = 0; i < p.halves; ++i)
     dms.push_back(b.dma(std::string("wd") + half[i],
-                        b.view(std::string("w") + half[i], w, i * p.O * p.HL, wh), wdm));
+                        b.view(std::string("w") + half[i], w,
+                               (i * p.O + c.hp.first * p.D) * p.HL, wh),
+                        wdm));
   for (int64_t i = 0; i < p.halves; ++i) {
     std::string n(1, half[i]);
     mlir::Value v = b.collect("wc" + n, b.fetch("ws" + n, Context::main, dms[i], wload));
@@ -86,9 +88,13 @@ inline void describeSplit(StageBuilder &b, const ProjectionPlan &p) {
                                    {"SN", p.rowsXS * p.hSlices}})
     if (size > 1)
       b.axis(name, size);
+  std::string held;
+  for (const HeadPass &hp : headPasses(p))
+    held += (held.empty() ? "" : ", then ") + num(hp.count / p.C);
   b.describe(wrap("\nSmall block: the GEMM (step 2) splits the heads over the clusters instead of the "
-         "tokens, so the weights are read from HBM once: each cluster holds " +
-         num(p.heads / p.C) + " heads' rows and multiplies all " + num(p.T) +
+         "tokens, so the weights are read from HBM once: each cluster holds " + held +
+         " heads' rows" + (p.headPasses > 1 ? " (a pass's heads in turn)" : "") +
+         " and multiplies all " + num(p.T) +
          " tokens (x^ copied to both clusters whole, " + num(p.tpsS) +
          " tokens a slice); the halves' sums are added there, rounded to bf16 and copied DM to "
          "DM into the token-split layout steps 3 to 6 use. Same values and summation order."));
