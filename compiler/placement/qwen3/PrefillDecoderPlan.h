@@ -397,11 +397,12 @@ inline bool sameSumOrder(const DecoderPlan &p, const DecoderPlan &q) {
 }
 
 // The plan: the tokens over the clusters (planDecoderTokens' estimate), or, for a block that
-// runs on one cluster (bound by the weights' DMAs), the weights split over the clusters when H
-// is whole: each cluster reads 1 / clusters of the weights, so they stream from HBM once at its
-// rate instead of through one cluster's DMA intake. o_proj then runs in one pass a cluster, the
-// MLP in as many passes on each cluster (gate/up's parts of H, if any, on each). A split that
-// does not place leaves the one-cluster plan.
+// runs on one cluster (bound by the weights' DMAs), the weights split over the clusters: each
+// cluster reads 1 / clusters of the weights, so they stream from HBM once at its rate instead of
+// through one cluster's DMA intake. o_proj then runs in as many passes on each cluster (cluster
+// c the c-th run of Q), the MLP likewise over L (each cluster's run in long passes and a shorter
+// last one where equal passes would leave slices idle; gate/up's parts of H, if any, on each),
+// x's parts, if any, in turn on both. A split that does not place leaves the one-cluster plan.
 // `s`: the shape with its padded intermediate (decoderShape).
 inline llvm::Expected<DecoderPlan> planPrefillDecoder(const Qwen3Shape &s, const TargetModel &t,
                                                       int64_t T) {
