@@ -123,8 +123,9 @@ inline void describeSplits(StageBuilder &b, const DecoderPlan &p) {
   std::string text;
   if (p.oPasses > 1)
     text += "o_proj runs in " + num(p.oPasses) + " passes over Q of " + num(p.qPass) +
-            (p.split ? " values (" + num(p.oPasses / p.clusters) +
-                           " on each cluster, cluster c's run of Q after c - 1's); r adds the "
+            (p.split && p.oPasses == p.clusters ? std::string(" values (one a cluster); r adds the ")
+             : p.split ? " values (" + num(p.oPasses / p.clusters) +
+                             " on each cluster, cluster c's run of Q after c - 1's); r adds the "
                      : " values (each pass's K blocks loaded into the TRF once the previous pass "
                        "has read its own); r adds the ") +
             num(p.oPasses * p.groups) + " blocks' partial sums in K order, then x. ";
