@@ -37,11 +37,11 @@ struct OProj {
 // The names' tag of x's part `k` (none when x is one part).
 std::string xTag(const DecoderPlan &p, int64_t k) { return p.xParts > 1 ? "x" + num(k) : ""; }
 
-// The names' tag of o_proj pass `c` (none when there is one pass).
 // The passes run one after the other (with the weights split over the clusters, a cluster's
 // run at once: one op a step, each cluster its pass).
 int64_t oPassRuns(const DecoderPlan &p) { return p.split ? p.oPasses / p.clusters : p.oPasses; }
 
+// The names' tag of o_proj's c-th op (none when there is one).
 std::string oPassTag(const DecoderPlan &p, int64_t c) {
   return oPassRuns(p) > 1 ? "q" + num(c) : "";
 }
