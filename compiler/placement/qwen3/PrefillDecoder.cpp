@@ -98,27 +98,45 @@ Value addThroughVrf(StageBuilder &b, const std::string &tag, Value addend, Value
   return b.vector("oc" + tag + "c", cb, {Step::vrfOf("add_f", bv)});
 }
 
+// Partial-sum blocks appended op by op, in K (or L) order. With the weights split over the
+// clusters an op holds every cluster's pass, so they are reordered cluster by cluster: cluster
+// c's run of passes (the c-th run of Q or L) after c - 1's. `perPass`: each op's blocks a
+// cluster.
+std::vector<Value> byCluster(const DecoderPlan &p, const std::vector<int64_t> &perPass,
+                             const std::vector<Value> &blocks) {
+  if (!p.split)
+    return blocks;
+  std::vector<Value> ordered;
+  for (int64_t cl = 0; cl < p.clusters; ++cl) {
+    int64_t first = 0; // op c's first block
+    for (int64_t n : perPass) {
+      for (int64_t k = 0; k < n; ++k)
+        ordered.push_back(blocks[size_t(first + cl * n + k)]);
+      first += p.clusters * n;
+    }
+  }
+  return ordered;
+}
+
 // r = bf16(((p0 + p1) + p2) + ... + x) for a half of x's part k: its partial sums gathered
 // onto x's slices.
 Value residualHalf(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, const OProj &o,
                    int64_t h, int64_t k) {
   const int64_t cells = p.u * p.rowsPerSlice;
   const std::string H = idx(h) + xTag(p, k);
-  // K order: pass c's groups blocks after pass c - 1's (split: a run's op holds every
-  // cluster's pass, cluster c's run of Q after c - 1's).
   const int64_t runs = oPassRuns(p), perPart = p.groups * (p.split ? p.clusters : 1);
-  std::vector<Value> blocks(size_t(runs * perPart));
+  std::vector<Value> ops; // op by op: pass c's groups blocks after pass c - 1's
   for (int64_t c = 0; c < runs; ++c) {
     const std::string P = oPassTag(p, c);
     Value oph = b.dmView("op" + H + P, o.part[size_t(k * runs + c)], h * cells, std::nullopt,
                          y.parth);
-    Value ops = b.dma("ops" + H + P, oph, y.parts);
-    for (int64_t j = 0; j < perPart; ++j) {
-      const int64_t cl = j / p.groups, at = (cl * runs + c) * p.groups + j % p.groups;
-      blocks[size_t(at)] = b.dmView("o" + idx(h, c * perPart + j) + xTag(p, k), ops, j * cells,
-                                    std::nullopt, y.one);
-    }
+    Value gathered = b.dma("ops" + H + P, oph, y.parts);
+    for (int64_t j = 0; j < perPart; ++j)
+      ops.push_back(b.dmView("o" + idx(h, c * perPart + j) + xTag(p, k), gathered, j * cells,
+                             std::nullopt, y.one));
   }
+  const std::vector<Value> blocks =
+      byCluster(p, std::vector<int64_t>(size_t(runs), p.groups), ops);
   const int64_t n = int64_t(blocks.size());
   Value sum = blocks[0];
   for (int64_t j = 1; j < n; ++j) {
@@ -317,25 +335,6 @@ void downPartials(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, 
                               dps, i * cells, std::nullopt, y.qone));
 }
 
-// down's blocks, appended pass by pass (with the weights split over the clusters each pass's
-// blocks cluster by cluster), in L order: cluster c's passes (the c-th run of L) after c - 1's.
-// `dBlocks`: each pass's K blocks a cluster.
-std::vector<Value> inLOrder(const DecoderPlan &p, const std::vector<int64_t> &dBlocks,
-                            const std::vector<Value> &blocks) {
-  if (!p.split)
-    return blocks;
-  std::vector<Value> ordered;
-  for (int64_t cl = 0; cl < p.clusters; ++cl) {
-    int64_t first = 0; // pass c's first block
-    for (int64_t n : dBlocks) {
-      for (int64_t k = 0; k < n; ++k)
-        ordered.push_back(blocks[size_t(first + cl * n + k)]);
-      first += p.clusters * n;
-    }
-  }
-  return ordered;
-}
-
 // acc + addend (down's f32 sums) through the VRF, not yet committed.
 Value downAdd(StageBuilder &b, const DecoderTypes &y, const std::string &tag, Value addend,
               Value acc) {
@@ -452,7 +451,7 @@ std::vector<Value> mlp(StageBuilder &b, const Passes &passes, const DecoderArgs 
           std::vector<Value> &bl = blocks[size_t(i)];
           downPartials(b, p, y, pd[size_t(q)], dwt, h, j, c, k, bl);
           if (c + 1 == runs)
-            out[size_t(i)] = downSum(b, p, y, inLOrder(p, dBlocks, bl), r[size_t(h)], h, j, k,
+            out[size_t(i)] = downSum(b, p, y, byCluster(p, dBlocks, bl), r[size_t(h)], h, j, k,
                                      added[size_t(i)], sums[size_t(i)]);
           else if (p.xParts > 1 && !p.split) { // (x's parts: the pass's blocks added now,
                                                // freeing them; split: L order ends with the last)

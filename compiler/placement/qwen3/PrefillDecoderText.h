@@ -12,17 +12,19 @@ namespace rngd::placement::qwen3::prefill_decoder {
 
 inline std::string num(int64_t n) { return std::to_string(n); }
 
+// What cluster c runs of `passes` split over the clusters: its pass, or its run of passes.
+inline std::string clusterShare(const DecoderPlan &p, int64_t passes) {
+  return passes > p.clusters ? "c-th run of " + num(passes / p.clusters) + " passes"
+                             : std::string("pass c");
+}
+
 // The header's first sentences: where the tokens and the weights go.
 inline std::string placementLead(const DecoderPlan &p) {
   if (p.split)
     return "Placement: all " + num(p.perCluster) + " tokens on each of the " + num(p.clusters) +
            " clusters, the weights split over them (a block this small is bound by the weights' "
            "DMAs, so each is read from HBM once): cluster c runs o_proj's " +
-           (p.oPasses > p.clusters ? "c-th run of " + num(p.oPasses / p.clusters) + " passes"
-                                   : std::string("pass c")) +
-           " over Q and the MLP's " +
-           (p.passes > p.clusters ? "c-th run of " + num(p.passes / p.clusters) + " passes"
-                                  : std::string("pass c")) +
+           clusterShare(p, p.oPasses) + " over Q and the MLP's " + clusterShare(p, p.passes) +
            " over L (the passes below), each weight on one slice of its cluster, used "
            "by all the tokens while it sits in the TRF; the partial sums are gathered onto every "
            "cluster, which each add them, normalise and add the residual alike.";
