@@ -328,7 +328,7 @@ void downPartials(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, 
   Value dc = b.collect("dd" + Q + "c", db);
   Value acc = b.contract("da" + Q, dc, dwt, kTimeBroadcastRows, y.dacc);
   Value dp = b.commit("dp" + Q, acc, y.dpart);
-  Value dps = b.dma("dps" + Q, dp, y.dparts);
+  Value dps = y.dparts == y.dpart ? dp : b.dma("dps" + Q, dp, y.dparts);
   for (int64_t i = 0; i < perPart; ++i)
     blocks.push_back(b.dmView("e" + idx(h, j) + num(c * perPart + i) + passTag(p, c) +
                                   xTag(p, k),

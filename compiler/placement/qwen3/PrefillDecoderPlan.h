@@ -200,6 +200,12 @@ inline DecoderPlan decoderTailPlan(const DecoderPlan &p) {
   return q;
 }
 
+// down's partial sums need no gather when a pass has one K block and x one token group on the
+// clusters x uses: the commit lays them out as x's slices hold a token part.
+inline bool downSumsInPlace(const DecoderPlan &p) {
+  return p.dBlocks == 1 && p.groups == 1 && !p.split;
+}
+
 // gate/up's K: all of H on each slice when a lane's pair of rows fits the TRF, else H in the
 // fewest parts (a power of two) that fit, part k's rows on the k-th of hParts equal runs of the
 // cluster's slices; the broadcast of h keeps a part on its run (its outer slice digit), so x's

@@ -104,8 +104,9 @@ inline void describeDecoder(StageBuilder &b, const Qwen3Shape &s, const DecoderP
       "contracted in the order [L % " +
       num(p.dValues) + " / " + num(p.flit) + ", L % " + num(p.dBlock) + " / " + num(p.dValues) +
       ", L % " + num(p.flit) +
-      "]; the partials are "
-      "gathered and added like o_proj's, plus r.\n" +
+      (downSumsInPlace(p) ? "]; the partials are added where committed (one K block, one "
+                            "token group), plus r.\n"
+                          : "]; the partials are gathered and added like o_proj's, plus r.\n") +
       (p.split && !p.splitKeepsOrder
            ? "Each token's sums are added in the order above, which with the weights split over "
              "the clusters (o_proj's and the MLP's passes) differs from a larger block's: its "

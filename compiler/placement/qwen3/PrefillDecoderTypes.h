@@ -330,7 +330,13 @@ inline void declareDown(StageBuilder &b, const DecoderPlan &p, const DecoderAxes
   Expr uq = p.quarters > 1 ? a.uq.pad(p.u) : a.uq;
   y.pq = b.dm("pq" + sfx, bf, a.ml, ls, Expr::pair({a.kg, uq, l % p.pairRows}));
   Expr dSlice = Expr::pair({blocks, kOut, lb / dv});
-  y.ddm = b.dm("ddm" + sfx, bf, a.ml, dSlice, pairOf({ldv, kIn, tq, l % F}));
+  // A slice of p holds pairRows values of L a token; with fewer than a flit's, a flit's runs of
+  // them go outermost, so that the DMA moves a token row's run of every token at once (packets
+  // of tokens x pairRows values, not pairRows values: the fetch reads a flit in as many pieces,
+  // hidden behind the ring's broadcast).
+  const int64_t PR = p.pairRows;
+  const std::optional<Expr> lRun = PR < F ? std::optional<Expr>(l % F / PR) : std::nullopt;
+  y.ddm = b.dm("ddm" + sfx, bf, a.ml, dSlice, pairOf({ldv, lRun, kIn, tq, l % std::min(F, PR)}));
   const bool dfOne = !kIn && !tq && !ldv; // a token's flit alone on its slice
   y.df = b.stream("df" + sfx, bf, a.ml, dSlice, dfOne ? Expr::one() : pairOf({kIn, tq, ldv}),
                   l % F);
@@ -346,9 +352,12 @@ inline void declareDown(StageBuilder &b, const DecoderPlan &p, const DecoderAxes
   y.dacc = b.stream("dacc" + sfx, f, a.ml, pSlice,
                     pairOf({kIn, tq, kOut, a.hx % RS / LN}), a.hx % LN);
   y.dpart = b.dm("dpart" + sfx, f, a.ml, pSlice, Expr::pair({a.kg, a.uq, a.hx % RS}));
-  y.dparts = b.dm("dparts" + sfx, f, a.kcl, Expr::pair({a.kg, a.hx / RS}),
-                  p.split ? Expr::pair({a.mc, a.kd, a.uq, a.hx % RS})
-                          : Expr::pair({a.kd, a.uq, a.hx % RS}));
+  if (downSumsInPlace(p)) // read where committed: downPartials moves nothing
+    y.dparts = y.dpart;
+  else
+    y.dparts = b.dm("dparts" + sfx, f, a.kcl, Expr::pair({a.kg, a.hx / RS}),
+                    p.split ? Expr::pair({a.mc, a.kd, a.uq, a.hx % RS})
+                            : Expr::pair({a.kd, a.uq, a.hx % RS}));
 }
 
 // down's partial sums added and y (every pass alike).
