@@ -1,8 +1,9 @@
 // RUN: rngd-opt %s --split-input-file --tcp-allocate-memory --verify-diagnostics | FileCheck %s
 // DM tensors get per-slice offsets aligned to 128 bytes. A tensor takes memory no earlier
-// tensor used while there is some; a range is reused (first fit) only once the pass (or DMA)
-// that last reads it has ended. A tensor a DMA brings from HBM lives from the
-// previous such tensor's definition (double buffering), so tcp-schedule may start its DMA early.
+// tensor used while there is some; a range is reused only once the pass (or DMA) that last
+// reads it has ended (the stalest such range, else the lowest: the last two cases). A tensor a
+// DMA brings from HBM lives from the previous such tensor's definition (double buffering), so
+// tcp-schedule may start its DMA early.
 
 !buf = !tcp.hbm<bf16, "A">
 !dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "A / 32", elem = "A % 32">
@@ -144,8 +145,7 @@ module attributes {tcp.axes = {A = 8, B = 1024, C = 4, D = 3072, E = 3104}} {
 }
 
 // -----
-// When no fresh memory is left, a tensor reuses (first fit) the range of one whose last reader
-// has ended: %z takes %x's 256 KB once the DMA storing %x is done.
+// When no fresh memory is left, a tensor reuses the range of one whose last reader has ended: %z takes %x's 256 KB once the DMA storing %x is done.
 !buf = !tcp.hbm<bf16, "A">
 !dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "A">
 module attributes {tcp.axes = {A = 131072}} {
@@ -290,6 +290,74 @@ module attributes {tcp.axes = {A = 3, B = 40960, P = 2, U = 16384}} {
     %g = tcp.fetch main %j : !whole -> !ws
     %gc = tcp.collect %g : !ws
     %gd = tcp.commit %gc : !ws -> !whole
+    return
+  }
+}
+
+// -----
+// Once DM is full, a tensor takes, of the free ranges that start at offset 0 or where a live
+// tensor's range ends, the one whose tensors were last read earliest: %c's store comes before
+// %a's, so %e takes %c's 128 KB, not the lowest free range (%a's). Its writer then waits least
+// for the range's readers.
+!buf = !tcp.hbm<bf16, "A">
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "A">
+!s = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "A / 16", packet = "A % 16">
+module attributes {tcp.axes = {A = 65536}} {
+  // CHECK-LABEL: func.func @reuse_stalest
+  // CHECK-SAME: tcp.prefetch = #tcp<prefetch all>
+  func.func @reuse_stalest(%in: !buf {tcp.arg = "in", tcp.name = "in"},
+                           %out: !buf {tcp.arg = "out", tcp.name = "out"}) {
+    // CHECK: tcp.dma {{.*}} {tcp.dm_offset = 0 : i64}
+    %a = tcp.dma %in : !buf -> !dm
+    %b = tcp.dma %in : !buf -> !dm
+    // CHECK: tcp.dma {{.*}} {tcp.dm_offset = 262144 : i64}
+    %c = tcp.dma %in : !buf -> !dm
+    %d = tcp.dma %in : !buf -> !dm
+    tcp.dma %c into %out : !dm -> !buf
+    tcp.dma %a into %out : !dm -> !buf
+    %f = tcp.fetch main %b : !dm -> !s
+    %k = tcp.collect %f : !s
+    // CHECK: tcp.commit {{.*}} {tcp.dm_offset = 262144 : i64}
+    %e = tcp.commit %k : !s -> !dm
+    tcp.dma %b into %out : !dm -> !buf
+    tcp.dma %d into %out : !dm -> !buf
+    tcp.dma %e into %out : !dm -> !buf
+    return
+  }
+}
+
+// -----
+// The same, then a 256 KB copy of %b (J broadcast) while %b and %e are live: with %e in %c's
+// range the free ranges are %a's and %d's, 128 KB each and apart, so that allocation leaves no
+// room, and the lowest free ranges are taken instead: %e in %a's, the copy over %c's and %d's.
+!buf = !tcp.hbm<bf16, "A">
+!buf2 = !tcp.hbm<bf16, "[J, A]">
+!dm = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "A">
+!dm2 = !tcp.dm<bf16, cluster = "1 # 2", slice = "1 # 256", elem = "[J, A]">
+!s = !tcp.stream<bf16, cluster = "1 # 2", slice = "1 # 256", time = "A / 16", packet = "A % 16">
+module attributes {tcp.axes = {A = 65536, J = 2}} {
+  // CHECK-LABEL: func.func @reuse_lowest_when_stalest_leaves_no_room
+  // CHECK-SAME: tcp.prefetch = #tcp<prefetch all>
+  func.func @reuse_lowest_when_stalest_leaves_no_room(
+      %in: !buf {tcp.arg = "in", tcp.name = "in"}, %out: !buf {tcp.arg = "out", tcp.name = "out"},
+      %out2: !buf2 {tcp.arg = "out", tcp.name = "out2"}) {
+    %a = tcp.dma %in : !buf -> !dm
+    // CHECK: tcp.dma {{.*}} {tcp.dm_offset = 131072 : i64}
+    %b = tcp.dma %in : !buf -> !dm
+    %c = tcp.dma %in : !buf -> !dm
+    %d = tcp.dma %in : !buf -> !dm
+    tcp.dma %c into %out : !dm -> !buf
+    tcp.dma %a into %out : !dm -> !buf
+    %f = tcp.fetch main %b : !dm -> !s
+    %k = tcp.collect %f : !s
+    // CHECK: tcp.commit {{.*}} {tcp.dm_offset = 0 : i64}
+    %e = tcp.commit %k : !s -> !dm
+    tcp.dma %d into %out : !dm -> !buf
+    // CHECK: tcp.dma {{.*}} {tcp.dm_offset = 262144 : i64}
+    %g = tcp.dma %b : !dm -> !dm2
+    tcp.dma %b into %out : !dm -> !buf
+    tcp.dma %e into %out : !dm -> !buf
+    tcp.dma %g into %out2 : !dm2 -> !buf2
     return
   }
 }

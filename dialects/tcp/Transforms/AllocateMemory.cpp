@@ -1,6 +1,7 @@
 // tcp-allocate-memory: per-slice DM/TRF/VRF offsets for every tensor: fresh memory first, else
-// first fit over the live ranges. Loads from HBM live from the kernel's start when all fits,
-// else from the previous load's definition (double buffering).
+// the free range whose tensors were last read earliest (the lowest free range when that leaves a
+// later tensor no room). Loads from HBM live from the kernel's start when all fits, else from
+// the previous load's definition (double buffering).
 #include "dialects/tcp/IR/TcpDialect.h"
 #include "dialects/tcp/IR/TcpLayout.h"
 #include "dialects/tcp/IR/TcpPlan.h"
@@ -10,6 +11,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <limits>
 #include <map>
 
 namespace rngd::tcp {
@@ -25,12 +27,19 @@ namespace {
 
 int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
+/// Where a tensor goes once no fresh memory is left, of the free ranges that start at 0 or where
+/// a live tensor's range ends: the one whose earlier tensors were last read earliest in program
+/// order (its writer waits least for those reads; the lowest on ties), or simply the lowest (the
+/// fallback when the first choice leaves a later tensor no room).
+enum class Reuse { Stalest, Lowest };
+
 /// One per-slice memory: the DM, the VRF, or the TRF, where lane l of a tensor with L lanes
 /// holds bytes [l * capacity / L + offset, + bytes) (DM and VRF tensors have one lane), so
 /// tensors with different lane counts interleave. A tensor takes memory no earlier tensor used
 /// while there is some (above every range ever used in its lanes' segments: reusing a range
 /// would make its writer wait for the last reader of the range, a false dependency for
-/// tcp-schedule), else the lowest offset where none of its lanes' ranges meets a live tensor's.
+/// tcp-schedule), else, by `reuse`, an offset where none of its lanes' ranges meets a live
+/// tensor's.
 struct Space {
   struct Tensor {
     Operation *def;
@@ -41,6 +50,7 @@ struct Space {
   int64_t capacity = 0; // bytes per slice, all lanes
   int64_t alignment = 1;
   bool quiet = false; // fail without a diagnostic (a first attempt that may be retried)
+  Reuse reuse = Reuse::Stalest;
   std::vector<Tensor> live, used;
 
   int64_t segment(int64_t lanes) const { return capacity / lanes; }
@@ -81,14 +91,19 @@ struct Space {
       SmallVector<int64_t> candidates = ends(live, true);
       llvm::sort(candidates);
       t.offset = hi;
+      int64_t stalest = std::numeric_limits<int64_t>::max();
       for (int64_t c : candidates) {
         Tensor at = t;
         at.offset = c;
-        if (c + bytes <= hi &&
-            llvm::none_of(live, [&](const Tensor &o) { return meets(at, o); })) {
-          t.offset = c;
-          break;
-        }
+        if (c + bytes > hi || llvm::any_of(live, [&](const Tensor &o) { return meets(at, o); }))
+          continue;
+        int64_t lastRead = -1;
+        if (reuse == Reuse::Stalest)
+          for (const Tensor &o : used)
+            if (meets(at, o))
+              lastRead = std::max(lastRead, o.lastUse);
+        if (lastRead < stalest)
+          stalest = lastRead, t.offset = c;
       }
     }
     if (t.offset + bytes > hi && quiet)
@@ -116,7 +131,7 @@ struct Space {
   }
 };
 
-LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
+LogicalResult allocate(func::FuncOp func, Prefetch prefetch, Reuse reuse, bool quiet) {
   const TargetModel &t = getTarget(func);
   Block &block = func.getBody().front();
   llvm::DenseMap<Operation *, int64_t> order = tcp::programOrder(block);
@@ -133,9 +148,9 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
     return starts.lookup(a) < starts.lookup(b);
   });
 
-  Space dm{"DM", Memory::Dm, t.dmBytesPerSlice, t.dmAllocationAlignment, quiet, {}, {}};
-  Space vrf{"VRF", Memory::Vrf, t.vrfBytesPerSlice, t.vrfAllocationAlignment, quiet, {}, {}};
-  Space trf{"TRF", Memory::Trf, t.trfBytesPerSlice, t.trfAllocationAlignment, quiet, {}, {}};
+  Space dm{"DM", Memory::Dm, t.dmBytesPerSlice, t.dmAllocationAlignment, quiet, reuse, {}, {}};
+  Space vrf{"VRF", Memory::Vrf, t.vrfBytesPerSlice, t.vrfAllocationAlignment, quiet, reuse, {}, {}};
+  Space trf{"TRF", Memory::Trf, t.trfBytesPerSlice, t.trfAllocationAlignment, quiet, reuse, {}, {}};
   // Joins placed in this attempt (an earlier, quiet attempt leaves its attributes behind).
   llvm::DenseSet<Operation *> placedJoins;
   for (Operation *def : defs) {
@@ -215,16 +230,24 @@ LogicalResult allocate(func::FuncOp func, Prefetch prefetch, bool quiet) {
   return success();
 }
 
-/// Every load from HBM from the kernel's start when everything fits, else double buffering.
+/// Every load from HBM from the kernel's start when everything fits, else double buffering;
+/// each reusing the stalest free ranges, else (when that leaves no room) the lowest.
 LogicalResult allocateFunction(func::FuncOp func) {
-  Prefetch prefetch = Prefetch::All;
-  if (failed(allocate(func, prefetch, /*quiet=*/true))) {
-    prefetch = Prefetch::Double;
-    if (failed(allocate(func, prefetch, /*quiet=*/false)))
-      return failure();
+  const std::pair<Prefetch, Reuse> attempts[] = {{Prefetch::All, Reuse::Stalest},
+                                                  {Prefetch::All, Reuse::Lowest},
+                                                  {Prefetch::Double, Reuse::Stalest},
+                                                  {Prefetch::Double, Reuse::Lowest}};
+  for (size_t i = 0; i < std::size(attempts); ++i) {
+    const bool last = i + 1 == std::size(attempts);
+    if (failed(allocate(func, attempts[i].first, attempts[i].second, /*quiet=*/!last))) {
+      if (last)
+        return failure();
+      continue;
+    }
+    func->setAttr(kPrefetchAttrName, PrefetchAttr::get(func.getContext(), attempts[i].first));
+    return success();
   }
-  func->setAttr(kPrefetchAttrName, PrefetchAttr::get(func.getContext(), prefetch));
-  return success();
+  return failure();
 }
 
 struct AllocateMemoryPass : public rngd::tcp::impl::TcpAllocateMemoryBase<AllocateMemoryPass> {
