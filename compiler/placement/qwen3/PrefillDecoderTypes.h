@@ -330,10 +330,10 @@ inline void declareDown(StageBuilder &b, const DecoderPlan &p, const DecoderAxes
   Expr uq = p.quarters > 1 ? a.uq.pad(p.u) : a.uq;
   y.pq = b.dm("pq" + sfx, bf, a.ml, ls, Expr::pair({a.kg, uq, l % p.pairRows}));
   Expr dSlice = Expr::pair({blocks, kOut, lb / dv});
-  // A slice of p holds pairRows values of L a token; with fewer than a flit's, a flit's runs of
-  // them go outermost, so that the DMA moves a token row's run of every token at once (packets
-  // of tokens x pairRows values, not pairRows values: the fetch reads a flit in as many pieces,
-  // hidden behind the ring's broadcast).
+  // A slice of p holds pairRows values of L a token. With fewer than a flit's, each flit's runs
+  // of pairRows go outermost, so the DMA moves a run for all of the slice's tokens at once
+  // (packets of tokens x pairRows values, not of pairRows values); the fetch then reads a flit in
+  // as many pieces, hidden behind the ring's broadcast.
   const int64_t PR = p.pairRows;
   const std::optional<Expr> lRun = PR < F ? std::optional<Expr>(l % F / PR) : std::nullopt;
   y.ddm = b.dm("ddm" + sfx, bf, a.ml, dSlice, pairOf({ldv, lRun, kIn, tq, l % std::min(F, PR)}));
