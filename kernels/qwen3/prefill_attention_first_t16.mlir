@@ -81,7 +81,7 @@
 !pdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, 1 # 8, RQ, G]", elem = "[TQ % 8, TQ / 8, SI]">
 !ptrf = !tcp.trf<bf16, cluster = "N / 4", slice = "[N % 4, 1 # 8, RQ, G]", lane = "TQ % 8", elem = "[TQ / 8, SI]">
 !pview = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, 1 # 8, RQ, G]", elem = "SI">
-!qdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, 1 # 8, RQ, G]", elem = "[D / 8, TQ / 8, TQ % 8, D % 8]">
+!qdm = !tcp.dm<bf16, cluster = "N / 4", slice = "[N % 4, 1 # 8, RQ, G]", elem = "[TQ / 8, D / 8, TQ % 8, D % 8]">
 !qh = !tcp.hbm<bf16, "[TQ / 8, N, G, D / 8, TQ % 8, D % 8]">
 !qload = !tcp.stream<bf16, cluster = "N / 4", slice = "[N % 4, 1 # 8, RQ, G]", time = "[TQ % 8, TQ / 8, D / 16, D % 16 / 8]", packet = "D % 8">
 !qrow = !tcp.stream<f32, cluster = "N / 4", slice = "[N % 4, 1 # 8, RQ, G]", time = "TQ / 8", packet = "TQ % 8">

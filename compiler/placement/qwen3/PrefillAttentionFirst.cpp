@@ -103,8 +103,15 @@ mlir::Value loadQueries(Ctx &c, mlir::Value q) {
   const Plan &p = c.p;
   mlir::Type bf = b.bf16();
   Expr cl = c.cluster(), qs = c.qSlices();
+  // DM follows q_out's HBM order within a slice, so the DMA moves whole runs: q_out keeps a run
+  // of queryRun tokens x 8 values of d contiguous, d's flits around it, and tokens beyond the
+  // run outside the heads. With a run of one row of lanes (T = 16: 8 tokens a cluster) a slice's
+  // two rows are two such blocks, so the rows go outermost (2 KB packets, not 128 B).
+  const bool rowsOutside = p.tok.queryRun <= p.lanes;
   mlir::Type qdm =
-      b.dm("qdm", bf, cl, qs, cat({c.d(p.lanes, p.D), c.rows(), c.lanes(), c.d(1, p.lanes)}));
+      b.dm("qdm", bf, cl, qs,
+           rowsOutside ? cat({c.rows(), c.d(p.lanes, p.D), c.lanes(), c.d(1, p.lanes)})
+                       : cat({c.d(p.lanes, p.D), c.rows(), c.lanes(), c.d(1, p.lanes)}));
   mlir::Type qload =
       b.stream("qload", bf, cl, qs, cat({c.lanes(), c.rows(), c.d(p.vb, p.D), c.d(p.lanes, p.vb)}),
                cat({c.d(1, p.lanes)}));
