@@ -563,7 +563,6 @@ llvm::Error buildPrefillDecoderOut(StageBuilder &b, const Qwen3Shape &given, int
   llvm::Expected<Setup> u = setUp(b, given, T);
   if (!u)
     return u.takeError();
-  const Qwen3Shape &s = u->s;
   const DecoderPlan &p = u->p;
   const DecoderAxes &ax = u->ax;
   const DecoderTypes &y = u->y;

@@ -124,14 +124,17 @@ inline void describeDecoder(StageBuilder &b, const Qwen3Shape &s, const DecoderP
 // none of it): o_proj's passes over Q, gate/up's parts of H, down's one flit a slice.
 inline void describeSplits(StageBuilder &b, const DecoderPlan &p) {
   std::string text;
-  if (p.oPasses > 1)
-    text += "o_proj runs in " + num(p.oPasses) + " passes over Q of " + num(p.qPass) +
-            (p.split && p.oPasses == p.clusters ? std::string(" values (one a cluster); r adds the ")
-             : p.split ? " values (" + num(p.oPasses / p.clusters) +
-                             " on each cluster, cluster c's run of Q after c - 1's); r adds the "
-                     : " values (each pass's K blocks loaded into the TRF once the previous pass "
-                       "has read its own); r adds the ") +
-            num(p.oPasses * p.groups) + " blocks' partial sums in K order, then x. ";
+  if (p.oPasses > 1) {
+    std::string where = "each pass's K blocks loaded into the TRF once the previous pass has "
+                        "read its own";
+    if (p.split && p.oPasses == p.clusters)
+      where = "one a cluster";
+    else if (p.split)
+      where = num(p.oPasses / p.clusters) + " on each cluster, cluster c's run of Q after c - 1's";
+    text += "o_proj runs in " + num(p.oPasses) + " passes over Q of " + num(p.qPass) + " values (" +
+            where + "); r adds the " + num(p.oPasses * p.groups) +
+            " blocks' partial sums in K order, then x. ";
+  }
   if (p.split)
     text += "down's " + num(p.intermediate / p.dBlock) +
             " K blocks' partial sums (a cluster's blocks, then the next one's) are added in L "

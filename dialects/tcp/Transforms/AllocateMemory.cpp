@@ -238,14 +238,12 @@ LogicalResult allocateFunction(func::FuncOp func) {
                                                   {Prefetch::Double, Reuse::Stalest},
                                                   {Prefetch::Double, Reuse::Lowest}};
   for (size_t i = 0; i < std::size(attempts); ++i) {
-    const bool last = i + 1 == std::size(attempts);
-    if (failed(allocate(func, attempts[i].first, attempts[i].second, /*quiet=*/!last))) {
-      if (last)
-        return failure();
-      continue;
+    const auto [prefetch, reuse] = attempts[i];
+    // Only the last attempt reports why nothing fits.
+    if (succeeded(allocate(func, prefetch, reuse, /*quiet=*/i + 1 < std::size(attempts)))) {
+      func->setAttr(kPrefetchAttrName, PrefetchAttr::get(func.getContext(), prefetch));
+      return success();
     }
-    func->setAttr(kPrefetchAttrName, PrefetchAttr::get(func.getContext(), attempts[i].first));
-    return success();
   }
   return failure();
 }
