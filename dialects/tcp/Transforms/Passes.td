@@ -48,7 +48,7 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     holds_dma, load_masks, early_loads, loads_before for passes; why and after: what let the
     queue issue it; docs/dialect.md lists every field and its verifier), the function
     `#tcp.final_waits<[...]>` and the module `tcp.makespan`, timed with the simulator's clock.
-    Four choices are tried, each both ways, and the shortest schedule kept (ties: the first
+    Five choices are tried, each both ways, and the shortest schedule kept (ties: the first
     in the order below): ending a weight stream's parts one start-up apart when its cluster's
     spare engine is busy but frees three start-ups before they end (`stagger-busy-spare`);
     the kernel's first weight stream leaving each cluster's third stream engine to the
@@ -57,8 +57,11 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     path would become the longer if it waited, going first (`short-streams-first`: the two
     share HBM, so the long one ends hardly later); a pass that leads, within half the cycles
     of the pass the scheduler would pick, to a DMA going before it (`unlock-dmas`: the DMA
-    then runs beside the longer pass). Each option forces its choice on or off; all sixteen
-    combinations run by default.
+    then runs beside the longer pass); a DM-to-DM copy issued while a weight stream from HBM
+    into its cluster is still to issue running on the cluster's spare engine alone, the streams
+    before it leaving the spare to it (`copies-beside-streams`: queued on the stream engines,
+    it would hold the next stream back and leave HBM idle). Each option forces its choice on
+    or off; all thirty-two combinations run by default.
   }];
   let options = [
     Option<"staggerBusySpare", "stagger-busy-spare", "rngd::tcp::ScheduleChoice",
@@ -85,6 +88,13 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     Option<"unlockDmas", "unlock-dmas", "rngd::tcp::ScheduleChoice",
            /*default=*/"rngd::tcp::ScheduleChoice::best",
            "a short pass leading to a DMA goes before a longer pass",
+           [{::llvm::cl::values(
+             clEnumValN(rngd::tcp::ScheduleChoice::best, "best", "the shorter of both"),
+             clEnumValN(rngd::tcp::ScheduleChoice::always, "always", "always"),
+             clEnumValN(rngd::tcp::ScheduleChoice::never, "never", "never"))}]>,
+    Option<"copiesBesideStreams", "copies-beside-streams", "rngd::tcp::ScheduleChoice",
+           /*default=*/"rngd::tcp::ScheduleChoice::best",
+           "a DM to DM copy runs on the spare engine while weight streams are to come",
            [{::llvm::cl::values(
              clEnumValN(rngd::tcp::ScheduleChoice::best, "best", "the shorter of both"),
              clEnumValN(rngd::tcp::ScheduleChoice::always, "always", "always"),

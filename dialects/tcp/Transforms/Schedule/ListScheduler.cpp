@@ -168,7 +168,10 @@ int64_t ListScheduler::readyAt(size_t u) {
     for (const DmaPart &part : unit.parts) {
       if (leaves(u, part.engine))
         continue;
-      int64_t free = clock_.engineFree(stream ? part.engine : pickEngine(t_, clock_, part.engine));
+      int64_t engine = stream ? part.engine : pickEngine(t_, clock_, part.engine);
+      if (copyOnSpare(unit, EngineGeometry(t_).spareOf(part.engine)))
+        engine = EngineGeometry(t_).spareOf(part.engine);
+      int64_t free = clock_.engineFree(engine);
       engines = stream ? std::min(engines, free) : std::max(engines, free);
     }
     // A stream whose cluster's spare engine is idle issues one start-up early, so that the

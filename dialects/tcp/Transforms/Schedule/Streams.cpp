@@ -18,6 +18,24 @@ bool ListScheduler::leaves(size_t u, int64_t engine) const {
   return static_cast<int64_t>(u) == leftBy_ && EngineGeometry(t_).leftByFirstStream(engine);
 }
 
+/// Whether `unit` is a DM to DM copy (a stream with both sides in DM) that, with
+/// copiesBesideStreams, runs on the spare engine `spare` alone: a weight stream from HBM into
+/// the spare's cluster is still to issue. The copy then moves beside the streams instead of
+/// queueing before them on their engines, which would leave HBM idle while it runs.
+bool ListScheduler::copyOnSpare(const Unit &unit, int64_t spare) const {
+  if (!options_.copiesBesideStreams || !unit.plan || !unit.isStream() || !unit.plan->dmSource ||
+      !unit.plan->dmDest)
+    return false;
+  EngineGeometry g(t_);
+  auto inCluster = [&](const DmaPart &p) { return g.spareOf(p.engine) == spare; };
+  if (llvm::none_of(unit.parts, inCluster))
+    return false;
+  return llvm::any_of(units_, [&](const Unit &o) {
+    return !o.issued && o.isStream() && o.plan && o.plan->hbmSource &&
+           llvm::any_of(o.parts, inCluster);
+  });
+}
+
 /// The earliest the spare engine `spare` may be needed again: the earliest any DMA not yet
 /// issued that runs on it (a small one) could start, from its predecessors' projected ends and
 /// the own cycles of those not yet issued (no contention counted, so never late). Result
@@ -42,8 +60,13 @@ int64_t ListScheduler::spareNeed(int64_t spare, int64_t tail) {
   int64_t need = INT64_MAX;
   for (size_t u = 0; u < units_.size(); ++u) {
     const Unit &unit = units_[u];
-    if (unit.issued || !unit.isDma || unit.isStream())
+    if (unit.issued || !unit.isDma)
       continue;
+    if (unit.isStream()) { // a copy that will run on the spare
+      if (copyOnSpare(unit, spare))
+        need = std::min(need, estimates_[u]);
+      continue;
+    }
     if (unit.resultStore && ownCycles(t_, unit) <= tail)
       continue;
     if (llvm::any_of(unit.parts, [&](const DmaPart &p) { return p.engine == spare; }))
@@ -97,7 +120,9 @@ llvm::SmallVector<int64_t> ListScheduler::pieceShares(size_t u, size_t first, si
   });
   // The last stream into the cluster: the cycles of work after it that it starts.
   int64_t tail = followed ? 0 : pathToEnd_[u] - ownCycles(t_, unit);
-  bool spareStreams = spareUsable(spareEngine, clock_.now(), tail);
+  // A copy beside the weight streams still to come takes the spare alone, whenever it frees.
+  const bool onSpare = copyOnSpare(unit, spareEngine);
+  bool spareStreams = onSpare || spareUsable(spareEngine, clock_.now(), tail);
   // Each engine: when its data could start, how long after the common end it streams, and
   // until when it may (the spare: before a small DMA could need it).
   llvm::SmallVector<StreamWindow> windows;
@@ -106,9 +131,9 @@ llvm::SmallVector<int64_t> ListScheduler::pieceShares(size_t u, size_t first, si
     StreamWindow w;
     w.ready = double(std::max(clock_.engineFree(e), clock_.now()) + t_.dmaStartupCycles);
     bool usable = spare ? spareStreams
-                        : e - base < static_cast<int64_t>(last - first) && !leaves(u, e);
-    w.after = followed && spareStreams ? double((e - base) * t_.dmaStartupCycles) : 0.0;
-    w.cap = !usable ? w.ready : spare ? double(spareNeed(e, tail)) : never;
+                        : !onSpare && e - base < static_cast<int64_t>(last - first) && !leaves(u, e);
+    w.after = followed && spareStreams && !onSpare ? double((e - base) * t_.dmaStartupCycles) : 0.0;
+    w.cap = !usable ? w.ready : spare && !onSpare ? double(spareNeed(e, tail)) : never;
     windows.push_back(w);
   }
   double end = commonEnd(windows, n, perIteration);
