@@ -57,10 +57,11 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     path would become the longer if it waited, going first (`short-streams-first`: the two
     share HBM, so the long one ends hardly later); a pass that leads, within half the cycles
     of the pass the scheduler would pick, to a DMA going before it (`unlock-dmas`: the DMA
-    then runs beside the longer pass); a DM-to-DM copy issued while a weight stream from HBM
-    into its cluster is still to issue running on the cluster's spare engine alone, the streams
-    before it leaving the spare to it (`copies-beside-streams`: queued on the stream engines,
-    it would hold the next stream back and leave HBM idle). Each option forces its choice on
+    then runs beside the longer pass); a DM-to-DM copy, or a load of under 64 KB a cluster (a
+    stream only for copying to every cluster), issued while a weight stream from HBM into its
+    cluster is still to issue running on the cluster's spare engine alone, the streams before
+    it leaving the spare to it (`beside-streams`: queued on the stream engines, it would hold
+    the next stream back and leave HBM idle). Each option forces its choice on
     or off; all thirty-two combinations run by default.
   }];
   let options = [
@@ -92,9 +93,9 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
              clEnumValN(rngd::tcp::ScheduleChoice::best, "best", "the shorter of both"),
              clEnumValN(rngd::tcp::ScheduleChoice::always, "always", "always"),
              clEnumValN(rngd::tcp::ScheduleChoice::never, "never", "never"))}]>,
-    Option<"copiesBesideStreams", "copies-beside-streams", "rngd::tcp::ScheduleChoice",
+    Option<"besideStreams", "beside-streams", "rngd::tcp::ScheduleChoice",
            /*default=*/"rngd::tcp::ScheduleChoice::best",
-           "a DM to DM copy runs on the spare engine while weight streams are to come",
+           "copies and small loads run on the spare engine while weight streams are to come",
            [{::llvm::cl::values(
              clEnumValN(rngd::tcp::ScheduleChoice::best, "best", "the shorter of both"),
              clEnumValN(rngd::tcp::ScheduleChoice::always, "always", "always"),

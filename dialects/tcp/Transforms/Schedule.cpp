@@ -35,12 +35,12 @@ bool tries(ScheduleChoice choice, bool on) {
 /// Up to thirty-two runs: with and without staggering the streams whose spare is busy (the
 /// next stream may then find its spare taken by a small DMA), the first weight stream leaving
 /// an engine to the next, short streams first and passes that unlock DMAs first (chooseNext),
-/// DM-to-DM copies beside the weight streams (on the spare engine);
+/// copies and small loads beside the weight streams (on the spare engine);
 /// which helps depends on the kernel, so the shortest schedule is kept (ties: the earlier run,
 /// the plain one first). A run takes about a millisecond for a stage.
 struct Choices {
   ScheduleChoice staggerBusySpare, leaveEngine, shortStreamsFirst, unlockDmas,
-      copiesBesideStreams;
+      besideStreams;
 };
 
 LogicalResult scheduleFunction(func::FuncOp func, const TargetModel &t, const Choices &choice,
@@ -51,20 +51,20 @@ LogicalResult scheduleFunction(func::FuncOp func, const TargetModel &t, const Ch
   linkUnits(units);
   std::deque<std::vector<Unit>> runs; // a deque: each scheduler holds a reference to its run
   std::vector<std::unique_ptr<ListScheduler>> schedulers;
-  for (bool copies : {false, true})
+  for (bool beside : {false, true})
     for (bool shortFirst : {false, true})
       for (bool unlock : {false, true})
         for (bool leave : {false, true})
           for (bool stagger : {false, true})
             if (tries(choice.leaveEngine, leave) && tries(choice.staggerBusySpare, stagger) &&
                 tries(choice.shortStreamsFirst, shortFirst) && tries(choice.unlockDmas, unlock) &&
-                tries(choice.copiesBesideStreams, copies)) {
+                tries(choice.besideStreams, beside)) {
               runs.push_back(units);
               schedulers.push_back(std::make_unique<ListScheduler>(
                   t, runs.back(),
                   SchedulerOptions{/*staggerBusySpare=*/stagger, /*leaveEngine=*/leave,
                                    /*shortStreamsFirst=*/shortFirst, /*unlockDmas=*/unlock,
-                                   /*copiesBesideStreams=*/copies}));
+                                   /*besideStreams=*/beside}));
             }
   size_t best = 0;
   for (size_t r = 0; r < schedulers.size(); ++r) {
@@ -85,7 +85,7 @@ struct SchedulePass : public rngd::tcp::impl::TcpScheduleBase<SchedulePass> {
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (failed(scheduleFunction(
               func, t, Choices{staggerBusySpare, leaveEngine, shortStreamsFirst, unlockDmas,
-                                    copiesBesideStreams},
+                                    besideStreams},
               makespan)))
         return signalPassFailure();
     getOperation()->setAttr(kMakespanAttrName, Builder(getOperation()).getI64IntegerAttr(makespan));

@@ -169,7 +169,7 @@ int64_t ListScheduler::readyAt(size_t u) {
       if (leaves(u, part.engine))
         continue;
       int64_t engine = stream ? part.engine : pickEngine(t_, clock_, part.engine);
-      if (copyOnSpare(unit, EngineGeometry(t_).spareOf(part.engine)))
+      if (besideOnSpare(unit, EngineGeometry(t_).spareOf(part.engine)))
         engine = EngineGeometry(t_).spareOf(part.engine);
       int64_t free = clock_.engineFree(engine);
       engines = stream ? std::min(engines, free) : std::max(engines, free);

@@ -19,10 +19,10 @@ struct SchedulerOptions {
   /// chooseNext's shortStreamsFirst and unlockDmas rules.
   bool shortStreamsFirst = false;
   bool unlockDmas = false;
-  /// A DM to DM copy issued while a weight stream from HBM into its cluster is still to issue
-  /// runs on the cluster's spare engine alone, and the streams before it leave the spare to it
-  /// (copyOnSpare).
-  bool copiesBesideStreams = false;
+  /// A DM to DM copy, or a load of under kDmaSplitBytes a cluster, issued while a weight
+  /// stream from HBM into its cluster is still to issue runs on the cluster's spare engine
+  /// alone, and the streams before it leave the spare to it (besideOnSpare).
+  bool besideStreams = false;
 };
 
 class ListScheduler {
@@ -54,7 +54,7 @@ private:
 
   // Streams.cpp
   bool leaves(size_t u, int64_t engine) const;
-  bool copyOnSpare(const Unit &unit, int64_t spare) const;
+  bool besideOnSpare(const Unit &unit, int64_t spare) const;
   int64_t spareNeed(int64_t spare, int64_t tail = 0);
   bool spareUsable(int64_t spare, int64_t at, int64_t tail = 0);
   void splitOverIdleEngines(Unit &unit);

@@ -18,21 +18,31 @@ bool ListScheduler::leaves(size_t u, int64_t engine) const {
   return static_cast<int64_t>(u) == leftBy_ && EngineGeometry(t_).leftByFirstStream(engine);
 }
 
-/// Whether `unit` is a DM to DM copy (a stream with both sides in DM) that, with
-/// copiesBesideStreams, runs on the spare engine `spare` alone: a weight stream from HBM into
-/// the spare's cluster is still to issue. The copy then moves beside the streams instead of
-/// queueing before them on their engines, which would leave HBM idle while it runs.
-bool ListScheduler::copyOnSpare(const Unit &unit, int64_t spare) const {
-  if (!options_.copiesBesideStreams || !unit.plan || !unit.isStream() || !unit.plan->dmSource ||
-      !unit.plan->dmDest)
+/// Whether `unit`, with besideStreams, runs on the spare engine `spare` alone: a DM to DM
+/// copy (a stream with both sides in DM), or a load from HBM of less than kDmaSplitBytes a
+/// cluster (a stream only for copying to every cluster), while a weight stream from HBM into
+/// the spare's cluster is still to issue. It then moves beside the streams instead of queueing
+/// before them on their engines, which would leave HBM idle while it runs.
+bool ListScheduler::besideOnSpare(const Unit &unit, int64_t spare) const {
+  if (!options_.besideStreams || !unit.plan || !unit.isStream())
     return false;
   EngineGeometry g(t_);
-  auto inCluster = [&](const DmaPart &p) { return g.spareOf(p.engine) == spare; };
-  if (llvm::none_of(unit.parts, inCluster))
+  // A stream's bytes into the spare's cluster.
+  auto bytesInCluster = [&](const Unit &s) {
+    int64_t bytes = 0;
+    for (const DmaPart &p : s.parts)
+      if (g.spareOf(p.engine) == spare)
+        bytes += p.packets * s.plan->plan.packetBytes;
+    return bytes;
+  };
+  const int64_t bytes = bytesInCluster(unit);
+  const bool copy = unit.plan->dmSource && unit.plan->dmDest;
+  const bool smallLoad = unit.plan->hbmSource && bytes < kDmaSplitBytes;
+  if (bytes == 0 || !(copy || smallLoad))
     return false;
   return llvm::any_of(units_, [&](const Unit &o) {
     return !o.issued && o.isStream() && o.plan && o.plan->hbmSource &&
-           llvm::any_of(o.parts, inCluster);
+           bytesInCluster(o) >= kDmaSplitBytes;
   });
 }
 
@@ -62,8 +72,8 @@ int64_t ListScheduler::spareNeed(int64_t spare, int64_t tail) {
     const Unit &unit = units_[u];
     if (unit.issued || !unit.isDma)
       continue;
-    if (unit.isStream()) { // a copy that will run on the spare
-      if (copyOnSpare(unit, spare))
+    if (unit.isStream()) { // a copy or small load that will run on the spare
+      if (besideOnSpare(unit, spare))
         need = std::min(need, estimates_[u]);
       continue;
     }
@@ -120,8 +130,9 @@ llvm::SmallVector<int64_t> ListScheduler::pieceShares(size_t u, size_t first, si
   });
   // The last stream into the cluster: the cycles of work after it that it starts.
   int64_t tail = followed ? 0 : pathToEnd_[u] - ownCycles(t_, unit);
-  // A copy beside the weight streams still to come takes the spare alone, whenever it frees.
-  const bool onSpare = copyOnSpare(unit, spareEngine);
+  // A copy or small load beside the weight streams still to come takes the spare alone,
+  // whenever it frees.
+  const bool onSpare = besideOnSpare(unit, spareEngine);
   bool spareStreams = onSpare || spareUsable(spareEngine, clock_.now(), tail);
   // Each engine: when its data could start, how long after the common end it streams, and
   // until when it may (the spare: before a small DMA could need it).
