@@ -9,10 +9,12 @@
 // Placement: all 16 tokens on each of the 2 clusters, the weights split over them (a block this
 // small is bound by the weights' DMAs, so each is read from HBM once): cluster c runs o_proj's
 // pass c over Q and the MLP's pass c over L (the passes below), each weight on one slice of its
-// cluster, used by all the tokens while it sits in the TRF; the partial sums are gathered onto
-// every cluster, which each add them, normalise and add the residual alike. After o_proj, the work
-// runs in 1 part(s) of each cluster's tokens (4 of each slice's 4 in x's layout), so that one
-// part's DMAs and short passes run beside the other's contraction.
+// cluster, used by all the tokens while it sits in the TRF; o_proj's partial sums are gathered
+// onto every cluster, which each add them, normalise and add the residual alike; down's are
+// gathered by token group, cluster c adding those of the c-th run of 2 of x's groups (on the first
+// slices) and storing that part of y. After o_proj, the work runs in 1 part(s) of each cluster's
+// tokens (4 of each slice's 4 in x's layout), so that one part's DMAs and short passes run beside
+// the other's contraction.
 // 1. o_proj: 1024 rows x 2048 is 16 rows x 256 per slice, so K is split in 4 blocks (KS): slice
 // (KS, H / 16) holds its rows (8 lanes, 2 time-broadcast rows) x block KS, and the 64 slices of a
 // block are a ring that broadcasts a's block (4 tokens x 16 values per slice).
@@ -26,7 +28,7 @@
 // 4. down: 1024 rows x 1536 is 16 rows x 512 per slice on 192 slices (K in 3 blocks); per 1
 // piece(s) of a part, a DMA lays p out for the ring of each block (16 values of a token per
 // slice), contracted in the order [L % 16 / 16, L % 512 / 16, L % 16]; the partials are gathered
-// and added like o_proj's, plus r.
+// by token group and added like o_proj's, plus r (its groups copied onto the sums' slices).
 // Each token's sums are added in the order above, which with the weights split over the clusters
 // (o_proj's and the MLP's passes) differs from a larger block's: its bits may differ from a larger
 // block's in the last place.
@@ -45,7 +47,7 @@
 !ddm = !tcp.dm<bf16, cluster = "MC", slice = "[LP / 512 # 4, KG / 2, LP % 512 / 16]", elem = "[KG % 2, UQ, LP % 16]">
 !df = !tcp.stream<bf16, cluster = "MC", slice = "[LP / 512 # 4, KG / 2, LP % 512 / 16]", time = "[KG % 2, UQ]", packet = "LP % 16">
 !dpart = !tcp.dm<f32, cluster = "MC", slice = "[KD # 4, H / 16]", elem = "[KG, UQ, H % 16]">
-!dparts = !tcp.dm<f32, cluster = "CR", slice = "[KG, H / 16]", elem = "[MC, KD, UQ, H % 16]">
+!dparts = !tcp.dm<f32, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[MC, KD, UQ, H % 16]">
 !ds = !tcp.stream<bf16, cluster = "MC", slice = "[LP / 512 # 4, XR]", time = "[KG % 2, UQ, KG / 2, LP % 512 / 16]", packet = "LP % 16">
 !dw = !tcp.hbm<bf16, "[H, L]">
 !dwdm = !tcp.dm<bf16, cluster = "MC", slice = "[LP / 512 # 4, H / 16]", elem = "[H % 16, LP % 512]">
@@ -80,11 +82,12 @@
 !pc = !tcp.dm<bf16, cluster = "MC", slice = "LS # 256", elem = "[UC, J, LN]">
 !ph = !tcp.dm<bf16, cluster = "MC", slice = "LP / 16 # 256", elem = "[KG, U, LP % 16]">
 !pq = !tcp.dm<bf16, cluster = "MC", slice = "LP / 16 # 256", elem = "[KG, UQ, LP % 16]">
-!qone = !tcp.dm<f32, cluster = "CR", slice = "[KG, H / 16]", elem = "[UQ, H % 16]">
-!qones = !tcp.stream<f32, cluster = "CR", slice = "[KG, H / 16]", time = "[UQ, H % 16 / 8]", packet = "H % 8">
-!qonesb = !tcp.stream<bf16, cluster = "CR", slice = "[KG, H / 16]", time = "[UQ, H % 16 / 8]", packet = "H % 8">
-!qonevrf = !tcp.vrf<f32, cluster = "CR", slice = "[KG, H / 16]", elem = "[UQ, H % 16]">
-!quarter = !tcp.dm<bf16, cluster = "CR", slice = "[KG, H / 16]", elem = "[UQ, H % 16]">
+!qone = !tcp.dm<f32, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[UQ, H % 16]">
+!qones = !tcp.stream<f32, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", time = "[UQ, H % 16 / 8]", packet = "H % 8">
+!qonesb = !tcp.stream<bf16, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", time = "[UQ, H % 16 / 8]", packet = "H % 8">
+!qonevrf = !tcp.vrf<f32, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[UQ, H % 16]">
+!quarter = !tcp.dm<bf16, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[UQ, H % 16]">
+!rquarter = !tcp.dm<bf16, cluster = "CR", slice = "[KG, H / 16]", elem = "[UQ, H % 16]">
 !rsub = !tcp.stream<f32, cluster = "CR", slice = "[KG, XR]", time = "U / 2", packet = "U % 2">
 !rvrf = !tcp.vrf<f32, cluster = "CR", slice = "[KG, XR]", elem = "U">
 !sqin = !tcp.stream<f32, cluster = "CR", slice = "[KG, H / 16]", time = "H % 16", packet = "U">
@@ -293,8 +296,9 @@ module attributes {tcp.axes = {CR = 2 : i64, CW = 1 : i64, GU = 2 : i64, H = 102
     %k005b = tcp.collect %k005a : !qones
     %k005c = tcp.vector %k005b [add_f vrf(%f005v : !qonevrf)] : !qones
     %ks005 = tcp.commit %k005c : !qones -> !qone
-    %rq00 = tcp.dm_view %r0 offset 0 : !half -> !quarter
-    %f006a = tcp.fetch main %rq00 : !quarter -> !qones
+    %rq00 = tcp.dm_view %r0 offset 0 : !half -> !rquarter
+    %rqd00 = tcp.dma %rq00 : !rquarter -> !quarter
+    %f006a = tcp.fetch main %rqd00 : !quarter -> !qones
     %f006b = tcp.collect %f006a : !qones
     %f006v = tcp.to_vrf %f006b : !qones -> !qonevrf
     %k006a = tcp.fetch main %ks005 : !qone -> !qones

@@ -9,10 +9,12 @@
 // Placement: all 64 tokens on each of the 2 clusters, the weights split over them (a block this
 // small is bound by the weights' DMAs, so each is read from HBM once): cluster c runs o_proj's
 // pass c over Q and the MLP's pass c over L (the passes below), each weight on one slice of its
-// cluster, used by all the tokens while it sits in the TRF; the partial sums are gathered onto
-// every cluster, which each add them, normalise and add the residual alike. After o_proj, the work
-// runs in 2 part(s) of each cluster's tokens (8 of each slice's 16 in x's layout), so that one
-// part's DMAs and short passes run beside the other's contraction.
+// cluster, used by all the tokens while it sits in the TRF; o_proj's partial sums are gathered
+// onto every cluster, which each add them, normalise and add the residual alike; down's are
+// gathered by token group, cluster c adding those of the c-th run of 2 of x's groups (on the first
+// slices) and storing that part of y. After o_proj, the work runs in 2 part(s) of each cluster's
+// tokens (8 of each slice's 16 in x's layout), so that one part's DMAs and short passes run beside
+// the other's contraction.
 // 1. o_proj: 1024 rows x 2048 is 16 rows x 256 per slice, so K is split in 4 blocks (KS): slice
 // (KS, H / 16) holds its rows (8 lanes, 2 time-broadcast rows) x block KS, and the 64 slices of a
 // block are a ring that broadcasts a's block (16 tokens x 16 values per slice).
@@ -26,7 +28,7 @@
 // 4. down: 1024 rows x 1536 is 16 rows x 512 per slice on 192 slices (K in 3 blocks); per 2
 // piece(s) of a part, a DMA lays p out for the ring of each block (16 values of a token per
 // slice), contracted in the order [L % 16 / 16, L % 512 / 16, L % 16]; the partials are gathered
-// and added like o_proj's, plus r.
+// by token group and added like o_proj's, plus r (its groups copied onto the sums' slices).
 // Each token's sums are added in the order above, which with the weights split over the clusters
 // (o_proj's and the MLP's passes) differs from a larger block's: its bits may differ from a larger
 // block's in the last place.
@@ -45,7 +47,7 @@
 !ddm = !tcp.dm<bf16, cluster = "MC", slice = "[LP / 512 # 4, KG / 2, LP % 512 / 16]", elem = "[KG % 2, UQ, LP % 16]">
 !df = !tcp.stream<bf16, cluster = "MC", slice = "[LP / 512 # 4, KG / 2, LP % 512 / 16]", time = "[KG % 2, UQ]", packet = "LP % 16">
 !dpart = !tcp.dm<f32, cluster = "MC", slice = "[KD # 4, H / 16]", elem = "[KG, UQ, H % 16]">
-!dparts = !tcp.dm<f32, cluster = "CR", slice = "[KG, H / 16]", elem = "[MC, KD, UQ, H % 16]">
+!dparts = !tcp.dm<f32, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[MC, KD, UQ, H % 16]">
 !ds = !tcp.stream<bf16, cluster = "MC", slice = "[LP / 512 # 4, XR]", time = "[KG % 2, UQ, KG / 2, LP % 512 / 16]", packet = "LP % 16">
 !dw = !tcp.hbm<bf16, "[H, L]">
 !dwdm = !tcp.dm<bf16, cluster = "MC", slice = "[LP / 512 # 4, H / 16]", elem = "[H % 16, LP % 512]">
@@ -80,11 +82,12 @@
 !pc = !tcp.dm<bf16, cluster = "MC", slice = "LS # 256", elem = "[UC, J, LN]">
 !ph = !tcp.dm<bf16, cluster = "MC", slice = "LP / 16 # 256", elem = "[KG, U, LP % 16]">
 !pq = !tcp.dm<bf16, cluster = "MC", slice = "LP / 16 # 256", elem = "[KG, UQ # 8, LP % 16]">
-!qone = !tcp.dm<f32, cluster = "CR", slice = "[KG, H / 16]", elem = "[UQ, H % 16]">
-!qones = !tcp.stream<f32, cluster = "CR", slice = "[KG, H / 16]", time = "[UQ, H % 16 / 8]", packet = "H % 8">
-!qonesb = !tcp.stream<bf16, cluster = "CR", slice = "[KG, H / 16]", time = "[UQ, H % 16 / 8]", packet = "H % 8">
-!qonevrf = !tcp.vrf<f32, cluster = "CR", slice = "[KG, H / 16]", elem = "[UQ, H % 16]">
-!quarter = !tcp.dm<bf16, cluster = "CR", slice = "[KG, H / 16]", elem = "[UQ, H % 16]">
+!qone = !tcp.dm<f32, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[UQ, H % 16]">
+!qones = !tcp.stream<f32, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", time = "[UQ, H % 16 / 8]", packet = "H % 8">
+!qonesb = !tcp.stream<bf16, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", time = "[UQ, H % 16 / 8]", packet = "H % 8">
+!qonevrf = !tcp.vrf<f32, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[UQ, H % 16]">
+!quarter = !tcp.dm<bf16, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[UQ, H % 16]">
+!rquarter = !tcp.dm<bf16, cluster = "CR", slice = "[KG, H / 16]", elem = "[UQ, H % 16]">
 !rsub = !tcp.stream<f32, cluster = "CR", slice = "[KG, XR]", time = "U / 2", packet = "U % 2">
 !rvrf = !tcp.vrf<f32, cluster = "CR", slice = "[KG, XR]", elem = "U">
 !sqin = !tcp.stream<f32, cluster = "CR", slice = "[KG, H / 16]", time = "[H % 16, U / 4]", packet = "U % 4">
@@ -105,7 +108,7 @@
 !xtc = !tcp.dm<bf16, cluster = "CR", slice = "[KG, H / 16]", elem = "[U / 4, H % 16, U % 4]">
 !xv = !tcp.hbm<bf16, "[KG / 2, H / 16, KG % 2, KH, U, H % 16]">
 !xws = !tcp.stream<f32, cluster = "CR", slice = "[KG, H / 16]", time = "[H % 16 / 8, U]", packet = "H % 8">
-!yq = !tcp.dm<bf16, cluster = "CR", slice = "[KG, H / 16]", elem = "[KQ, UQ, H % 16]">
+!yq = !tcp.dm<bf16, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[KQ, UQ, H % 16]">
 !yv = !tcp.hbm<bf16, "[KG / 2, H / 16, KG % 2, KQ, UQ, H % 16]">
 module attributes {tcp.axes = {CR = 2 : i64, CW = 1 : i64, GU = 2 : i64, H = 1024 : i64, J = 2 : i64, KC = 1 : i64, KD = 3 : i64, KG = 4 : i64, KH = 2 : i64, KQ = 4 : i64, KS = 4 : i64, L = 3072 : i64, LN = 8 : i64, LP = 1536 : i64, LS = 96 : i64, MC = 2 : i64, OC = 2 : i64, Q = 2048 : i64, QP = 1024 : i64, RG = 4 : i64, SC = 1 : i64, T = 64 : i64, U = 8 : i64, UC = 32 : i64, UQ = 4 : i64, XR = 64 : i64, XS = 256 : i64}} {
   func.func @prefill_decoder(%arg0: !ah {tcp.arg = "in", tcp.name = "attn"}, %arg1: !x {tcp.arg = "in", tcp.name = "x"}, %arg2: !ow {tcp.arg = "in", tcp.name = "o_weight"}, %arg3: !vec {tcp.arg = "in", tcp.name = "post_rms_weight"}, %arg4: !lw {tcp.arg = "in", tcp.name = "gate_weight"}, %arg5: !lw {tcp.arg = "in", tcp.name = "up_weight"}, %arg6: !dw {tcp.arg = "in", tcp.name = "down_weight"}, %arg7: !x {tcp.arg = "out", tcp.name = "y"}) {
@@ -403,8 +406,9 @@ module attributes {tcp.axes = {CR = 2 : i64, CW = 1 : i64, GU = 2 : i64, H = 102
     %k005b = tcp.collect %k005a : !qones
     %k005c = tcp.vector %k005b [add_f vrf(%f005v : !qonevrf)] : !qones
     %ks005 = tcp.commit %k005c : !qones -> !qone
-    %rq00 = tcp.dm_view %r0 offset 0 : !half -> !quarter
-    %f006a = tcp.fetch main %rq00 : !quarter -> !qones
+    %rq00 = tcp.dm_view %r0 offset 0 : !half -> !rquarter
+    %rqd00 = tcp.dma %rq00 : !rquarter -> !quarter
+    %f006a = tcp.fetch main %rqd00 : !quarter -> !qones
     %f006b = tcp.collect %f006a : !qones
     %f006v = tcp.to_vrf %f006b : !qones -> !qonevrf
     %k006a = tcp.fetch main %ks005 : !qone -> !qones
@@ -461,8 +465,9 @@ module attributes {tcp.axes = {CR = 2 : i64, CW = 1 : i64, GU = 2 : i64, H = 102
     %k015b = tcp.collect %k015a : !qones
     %k015c = tcp.vector %k015b [add_f vrf(%f015v : !qonevrf)] : !qones
     %ks015 = tcp.commit %k015c : !qones -> !qone
-    %rq01 = tcp.dm_view %r0 offset 64 : !half -> !quarter
-    %f016a = tcp.fetch main %rq01 : !quarter -> !qones
+    %rq01 = tcp.dm_view %r0 offset 64 : !half -> !rquarter
+    %rqd01 = tcp.dma %rq01 : !rquarter -> !quarter
+    %f016a = tcp.fetch main %rqd01 : !quarter -> !qones
     %f016b = tcp.collect %f016a : !qones
     %f016v = tcp.to_vrf %f016b : !qones -> !qonevrf
     %k016a = tcp.fetch main %ks015 : !qone -> !qones
@@ -519,8 +524,9 @@ module attributes {tcp.axes = {CR = 2 : i64, CW = 1 : i64, GU = 2 : i64, H = 102
     %k105b = tcp.collect %k105a : !qones
     %k105c = tcp.vector %k105b [add_f vrf(%f105v : !qonevrf)] : !qones
     %ks105 = tcp.commit %k105c : !qones -> !qone
-    %rq10 = tcp.dm_view %r1 offset 0 : !half -> !quarter
-    %f106a = tcp.fetch main %rq10 : !quarter -> !qones
+    %rq10 = tcp.dm_view %r1 offset 0 : !half -> !rquarter
+    %rqd10 = tcp.dma %rq10 : !rquarter -> !quarter
+    %f106a = tcp.fetch main %rqd10 : !quarter -> !qones
     %f106b = tcp.collect %f106a : !qones
     %f106v = tcp.to_vrf %f106b : !qones -> !qonevrf
     %k106a = tcp.fetch main %ks105 : !qone -> !qones
@@ -577,8 +583,9 @@ module attributes {tcp.axes = {CR = 2 : i64, CW = 1 : i64, GU = 2 : i64, H = 102
     %k115b = tcp.collect %k115a : !qones
     %k115c = tcp.vector %k115b [add_f vrf(%f115v : !qonevrf)] : !qones
     %ks115 = tcp.commit %k115c : !qones -> !qone
-    %rq11 = tcp.dm_view %r1 offset 64 : !half -> !quarter
-    %f116a = tcp.fetch main %rq11 : !quarter -> !qones
+    %rq11 = tcp.dm_view %r1 offset 64 : !half -> !rquarter
+    %rqd11 = tcp.dma %rq11 : !rquarter -> !quarter
+    %f116a = tcp.fetch main %rqd11 : !quarter -> !qones
     %f116b = tcp.collect %f116a : !qones
     %f116v = tcp.to_vrf %f116b : !qones -> !qonevrf
     %k116a = tcp.fetch main %ks115 : !qone -> !qones

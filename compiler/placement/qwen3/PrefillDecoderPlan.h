@@ -206,6 +206,14 @@ inline bool downSumsInPlace(const DecoderPlan &p) {
   return p.dBlocks == 1 && p.groups == 1 && !p.split;
 }
 
+// With the weights split over the clusters, down's partial sums are gathered, added and stored
+// by token group: cluster c takes the c-th run of x's groups (on those groups' first slices),
+// so each cluster gathers and adds only its tokens' sums instead of every cluster all of them.
+// Only with x in one part and groups a multiple of the clusters.
+inline bool sumsByTokenGroup(const DecoderPlan &p) {
+  return p.split && p.xParts == 1 && p.groups % p.clusters == 0;
+}
+
 // gate/up's K: all of H on each slice when a lane's pair of rows fits the TRF, else H in the
 // fewest parts (a power of two) that fit, part k's rows on the k-th of hParts equal runs of the
 // cluster's slices; the broadcast of h keeps a part on its run (its outer slice digit), so x's

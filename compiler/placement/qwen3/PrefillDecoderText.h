@@ -26,8 +26,13 @@ inline std::string placementLead(const DecoderPlan &p) {
            "DMAs, so each is read from HBM once): cluster c runs o_proj's " +
            clusterShare(p, p.oPasses) + " over Q and the MLP's " + clusterShare(p, p.passes) +
            " over L (the passes below), each weight on one slice of its cluster, used "
-           "by all the tokens while it sits in the TRF; the partial sums are gathered onto every "
-           "cluster, which each add them, normalise and add the residual alike.";
+           "by all the tokens while it sits in the TRF; o_proj's partial sums are gathered onto "
+           "every cluster, which each add them, normalise and add the residual alike" +
+           (sumsByTokenGroup(p)
+                ? std::string("; down's are gathered by token group, cluster c adding those of "
+                              "the c-th run of " + num(p.groups / p.clusters) +
+                              " of x's groups (on the first slices) and storing that part of y.")
+                : std::string(", and down's likewise."));
   return "Placement: tokens split over " + num(p.used) + " of the " + num(p.clusters) +
          " clusters (" + num(p.perCluster) + " each" +
          (p.used < p.clusters ? "; a block this small is bound by the weights' DMAs, which every "
@@ -104,9 +109,11 @@ inline void describeDecoder(StageBuilder &b, const Qwen3Shape &s, const DecoderP
       "contracted in the order [L % " +
       num(p.dValues) + " / " + num(p.flit) + ", L % " + num(p.dBlock) + " / " + num(p.dValues) +
       ", L % " + num(p.flit) +
-      (downSumsInPlace(p) ? "]; the partials are added where committed (one K block, one "
-                            "token group), plus r.\n"
-                          : "]; the partials are gathered and added like o_proj's, plus r.\n") +
+      (downSumsInPlace(p)    ? "]; the partials are added where committed (one K block, one "
+                               "token group), plus r.\n"
+       : sumsByTokenGroup(p) ? "]; the partials are gathered by token group and added like "
+                               "o_proj's, plus r (its groups copied onto the sums' slices).\n"
+                             : "]; the partials are gathered and added like o_proj's, plus r.\n") +
       (p.split && !p.splitKeepsOrder
            ? "Each token's sums are added in the order above, which with the weights split over "
              "the clusters (o_proj's and the MLP's passes) differs from a larger block's: its "

@@ -27,6 +27,7 @@ struct DecoderTypes {
   Type xf, xn, guh, gudm, guload, gutrf, guacc, gures, gview, gs, gsb, uvrf, pc, pj, ph;
   Type pq, ddm, df, ds, dwdm, dwload, dwtrf, dacc, dpart, dparts, qone, qones, qonesb, qonevrf,
       quarter, yq, yv;
+  Type rquarter; // r's quarter where r lies (quarter itself unless sumsByTokenGroup)
   std::string xLayout; // x's HBM mapping, for the header
 };
 
@@ -51,6 +52,9 @@ struct DecoderAxes {
   // (OC, MC), and the token-wise work (kcl, wcl, hb) repeated on every cluster (CR).
   Expr oa = t, ow = t, mw = t, ml = t, hb = t;
   Expr oc = t, mc = t; // the clusters of o_proj's and the MLP's passes (split)
+  // down's sums and y: their cluster and token-group slice digit (kcl and kg, or with
+  // sumsByTokenGroup the group's run of groups and its place in the run).
+  Expr ycl = t, ykg = t;
 };
 
 inline DecoderAxes declareAxes(StageBuilder &b, const Qwen3Shape &s, const DecoderPlan &p, int64_t T) {
@@ -106,6 +110,12 @@ inline DecoderAxes declareAxes(StageBuilder &b, const Qwen3Shape &s, const Decod
     a.mc = b.axis("MC", p.clusters);
     a.oa = a.oc, a.ow = a.oc, a.mw = a.mc, a.ml = a.mc;
     a.kcl = a.wcl = a.hb = b.axis("CR", p.clusters); // r, h and y on every cluster
+  }
+  a.ycl = a.kcl, a.ykg = a.kg;
+  if (sumsByTokenGroup(p)) {
+    const int64_t run = p.groups / p.clusters;
+    a.ycl = a.kg / run;
+    a.ykg = run > 1 ? (a.kg % run).pad(p.groups) : Expr::one().pad(p.groups);
   }
   return a;
 }
@@ -355,7 +365,7 @@ inline void declareDown(StageBuilder &b, const DecoderPlan &p, const DecoderAxes
   if (downSumsInPlace(p)) // read where committed: downPartials moves nothing
     y.dparts = y.dpart;
   else
-    y.dparts = b.dm("dparts" + sfx, f, a.kcl, Expr::pair({a.kg, a.hx / RS}),
+    y.dparts = b.dm("dparts" + sfx, f, a.ycl, Expr::pair({a.ykg, a.hx / RS}),
                     p.split ? Expr::pair({a.mc, a.kd, a.uq, a.hx % RS})
                             : Expr::pair({a.kd, a.uq, a.hx % RS}));
 }
@@ -365,17 +375,20 @@ inline void declareDownSums(StageBuilder &b, const DecoderPlan &p, const Decoder
                             DecoderTypes &y) {
   Type bf = b.bf16(), f = b.f32();
   const int64_t RS = p.rowsPerSlice, LN = p.lanes;
-  Expr xs = Expr::pair({a.kg, a.hx / RS});
-  y.qone = b.dm("qone", f, a.kcl, xs, Expr::pair({a.uq, a.hx % RS}));
+  Expr xs = Expr::pair({a.ykg, a.hx / RS});
+  y.qone = b.dm("qone", f, a.ycl, xs, Expr::pair({a.uq, a.hx % RS}));
   Expr qTime = Expr::pair({a.uq, a.hx % RS / LN});
-  y.qones = b.stream("qones", f, a.kcl, xs, qTime, a.hx % LN);
-  y.qonesb = b.stream("qonesb", bf, a.kcl, xs, qTime, a.hx % LN);
-  y.qonevrf = b.vrf("qonevrf", f, a.kcl, xs, Expr::pair({a.uq, a.hx % RS}));
-  y.quarter = b.dm("quarter", bf, a.kcl, xs, Expr::pair({a.uq, a.hx % RS}));
+  y.qones = b.stream("qones", f, a.ycl, xs, qTime, a.hx % LN);
+  y.qonesb = b.stream("qonesb", bf, a.ycl, xs, qTime, a.hx % LN);
+  y.qonevrf = b.vrf("qonevrf", f, a.ycl, xs, Expr::pair({a.uq, a.hx % RS}));
+  y.quarter = b.dm("quarter", bf, a.ycl, xs, Expr::pair({a.uq, a.hx % RS}));
+  y.rquarter = sumsByTokenGroup(p) ? b.dm("rquarter", bf, a.kcl, Expr::pair({a.kg, a.hx / RS}),
+                                          Expr::pair({a.uq, a.hx % RS}))
+                                   : y.quarter;
   // y's pieces, joined: with x in parts [quarter, part] pieces re-spelt over H.
   if (p.xParts > 1)
     y.yjoin = b.dm("yjoin", bf, a.kcl, xs, Expr::pair({a.kqp, a.uq, a.hx % RS}));
-  y.yq = b.dm("yq", bf, a.kcl, Expr::pair({a.kg, a.hs}),
+  y.yq = b.dm("yq", bf, a.ycl, Expr::pair({a.ykg, a.hs}),
               pairOf({a.kq, a.hpo, a.uq, a.h % RS}));
   const ProjectionTokens pt = projectionTokens(T, b.target());
   y.yv =
