@@ -61,8 +61,8 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     stream only for copying to every cluster), issued while a weight stream from HBM into its
     cluster is still to issue running on the cluster's spare engine alone, the streams before
     it leaving the spare to it (`beside-streams`: queued on the stream engines, it would hold
-    the next stream back and leave HBM idle). Each option forces its choice on
-    or off; all thirty-two combinations run by default.
+    the next stream back and leave HBM idle). Each option forces its choice on or off; all
+    thirty-two combinations run by default.
   }];
   let options = [
     Option<"staggerBusySpare", "stagger-busy-spare", "rngd::tcp::ScheduleChoice",

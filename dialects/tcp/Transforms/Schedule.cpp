@@ -39,8 +39,7 @@ bool tries(ScheduleChoice choice, bool on) {
 /// which helps depends on the kernel, so the shortest schedule is kept (ties: the earlier run,
 /// the plain one first). A run takes about a millisecond for a stage.
 struct Choices {
-  ScheduleChoice staggerBusySpare, leaveEngine, shortStreamsFirst, unlockDmas,
-      besideStreams;
+  ScheduleChoice staggerBusySpare, leaveEngine, shortStreamsFirst, unlockDmas, besideStreams;
 };
 
 LogicalResult scheduleFunction(func::FuncOp func, const TargetModel &t, const Choices &choice,
@@ -84,8 +83,8 @@ struct SchedulePass : public rngd::tcp::impl::TcpScheduleBase<SchedulePass> {
     int64_t makespan = 0;
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (failed(scheduleFunction(
-              func, t, Choices{staggerBusySpare, leaveEngine, shortStreamsFirst, unlockDmas,
-                                    besideStreams},
+              func, t,
+              Choices{staggerBusySpare, leaveEngine, shortStreamsFirst, unlockDmas, besideStreams},
               makespan)))
         return signalPassFailure();
     getOperation()->setAttr(kMakespanAttrName, Builder(getOperation()).getI64IntegerAttr(makespan));

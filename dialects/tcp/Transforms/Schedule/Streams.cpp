@@ -142,8 +142,10 @@ llvm::SmallVector<int64_t> ListScheduler::pieceShares(size_t u, size_t first, si
     StreamWindow w;
     w.ready = double(std::max(clock_.engineFree(e), clock_.now()) + t_.dmaStartupCycles);
     bool usable = spare ? spareStreams
-                        : !onSpare && e - base < static_cast<int64_t>(last - first) && !leaves(u, e);
-    w.after = followed && spareStreams && !onSpare ? double((e - base) * t_.dmaStartupCycles) : 0.0;
+                        : !onSpare && e - base < static_cast<int64_t>(last - first) &&
+                              !leaves(u, e);
+    w.after =
+        followed && spareStreams && !onSpare ? double((e - base) * t_.dmaStartupCycles) : 0.0;
     w.cap = !usable ? w.ready : spare && !onSpare ? double(spareNeed(e, tail)) : never;
     windows.push_back(w);
   }
