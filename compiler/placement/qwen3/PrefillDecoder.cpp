@@ -369,7 +369,7 @@ Value downSum(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
   sum = addDownBlocks(b, p, y, blocks, from, sum, h, j, part);
   Value rq = b.dmView("rq" + Q, r, part * p.u * p.rowsPerSlice + j * cells, std::nullopt,
                       y.rquarter);
-  if (y.rquarter != y.quarter) // r on every cluster: each cluster's groups onto its sums' slices
+  if (sumsByTokenGroup(p)) // r on every cluster: each cluster's groups onto its sums' slices
     rq = b.dma("rqd" + Q, rq, y.quarter);
   Value last = downAdd(b, y, Q + num(n), rq, sum);
   Value cast = b.cast("k" + Q + num(n) + "d", last, y.qonesb);

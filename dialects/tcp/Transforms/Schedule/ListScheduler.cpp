@@ -164,20 +164,20 @@ int64_t ListScheduler::readyAt(size_t u) {
   const Unit &unit = units_[u];
   if (unit.isDma && !unit.parts.empty()) {
     bool stream = unit.isStream();
+    EngineGeometry g(t_);
     int64_t engines = stream ? INT64_MAX : 0;
     for (const DmaPart &part : unit.parts) {
       if (leaves(u, part.engine))
         continue;
       int64_t engine = stream ? part.engine : pickEngine(t_, clock_, part.engine);
-      if (besideOnSpare(unit, EngineGeometry(t_).spareOf(part.engine)))
-        engine = EngineGeometry(t_).spareOf(part.engine);
+      if (besideOnSpare(unit, g.spareOf(part.engine)))
+        engine = g.spareOf(part.engine);
       int64_t free = clock_.engineFree(engine);
       engines = stream ? std::min(engines, free) : std::max(engines, free);
     }
     // A stream whose cluster's spare engine is idle issues one start-up early, so that the
     // spare streams while the others start.
     if (stream) {
-      EngineGeometry g(t_);
       int64_t early = std::max(engines - t_.dmaStartupCycles, clock_.now());
       for (const DmaPart &part : unit.parts)
         if (clock_.engineFree(g.spareOf(part.engine)) <= early &&
