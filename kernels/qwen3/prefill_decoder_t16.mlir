@@ -24,7 +24,9 @@
 // reducer's slots sum the part's tokens, the inter-slice reducer a row's 64 slices).
 // 3. gate/up and down in 2 passes of 1536 values of L (1 on each cluster, in turn). gate/up: 1536
 // pairs, 16 per slice on 96 slices (each lane holds the gate and up rows of 2 pairs), h broadcast
-// around the 256-slice ring; silu(g) u in 1 chunk(s) a part, u from the VRF.
+// around the 256-slice ring; gate's rows and up's in passes of their own, each in half of the TRF
+// (gate's in the half o_proj's rows leave free, so the first pass waits only for gate's weights);
+// silu(g) u in 1 chunk(s) a part, u from the VRF.
 // 4. down: 1024 rows x 1536 is 16 rows x 512 per slice on 192 slices (K in 3 blocks); per 1
 // piece(s) of a part, a DMA lays p out for the ring of each block (16 values of a token per
 // slice), contracted in the order [L % 16 / 16, L % 512 / 16, L % 16]; the partials are gathered
@@ -56,13 +58,12 @@
 !dwtrf = !tcp.trf<bf16, cluster = "MC", slice = "[LP / 512 # 4, H / 16]", lane = "H % 8", elem = "[H % 16 / 8, LP % 512 / 16, LP % 16]">
 !gs = !tcp.stream<f32, cluster = "MC", slice = "LS # 256", time = "[UC, J]", packet = "LN">
 !gsb = !tcp.stream<bf16, cluster = "MC", slice = "LS # 256", time = "[UC, J]", packet = "LN">
-!guacc = !tcp.stream<f32, cluster = "MC", slice = "LP / 16 # 256", time = "[U, KG, LP % 16 / 8, GU]", packet = "LP % 8">
-!gudm = !tcp.dm<bf16, cluster = "MC", slice = "LP / 16 # 256", elem = "[GU, LP % 16, H]">
+!guacc = !tcp.stream<f32, cluster = "MC", slice = "LP / 16 # 256", time = "[U, KG, LP % 16 / 8]", packet = "LP % 8">
 !guh = !tcp.dm<bf16, cluster = "MC", slice = "LP / 16 # 256", elem = "[LP % 16, H]">
-!guload = !tcp.stream<bf16, cluster = "MC", slice = "LP / 16 # 256", time = "[LP % 8, LP % 16 / 8, GU, H / 16]", packet = "H % 16">
-!gures = !tcp.dm<f32, cluster = "MC", slice = "LP / 16 # 256", elem = "[KG, U, LP % 16 / 8, GU, LP % 8]">
-!gutrf = !tcp.trf<bf16, cluster = "MC", slice = "LP / 16 # 256", lane = "LP % 8", elem = "[LP % 16 / 8, GU, H]">
-!gview = !tcp.dm<f32, cluster = "MC", slice = "LS # 256", elem = "[UC, J, LN # 16]">
+!guload = !tcp.stream<bf16, cluster = "MC", slice = "LP / 16 # 256", time = "[LP % 8, LP % 16 / 8, H / 16]", packet = "H % 16">
+!gures = !tcp.dm<f32, cluster = "MC", slice = "LP / 16 # 256", elem = "[KG, U, LP % 16 / 8, LP % 8]">
+!gutrf = !tcp.trf<bf16, cluster = "MC", slice = "LP / 16 # 256", lane = "LP % 8", elem = "[LP % 16 / 8, H]">
+!gview = !tcp.dm<f32, cluster = "MC", slice = "LS # 256", elem = "[UC, J, LN]">
 !half = !tcp.dm<bf16, cluster = "CR", slice = "[KG, H / 16]", elem = "[U, H % 16]">
 !lw = !tcp.hbm<bf16, "[L, H]">
 !lwp = !tcp.hbm<bf16, "[MC, LP, H]">
@@ -222,17 +223,24 @@ module attributes {tcp.axes = {CR = 2 : i64, CW = 1 : i64, GU = 2 : i64, H = 102
     %uv = tcp.view %arg5 offset 0 : !lw -> !lwp
     %gd = tcp.dma %gv : !lwp -> !guh
     %ud = tcp.dma %uv : !lwp -> !guh
-    %gud = tcp.dm_join %gd, %ud : !guh, !guh -> !gudm
-    %gu1 = tcp.fetch main %gud : !gudm -> !guload
-    %gu2 = tcp.collect %gu1 : !guload
-    %gut = tcp.to_trf %gu2 : !guload -> !gutrf
-    %hb0a = tcp.fetch main %hn0 : !half -> !xf
-    %hb0b = tcp.switch broadcast1 %hb0a : !xf -> !xn
-    %hb0c = tcp.collect %hb0b : !xn
-    %ga0 = tcp.contract %hb0c, %gut pack 2 : !xn, !gutrf -> !guacc
-    %gr0 = tcp.commit %ga0 : !guacc -> !gures
-    %g00a = tcp.dm_view %gr0 offset 0 : !gures -> !gview
-    %u00a = tcp.dm_view %gr0 offset 8 : !gures -> !gview
+    %g1 = tcp.fetch main %gd : !guh -> !guload
+    %g2 = tcp.collect %g1 : !guload
+    %gt = tcp.to_trf %g2 {region = "second"} : !guload -> !gutrf
+    %u1 = tcp.fetch main %ud : !guh -> !guload
+    %u2 = tcp.collect %u1 : !guload
+    %ut = tcp.to_trf %u2 {region = "first"} : !guload -> !gutrf
+    %hb0ga = tcp.fetch main %hn0 : !half -> !xf
+    %hb0gb = tcp.switch broadcast1 %hb0ga : !xf -> !xn
+    %hb0gc = tcp.collect %hb0gb : !xn
+    %ga0g = tcp.contract %hb0gc, %gt pack 2 : !xn, !gutrf -> !guacc
+    %gr0g = tcp.commit %ga0g : !guacc -> !gures
+    %hb0ua = tcp.fetch main %hn0 : !half -> !xf
+    %hb0ub = tcp.switch broadcast1 %hb0ua : !xf -> !xn
+    %hb0uc = tcp.collect %hb0ub : !xn
+    %ga0u = tcp.contract %hb0uc, %ut pack 2 : !xn, !gutrf -> !guacc
+    %gr0u = tcp.commit %ga0u : !guacc -> !gures
+    %g00a = tcp.dm_view %gr0g offset 0 : !gures -> !gview
+    %u00a = tcp.dm_view %gr0u offset 0 : !gures -> !gview
     %u00b = tcp.fetch main %u00a : !gview -> !gs
     %u00c = tcp.collect %u00b : !gs
     %u00v = tcp.to_vrf %u00c : !gs -> !uvrf

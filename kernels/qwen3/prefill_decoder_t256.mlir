@@ -18,7 +18,9 @@
 // VRF, then the RMSNorm of r in x's layout (the transpose puts 4 tokens in the lanes, the
 // reducer's slots sum the part's tokens, the inter-slice reducer a row's 64 slices).
 // 3. gate/up: 3072 pairs, 16 per slice on 192 slices (each lane holds the gate and up rows of 2
-// pairs), h broadcast around the 256-slice ring; silu(g) u in 1 chunk(s) a part, u from the VRF.
+// pairs), h broadcast around the 256-slice ring; gate's rows and up's in passes of their own, each
+// in half of the TRF (gate's in the half o_proj's rows leave free, so the first pass waits only
+// for gate's weights); silu(g) u in 1 chunk(s) a part, u from the VRF.
 // 4. down: 1024 rows x 3072 is 16 rows x 1024 per slice on 192 slices (K in 3 blocks); per 2
 // piece(s) of a part, a DMA lays p out for the ring of each block (32 values of a token per
 // slice), contracted in the order [L % 32 / 16, L % 1024 / 32, L % 16]; the partials are gathered
@@ -42,13 +44,12 @@
 !dwtrf = !tcp.trf<bf16, cluster = "CW", slice = "[L / 1024 # 4, H / 16]", lane = "H % 8", elem = "[H % 16 / 8, L % 32 / 16, L % 1024 / 32, L % 16]">
 !gs = !tcp.stream<f32, cluster = "KC", slice = "LS # 256", time = "[UC, J]", packet = "LN">
 !gsb = !tcp.stream<bf16, cluster = "KC", slice = "LS # 256", time = "[UC, J]", packet = "LN">
-!guacc = !tcp.stream<f32, cluster = "KC", slice = "L / 16 # 256", time = "[U, KG, L % 16 / 8, GU]", packet = "L % 8">
-!gudm = !tcp.dm<bf16, cluster = "CW", slice = "L / 16 # 256", elem = "[GU, L % 16, H]">
+!guacc = !tcp.stream<f32, cluster = "KC", slice = "L / 16 # 256", time = "[U, KG, L % 16 / 8]", packet = "L % 8">
 !guh = !tcp.dm<bf16, cluster = "CW", slice = "L / 16 # 256", elem = "[L % 16, H]">
-!guload = !tcp.stream<bf16, cluster = "CW", slice = "L / 16 # 256", time = "[L % 8, L % 16 / 8, GU, H / 16]", packet = "H % 16">
-!gures = !tcp.dm<f32, cluster = "KC", slice = "L / 16 # 256", elem = "[KG, U, L % 16 / 8, GU, L % 8]">
-!gutrf = !tcp.trf<bf16, cluster = "CW", slice = "L / 16 # 256", lane = "L % 8", elem = "[L % 16 / 8, GU, H]">
-!gview = !tcp.dm<f32, cluster = "KC", slice = "LS # 256", elem = "[UC, J, LN # 16]">
+!guload = !tcp.stream<bf16, cluster = "CW", slice = "L / 16 # 256", time = "[L % 8, L % 16 / 8, H / 16]", packet = "H % 16">
+!gures = !tcp.dm<f32, cluster = "KC", slice = "L / 16 # 256", elem = "[KG, U, L % 16 / 8, L % 8]">
+!gutrf = !tcp.trf<bf16, cluster = "CW", slice = "L / 16 # 256", lane = "L % 8", elem = "[L % 16 / 8, H]">
+!gview = !tcp.dm<f32, cluster = "KC", slice = "LS # 256", elem = "[UC, J, LN]">
 !half = !tcp.dm<bf16, cluster = "KC", slice = "[KG, H / 16]", elem = "[U, H % 16]">
 !lw = !tcp.hbm<bf16, "[L, H]">
 !oacc = !tcp.stream<f32, cluster = "T / 128", slice = "[KS, H / 16]", time = "[T % 64, T % 128 / 64, H % 16 / 8]", packet = "H % 8">
@@ -231,17 +232,24 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %hn1 = tcp.commit %dv1c {cast} : !xws -> !half
     %gd = tcp.dma %arg4 : !lw -> !guh
     %ud = tcp.dma %arg5 : !lw -> !guh
-    %gud = tcp.dm_join %gd, %ud : !guh, !guh -> !gudm
-    %gu1 = tcp.fetch main %gud : !gudm -> !guload
-    %gu2 = tcp.collect %gu1 : !guload
-    %gut = tcp.to_trf %gu2 : !guload -> !gutrf
-    %hb0a = tcp.fetch main %hn0 : !half -> !xf
-    %hb0b = tcp.switch broadcast1 %hb0a : !xf -> !xn
-    %hb0c = tcp.collect %hb0b : !xn
-    %ga0 = tcp.contract %hb0c, %gut pack 2 : !xn, !gutrf -> !guacc
-    %gr0 = tcp.commit %ga0 : !guacc -> !gures
-    %g00a = tcp.dm_view %gr0 offset 0 : !gures -> !gview
-    %u00a = tcp.dm_view %gr0 offset 8 : !gures -> !gview
+    %g1 = tcp.fetch main %gd : !guh -> !guload
+    %g2 = tcp.collect %g1 : !guload
+    %gt = tcp.to_trf %g2 {region = "second"} : !guload -> !gutrf
+    %u1 = tcp.fetch main %ud : !guh -> !guload
+    %u2 = tcp.collect %u1 : !guload
+    %ut = tcp.to_trf %u2 {region = "first"} : !guload -> !gutrf
+    %hb0ga = tcp.fetch main %hn0 : !half -> !xf
+    %hb0gb = tcp.switch broadcast1 %hb0ga : !xf -> !xn
+    %hb0gc = tcp.collect %hb0gb : !xn
+    %ga0g = tcp.contract %hb0gc, %gt pack 2 : !xn, !gutrf -> !guacc
+    %gr0g = tcp.commit %ga0g : !guacc -> !gures
+    %hb0ua = tcp.fetch main %hn0 : !half -> !xf
+    %hb0ub = tcp.switch broadcast1 %hb0ua : !xf -> !xn
+    %hb0uc = tcp.collect %hb0ub : !xn
+    %ga0u = tcp.contract %hb0uc, %ut pack 2 : !xn, !gutrf -> !guacc
+    %gr0u = tcp.commit %ga0u : !guacc -> !gures
+    %g00a = tcp.dm_view %gr0g offset 0 : !gures -> !gview
+    %u00a = tcp.dm_view %gr0u offset 0 : !gures -> !gview
     %u00b = tcp.fetch main %u00a : !gview -> !gs
     %u00c = tcp.collect %u00b : !gs
     %u00v = tcp.to_vrf %u00c : !gs -> !uvrf
@@ -251,13 +259,18 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %g00e = tcp.cast %g00d : !gs -> !gsb
     %p00 = tcp.commit %g00e : !gsb -> !pc
     %p0 = tcp.reinterpret %p00 : !pc -> !ph
-    %hb1a = tcp.fetch main %hn1 : !half -> !xf
-    %hb1b = tcp.switch broadcast1 %hb1a : !xf -> !xn
-    %hb1c = tcp.collect %hb1b : !xn
-    %ga1 = tcp.contract %hb1c, %gut pack 2 : !xn, !gutrf -> !guacc
-    %gr1 = tcp.commit %ga1 : !guacc -> !gures
-    %g10a = tcp.dm_view %gr1 offset 0 : !gures -> !gview
-    %u10a = tcp.dm_view %gr1 offset 8 : !gures -> !gview
+    %hb1ga = tcp.fetch main %hn1 : !half -> !xf
+    %hb1gb = tcp.switch broadcast1 %hb1ga : !xf -> !xn
+    %hb1gc = tcp.collect %hb1gb : !xn
+    %ga1g = tcp.contract %hb1gc, %gt pack 2 : !xn, !gutrf -> !guacc
+    %gr1g = tcp.commit %ga1g : !guacc -> !gures
+    %hb1ua = tcp.fetch main %hn1 : !half -> !xf
+    %hb1ub = tcp.switch broadcast1 %hb1ua : !xf -> !xn
+    %hb1uc = tcp.collect %hb1ub : !xn
+    %ga1u = tcp.contract %hb1uc, %ut pack 2 : !xn, !gutrf -> !guacc
+    %gr1u = tcp.commit %ga1u : !guacc -> !gures
+    %g10a = tcp.dm_view %gr1g offset 0 : !gures -> !gview
+    %u10a = tcp.dm_view %gr1u offset 0 : !gures -> !gview
     %u10b = tcp.fetch main %u10a : !gview -> !gs
     %u10c = tcp.collect %u10b : !gs
     %u10v = tcp.to_vrf %u10c : !gs -> !uvrf

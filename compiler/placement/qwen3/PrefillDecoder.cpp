@@ -202,10 +202,17 @@ std::string passTag(const DecoderPlan &p, int64_t c) {
   return passRuns(p) > 1 ? "p" + num(c) : "";
 }
 
+// gate's and up's rows in the TRF, or their sums: one tensor of both, or with gateUpApart one
+// each (`up` is none when together).
+struct GateUp {
+  Value gate, up;
+};
+
 // Pass c's gate and up rows of x's part k into the TRF (a view of them when there are several
-// passes or parts).
-Value gateUpWeights(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
-                    const DecoderArgs &a, int64_t c, int64_t k) {
+// passes or parts). Apart, gate's rows take the TRF's second half, so that they load while
+// o_proj's rows still hold the first.
+GateUp gateUpWeights(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
+                     const DecoderArgs &a, int64_t c, int64_t k) {
   const std::string P = passTag(p, c) + xTag(p, k);
   Value gw = a.gateWeight, uw = a.upWeight;
   if (p.passes > 1 || p.xParts > 1) { // (split: c = 0, both passes' views)
@@ -215,26 +222,36 @@ Value gateUpWeights(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y
   }
   Value gd = b.dma("gd" + P, gw, y.guh);
   Value ud = b.dma("ud" + P, uw, y.guh);
-  Value gud = b.dmJoin("gud" + P, {gd, ud}, y.gudm);
-  Value gu1 = b.fetch("gu1" + P, Context::main, gud, y.guload);
-  Value gu2 = b.collect("gu2" + P, gu1);
-  return b.toTrf("gut" + P, gu2, y.gutrf);
+  auto load = [&](const std::string &name, Value rows, llvm::StringRef region) {
+    Value s1 = b.fetch(name + "1" + P, Context::main, rows, y.guload);
+    Value s2 = b.collect(name + "2" + P, s1);
+    return b.toTrf(name + "t" + P, s2, y.gutrf, region);
+  };
+  if (p.gateUpApart)
+    return {load("g", gd, "second"), load("u", ud, "first")};
+  return {load("gu", b.dmJoin("gud" + P, {gd, ud}, y.gudm), {}), Value()};
 }
 
 // gate/up's f32 sums for a half of pass c over x's part k (the part's h broadcast around the
-// whole cluster); with gate/up's K in parts of its own, their sums added in part order.
-Value gateUpSums(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, Value hn,
-                 Value gut, int64_t h, int64_t pass, int64_t k) {
+// whole cluster, once for each TRF tensor); with gate/up's K in parts of its own, their sums
+// added in part order.
+GateUp gateUpSums(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, Value hn,
+                  const GateUp &rows, int64_t h, int64_t pass, int64_t k) {
   const std::string H = idx(h) + passTag(p, pass) + xTag(p, k);
   if (p.xParts > 1)
     hn = b.dmView("hv" + H, hn, k * p.u * p.rowsPerSlice, std::nullopt, y.half);
-  Value ba = b.fetch("hb" + H + "a", Context::main, hn, y.xf);
-  Value bb = b.switchOp("hb" + H + "b", tcp::SwitchMode::broadcast1, ba, y.xn);
-  Value bc = b.collect("hb" + H + "c", bb);
-  Value ga = b.contract("ga" + H, bc, gut, kTimeBroadcastRows, y.guacc);
-  Value gr = b.commit("gr" + H, ga, y.gures);
+  auto sums = [&](const std::string &name, Value trf) {
+    Value ba = b.fetch("hb" + name + "a", Context::main, hn, y.xf);
+    Value bb = b.switchOp("hb" + name + "b", tcp::SwitchMode::broadcast1, ba, y.xn);
+    Value bc = b.collect("hb" + name + "c", bb);
+    Value ga = b.contract("ga" + name, bc, trf, kTimeBroadcastRows, y.guacc);
+    return b.commit("gr" + name, ga, y.gures);
+  };
+  if (p.gateUpApart)
+    return {sums(H + "g", rows.gate), sums(H + "u", rows.up)};
+  Value gr = sums(H, rows.gate);
   if (p.hParts == 1)
-    return gr;
+    return {gr, Value()};
   // The parts' sums gathered onto part 0's slices and added in part order.
   const int64_t cells = p.groups * p.u * p.pairRows * 2;
   Value gps = b.dma("gps" + H, gr, y.gparts);
@@ -245,7 +262,7 @@ Value gateUpSums(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, V
     Value c = addThroughVrf(b, K, part, sum, y.gones, y.gonevrf);
     sum = b.commit("gs" + K, c, y.gone);
   }
-  return sum;
+  return {sum, Value()};
 }
 
 // The sums of x's parts before k plus part k's (f32, in part order), through the VRF whole or
@@ -269,15 +286,18 @@ Value addXPart(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, Val
 
 // p = bf16(silu(g) u) for a half of pass c, per chunk of the half's tokens, g and u through
 // views a lane's width apart.
-Value siluHalf(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, Value gr, int64_t h,
-               int64_t pass) {
+Value siluHalf(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, const GateUp &sums,
+               int64_t h, int64_t pass) {
   const std::string H = idx(h) + passTag(p, pass);
-  const int64_t chunkCells = p.groups / p.siluChunks * p.u * p.pairRows * 2;
+  // A chunk's cells of g (and apart, of u; together, of both).
+  const int64_t chunkCells = p.groups / p.siluChunks * p.u * p.pairRows * (p.gateUpApart ? 1 : 2);
+  Value gs = sums.gate, us = p.gateUpApart ? sums.up : sums.gate;
+  const int64_t uAt = p.gateUpApart ? 0 : p.lanes; // u's first cell in `us`'s chunk
   std::vector<Value> chunks;
   for (int64_t c = 0; c < p.siluChunks; ++c) {
     const std::string C = idx(h, c) + passTag(p, pass);
-    Value gv = b.dmView("g" + C + "a", gr, c * chunkCells, std::nullopt, y.gview);
-    Value uv = b.dmView("u" + C + "a", gr, c * chunkCells + p.lanes, std::nullopt, y.gview);
+    Value gv = b.dmView("g" + C + "a", gs, c * chunkCells, std::nullopt, y.gview);
+    Value uv = b.dmView("u" + C + "a", us, c * chunkCells + uAt, std::nullopt, y.gview);
     Value ub = b.fetch("u" + C + "b", Context::main, uv, y.gs);
     Value uc = b.collect("u" + C + "c", ub);
     Value u = b.toVrf("u" + C + "v", uc, y.uvrf);
@@ -380,12 +400,14 @@ Value downSum(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
 // sums added in part order, then p = silu(g) u: p of each half.
 std::vector<Value> gateUpPass(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
                               const DecoderArgs &a, const std::vector<Value> &hn, int64_t c) {
-  std::vector<Value> sums(size_t(p.halves)), ph(size_t(p.halves));
+  std::vector<GateUp> sums(size_t(p.halves));
+  std::vector<Value> ph(size_t(p.halves));
   for (int64_t k = 0; k < p.xParts; ++k) {
-    Value gut = gateUpWeights(b, p, y, a, c, k);
+    const GateUp rows = gateUpWeights(b, p, y, a, c, k);
     for (int64_t h = 0; h < p.halves; ++h) {
-      Value g = gateUpSums(b, p, y, hn[size_t(h)], gut, h, c, k);
-      sums[size_t(h)] = k == 0 ? g : addXPart(b, p, y, sums[size_t(h)], g, h, c, k);
+      const GateUp g = gateUpSums(b, p, y, hn[size_t(h)], rows, h, c, k);
+      sums[size_t(h)] =
+          k == 0 ? g : GateUp{addXPart(b, p, y, sums[size_t(h)].gate, g.gate, h, c, k), Value()};
       if (k + 1 == p.xParts)
         ph[size_t(h)] = siluHalf(b, p, y, sums[size_t(h)], h, c);
     }

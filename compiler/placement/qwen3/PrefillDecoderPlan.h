@@ -33,6 +33,9 @@ struct DecoderPlan {
   int64_t halves, u;    // the block in halves of u tokens per slice
   int64_t quarters, uq; // each half's down in quarters of uq tokens per slice
   int64_t pairRows;     // gate/up: pairs per slice (lanes x pairs a lane holds)
+  // gate and up in passes of their own, each row's weights in its half of the TRF, so that a
+  // half's first contraction waits only for gate's weights (planDecoderMlp).
+  bool gateUpApart = false;
   int64_t hParts, hPart; // gate/up's K (H) in hParts parts of hPart values, each on its slices
   int64_t partSlices;   // slices of one part of H: slices / hParts
   int64_t passes, lPass; // the MLP in passes over L, lPass values of L each
@@ -280,6 +283,10 @@ inline llvm::Error planDecoderMlp(DecoderPlan &p, const Qwen3Shape &s, const Tar
   p.dBlocks = p.lPass / p.dBlock;
   p.dSplit = p.rowSlices / (p.dBlock / p.dValues);
   p.intermediate = L, p.passStep = p.lPass;
+  // Apart when a lane holds a time-broadcast group of each matrix's rows (else a pass of one
+  // row a lane takes as long as one of both) and their sums are used as contracted (with parts
+  // of H or of x to add, they stay interleaved in one tensor, contracted together).
+  p.gateUpApart = p.pairRows >= kTimeBroadcastRows * p.lanes && p.hParts == 1 && p.xParts == 1;
   planDecoderLongPasses(p, L, t);
   return llvm::Error::success();
 }

@@ -95,7 +95,12 @@ inline void describeDecoder(StageBuilder &b, const Qwen3Shape &s, const DecoderP
                     : "3. gate/up: " + num(L)) +
       " pairs, " + num(p.pairRows) + " per slice on " + num(p.pairSlices) +
       " slices (each lane holds the gate and up rows of " + num(p.pairRows / p.lanes) +
-      " pairs), h broadcast around the " + num(p.slices) + "-slice ring; silu(g) u in " +
+      " pairs), h broadcast around the " + num(p.slices) + "-slice ring" +
+      (p.gateUpApart ? "; gate's rows and up's in passes of their own, each in half of the "
+                       "TRF (gate's in the half o_proj's rows leave free, so the first pass "
+                       "waits only for gate's weights)"
+                     : "") +
+      "; silu(g) u in " +
       num(p.siluChunks) +
       " chunk(s) a part, u from the VRF.\n"
       "4. down: " +

@@ -276,14 +276,18 @@ inline void declareGateUp(StageBuilder &b, const DecoderPlan &p, const DecoderAx
   const Expr lsp = p.pairSlices < p.partSlices ? (l / PR).pad(p.partSlices) : l / PR;
   const Expr lw = split ? Expr::pair({a.hx / HL, lsp}) : ls;
   const Expr la = split ? Expr::pair({a.hp, lsp}) : ls;
+  // gate's and up's rows: apart (gateUpApart), each its own TRF tensor and sums, else together
+  // (GU, the row's matrix, between a lane's pairs and H).
+  const std::optional<Expr> gu = p.gateUpApart ? std::nullopt : std::optional<Expr>(a.gu);
   y.guh = b.dm("guh" + sfx, bf, a.mw, lw, Expr::pair({l % PR, hk}));
-  y.gudm = b.dm("gudm" + sfx, bf, a.mw, lw, Expr::pair({a.gu, l % PR, hk}));
-  y.guload = b.stream("guload" + sfx, bf, a.mw, lw, pairOf({l % LN, lj, a.gu, hk / F}), a.hx % F);
-  y.gutrf = b.trf("gutrf" + sfx, bf, a.mw, lw, l % LN, pairOf({lj, a.gu, hk}));
+  if (!p.gateUpApart)
+    y.gudm = b.dm("gudm" + sfx, bf, a.mw, lw, Expr::pair({a.gu, l % PR, hk}));
+  y.guload = b.stream("guload" + sfx, bf, a.mw, lw, pairOf({l % LN, lj, gu, hk / F}), a.hx % F);
+  y.gutrf = b.trf("gutrf" + sfx, bf, a.mw, lw, l % LN, pairOf({lj, gu, hk}));
   // (x's slices are one token group when H is in parts: the group stays in the slices.)
   const std::optional<Expr> kg = split ? std::nullopt : std::optional<Expr>(a.kg);
-  y.guacc = b.stream("guacc" + sfx, f, a.ml, la, pairOf({a.u, kg, lj, a.gu}), l % LN);
-  y.gures = b.dm("gures" + sfx, f, a.ml, la, pairOf({a.kg, a.u, lj, a.gu, l % LN}));
+  y.guacc = b.stream("guacc" + sfx, f, a.ml, la, pairOf({a.u, kg, lj, gu}), l % LN);
+  y.gures = b.dm("gures" + sfx, f, a.ml, la, pairOf({a.kg, a.u, lj, gu, l % LN}));
   // gate/up's parts of H (and x's) gathered and added on the pass's cluster (with the weights
   // split, each cluster its own passes; else every cluster in use).
   if (split)
@@ -300,7 +304,9 @@ inline void declareGateUp(StageBuilder &b, const DecoderPlan &p, const DecoderAx
     y.gchunkj = b.dm("gchunkj" + sfx, f, a.kcl, ls, pairOf({a.scs, a.ucs, lj, a.gu, l % LN}));
   }
   Expr lsv = padded ? a.ls.pad(p.slices) : a.ls;
-  y.gview = b.dm("gview" + sfx, f, a.ml, lsv, pairOf({a.uc, jj, a.ln.pad(2 * LN)}));
+  // A chunk of g or of u: every other lane's width of the sums together, or a tensor apart.
+  y.gview = b.dm("gview" + sfx, f, a.ml, lsv,
+                 pairOf({a.uc, jj, p.gateUpApart ? a.ln : a.ln.pad(2 * LN)}));
   y.gs = b.stream("gs" + sfx, f, a.ml, lsv, pairOf({a.uc, jj}), a.ln);
   y.gsb = b.stream("gsb" + sfx, bf, a.ml, lsv, pairOf({a.uc, jj}), a.ln);
   y.uvrf = b.vrf("uvrf" + sfx, f, a.ml, lsv, pairOf({a.uc, jj, a.ln}));
