@@ -20,7 +20,8 @@
 // 3. gate/up: 3072 pairs, 16 per slice on 192 slices (each lane holds the gate and up rows of 2
 // pairs), h broadcast around the 256-slice ring; gate's rows and up's in passes of their own, each
 // in half of the TRF (gate's in the half o_proj's rows leave free, so the first pass waits only
-// for gate's weights); silu(g) u in 1 chunk(s) a part, u from the VRF.
+// for gate's weights); up's rows (and down's) load on the sub context beside a half's contraction
+// of gate (up); silu(g) u in 1 chunk(s) a part, u from the VRF.
 // 4. down: 1024 rows x 3072 is 16 rows x 1024 per slice on 192 slices (K in 3 blocks); per 2
 // piece(s) of a part, a DMA lays p out for the ring of each block (32 values of a token per
 // slice), contracted in the order [L % 32 / 16, L % 1024 / 32, L % 16]; the partials are gathered
@@ -235,7 +236,7 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %g1 = tcp.fetch main %gd : !guh -> !guload
     %g2 = tcp.collect %g1 : !guload
     %gt = tcp.to_trf %g2 {region = "second"} : !guload -> !gutrf
-    %u1 = tcp.fetch main %ud : !guh -> !guload
+    %u1 = tcp.fetch sub %ud : !guh -> !guload
     %u2 = tcp.collect %u1 : !guload
     %ut = tcp.to_trf %u2 {region = "first"} : !guload -> !gutrf
     %hb0ga = tcp.fetch main %hn0 : !half -> !xf
@@ -281,7 +282,7 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %p10 = tcp.commit %g10e : !gsb -> !pc
     %p1 = tcp.reinterpret %p10 : !pc -> !ph
     %dwd = tcp.dma %arg6 : !dw -> !dwdm
-    %dw1 = tcp.fetch main %dwd : !dwdm -> !dwload
+    %dw1 = tcp.fetch sub %dwd : !dwdm -> !dwload
     %dw2 = tcp.collect %dw1 : !dwload
     %dwt = tcp.to_trf %dw2 : !dwload -> !dwtrf
     %pq00 = tcp.dm_view %p0 offset 0 : !ph -> !pq

@@ -20,8 +20,9 @@
 // 3. gate/up: 3072 pairs, 16 per slice on 192 slices (each lane holds the gate and up rows of 2
 // pairs), h broadcast around the 256-slice ring; gate's rows and up's in passes of their own, each
 // in half of the TRF (gate's in the half o_proj's rows leave free, so the first pass waits only
-// for gate's weights); silu(g) u in 2 chunk(s) a part, u from the VRF.
-// 4. down: 1024 rows x 3072 is 16 rows x 1024 per slice on 192 slices (K in 3 blocks); per 2
+// for gate's weights); up's rows (and down's) load on the sub context beside a half's contraction
+// of gate (up); silu(g) u in 2 chunk(s) a part, u from the VRF.
+// 4. down: 1024 rows x 3072 is 16 rows x 1024 per slice on 192 slices (K in 3 blocks); per 4
 // piece(s) of a part, a DMA lays p out for the ring of each block (32 values of a token per
 // slice), contracted in the order [L % 32 / 16, L % 1024 / 32, L % 16]; the partials are gathered
 // and added like o_proj's, plus r.
@@ -95,7 +96,7 @@
 !xws = !tcp.stream<f32, cluster = "KC", slice = "[KG, H / 16]", time = "[H % 16 / 8, U]", packet = "H % 8">
 !yq = !tcp.dm<bf16, cluster = "KC", slice = "[KG, H / 16]", elem = "[KQ, UQ, H % 16]">
 !yv = !tcp.hbm<bf16, "[KC, KG, H / 16, KQ, UQ, H % 16]">
-module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2 : i64, KC = 2 : i64, KD = 3 : i64, KG = 4 : i64, KH = 2 : i64, KQ = 4 : i64, KS = 4 : i64, L = 3072 : i64, LN = 8 : i64, LS = 192 : i64, Q = 2048 : i64, RG = 4 : i64, SC = 2 : i64, T = 512 : i64, U = 32 : i64, UC = 64 : i64, UQ = 16 : i64, XR = 64 : i64, XS = 256 : i64}} {
+module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2 : i64, KC = 2 : i64, KD = 3 : i64, KG = 4 : i64, KH = 2 : i64, KQ = 8 : i64, KS = 4 : i64, L = 3072 : i64, LN = 8 : i64, LS = 192 : i64, Q = 2048 : i64, RG = 4 : i64, SC = 2 : i64, T = 512 : i64, U = 32 : i64, UC = 64 : i64, UQ = 8 : i64, XR = 64 : i64, XS = 256 : i64}} {
   func.func @prefill_decoder(%arg0: !ah {tcp.arg = "in", tcp.name = "attn"}, %arg1: !x {tcp.arg = "in", tcp.name = "x"}, %arg2: !ow {tcp.arg = "in", tcp.name = "o_weight"}, %arg3: !vec {tcp.arg = "in", tcp.name = "post_rms_weight"}, %arg4: !lw {tcp.arg = "in", tcp.name = "gate_weight"}, %arg5: !lw {tcp.arg = "in", tcp.name = "up_weight"}, %arg6: !dw {tcp.arg = "in", tcp.name = "down_weight"}, %arg7: !x {tcp.arg = "out", tcp.name = "y"}) {
     %owd = tcp.dma %arg2 : !ow -> !owdm
     %ow1 = tcp.fetch main %owd : !owdm -> !owload
@@ -236,7 +237,7 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %g1 = tcp.fetch main %gd : !guh -> !guload
     %g2 = tcp.collect %g1 : !guload
     %gt = tcp.to_trf %g2 {region = "second"} : !guload -> !gutrf
-    %u1 = tcp.fetch main %ud : !guh -> !guload
+    %u1 = tcp.fetch sub %ud : !guh -> !guload
     %u2 = tcp.collect %u1 : !guload
     %ut = tcp.to_trf %u2 {region = "first"} : !guload -> !gutrf
     %hb0ga = tcp.fetch main %hn0 : !half -> !xf
@@ -304,7 +305,7 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %pj1 = tcp.dm_join %p10, %p11 : !pc, !pc -> !pj
     %p1 = tcp.reinterpret %pj1 : !pj -> !ph
     %dwd = tcp.dma %arg6 : !dw -> !dwdm
-    %dw1 = tcp.fetch main %dwd : !dwdm -> !dwload
+    %dw1 = tcp.fetch sub %dwd : !dwdm -> !dwload
     %dw2 = tcp.collect %dw1 : !dwload
     %dwt = tcp.to_trf %dw2 : !dwload -> !dwtrf
     %pq00 = tcp.dm_view %p0 offset 0 : !ph -> !pq
@@ -316,8 +317,8 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %dp00 = tcp.commit %da00 : !dacc -> !dpart
     %dps00 = tcp.dma %dp00 : !dpart -> !dparts
     %e000 = tcp.dm_view %dps00 offset 0 : !dparts -> !qone
-    %e001 = tcp.dm_view %dps00 offset 256 : !dparts -> !qone
-    %e002 = tcp.dm_view %dps00 offset 512 : !dparts -> !qone
+    %e001 = tcp.dm_view %dps00 offset 128 : !dparts -> !qone
+    %e002 = tcp.dm_view %dps00 offset 256 : !dparts -> !qone
     %f001a = tcp.fetch main %e001 : !qone -> !qones
     %f001b = tcp.collect %f001a : !qones
     %f001v = tcp.to_vrf %f001b : !qones -> !qonevrf
@@ -341,7 +342,7 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %k003c = tcp.vector %k003b [add_f vrf(%f003v : !qonevrf)] : !qones
     %k003d = tcp.cast %k003c : !qones -> !qonesb
     %y00 = tcp.commit %k003d : !qonesb -> !quarter
-    %pq01 = tcp.dm_view %p0 offset 256 : !ph -> !pq
+    %pq01 = tcp.dm_view %p0 offset 128 : !ph -> !pq
     %pd01 = tcp.dma %pq01 : !pq -> !ddm
     %dd01a = tcp.fetch main %pd01 : !ddm -> !df
     %dd01b = tcp.switch broadcast1 %dd01a : !df -> !ds
@@ -350,8 +351,8 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %dp01 = tcp.commit %da01 : !dacc -> !dpart
     %dps01 = tcp.dma %dp01 : !dpart -> !dparts
     %e010 = tcp.dm_view %dps01 offset 0 : !dparts -> !qone
-    %e011 = tcp.dm_view %dps01 offset 256 : !dparts -> !qone
-    %e012 = tcp.dm_view %dps01 offset 512 : !dparts -> !qone
+    %e011 = tcp.dm_view %dps01 offset 128 : !dparts -> !qone
+    %e012 = tcp.dm_view %dps01 offset 256 : !dparts -> !qone
     %f011a = tcp.fetch main %e011 : !qone -> !qones
     %f011b = tcp.collect %f011a : !qones
     %f011v = tcp.to_vrf %f011b : !qones -> !qonevrf
@@ -366,7 +367,7 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %k012b = tcp.collect %k012a : !qones
     %k012c = tcp.vector %k012b [add_f vrf(%f012v : !qonevrf)] : !qones
     %ks012 = tcp.commit %k012c : !qones -> !qone
-    %rq01 = tcp.dm_view %r0 offset 256 : !half -> !quarter
+    %rq01 = tcp.dm_view %r0 offset 128 : !half -> !quarter
     %f013a = tcp.fetch main %rq01 : !quarter -> !qones
     %f013b = tcp.collect %f013a : !qones
     %f013v = tcp.to_vrf %f013b : !qones -> !qonevrf
@@ -375,6 +376,74 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %k013c = tcp.vector %k013b [add_f vrf(%f013v : !qonevrf)] : !qones
     %k013d = tcp.cast %k013c : !qones -> !qonesb
     %y01 = tcp.commit %k013d : !qonesb -> !quarter
+    %pq02 = tcp.dm_view %p0 offset 256 : !ph -> !pq
+    %pd02 = tcp.dma %pq02 : !pq -> !ddm
+    %dd02a = tcp.fetch main %pd02 : !ddm -> !df
+    %dd02b = tcp.switch broadcast1 %dd02a : !df -> !ds
+    %dd02c = tcp.collect %dd02b : !ds
+    %da02 = tcp.contract %dd02c, %dwt pack 2 : !ds, !dwtrf -> !dacc
+    %dp02 = tcp.commit %da02 : !dacc -> !dpart
+    %dps02 = tcp.dma %dp02 : !dpart -> !dparts
+    %e020 = tcp.dm_view %dps02 offset 0 : !dparts -> !qone
+    %e021 = tcp.dm_view %dps02 offset 128 : !dparts -> !qone
+    %e022 = tcp.dm_view %dps02 offset 256 : !dparts -> !qone
+    %f021a = tcp.fetch main %e021 : !qone -> !qones
+    %f021b = tcp.collect %f021a : !qones
+    %f021v = tcp.to_vrf %f021b : !qones -> !qonevrf
+    %k021a = tcp.fetch main %e020 : !qone -> !qones
+    %k021b = tcp.collect %k021a : !qones
+    %k021c = tcp.vector %k021b [add_f vrf(%f021v : !qonevrf)] : !qones
+    %ks021 = tcp.commit %k021c : !qones -> !qone
+    %f022a = tcp.fetch main %e022 : !qone -> !qones
+    %f022b = tcp.collect %f022a : !qones
+    %f022v = tcp.to_vrf %f022b : !qones -> !qonevrf
+    %k022a = tcp.fetch main %ks021 : !qone -> !qones
+    %k022b = tcp.collect %k022a : !qones
+    %k022c = tcp.vector %k022b [add_f vrf(%f022v : !qonevrf)] : !qones
+    %ks022 = tcp.commit %k022c : !qones -> !qone
+    %rq02 = tcp.dm_view %r0 offset 256 : !half -> !quarter
+    %f023a = tcp.fetch main %rq02 : !quarter -> !qones
+    %f023b = tcp.collect %f023a : !qones
+    %f023v = tcp.to_vrf %f023b : !qones -> !qonevrf
+    %k023a = tcp.fetch main %ks022 : !qone -> !qones
+    %k023b = tcp.collect %k023a : !qones
+    %k023c = tcp.vector %k023b [add_f vrf(%f023v : !qonevrf)] : !qones
+    %k023d = tcp.cast %k023c : !qones -> !qonesb
+    %y02 = tcp.commit %k023d : !qonesb -> !quarter
+    %pq03 = tcp.dm_view %p0 offset 384 : !ph -> !pq
+    %pd03 = tcp.dma %pq03 : !pq -> !ddm
+    %dd03a = tcp.fetch main %pd03 : !ddm -> !df
+    %dd03b = tcp.switch broadcast1 %dd03a : !df -> !ds
+    %dd03c = tcp.collect %dd03b : !ds
+    %da03 = tcp.contract %dd03c, %dwt pack 2 : !ds, !dwtrf -> !dacc
+    %dp03 = tcp.commit %da03 : !dacc -> !dpart
+    %dps03 = tcp.dma %dp03 : !dpart -> !dparts
+    %e030 = tcp.dm_view %dps03 offset 0 : !dparts -> !qone
+    %e031 = tcp.dm_view %dps03 offset 128 : !dparts -> !qone
+    %e032 = tcp.dm_view %dps03 offset 256 : !dparts -> !qone
+    %f031a = tcp.fetch main %e031 : !qone -> !qones
+    %f031b = tcp.collect %f031a : !qones
+    %f031v = tcp.to_vrf %f031b : !qones -> !qonevrf
+    %k031a = tcp.fetch main %e030 : !qone -> !qones
+    %k031b = tcp.collect %k031a : !qones
+    %k031c = tcp.vector %k031b [add_f vrf(%f031v : !qonevrf)] : !qones
+    %ks031 = tcp.commit %k031c : !qones -> !qone
+    %f032a = tcp.fetch main %e032 : !qone -> !qones
+    %f032b = tcp.collect %f032a : !qones
+    %f032v = tcp.to_vrf %f032b : !qones -> !qonevrf
+    %k032a = tcp.fetch main %ks031 : !qone -> !qones
+    %k032b = tcp.collect %k032a : !qones
+    %k032c = tcp.vector %k032b [add_f vrf(%f032v : !qonevrf)] : !qones
+    %ks032 = tcp.commit %k032c : !qones -> !qone
+    %rq03 = tcp.dm_view %r0 offset 384 : !half -> !quarter
+    %f033a = tcp.fetch main %rq03 : !quarter -> !qones
+    %f033b = tcp.collect %f033a : !qones
+    %f033v = tcp.to_vrf %f033b : !qones -> !qonevrf
+    %k033a = tcp.fetch main %ks032 : !qone -> !qones
+    %k033b = tcp.collect %k033a : !qones
+    %k033c = tcp.vector %k033b [add_f vrf(%f033v : !qonevrf)] : !qones
+    %k033d = tcp.cast %k033c : !qones -> !qonesb
+    %y03 = tcp.commit %k033d : !qonesb -> !quarter
     %pq10 = tcp.dm_view %p1 offset 0 : !ph -> !pq
     %pd10 = tcp.dma %pq10 : !pq -> !ddm
     %dd10a = tcp.fetch main %pd10 : !ddm -> !df
@@ -384,8 +453,8 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %dp10 = tcp.commit %da10 : !dacc -> !dpart
     %dps10 = tcp.dma %dp10 : !dpart -> !dparts
     %e100 = tcp.dm_view %dps10 offset 0 : !dparts -> !qone
-    %e101 = tcp.dm_view %dps10 offset 256 : !dparts -> !qone
-    %e102 = tcp.dm_view %dps10 offset 512 : !dparts -> !qone
+    %e101 = tcp.dm_view %dps10 offset 128 : !dparts -> !qone
+    %e102 = tcp.dm_view %dps10 offset 256 : !dparts -> !qone
     %f101a = tcp.fetch main %e101 : !qone -> !qones
     %f101b = tcp.collect %f101a : !qones
     %f101v = tcp.to_vrf %f101b : !qones -> !qonevrf
@@ -409,7 +478,7 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %k103c = tcp.vector %k103b [add_f vrf(%f103v : !qonevrf)] : !qones
     %k103d = tcp.cast %k103c : !qones -> !qonesb
     %y10 = tcp.commit %k103d : !qonesb -> !quarter
-    %pq11 = tcp.dm_view %p1 offset 256 : !ph -> !pq
+    %pq11 = tcp.dm_view %p1 offset 128 : !ph -> !pq
     %pd11 = tcp.dma %pq11 : !pq -> !ddm
     %dd11a = tcp.fetch main %pd11 : !ddm -> !df
     %dd11b = tcp.switch broadcast1 %dd11a : !df -> !ds
@@ -418,8 +487,8 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %dp11 = tcp.commit %da11 : !dacc -> !dpart
     %dps11 = tcp.dma %dp11 : !dpart -> !dparts
     %e110 = tcp.dm_view %dps11 offset 0 : !dparts -> !qone
-    %e111 = tcp.dm_view %dps11 offset 256 : !dparts -> !qone
-    %e112 = tcp.dm_view %dps11 offset 512 : !dparts -> !qone
+    %e111 = tcp.dm_view %dps11 offset 128 : !dparts -> !qone
+    %e112 = tcp.dm_view %dps11 offset 256 : !dparts -> !qone
     %f111a = tcp.fetch main %e111 : !qone -> !qones
     %f111b = tcp.collect %f111a : !qones
     %f111v = tcp.to_vrf %f111b : !qones -> !qonevrf
@@ -434,7 +503,7 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %k112b = tcp.collect %k112a : !qones
     %k112c = tcp.vector %k112b [add_f vrf(%f112v : !qonevrf)] : !qones
     %ks112 = tcp.commit %k112c : !qones -> !qone
-    %rq11 = tcp.dm_view %r1 offset 256 : !half -> !quarter
+    %rq11 = tcp.dm_view %r1 offset 128 : !half -> !quarter
     %f113a = tcp.fetch main %rq11 : !quarter -> !qones
     %f113b = tcp.collect %f113a : !qones
     %f113v = tcp.to_vrf %f113b : !qones -> !qonevrf
@@ -443,7 +512,75 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %k113c = tcp.vector %k113b [add_f vrf(%f113v : !qonevrf)] : !qones
     %k113d = tcp.cast %k113c : !qones -> !qonesb
     %y11 = tcp.commit %k113d : !qonesb -> !quarter
-    %yq = tcp.dm_join %y00, %y01, %y10, %y11 : !quarter, !quarter, !quarter, !quarter -> !yq
+    %pq12 = tcp.dm_view %p1 offset 256 : !ph -> !pq
+    %pd12 = tcp.dma %pq12 : !pq -> !ddm
+    %dd12a = tcp.fetch main %pd12 : !ddm -> !df
+    %dd12b = tcp.switch broadcast1 %dd12a : !df -> !ds
+    %dd12c = tcp.collect %dd12b : !ds
+    %da12 = tcp.contract %dd12c, %dwt pack 2 : !ds, !dwtrf -> !dacc
+    %dp12 = tcp.commit %da12 : !dacc -> !dpart
+    %dps12 = tcp.dma %dp12 : !dpart -> !dparts
+    %e120 = tcp.dm_view %dps12 offset 0 : !dparts -> !qone
+    %e121 = tcp.dm_view %dps12 offset 128 : !dparts -> !qone
+    %e122 = tcp.dm_view %dps12 offset 256 : !dparts -> !qone
+    %f121a = tcp.fetch main %e121 : !qone -> !qones
+    %f121b = tcp.collect %f121a : !qones
+    %f121v = tcp.to_vrf %f121b : !qones -> !qonevrf
+    %k121a = tcp.fetch main %e120 : !qone -> !qones
+    %k121b = tcp.collect %k121a : !qones
+    %k121c = tcp.vector %k121b [add_f vrf(%f121v : !qonevrf)] : !qones
+    %ks121 = tcp.commit %k121c : !qones -> !qone
+    %f122a = tcp.fetch main %e122 : !qone -> !qones
+    %f122b = tcp.collect %f122a : !qones
+    %f122v = tcp.to_vrf %f122b : !qones -> !qonevrf
+    %k122a = tcp.fetch main %ks121 : !qone -> !qones
+    %k122b = tcp.collect %k122a : !qones
+    %k122c = tcp.vector %k122b [add_f vrf(%f122v : !qonevrf)] : !qones
+    %ks122 = tcp.commit %k122c : !qones -> !qone
+    %rq12 = tcp.dm_view %r1 offset 256 : !half -> !quarter
+    %f123a = tcp.fetch main %rq12 : !quarter -> !qones
+    %f123b = tcp.collect %f123a : !qones
+    %f123v = tcp.to_vrf %f123b : !qones -> !qonevrf
+    %k123a = tcp.fetch main %ks122 : !qone -> !qones
+    %k123b = tcp.collect %k123a : !qones
+    %k123c = tcp.vector %k123b [add_f vrf(%f123v : !qonevrf)] : !qones
+    %k123d = tcp.cast %k123c : !qones -> !qonesb
+    %y12 = tcp.commit %k123d : !qonesb -> !quarter
+    %pq13 = tcp.dm_view %p1 offset 384 : !ph -> !pq
+    %pd13 = tcp.dma %pq13 : !pq -> !ddm
+    %dd13a = tcp.fetch main %pd13 : !ddm -> !df
+    %dd13b = tcp.switch broadcast1 %dd13a : !df -> !ds
+    %dd13c = tcp.collect %dd13b : !ds
+    %da13 = tcp.contract %dd13c, %dwt pack 2 : !ds, !dwtrf -> !dacc
+    %dp13 = tcp.commit %da13 : !dacc -> !dpart
+    %dps13 = tcp.dma %dp13 : !dpart -> !dparts
+    %e130 = tcp.dm_view %dps13 offset 0 : !dparts -> !qone
+    %e131 = tcp.dm_view %dps13 offset 128 : !dparts -> !qone
+    %e132 = tcp.dm_view %dps13 offset 256 : !dparts -> !qone
+    %f131a = tcp.fetch main %e131 : !qone -> !qones
+    %f131b = tcp.collect %f131a : !qones
+    %f131v = tcp.to_vrf %f131b : !qones -> !qonevrf
+    %k131a = tcp.fetch main %e130 : !qone -> !qones
+    %k131b = tcp.collect %k131a : !qones
+    %k131c = tcp.vector %k131b [add_f vrf(%f131v : !qonevrf)] : !qones
+    %ks131 = tcp.commit %k131c : !qones -> !qone
+    %f132a = tcp.fetch main %e132 : !qone -> !qones
+    %f132b = tcp.collect %f132a : !qones
+    %f132v = tcp.to_vrf %f132b : !qones -> !qonevrf
+    %k132a = tcp.fetch main %ks131 : !qone -> !qones
+    %k132b = tcp.collect %k132a : !qones
+    %k132c = tcp.vector %k132b [add_f vrf(%f132v : !qonevrf)] : !qones
+    %ks132 = tcp.commit %k132c : !qones -> !qone
+    %rq13 = tcp.dm_view %r1 offset 384 : !half -> !quarter
+    %f133a = tcp.fetch main %rq13 : !quarter -> !qones
+    %f133b = tcp.collect %f133a : !qones
+    %f133v = tcp.to_vrf %f133b : !qones -> !qonevrf
+    %k133a = tcp.fetch main %ks132 : !qone -> !qones
+    %k133b = tcp.collect %k133a : !qones
+    %k133c = tcp.vector %k133b [add_f vrf(%f133v : !qonevrf)] : !qones
+    %k133d = tcp.cast %k133c : !qones -> !qonesb
+    %y13 = tcp.commit %k133d : !qonesb -> !quarter
+    %yq = tcp.dm_join %y00, %y01, %y02, %y03, %y10, %y11, %y12, %y13 : !quarter, !quarter, !quarter, !quarter, !quarter, !quarter, !quarter, !quarter -> !yq
     %yv = tcp.view %arg7 offset 0 : !x -> !yv
     tcp.dma %yq into %yv : !yq -> !yv
     return

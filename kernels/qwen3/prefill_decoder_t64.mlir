@@ -367,7 +367,7 @@ module attributes {tcp.axes = {CR = 2 : i64, CW = 1 : i64, GU = 2 : i64, H = 102
     %p1 = tcp.reinterpret %p10 : !pc -> !ph
     %dv = tcp.view %arg6 offset 0 : !dw -> !dwp
     %dwd = tcp.dma %dv : !dwp -> !dwdm
-    %dw1 = tcp.fetch main %dwd : !dwdm -> !dwload
+    %dw1 = tcp.fetch sub %dwd : !dwdm -> !dwload
     %dw2 = tcp.collect %dw1 : !dwload
     %dwt = tcp.to_trf %dw2 : !dwload -> !dwtrf
     %pq00 = tcp.dm_view %p0 offset 0 : !ph -> !pq

@@ -202,6 +202,11 @@ std::string passTag(const DecoderPlan &p, int64_t c) {
   return passRuns(p) > 1 ? "p" + num(c) : "";
 }
 
+// The context that loads rows into the TRF: sub for up's and down's when the plan says so
+// (upOnSub, downOnSub: with gate and up apart each lands in a half of the TRF that the
+// contraction running then does not read, and the sub context's slower reads hide beside it).
+Context loadContext(bool onSub) { return onSub ? Context::sub : Context::main; }
+
 // gate's and up's rows in the TRF, or their sums: one tensor of both, or with gateUpApart one
 // each (`up` is none when together).
 struct GateUp {
@@ -222,14 +227,14 @@ GateUp gateUpWeights(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &
   }
   Value gd = b.dma("gd" + P, gw, y.guh);
   Value ud = b.dma("ud" + P, uw, y.guh);
-  auto load = [&](const std::string &name, Value rows, llvm::StringRef region) {
-    Value s1 = b.fetch(name + "1" + P, Context::main, rows, y.guload);
+  auto load = [&](const std::string &name, Value rows, Context context, llvm::StringRef region) {
+    Value s1 = b.fetch(name + "1" + P, context, rows, y.guload);
     Value s2 = b.collect(name + "2" + P, s1);
     return b.toTrf(name + "t" + P, s2, y.gutrf, region);
   };
   if (p.gateUpApart)
-    return {load("g", gd, "second"), load("u", ud, "first")};
-  return {load("gu", b.dmJoin("gud" + P, {gd, ud}, y.gudm), {}), Value()};
+    return {load("g", gd, Context::main, "second"), load("u", ud, loadContext(p.upOnSub), "first")};
+  return {load("gu", b.dmJoin("gud" + P, {gd, ud}, y.gudm), Context::main, {}), Value()};
 }
 
 // gate/up's f32 sums for a half of pass c over x's part k (the part's h broadcast around the
@@ -322,7 +327,7 @@ Value downWeights(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
   Value w = p.passes > 1 || p.xParts > 1 ? b.view("dv" + P, a.downWeight, offset, y.dwp)
                                          : a.downWeight;
   Value dwd = b.dma("dwd" + P, w, y.dwdm);
-  Value dw1 = b.fetch("dw1" + P, Context::main, dwd, y.dwload);
+  Value dw1 = b.fetch("dw1" + P, loadContext(p.downOnSub), dwd, y.dwload);
   Value dw2 = b.collect("dw2" + P, dw1);
   return b.toTrf("dwt" + P, dw2, y.dwtrf);
 }

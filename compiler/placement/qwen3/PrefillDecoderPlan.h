@@ -11,6 +11,9 @@ inline constexpr const char *kDecoderStage = "prefill_decoder";
 // Below this many tokens per slice a half's down runs whole: a quarter's passes would cost more
 // in start-ups than they hide.
 inline constexpr int64_t kMinQuarterTokens = 4;
+// A half's down in more pieces while each keeps this many tokens a slice: what runs after the
+// last contraction (its partial sums' gather and additions, y's store) is one piece's.
+inline constexpr int64_t kPieceTokens = 8;
 // down's p on a ring slice: two flits of each token's values (64-byte DMA pieces); the order of
 // down's sums over L follows from it.
 inline constexpr int64_t kDownFlitsPerSlice = 2;
@@ -36,6 +39,9 @@ struct DecoderPlan {
   // gate and up in passes of their own, each row's weights in its half of the TRF, so that a
   // half's first contraction waits only for gate's weights (planDecoderMlp).
   bool gateUpApart = false;
+  // With gateUpApart, up's rows (and down's) load into the TRF on the sub context beside a
+  // half's contraction of gate (of up) that lasts at least as long (planDecoderTokens).
+  bool upOnSub = false, downOnSub = false;
   int64_t hParts, hPart; // gate/up's K (H) in hParts parts of hPart values, each on its slices
   int64_t partSlices;   // slices of one part of H: slices / hParts
   int64_t passes, lPass; // the MLP in passes over L, lPass values of L each
@@ -119,13 +125,23 @@ inline llvm::Error planDecoderTokens(DecoderPlan &p, const Qwen3Shape &s, const 
   // weights and gate/up already hide a pass's gathers, and the quarters' p layout DMAs (twice
   // as many, half the size) only add start-ups and queue behind the gathers.
   const bool onePass = (p.split ? p.passes / p.clusters : p.passes) == 1;
-  p.quarters =
-      onePass && p.u >= 2 * kMinQuarterTokens && (!tokenSplit || p.u / 2 % p.dSplit == 0) ? 2 : 1;
+  auto pieces = [&](int64_t n) { return !tokenSplit || p.u / n % p.dSplit == 0; };
+  p.quarters = onePass && p.u >= 2 * kMinQuarterTokens && pieces(2) ? 2 : 1;
+  while (p.quarters > 1 && p.u / (2 * p.quarters) >= kPieceTokens && pieces(2 * p.quarters))
+    p.quarters *= 2;
   p.uq = p.u / p.quarters;
   if (tokenSplit && p.uq % p.dSplit)
     return placementError(kDecoderStage, "down's ring splits a quarter's tokens",
                           decimal(p.uq) + " tokens a quarter over " + decimal(p.dSplit) +
                               " slices of the ring");
+  // A TRF load on the sub context (its fetch reads subFetchAccessBytes a cycle) hides beside a
+  // half's contraction of one matrix (each token's h a flit a cycle) when it is no longer.
+  const int64_t contraction = p.groups * p.u * p.hx / p.flit;
+  auto hides = [&](int64_t rowBytes) {
+    return p.gateUpApart && rowBytes / t.subFetchAccessBytes <= contraction;
+  };
+  p.upOnSub = hides(p.pairRows * p.hx * 2);
+  p.downOnSub = hides(p.rowsPerSlice * p.dBlock * 2);
   // silu(g) u per chunk of a half: u of the chunk's tokens in at most half the VRF.
   p.siluChunks = 1;
   while (p.groups / p.siluChunks * p.u * p.pairRows * 4 > t.vrfBytesPerSlice / 2 &&

@@ -100,6 +100,9 @@ inline void describeDecoder(StageBuilder &b, const Qwen3Shape &s, const DecoderP
                        "TRF (gate's in the half o_proj's rows leave free, so the first pass "
                        "waits only for gate's weights)"
                      : "") +
+      (p.upOnSub ? "; up's rows (and down's" + std::string(p.downOnSub ? "" : " not") +
+                       ") load on the sub context beside a half's contraction of gate (up)"
+                 : "") +
       "; silu(g) u in " +
       num(p.siluChunks) +
       " chunk(s) a part, u from the VRF.\n"
