@@ -12,7 +12,8 @@
 // DMAs and short passes run beside the other's contraction.
 // 1. o_proj: 1024 rows x 2048 is 16 rows x 512 per slice, so K is split in 4 blocks (KS): slice
 // (KS, H / 16) holds its rows (8 lanes, 2 time-broadcast rows) x block KS, and the 64 slices of a
-// block are a ring that broadcasts a's block (128 tokens x 16 values per slice).
+// block are a ring that broadcasts a's block (128 tokens x 16 values per slice); a pass for each
+// part of the tokens, so that a part's partial sums gather while the next part contracts.
 // 2. Per part: a DMA gathers the 4 partial sums (f32) onto x's slices (the inter-slice reducer
 // adds only innermost slices; the ring needs the blocks outermost), adds them and x through the
 // VRF, then the RMSNorm of r in x's layout (the transpose puts 4 tokens in the lanes, the
@@ -30,9 +31,10 @@
 // Rounding points: r, h, p and y are bf16; the contraction sums, the partial sums' additions, the
 // norm and silu(g) u are f32.
 !adm = !tcp.dm<bf16, cluster = "T / 256", slice = "[Q / 512, T % 256 / 128, Q % 512 / 16]", elem = "[T % 128, Q % 16]">
-!af = !tcp.stream<bf16, cluster = "T / 256", slice = "[Q / 512, T % 256 / 128, Q % 512 / 16]", time = "T % 128", packet = "Q % 16">
+!afh = !tcp.stream<bf16, cluster = "KC", slice = "[Q / 512, KG / 2, Q % 512 / 16]", time = "[KG % 2, U]", packet = "Q % 16">
 !ah = !tcp.hbm<bf16, "[Q / 16, T, Q % 16]">
-!as = !tcp.stream<bf16, cluster = "T / 256", slice = "[Q / 512, XR]", time = "[T % 128, T % 256 / 128, Q % 512 / 16]", packet = "Q % 16">
+!ahalf = !tcp.dm<bf16, cluster = "KC", slice = "[Q / 512, KG / 2, Q % 512 / 16]", elem = "[KG % 2, U # 64, Q % 16]">
+!ash = !tcp.stream<bf16, cluster = "KC", slice = "[Q / 512, XR]", time = "[KG % 2, U, KG / 2, Q % 512 / 16]", packet = "Q % 16">
 !dacc = !tcp.stream<f32, cluster = "KC", slice = "[KD # 4, H / 16]", time = "[KG % 2, UQ, KG / 2, H % 16 / 8]", packet = "H % 8">
 !ddm = !tcp.dm<bf16, cluster = "KC", slice = "[L / 1024 # 4, KG / 2, L % 1024 / 32]", elem = "[L % 32 / 16, KG % 2, UQ, L % 16]">
 !df = !tcp.stream<bf16, cluster = "KC", slice = "[L / 1024 # 4, KG / 2, L % 1024 / 32]", time = "[KG % 2, UQ, L % 32 / 16]", packet = "L % 16">
@@ -53,7 +55,7 @@
 !gview = !tcp.dm<f32, cluster = "KC", slice = "LS # 256", elem = "[UC, J, LN]">
 !half = !tcp.dm<bf16, cluster = "KC", slice = "[KG, H / 16]", elem = "[U, H % 16]">
 !lw = !tcp.hbm<bf16, "[L, H]">
-!oacc = !tcp.stream<f32, cluster = "T / 256", slice = "[KS, H / 16]", time = "[T % 128, T % 256 / 128, H % 16 / 8]", packet = "H % 8">
+!oacch = !tcp.stream<f32, cluster = "KC", slice = "[KS, H / 16]", time = "[KG % 2, U, KG / 2, H % 16 / 8]", packet = "H % 8">
 !one = !tcp.dm<f32, cluster = "KC", slice = "[KG, H / 16]", elem = "[U, H % 16]">
 !ones = !tcp.stream<f32, cluster = "KC", slice = "[KG, H / 16]", time = "[U, H % 16 / 8]", packet = "H % 8">
 !onesb = !tcp.stream<bf16, cluster = "KC", slice = "[KG, H / 16]", time = "[U, H % 16 / 8]", packet = "H % 8">
@@ -62,8 +64,7 @@
 !owdm = !tcp.dm<bf16, cluster = "CW", slice = "[Q / 512, H / 16]", elem = "[H % 16, Q % 512]">
 !owload = !tcp.stream<bf16, cluster = "CW", slice = "[Q / 512, H / 16]", time = "[H % 8, H % 16 / 8, Q % 512 / 16]", packet = "Q % 16">
 !owtrf = !tcp.trf<bf16, cluster = "CW", slice = "[Q / 512, H / 16]", lane = "H % 8", elem = "[H % 16 / 8, Q % 512]">
-!part = !tcp.dm<f32, cluster = "T / 256", slice = "[KS, H / 16]", elem = "[T % 256 / 64, T % 64, H % 16]">
-!parth = !tcp.dm<f32, cluster = "KC", slice = "[KS, H / 16]", elem = "[KG, U # 64, H % 16]">
+!parth = !tcp.dm<f32, cluster = "KC", slice = "[KS, H / 16]", elem = "[KG, U, H % 16]">
 !parts = !tcp.dm<f32, cluster = "KC", slice = "[KG, H / 16]", elem = "[KS, U, H % 16]">
 !pc = !tcp.dm<bf16, cluster = "KC", slice = "LS # 256", elem = "[UC, J, LN]">
 !ph = !tcp.dm<bf16, cluster = "KC", slice = "L / 16 # 256", elem = "[KG, U, L % 16]">
@@ -103,18 +104,24 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %ow2 = tcp.collect %ow1 : !owload
     %owt = tcp.to_trf %ow2 : !owload -> !owtrf
     %ad = tcp.dma %arg0 : !ah -> !adm
-    %aa1 = tcp.fetch main %ad : !adm -> !af
-    %aa2 = tcp.switch broadcast1 %aa1 : !af -> !as
-    %aa3 = tcp.collect %aa2 : !as
-    %oa = tcp.contract %aa3, %owt pack 2 : !as, !owtrf -> !oacc
-    %op = tcp.commit %oa : !oacc -> !part
+    %av0 = tcp.dm_view %ad offset 0 : !adm -> !ahalf
+    %aa10 = tcp.fetch main %av0 : !ahalf -> !afh
+    %aa20 = tcp.switch broadcast1 %aa10 : !afh -> !ash
+    %aa30 = tcp.collect %aa20 : !ash
+    %oa0 = tcp.contract %aa30, %owt pack 2 : !ash, !owtrf -> !oacch
+    %op0 = tcp.commit %oa0 : !oacch -> !parth
+    %av1 = tcp.dm_view %ad offset 512 : !adm -> !ahalf
+    %aa11 = tcp.fetch main %av1 : !ahalf -> !afh
+    %aa21 = tcp.switch broadcast1 %aa11 : !afh -> !ash
+    %aa31 = tcp.collect %aa21 : !ash
+    %oa1 = tcp.contract %aa31, %owt pack 2 : !ash, !owtrf -> !oacch
+    %op1 = tcp.commit %oa1 : !oacch -> !parth
     %xv = tcp.view %arg1 offset 0 : !x -> !xv
     %xd = tcp.dma %xv : !xv -> !xj
     %wnd = tcp.dma %arg3 : !vec -> !wn
     %n1 = tcp.fetch sub %wnd : !wn -> !wnsub
     %n2 = tcp.collect %n1 : !wnsub
     %wnv = tcp.to_vrf %n2 : !wnsub -> !wnvrf
-    %op0 = tcp.dm_view %op offset 0 : !part -> !parth
     %ops0 = tcp.dma %op0 : !parth -> !parts
     %o00 = tcp.dm_view %ops0 offset 0 : !parts -> !one
     %o01 = tcp.dm_view %ops0 offset 512 : !parts -> !one
@@ -173,7 +180,6 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %dv0b = tcp.collect %dv0a : !xws
     %dv0c = tcp.vector %dv0b [div_f vrf(%rv0 : !rvrf)] : !xws
     %hn0 = tcp.commit %dv0c {cast} : !xws -> !half
-    %op1 = tcp.dm_view %op offset 512 : !part -> !parth
     %ops1 = tcp.dma %op1 : !parth -> !parts
     %o10 = tcp.dm_view %ops1 offset 0 : !parts -> !one
     %o11 = tcp.dm_view %ops1 offset 512 : !parts -> !one

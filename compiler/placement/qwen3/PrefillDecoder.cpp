@@ -64,6 +64,18 @@ void oProj(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, const D
     Value owt = b.toTrf("owt" + P, ow2, y.owtrf);
     if (k == 0)
       ads.push_back(b.dma("ad" + P, attn, y.adm));
+    if (p.oProjByHalf) { // (one pass over Q, x in one part)
+      for (int64_t h = 0; h < p.halves; ++h) {
+        const std::string H = idx(h);
+        Value av = b.dmView("av" + H, ads[0], h * p.u * p.flit, std::nullopt, y.ahalf);
+        Value aa1 = b.fetch("aa1" + H, Context::main, av, y.afh);
+        Value aa2 = b.switchOp("aa2" + H, tcp::SwitchMode::broadcast1, aa1, y.ash);
+        Value aa3 = b.collect("aa3" + H, aa2);
+        Value oa = b.contract("oa" + H, aa3, owt, kTimeBroadcastRows, y.oacch);
+        o.part.push_back(b.commit("op" + H, oa, y.parth));
+      }
+      continue;
+    }
     Value aa1 = b.fetch("aa1" + P, Context::main, ads[size_t(c)], y.af);
     Value aa2 = b.switchOp("aa2" + P, tcp::SwitchMode::broadcast1, aa1, y.as);
     Value aa3 = b.collect("aa3" + P, aa2);
@@ -128,8 +140,9 @@ Value residualHalf(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
   std::vector<Value> ops; // op by op: pass c's groups blocks after pass c - 1's
   for (int64_t c = 0; c < runs; ++c) {
     const std::string P = oPassTag(p, c);
-    Value oph = b.dmView("op" + H + P, o.part[size_t(k * runs + c)], h * cells, std::nullopt,
-                         y.parth);
+    Value oph = p.oProjByHalf ? o.part[size_t(h)]
+                              : b.dmView("op" + H + P, o.part[size_t(k * runs + c)], h * cells,
+                                         std::nullopt, y.parth);
     Value gathered = b.dma("ops" + H + P, oph, y.parts);
     for (int64_t j = 0; j < perPart; ++j)
       ops.push_back(b.dmView("o" + idx(h, c * perPart + j) + xTag(p, k), gathered, j * cells,

@@ -42,6 +42,9 @@ struct DecoderPlan {
   // With gateUpApart, up's rows (and down's) load into the TRF on the sub context beside a
   // half's contraction of gate (of up) that lasts at least as long (planDecoderTokens).
   bool upOnSub = false, downOnSub = false;
+  // o_proj in a pass for each half of the tokens (planDecoderTokens), so that the first half's
+  // partial sums gather while the second half contracts.
+  bool oProjByHalf = false;
   int64_t hParts, hPart; // gate/up's K (H) in hParts parts of hPart values, each on its slices
   int64_t partSlices;   // slices of one part of H: slices / hParts
   int64_t passes, lPass; // the MLP in passes over L, lPass values of L each
@@ -134,6 +137,13 @@ inline llvm::Error planDecoderTokens(DecoderPlan &p, const Qwen3Shape &s, const 
     return placementError(kDecoderStage, "down's ring splits a quarter's tokens",
                           decimal(p.uq) + " tokens a quarter over " + decimal(p.dSplit) +
                               " slices of the ring");
+  // o_proj by halves: a slice of a holds whole token groups of x's slices (so a half's tokens
+  // are a view of it), with the weights in one pass over Q and x in one part, and a half of at
+  // least two pieces of down's tokens (shorter halves' passes hide too little: 0.6B at T = 128,
+  // 8 tokens a half, measured 262 cycles longer by halves; T = 256 2,237 and T = 512 720 shorter).
+  const int64_t aTokens = p.perCluster / p.aSplit;
+  p.oProjByHalf = p.halves > 1 && !p.split && p.xParts == 1 && p.oPasses == 1 &&
+                  aTokens % p.perSlice == 0 && p.u >= 2 * kPieceTokens;
   // A TRF load on the sub context (its fetch reads subFetchAccessBytes a cycle) hides beside a
   // half's contraction of one matrix (each token's h a flit a cycle) when it is no longer.
   const int64_t contraction = p.groups * p.u * p.hx / p.flit;

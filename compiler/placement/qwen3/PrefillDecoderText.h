@@ -72,8 +72,11 @@ inline void describeDecoder(StageBuilder &b, const Qwen3Shape &s, const DecoderP
       ") holds its rows (" + num(p.lanes) + " lanes, " + num(kTimeBroadcastRows) +
       " time-broadcast rows) x block KS, and the " + num(p.rowSlices) +
       " slices of a block are a ring that broadcasts a's block (" + num(p.perCluster / p.aSplit) +
-      " tokens x " + num(p.flit) +
-      " values per slice).\n"
+      " tokens x " + num(p.flit) + " values per slice)" +
+      (p.oProjByHalf ? "; a pass for each part of the tokens, so that a part's partial sums "
+                       "gather while the next part contracts"
+                     : "") +
+      ".\n"
       "2. Per part: a DMA gathers the " +
       num(p.groups) +
       " partial sums (f32) onto x's slices "

@@ -19,6 +19,7 @@ struct DecoderTypes {
   Type trin, trout, xtc, sqin, ssc, ssdm, sss, rsub, rvrf, wn, wnsub, wnvrf, xws;
   Type lwp, dwp; // a pass's (and a part's) gate/up and down weights (passes or xParts > 1)
   Type ahp, owp; // an o_proj pass's a and o weights (oPasses > 1; owp also xParts > 1)
+  Type ahalf, afh, ash, oacch; // o_proj by halves: a half's view of a, its streams and sums
   Type gparts, gone, gones, gonevrf; // gate/up's parts of H gathered and added (hParts > 1)
   // x in parts (xParts > 1; else the part's types): r and h over all of H, the norm weight's
   // product, the parts of r joined, and of y.
@@ -165,6 +166,21 @@ inline void declareOProj(StageBuilder &b, const DecoderPlan &p, const DecoderAxe
                             ? std::optional<Expr>(axisDigit(a.t, T, p.perCluster, xt))
                             : std::nullopt,
                         axisDigit(a.t, T, xt, 1), a.hx % RS}));
+  if (!p.oProjByHalf)
+    return;
+  // A half's tokens over x's axes: a slice of a holds r = aTokens / xt of x's token groups
+  // (KG % r) of each of its ring's (KG / r), and of each group the half's u tokens (U, every
+  // other run of u in a slice of a).
+  const int64_t r = aTokens / xt;
+  const std::optional<Expr> kgIn = r > 1 ? std::optional<Expr>(a.kg % r) : std::nullopt;
+  const std::optional<Expr> kgOut = p.aSplit > 1 ? std::optional<Expr>(a.kg / r) : std::nullopt;
+  Expr hSlice = pairOf({qo, kgOut, qi / F});
+  y.ahalf = b.dm("ahalf", bf, a.kcl, hSlice, pairOf({kgIn, a.u.pad(xt), a.qp % F}));
+  y.afh = b.stream("afh", bf, a.kcl, hSlice, pairOf({kgIn, a.u}), a.qp % F);
+  y.ash = b.stream("ash", bf, a.kcl, pairOf({qo, a.ring}), pairOf({kgIn, a.u, kgOut, qi / F}),
+                   a.qp % F);
+  y.oacch = b.stream("oacch", f, a.kcl, pSlice, pairOf({kgIn, a.u, kgOut, a.hx % RS / LN}),
+                     a.hx % LN);
 }
 
 // x's halves: the residual on each part of x (a.hx), the norm over all of H (x's slices
@@ -185,9 +201,10 @@ inline void declareHalves(StageBuilder &b, const DecoderPlan &p, const DecoderAx
   y.xj = b.dm("xj", bf, a.kcl, xf, pairOf({a.kh, a.hpo, a.u, h % RS}));
   y.half = b.dm("half", bf, a.kcl, xs, Expr::pair({a.u, hx % RS}));
   Expr uPadded = p.halves > 1 ? a.u.pad(p.perSlice) : a.u;
+  // A half's partial sums: o_proj's own (by halves), else a view of all of them.
   y.parth =
       b.dm("parth", f, p.split ? a.oa : a.kcl, Expr::pair({a.ks, hx / RS}),
-           Expr::pair({a.kg, uPadded, hx % RS}));
+           Expr::pair({a.kg, p.oProjByHalf ? a.u : uPadded, hx % RS}));
   y.parts = b.dm("parts", f, a.kcl, xs,
                  p.split ? Expr::pair({a.oc, a.ks, a.u, hx % RS})
                          : Expr::pair({a.ks, a.u, hx % RS}));
