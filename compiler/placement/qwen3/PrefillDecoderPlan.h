@@ -34,7 +34,7 @@ struct DecoderPlan {
   int64_t perCluster;   // tokens per cluster
   int64_t perSlice;     // tokens per slice of x's layout
   int64_t halves, u;    // the block in halves of u tokens per slice
-  int64_t quarters, uq; // each half's down in quarters of uq tokens per slice
+  int64_t quarters, uq; // each half's down in `quarters` pieces of uq tokens per slice
   int64_t pairRows;     // gate/up: pairs per slice (lanes x pairs a lane holds)
   // gate and up in passes of their own, each row's weights in its half of the TRF, so that a
   // half's first contraction waits only for gate's weights (planDecoderMlp).
