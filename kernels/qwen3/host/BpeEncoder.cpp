@@ -175,6 +175,7 @@ void BpeEncoder::encodeSection(const std::string &raw, std::vector<int> &ids) co
 
 void BpeEncoder::encodePiece(const std::string &piece, std::vector<int> &ids) const {
   if (piece.size() <= kCachedPieceBytes) {
+    std::lock_guard<std::mutex> lock(cacheMutex_);
     auto it = cache_.find(piece);
     if (it != cache_.end()) {
       ids.insert(ids.end(), it->second.begin(), it->second.end());
@@ -223,6 +224,7 @@ void BpeEncoder::encodePiece(const std::string &piece, std::vector<int> &ids) co
     out.push_back(symbol[i]);
   ids.insert(ids.end(), out.begin(), out.end());
   if (piece.size() <= kCachedPieceBytes) {
+    std::lock_guard<std::mutex> lock(cacheMutex_);
     if (cache_.size() >= kCacheEntries)
       cache_.clear();
     cache_.emplace(piece, std::move(out));

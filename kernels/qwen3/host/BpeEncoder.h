@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -21,8 +22,8 @@ public:
   /// when the file is malformed or uses a feature the encoder does not implement.
   bool load(const nlohmann::json &tokenizer, std::string &error);
 
-  /// Encodes UTF-8 text; false with `error` (and the byte offset) on invalid UTF-8. Not
-  /// thread-safe (the piece cache).
+  /// Encodes UTF-8 text; false with `error` (and the byte offset) on invalid UTF-8.
+  /// Thread-safe: the server's request threads encode at once, and the piece cache is locked.
   bool encode(const std::string &text, std::vector<int> &ids, std::string &error) const;
 
 private:
@@ -43,6 +44,7 @@ private:
   bool addedFirstByte_[256] = {};
   bool nfc_ = false;
   RegexSplit split_;
+  mutable std::mutex cacheMutex_; // guards cache_
   mutable std::unordered_map<std::string, std::vector<int>> cache_;
 };
 
