@@ -56,6 +56,25 @@ int64_t contractionMacs(mlir::func::FuncOp func) {
     for (mlir::Value v : op->getResults())
       hold(v);
   });
+  // A join of HBM loads (gate's and up's rows read as one tensor) holds the axis it adds: its
+  // parts are HBM tensors side by side.
+  func.walk([&](tcp::DmJoinOp join) {
+    for (mlir::Value part : join.getParts()) {
+      auto dma = part.getDefiningOp<tcp::DmaOp>();
+      if (!dma || !llvm::isa<tcp::HbmType>(dma.getSource().getType()))
+        return;
+    }
+    auto whole = tcp::resolveDm(join, join.getResult().getType());
+    auto part = tcp::resolveDm(join, llvm::cast<tcp::DmType>(join.getParts()[0].getType()));
+    if (!whole || !part)
+      return;
+    std::set<std::string> partAxes;
+    for (const mapping::Factor &f : part->elem.factors())
+      partAxes.insert(f.axis);
+    for (const mapping::Factor &f : whole->elem.factors())
+      if (!f.axis.empty() && !partAxes.count(f.axis))
+        held.insert(f.axis);
+  });
   int64_t macs = 0;
   func.walk([&](tcp::ContractOp op) {
     auto stream = tcp::resolveStream(op, op.getInput().getType());
