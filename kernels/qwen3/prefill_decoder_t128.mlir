@@ -32,12 +32,12 @@
 !af = !tcp.stream<bf16, cluster = "T / 64", slice = "[Q / 512, T % 64 / 32, Q % 512 / 16]", time = "T % 32", packet = "Q % 16">
 !ah = !tcp.hbm<bf16, "[Q / 16, T, Q % 16]">
 !as = !tcp.stream<bf16, cluster = "T / 64", slice = "[Q / 512, XR]", time = "[T % 32, T % 64 / 32, Q % 512 / 16]", packet = "Q % 16">
-!dacc = !tcp.stream<f32, cluster = "KC", slice = "[KD # 4, H / 16]", time = "[KG % 2, UQ, KG / 2, H % 16 / 8]", packet = "H % 8">
-!ddm = !tcp.dm<bf16, cluster = "KC", slice = "[L / 1024 # 4, KG / 2, L % 1024 / 32]", elem = "[L % 32 / 16, KG % 2, UQ, L % 16]">
-!df = !tcp.stream<bf16, cluster = "KC", slice = "[L / 1024 # 4, KG / 2, L % 1024 / 32]", time = "[KG % 2, UQ, L % 32 / 16]", packet = "L % 16">
-!dpart = !tcp.dm<f32, cluster = "KC", slice = "[KD # 4, H / 16]", elem = "[KG, UQ, H % 16]">
-!dparts = !tcp.dm<f32, cluster = "KC", slice = "[KG, H / 16]", elem = "[KD, UQ, H % 16]">
-!ds = !tcp.stream<bf16, cluster = "KC", slice = "[L / 1024 # 4, XR]", time = "[KG % 2, UQ, L % 32 / 16, KG / 2, L % 1024 / 32]", packet = "L % 16">
+!dacc = !tcp.stream<f32, cluster = "KC", slice = "[KD # 4, H / 16]", time = "[KG % 2, PU, KG / 2, H % 16 / 8]", packet = "H % 8">
+!ddm = !tcp.dm<bf16, cluster = "KC", slice = "[L / 1024 # 4, KG / 2, L % 1024 / 32]", elem = "[L % 32 / 16, KG % 2, PU, L % 16]">
+!df = !tcp.stream<bf16, cluster = "KC", slice = "[L / 1024 # 4, KG / 2, L % 1024 / 32]", time = "[KG % 2, PU, L % 32 / 16]", packet = "L % 16">
+!dpart = !tcp.dm<f32, cluster = "KC", slice = "[KD # 4, H / 16]", elem = "[KG, PU, H % 16]">
+!dparts = !tcp.dm<f32, cluster = "KC", slice = "[KG, H / 16]", elem = "[KD, PU, H % 16]">
+!ds = !tcp.stream<bf16, cluster = "KC", slice = "[L / 1024 # 4, XR]", time = "[KG % 2, PU, L % 32 / 16, KG / 2, L % 1024 / 32]", packet = "L % 16">
 !dw = !tcp.hbm<bf16, "[H, L]">
 !dwdm = !tcp.dm<bf16, cluster = "CW", slice = "[L / 1024 # 4, H / 16]", elem = "[H % 16, L % 1024]">
 !dwload = !tcp.stream<bf16, cluster = "CW", slice = "[L / 1024 # 4, H / 16]", time = "[H % 8, H % 16 / 8, L % 32 / 16, L % 1024 / 32]", packet = "L % 16">
@@ -66,12 +66,12 @@
 !parts = !tcp.dm<f32, cluster = "KC", slice = "[KG, H / 16]", elem = "[KS, U, H % 16]">
 !pc = !tcp.dm<bf16, cluster = "KC", slice = "LS # 256", elem = "[UC, J, LN]">
 !ph = !tcp.dm<bf16, cluster = "KC", slice = "L / 16 # 256", elem = "[KG, U, L % 16]">
-!pq = !tcp.dm<bf16, cluster = "KC", slice = "L / 16 # 256", elem = "[KG, UQ # 8, L % 16]">
-!qone = !tcp.dm<f32, cluster = "KC", slice = "[KG, H / 16]", elem = "[UQ, H % 16]">
-!qones = !tcp.stream<f32, cluster = "KC", slice = "[KG, H / 16]", time = "[UQ, H % 16 / 8]", packet = "H % 8">
-!qonesb = !tcp.stream<bf16, cluster = "KC", slice = "[KG, H / 16]", time = "[UQ, H % 16 / 8]", packet = "H % 8">
-!qonevrf = !tcp.vrf<f32, cluster = "KC", slice = "[KG, H / 16]", elem = "[UQ, H % 16]">
-!quarter = !tcp.dm<bf16, cluster = "KC", slice = "[KG, H / 16]", elem = "[UQ, H % 16]">
+!piece = !tcp.dm<bf16, cluster = "KC", slice = "[KG, H / 16]", elem = "[PU, H % 16]">
+!pq = !tcp.dm<bf16, cluster = "KC", slice = "L / 16 # 256", elem = "[KG, PU # 8, L % 16]">
+!qone = !tcp.dm<f32, cluster = "KC", slice = "[KG, H / 16]", elem = "[PU, H % 16]">
+!qones = !tcp.stream<f32, cluster = "KC", slice = "[KG, H / 16]", time = "[PU, H % 16 / 8]", packet = "H % 8">
+!qonesb = !tcp.stream<bf16, cluster = "KC", slice = "[KG, H / 16]", time = "[PU, H % 16 / 8]", packet = "H % 8">
+!qonevrf = !tcp.vrf<f32, cluster = "KC", slice = "[KG, H / 16]", elem = "[PU, H % 16]">
 !rsub = !tcp.stream<f32, cluster = "KC", slice = "[KG, XR]", time = "U / 2", packet = "U % 2">
 !rvrf = !tcp.vrf<f32, cluster = "KC", slice = "[KG, XR]", elem = "U">
 !sqin = !tcp.stream<f32, cluster = "KC", slice = "[KG, H / 16]", time = "[H % 16, U / 4]", packet = "U % 4">
@@ -92,9 +92,9 @@
 !xtc = !tcp.dm<bf16, cluster = "KC", slice = "[KG, H / 16]", elem = "[U / 4, H % 16, U % 4]">
 !xv = !tcp.hbm<bf16, "[KC, H / 16, KG, KH, U, H % 16]">
 !xws = !tcp.stream<f32, cluster = "KC", slice = "[KG, H / 16]", time = "[H % 16 / 8, U]", packet = "H % 8">
-!yq = !tcp.dm<bf16, cluster = "KC", slice = "[KG, H / 16]", elem = "[KQ, UQ, H % 16]">
-!yv = !tcp.hbm<bf16, "[KC, H / 16, KG, KQ, UQ, H % 16]">
-module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2 : i64, KC = 2 : i64, KD = 3 : i64, KG = 4 : i64, KH = 2 : i64, KQ = 4 : i64, KS = 4 : i64, L = 3072 : i64, LN = 8 : i64, LS = 192 : i64, Q = 2048 : i64, RG = 4 : i64, SC = 1 : i64, T = 128 : i64, U = 8 : i64, UC = 32 : i64, UQ = 4 : i64, XR = 64 : i64, XS = 256 : i64}} {
+!yq = !tcp.dm<bf16, cluster = "KC", slice = "[KG, H / 16]", elem = "[KP, PU, H % 16]">
+!yv = !tcp.hbm<bf16, "[KC, H / 16, KG, KP, PU, H % 16]">
+module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2 : i64, KC = 2 : i64, KD = 3 : i64, KG = 4 : i64, KH = 2 : i64, KP = 4 : i64, KS = 4 : i64, L = 3072 : i64, LN = 8 : i64, LS = 192 : i64, PU = 4 : i64, Q = 2048 : i64, RG = 4 : i64, SC = 1 : i64, T = 128 : i64, U = 8 : i64, UC = 32 : i64, XR = 64 : i64, XS = 256 : i64}} {
   func.func @prefill_decoder(%arg0: !ah {tcp.arg = "in", tcp.name = "attn"}, %arg1: !x {tcp.arg = "in", tcp.name = "x"}, %arg2: !ow {tcp.arg = "in", tcp.name = "o_weight"}, %arg3: !vec {tcp.arg = "in", tcp.name = "post_rms_weight"}, %arg4: !lw {tcp.arg = "in", tcp.name = "gate_weight"}, %arg5: !lw {tcp.arg = "in", tcp.name = "up_weight"}, %arg6: !dw {tcp.arg = "in", tcp.name = "down_weight"}, %arg7: !x {tcp.arg = "out", tcp.name = "y"}) {
     %owd = tcp.dma %arg2 : !ow -> !owdm
     %ow1 = tcp.fetch main %owd : !owdm -> !owload
@@ -309,15 +309,15 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %k002b = tcp.collect %k002a : !qones
     %k002c = tcp.vector %k002b [add_f vrf(%f002v : !qonevrf)] : !qones
     %ks002 = tcp.commit %k002c : !qones -> !qone
-    %rq00 = tcp.dm_view %r0 offset 0 : !half -> !quarter
-    %f003a = tcp.fetch main %rq00 : !quarter -> !qones
+    %rq00 = tcp.dm_view %r0 offset 0 : !half -> !piece
+    %f003a = tcp.fetch main %rq00 : !piece -> !qones
     %f003b = tcp.collect %f003a : !qones
     %f003v = tcp.to_vrf %f003b : !qones -> !qonevrf
     %k003a = tcp.fetch main %ks002 : !qone -> !qones
     %k003b = tcp.collect %k003a : !qones
     %k003c = tcp.vector %k003b [add_f vrf(%f003v : !qonevrf)] : !qones
     %k003d = tcp.cast %k003c : !qones -> !qonesb
-    %y00 = tcp.commit %k003d : !qonesb -> !quarter
+    %y00 = tcp.commit %k003d : !qonesb -> !piece
     %pq01 = tcp.dm_view %p0 offset 64 : !ph -> !pq
     %pd01 = tcp.dma %pq01 : !pq -> !ddm
     %dd01a = tcp.fetch main %pd01 : !ddm -> !df
@@ -343,15 +343,15 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %k012b = tcp.collect %k012a : !qones
     %k012c = tcp.vector %k012b [add_f vrf(%f012v : !qonevrf)] : !qones
     %ks012 = tcp.commit %k012c : !qones -> !qone
-    %rq01 = tcp.dm_view %r0 offset 64 : !half -> !quarter
-    %f013a = tcp.fetch main %rq01 : !quarter -> !qones
+    %rq01 = tcp.dm_view %r0 offset 64 : !half -> !piece
+    %f013a = tcp.fetch main %rq01 : !piece -> !qones
     %f013b = tcp.collect %f013a : !qones
     %f013v = tcp.to_vrf %f013b : !qones -> !qonevrf
     %k013a = tcp.fetch main %ks012 : !qone -> !qones
     %k013b = tcp.collect %k013a : !qones
     %k013c = tcp.vector %k013b [add_f vrf(%f013v : !qonevrf)] : !qones
     %k013d = tcp.cast %k013c : !qones -> !qonesb
-    %y01 = tcp.commit %k013d : !qonesb -> !quarter
+    %y01 = tcp.commit %k013d : !qonesb -> !piece
     %pq10 = tcp.dm_view %p1 offset 0 : !ph -> !pq
     %pd10 = tcp.dma %pq10 : !pq -> !ddm
     %dd10a = tcp.fetch main %pd10 : !ddm -> !df
@@ -377,15 +377,15 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %k102b = tcp.collect %k102a : !qones
     %k102c = tcp.vector %k102b [add_f vrf(%f102v : !qonevrf)] : !qones
     %ks102 = tcp.commit %k102c : !qones -> !qone
-    %rq10 = tcp.dm_view %r1 offset 0 : !half -> !quarter
-    %f103a = tcp.fetch main %rq10 : !quarter -> !qones
+    %rq10 = tcp.dm_view %r1 offset 0 : !half -> !piece
+    %f103a = tcp.fetch main %rq10 : !piece -> !qones
     %f103b = tcp.collect %f103a : !qones
     %f103v = tcp.to_vrf %f103b : !qones -> !qonevrf
     %k103a = tcp.fetch main %ks102 : !qone -> !qones
     %k103b = tcp.collect %k103a : !qones
     %k103c = tcp.vector %k103b [add_f vrf(%f103v : !qonevrf)] : !qones
     %k103d = tcp.cast %k103c : !qones -> !qonesb
-    %y10 = tcp.commit %k103d : !qonesb -> !quarter
+    %y10 = tcp.commit %k103d : !qonesb -> !piece
     %pq11 = tcp.dm_view %p1 offset 64 : !ph -> !pq
     %pd11 = tcp.dma %pq11 : !pq -> !ddm
     %dd11a = tcp.fetch main %pd11 : !ddm -> !df
@@ -411,16 +411,16 @@ module attributes {tcp.axes = {CW = 2 : i64, GU = 2 : i64, H = 1024 : i64, J = 2
     %k112b = tcp.collect %k112a : !qones
     %k112c = tcp.vector %k112b [add_f vrf(%f112v : !qonevrf)] : !qones
     %ks112 = tcp.commit %k112c : !qones -> !qone
-    %rq11 = tcp.dm_view %r1 offset 64 : !half -> !quarter
-    %f113a = tcp.fetch main %rq11 : !quarter -> !qones
+    %rq11 = tcp.dm_view %r1 offset 64 : !half -> !piece
+    %f113a = tcp.fetch main %rq11 : !piece -> !qones
     %f113b = tcp.collect %f113a : !qones
     %f113v = tcp.to_vrf %f113b : !qones -> !qonevrf
     %k113a = tcp.fetch main %ks112 : !qone -> !qones
     %k113b = tcp.collect %k113a : !qones
     %k113c = tcp.vector %k113b [add_f vrf(%f113v : !qonevrf)] : !qones
     %k113d = tcp.cast %k113c : !qones -> !qonesb
-    %y11 = tcp.commit %k113d : !qonesb -> !quarter
-    %yq = tcp.dm_join %y00, %y01, %y10, %y11 : !quarter, !quarter, !quarter, !quarter -> !yq
+    %y11 = tcp.commit %k113d : !qonesb -> !piece
+    %yq = tcp.dm_join %y00, %y01, %y10, %y11 : !piece, !piece, !piece, !piece -> !yq
     %yv = tcp.view %arg7 offset 0 : !x -> !yv
     tcp.dma %yq into %yv : !yq -> !yv
     return

@@ -45,12 +45,12 @@
 !ah = !tcp.hbm<bf16, "[Q / 16, T, Q % 16]">
 !ahp = !tcp.hbm<bf16, "[OC, QP / 16, T, QP % 16]">
 !as = !tcp.stream<bf16, cluster = "OC", slice = "[QP / 256, XR]", time = "[T % 16, T / 16, QP % 256 / 16]", packet = "QP % 16">
-!dacc = !tcp.stream<f32, cluster = "MC", slice = "[KD # 4, H / 16]", time = "[KG % 2, UQ, KG / 2, H % 16 / 8]", packet = "H % 8">
-!ddm = !tcp.dm<bf16, cluster = "MC", slice = "[LP / 512 # 4, KG / 2, LP % 512 / 16]", elem = "[KG % 2, UQ, LP % 16]">
-!df = !tcp.stream<bf16, cluster = "MC", slice = "[LP / 512 # 4, KG / 2, LP % 512 / 16]", time = "[KG % 2, UQ]", packet = "LP % 16">
-!dpart = !tcp.dm<f32, cluster = "MC", slice = "[KD # 4, H / 16]", elem = "[KG, UQ, H % 16]">
-!dparts = !tcp.dm<f32, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[MC, KD, UQ, H % 16]">
-!ds = !tcp.stream<bf16, cluster = "MC", slice = "[LP / 512 # 4, XR]", time = "[KG % 2, UQ, KG / 2, LP % 512 / 16]", packet = "LP % 16">
+!dacc = !tcp.stream<f32, cluster = "MC", slice = "[KD # 4, H / 16]", time = "[KG % 2, PU, KG / 2, H % 16 / 8]", packet = "H % 8">
+!ddm = !tcp.dm<bf16, cluster = "MC", slice = "[LP / 512 # 4, KG / 2, LP % 512 / 16]", elem = "[KG % 2, PU, LP % 16]">
+!df = !tcp.stream<bf16, cluster = "MC", slice = "[LP / 512 # 4, KG / 2, LP % 512 / 16]", time = "[KG % 2, PU]", packet = "LP % 16">
+!dpart = !tcp.dm<f32, cluster = "MC", slice = "[KD # 4, H / 16]", elem = "[KG, PU, H % 16]">
+!dparts = !tcp.dm<f32, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[MC, KD, PU, H % 16]">
+!ds = !tcp.stream<bf16, cluster = "MC", slice = "[LP / 512 # 4, XR]", time = "[KG % 2, PU, KG / 2, LP % 512 / 16]", packet = "LP % 16">
 !dw = !tcp.hbm<bf16, "[H, L]">
 !dwdm = !tcp.dm<bf16, cluster = "MC", slice = "[LP / 512 # 4, H / 16]", elem = "[H % 16, LP % 512]">
 !dwload = !tcp.stream<bf16, cluster = "MC", slice = "[LP / 512 # 4, H / 16]", time = "[H % 8, H % 16 / 8, LP % 512 / 16]", packet = "LP % 16">
@@ -82,13 +82,13 @@
 !parts = !tcp.dm<f32, cluster = "CR", slice = "[KG, H / 16]", elem = "[OC, KS, U, H % 16]">
 !pc = !tcp.dm<bf16, cluster = "MC", slice = "LS # 256", elem = "[UC, J, LN]">
 !ph = !tcp.dm<bf16, cluster = "MC", slice = "LP / 16 # 256", elem = "[KG, U, LP % 16]">
-!pq = !tcp.dm<bf16, cluster = "MC", slice = "LP / 16 # 256", elem = "[KG, UQ # 8, LP % 16]">
-!qone = !tcp.dm<f32, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[UQ, H % 16]">
-!qones = !tcp.stream<f32, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", time = "[UQ, H % 16 / 8]", packet = "H % 8">
-!qonesb = !tcp.stream<bf16, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", time = "[UQ, H % 16 / 8]", packet = "H % 8">
-!qonevrf = !tcp.vrf<f32, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[UQ, H % 16]">
-!quarter = !tcp.dm<bf16, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[UQ, H % 16]">
-!rquarter = !tcp.dm<bf16, cluster = "CR", slice = "[KG, H / 16]", elem = "[UQ, H % 16]">
+!piece = !tcp.dm<bf16, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[PU, H % 16]">
+!pq = !tcp.dm<bf16, cluster = "MC", slice = "LP / 16 # 256", elem = "[KG, PU # 8, LP % 16]">
+!qone = !tcp.dm<f32, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[PU, H % 16]">
+!qones = !tcp.stream<f32, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", time = "[PU, H % 16 / 8]", packet = "H % 8">
+!qonesb = !tcp.stream<bf16, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", time = "[PU, H % 16 / 8]", packet = "H % 8">
+!qonevrf = !tcp.vrf<f32, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[PU, H % 16]">
+!rpiece = !tcp.dm<bf16, cluster = "CR", slice = "[KG, H / 16]", elem = "[PU, H % 16]">
 !rsub = !tcp.stream<f32, cluster = "CR", slice = "[KG, XR]", time = "U / 2", packet = "U % 2">
 !rvrf = !tcp.vrf<f32, cluster = "CR", slice = "[KG, XR]", elem = "U">
 !sqin = !tcp.stream<f32, cluster = "CR", slice = "[KG, H / 16]", time = "[H % 16, U / 4]", packet = "U % 4">
@@ -109,9 +109,9 @@
 !xtc = !tcp.dm<bf16, cluster = "CR", slice = "[KG, H / 16]", elem = "[U / 4, H % 16, U % 4]">
 !xv = !tcp.hbm<bf16, "[KG / 2, H / 16, KG % 2, KH, U, H % 16]">
 !xws = !tcp.stream<f32, cluster = "CR", slice = "[KG, H / 16]", time = "[H % 16 / 8, U]", packet = "H % 8">
-!yq = !tcp.dm<bf16, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[KQ, UQ, H % 16]">
-!yv = !tcp.hbm<bf16, "[KG / 2, H / 16, KG % 2, KQ, UQ, H % 16]">
-module attributes {tcp.axes = {CR = 2 : i64, CW = 1 : i64, GU = 2 : i64, H = 1024 : i64, J = 2 : i64, KC = 1 : i64, KD = 3 : i64, KG = 4 : i64, KH = 2 : i64, KQ = 4 : i64, KS = 4 : i64, L = 3072 : i64, LN = 8 : i64, LP = 1536 : i64, LS = 96 : i64, MC = 2 : i64, OC = 2 : i64, Q = 2048 : i64, QP = 1024 : i64, RG = 4 : i64, SC = 1 : i64, T = 64 : i64, U = 8 : i64, UC = 32 : i64, UQ = 4 : i64, XR = 64 : i64, XS = 256 : i64}} {
+!yq = !tcp.dm<bf16, cluster = "KG / 2", slice = "[KG % 2 # 4, H / 16]", elem = "[KP, PU, H % 16]">
+!yv = !tcp.hbm<bf16, "[KG / 2, H / 16, KG % 2, KP, PU, H % 16]">
+module attributes {tcp.axes = {CR = 2 : i64, CW = 1 : i64, GU = 2 : i64, H = 1024 : i64, J = 2 : i64, KC = 1 : i64, KD = 3 : i64, KG = 4 : i64, KH = 2 : i64, KP = 4 : i64, KS = 4 : i64, L = 3072 : i64, LN = 8 : i64, LP = 1536 : i64, LS = 96 : i64, MC = 2 : i64, OC = 2 : i64, PU = 4 : i64, Q = 2048 : i64, QP = 1024 : i64, RG = 4 : i64, SC = 1 : i64, T = 64 : i64, U = 8 : i64, UC = 32 : i64, XR = 64 : i64, XS = 256 : i64}} {
   func.func @prefill_decoder(%arg0: !ah {tcp.arg = "in", tcp.name = "attn"}, %arg1: !x {tcp.arg = "in", tcp.name = "x"}, %arg2: !ow {tcp.arg = "in", tcp.name = "o_weight"}, %arg3: !vec {tcp.arg = "in", tcp.name = "post_rms_weight"}, %arg4: !lw {tcp.arg = "in", tcp.name = "gate_weight"}, %arg5: !lw {tcp.arg = "in", tcp.name = "up_weight"}, %arg6: !dw {tcp.arg = "in", tcp.name = "down_weight"}, %arg7: !x {tcp.arg = "out", tcp.name = "y"}) {
     %owv = tcp.view %arg2 offset 0 : !ow -> !owp
     %av = tcp.view %arg0 offset 0 : !ah -> !ahp
@@ -419,16 +419,16 @@ module attributes {tcp.axes = {CR = 2 : i64, CW = 1 : i64, GU = 2 : i64, H = 102
     %k005b = tcp.collect %k005a : !qones
     %k005c = tcp.vector %k005b [add_f vrf(%f005v : !qonevrf)] : !qones
     %ks005 = tcp.commit %k005c : !qones -> !qone
-    %rq00 = tcp.dm_view %r0 offset 0 : !half -> !rquarter
-    %rqd00 = tcp.dma %rq00 : !rquarter -> !quarter
-    %f006a = tcp.fetch main %rqd00 : !quarter -> !qones
+    %rq00 = tcp.dm_view %r0 offset 0 : !half -> !rpiece
+    %rqd00 = tcp.dma %rq00 : !rpiece -> !piece
+    %f006a = tcp.fetch main %rqd00 : !piece -> !qones
     %f006b = tcp.collect %f006a : !qones
     %f006v = tcp.to_vrf %f006b : !qones -> !qonevrf
     %k006a = tcp.fetch main %ks005 : !qone -> !qones
     %k006b = tcp.collect %k006a : !qones
     %k006c = tcp.vector %k006b [add_f vrf(%f006v : !qonevrf)] : !qones
     %k006d = tcp.cast %k006c : !qones -> !qonesb
-    %y00 = tcp.commit %k006d : !qonesb -> !quarter
+    %y00 = tcp.commit %k006d : !qonesb -> !piece
     %pq01 = tcp.dm_view %p0 offset 64 : !ph -> !pq
     %pd01 = tcp.dma %pq01 : !pq -> !ddm
     %dd01a = tcp.fetch main %pd01 : !ddm -> !df
@@ -478,16 +478,16 @@ module attributes {tcp.axes = {CR = 2 : i64, CW = 1 : i64, GU = 2 : i64, H = 102
     %k015b = tcp.collect %k015a : !qones
     %k015c = tcp.vector %k015b [add_f vrf(%f015v : !qonevrf)] : !qones
     %ks015 = tcp.commit %k015c : !qones -> !qone
-    %rq01 = tcp.dm_view %r0 offset 64 : !half -> !rquarter
-    %rqd01 = tcp.dma %rq01 : !rquarter -> !quarter
-    %f016a = tcp.fetch main %rqd01 : !quarter -> !qones
+    %rq01 = tcp.dm_view %r0 offset 64 : !half -> !rpiece
+    %rqd01 = tcp.dma %rq01 : !rpiece -> !piece
+    %f016a = tcp.fetch main %rqd01 : !piece -> !qones
     %f016b = tcp.collect %f016a : !qones
     %f016v = tcp.to_vrf %f016b : !qones -> !qonevrf
     %k016a = tcp.fetch main %ks015 : !qone -> !qones
     %k016b = tcp.collect %k016a : !qones
     %k016c = tcp.vector %k016b [add_f vrf(%f016v : !qonevrf)] : !qones
     %k016d = tcp.cast %k016c : !qones -> !qonesb
-    %y01 = tcp.commit %k016d : !qonesb -> !quarter
+    %y01 = tcp.commit %k016d : !qonesb -> !piece
     %pq10 = tcp.dm_view %p1 offset 0 : !ph -> !pq
     %pd10 = tcp.dma %pq10 : !pq -> !ddm
     %dd10a = tcp.fetch main %pd10 : !ddm -> !df
@@ -537,16 +537,16 @@ module attributes {tcp.axes = {CR = 2 : i64, CW = 1 : i64, GU = 2 : i64, H = 102
     %k105b = tcp.collect %k105a : !qones
     %k105c = tcp.vector %k105b [add_f vrf(%f105v : !qonevrf)] : !qones
     %ks105 = tcp.commit %k105c : !qones -> !qone
-    %rq10 = tcp.dm_view %r1 offset 0 : !half -> !rquarter
-    %rqd10 = tcp.dma %rq10 : !rquarter -> !quarter
-    %f106a = tcp.fetch main %rqd10 : !quarter -> !qones
+    %rq10 = tcp.dm_view %r1 offset 0 : !half -> !rpiece
+    %rqd10 = tcp.dma %rq10 : !rpiece -> !piece
+    %f106a = tcp.fetch main %rqd10 : !piece -> !qones
     %f106b = tcp.collect %f106a : !qones
     %f106v = tcp.to_vrf %f106b : !qones -> !qonevrf
     %k106a = tcp.fetch main %ks105 : !qone -> !qones
     %k106b = tcp.collect %k106a : !qones
     %k106c = tcp.vector %k106b [add_f vrf(%f106v : !qonevrf)] : !qones
     %k106d = tcp.cast %k106c : !qones -> !qonesb
-    %y10 = tcp.commit %k106d : !qonesb -> !quarter
+    %y10 = tcp.commit %k106d : !qonesb -> !piece
     %pq11 = tcp.dm_view %p1 offset 64 : !ph -> !pq
     %pd11 = tcp.dma %pq11 : !pq -> !ddm
     %dd11a = tcp.fetch main %pd11 : !ddm -> !df
@@ -596,17 +596,17 @@ module attributes {tcp.axes = {CR = 2 : i64, CW = 1 : i64, GU = 2 : i64, H = 102
     %k115b = tcp.collect %k115a : !qones
     %k115c = tcp.vector %k115b [add_f vrf(%f115v : !qonevrf)] : !qones
     %ks115 = tcp.commit %k115c : !qones -> !qone
-    %rq11 = tcp.dm_view %r1 offset 64 : !half -> !rquarter
-    %rqd11 = tcp.dma %rq11 : !rquarter -> !quarter
-    %f116a = tcp.fetch main %rqd11 : !quarter -> !qones
+    %rq11 = tcp.dm_view %r1 offset 64 : !half -> !rpiece
+    %rqd11 = tcp.dma %rq11 : !rpiece -> !piece
+    %f116a = tcp.fetch main %rqd11 : !piece -> !qones
     %f116b = tcp.collect %f116a : !qones
     %f116v = tcp.to_vrf %f116b : !qones -> !qonevrf
     %k116a = tcp.fetch main %ks115 : !qone -> !qones
     %k116b = tcp.collect %k116a : !qones
     %k116c = tcp.vector %k116b [add_f vrf(%f116v : !qonevrf)] : !qones
     %k116d = tcp.cast %k116c : !qones -> !qonesb
-    %y11 = tcp.commit %k116d : !qonesb -> !quarter
-    %yq = tcp.dm_join %y00, %y01, %y10, %y11 : !quarter, !quarter, !quarter, !quarter -> !yq
+    %y11 = tcp.commit %k116d : !qonesb -> !piece
+    %yq = tcp.dm_join %y00, %y01, %y10, %y11 : !piece, !piece, !piece, !piece -> !yq
     %yv = tcp.view %arg7 offset 0 : !x -> !yv
     tcp.dma %yq into %yv : !yq -> !yv
     return

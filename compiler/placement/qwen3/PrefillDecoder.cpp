@@ -237,7 +237,7 @@ std::vector<Value> residualAndNorm(StageBuilder &b, const Qwen3Shape &s, const D
 namespace {
 
 // The MLP over the normalised halves `hn` with the residual halves `r`, then y: the down sums'
-// quarters joined and written over y's first bytes.
+// pieces joined and written over y's first bytes.
 void mlpAndOutput(StageBuilder &b, const DecoderPlan &p, const DecoderAxes &ax,
                   const DecoderTypes &y, const DecoderArgs &a, const std::vector<Value> &hn,
                   const std::vector<Value> &r) {

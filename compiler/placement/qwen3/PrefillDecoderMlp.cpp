@@ -148,21 +148,21 @@ Value downWeights(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
   return b.toTrf("dwt" + P, dw2, y.dwtrf);
 }
 
-// p of a quarter of pass c laid out for down's rings (once for all of x's parts).
+// p of a piece of pass c laid out for down's rings (once for all of x's parts).
 Value downInput(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, Value ph,
                 int64_t h, int64_t j, int64_t c) {
   const std::string Q = idx(h, j) + passTag(p, c);
-  Value pq = b.dmView("pq" + Q, ph, j * p.uq * p.pairRows, std::nullopt, y.pq);
+  Value pq = b.dmView("pq" + Q, ph, j * p.pu * p.pairRows, std::nullopt, y.pq);
   return b.dma("pd" + Q, pq, y.ddm);
 }
 
-// down for a quarter of pass c over x's part k's rows: the partial sums per K block gathered
+// down for a piece of pass c over x's part k's rows: the partial sums per K block gathered
 // onto x's slices (appended to `blocks`).
 void downPartials(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, Value pd,
                   Value dwt, int64_t h, int64_t j, int64_t c, int64_t k,
                   std::vector<Value> &blocks) {
   const std::string Q = idx(h, j) + passTag(p, c) + xTag(p, k);
-  const int64_t cells = p.uq * p.rowsPerSlice;
+  const int64_t cells = p.pu * p.rowsPerSlice;
   const int64_t perPart = p.dBlocks * (p.split ? p.clusters : 1); // blocks of a pass's dps
   Value da = b.fetch("dd" + Q + "a", Context::main, pd, y.df);
   Value db = b.switchOp("dd" + Q + "b", tcp::SwitchMode::broadcast1, da, y.ds);
@@ -187,7 +187,7 @@ Value downAdd(StageBuilder &b, const DecoderTypes &y, const std::string &tag, Va
   return b.vector("k" + tag + "c", kb, {Step::vrfOf("add_f", fv)});
 }
 
-// The running sum ((d0 + d1) + ...) of a quarter's down blocks, those from `from` on added to
+// The running sum ((d0 + d1) + ...) of a piece's down blocks, those from `from` on added to
 // `sum` (blocks[0] itself when from is 0).
 Value addDownBlocks(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
                     const std::vector<Value> &blocks, int64_t from, Value sum, int64_t h,
@@ -200,21 +200,21 @@ Value addDownBlocks(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y
   return sum;
 }
 
-// y = bf16(((d0 + d1) + ...) + r) for a quarter, the blocks in L order (those before `from`
+// y = bf16(((d0 + d1) + ...) + r) for a piece, the blocks in L order (those before `from`
 // already in `sum`).
 Value downSum(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y,
               const std::vector<Value> &blocks, Value r, int64_t h, int64_t j, int64_t part,
               int64_t from = 0, Value sum = {}) {
   const std::string Q = idx(h, j) + xTag(p, part);
-  const int64_t cells = p.uq * p.rowsPerSlice, n = int64_t(blocks.size());
+  const int64_t cells = p.pu * p.rowsPerSlice, n = int64_t(blocks.size());
   sum = addDownBlocks(b, p, y, blocks, from, sum, h, j, part);
   Value rq = b.dmView("rq" + Q, r, part * p.u * p.rowsPerSlice + j * cells, std::nullopt,
-                      y.rquarter);
+                      y.rpiece);
   if (sumsByTokenGroup(p)) // r on every cluster: each cluster's groups onto its sums' slices
-    rq = b.dma("rqd" + Q, rq, y.quarter);
+    rq = b.dma("rqd" + Q, rq, y.piece);
   Value last = downAdd(b, y, Q + num(n), rq, sum);
   Value cast = b.cast("k" + Q + num(n) + "d", last, y.qonesb);
-  return b.commit("y" + Q, cast, y.quarter);
+  return b.commit("y" + Q, cast, y.piece);
 }
 
 // gate/up for pass c, x's parts in turn (each part's rows in the TRF by themselves), their
@@ -238,12 +238,12 @@ std::vector<Value> gateUpPass(StageBuilder &b, const DecoderPlan &p, const Decod
 
 } // namespace
 
-// The MLP pass by pass over L, down over x's parts in turn: y's pieces in [half, quarter,
+// The MLP pass by pass over L, down over x's parts in turn: y's pieces in [half, piece,
 // part] order.
 std::vector<Value> mlp(StageBuilder &b, const Passes &passes, const DecoderArgs &a,
                        const std::vector<Value> &hn, const std::vector<Value> &r) {
   const DecoderPlan &p0 = passes.plan;
-  std::vector<std::vector<Value>> blocks(size_t(p0.halves * p0.quarters * p0.xParts));
+  std::vector<std::vector<Value>> blocks(size_t(p0.halves * p0.pieces * p0.xParts));
   std::vector<Value> out(blocks.size()), sums(blocks.size());
   std::vector<int64_t> added(blocks.size(), 0); // blocks already in sums (x's parts)
   const int64_t runs = passRuns(p0);
@@ -258,8 +258,8 @@ std::vector<Value> mlp(StageBuilder &b, const Passes &passes, const DecoderArgs 
     for (int64_t k = 0; k < p.xParts; ++k) {
       Value dwt = downWeights(b, p, y, a, c, k);
       for (int64_t h = 0; h < p.halves; ++h)
-        for (int64_t j = 0; j < p.quarters; ++j) {
-          const int64_t q = h * p.quarters + j, i = q * p.xParts + k;
+        for (int64_t j = 0; j < p.pieces; ++j) {
+          const int64_t q = h * p.pieces + j, i = q * p.xParts + k;
           if (k == 0)
             pd.push_back(downInput(b, p, y, ph[size_t(h)], h, j, c));
           std::vector<Value> &bl = blocks[size_t(i)];

@@ -8,9 +8,9 @@ namespace rngd::placement::qwen3 {
 
 inline constexpr const char *kDecoderStage = "prefill_decoder";
 
-// Below this many tokens per slice a half's down runs whole: a quarter's passes would cost more
+// Below this many tokens per slice a half's down runs whole: a piece's passes would cost more
 // in start-ups than they hide.
-inline constexpr int64_t kMinQuarterTokens = 4;
+inline constexpr int64_t kMinPieceTokens = 4;
 // A half's down in more pieces while each keeps this many tokens a slice: what runs after the
 // last contraction (its partial sums' gather and additions, y's store) is one piece's.
 inline constexpr int64_t kPieceTokens = 8;
@@ -34,7 +34,7 @@ struct DecoderPlan {
   int64_t perCluster;   // tokens per cluster
   int64_t perSlice;     // tokens per slice of x's layout
   int64_t halves, u;    // the block in halves of u tokens per slice
-  int64_t quarters, uq; // each half's down in `quarters` pieces of uq tokens per slice
+  int64_t pieces, pu; // each half's down in `pieces` pieces of pu tokens per slice
   int64_t pairRows;     // gate/up: pairs per slice (lanes x pairs a lane holds)
   // gate and up in passes of their own, each row's weights in its half of the TRF, so that a
   // half's first contraction waits only for gate's weights (planDecoderMlp).
@@ -95,7 +95,7 @@ inline int64_t chooseDecoderClusters(const DecoderPlan &p, const Qwen3Shape &s,
 
 // The tokens: over `used` clusters, then over x's token groups (x's layout puts a slice's
 // tokens of one row slice together), then halves (one half's DMAs and short passes beside the
-// other's contraction) and quarters of the halves for down.
+// other's contraction) and pieces of the halves for down.
 inline llvm::Error planDecoderTokens(DecoderPlan &p, const Qwen3Shape &s, const TargetModel &t,
                                      int64_t T) {
   p.used = chooseDecoderClusters(p, s, t, T);
@@ -122,20 +122,20 @@ inline llvm::Error planDecoderTokens(DecoderPlan &p, const Qwen3Shape &s, const 
     return placementError(kDecoderStage, "halves hold whole transposes",
                           decimal(p.perSlice) + " tokens per slice in " + decimal(p.halves) +
                               " halves");
-  // With one token group the ring's rest (dSplit) splits a quarter's tokens.
+  // With one token group the ring's rest (dSplit) splits a piece's tokens.
   const bool tokenSplit = p.groups % p.dSplit != 0;
-  // Quarters only when the MLP runs in one pass on a cluster: with several, the next pass's
-  // weights and gate/up already hide a pass's gathers, and the quarters' p layout DMAs (twice
+  // Pieces only when the MLP runs in one pass on a cluster: with several, the next pass's
+  // weights and gate/up already hide a pass's gathers, and the pieces' p layout DMAs (twice
   // as many, half the size) only add start-ups and queue behind the gathers.
   const bool onePass = (p.split ? p.passes / p.clusters : p.passes) == 1;
-  auto pieces = [&](int64_t n) { return !tokenSplit || p.u / n % p.dSplit == 0; };
-  p.quarters = onePass && p.u >= 2 * kMinQuarterTokens && pieces(2) ? 2 : 1;
-  while (p.quarters > 1 && p.u / (2 * p.quarters) >= kPieceTokens && pieces(2 * p.quarters))
-    p.quarters *= 2;
-  p.uq = p.u / p.quarters;
-  if (tokenSplit && p.uq % p.dSplit)
-    return placementError(kDecoderStage, "down's ring splits a quarter's tokens",
-                          decimal(p.uq) + " tokens a quarter over " + decimal(p.dSplit) +
+  auto piecesFit = [&](int64_t n) { return !tokenSplit || p.u / n % p.dSplit == 0; };
+  p.pieces = onePass && p.u >= 2 * kMinPieceTokens && piecesFit(2) ? 2 : 1;
+  while (p.pieces > 1 && p.u / (2 * p.pieces) >= kPieceTokens && piecesFit(2 * p.pieces))
+    p.pieces *= 2;
+  p.pu = p.u / p.pieces;
+  if (tokenSplit && p.pu % p.dSplit)
+    return placementError(kDecoderStage, "down's ring splits a piece's tokens",
+                          decimal(p.pu) + " tokens a piece over " + decimal(p.dSplit) +
                               " slices of the ring");
   // o_proj by halves: a slice of a holds whole token groups of x's slices (so a half's tokens
   // are a view of it), with the weights in one pass over Q and x in one part, and a half of at
@@ -180,7 +180,7 @@ inline llvm::Error planDecoderTokens(DecoderPlan &p, const Qwen3Shape &s, const 
 // broadcast around the ring of the block's rowSlices slices, dValues of p per token on a slice.
 // The smallest K block (the most blocks, at most `groups` rings) that tiles lPass and whose
 // slices (block / dValues) divide the ring; the ring's rest splits the token groups, or with
-// one group (x's slices one ring) a quarter's tokens. With two or more flits of a token on a
+// one group (x's slices one ring) a piece's tokens. With two or more flits of a token on a
 // slice the rest's tokens accumulate at once (their digit lies between the summed ones), each
 // with its rows of a slice in packets of kTimeBroadcastRows flits: they fit the contraction's
 // accumulator; with one flit a token's sum ends before the next one's starts. 0: none.

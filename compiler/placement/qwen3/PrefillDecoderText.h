@@ -112,7 +112,7 @@ inline void describeDecoder(StageBuilder &b, const Qwen3Shape &s, const DecoderP
       "4. down: " +
       num(H) + " rows x " + num(p.lPass) + " is " + num(RS) + " rows x " + num(p.dBlock) +
       " per slice on " + num(p.dBlocks * p.rowSlices) + " slices (K in " + num(p.dBlocks) +
-      " blocks); per " + num(p.quarters) +
+      " blocks); per " + num(p.pieces) +
       " piece(s) of a part, a DMA lays "
       "p out for the ring of each block (" +
       num(p.dValues) +
@@ -189,7 +189,7 @@ inline void describeSplits(StageBuilder &b, const DecoderPlan &p) {
             num(p.dBlock) + " / " + num(p.flit) + ", L % " + num(p.flit) + "]. ";
   if (p.groups % p.dSplit)
     text += "x's slices are one token group, so the " + num(p.dSplit) +
-            " slices of down's ring beyond a block split a quarter's " + num(p.uq) + " tokens. ";
+            " slices of down's ring beyond a block split a piece's " + num(p.pu) + " tokens. ";
   if (!text.empty())
     b.describe(wrapHeader("Splits for this shape: " + text.substr(0, text.size() - 1)));
 }

@@ -27,8 +27,8 @@ struct DecoderTypes {
   Type gchunk, gchunks, gchunkvrf, gchunkj; // a chunk of the parts' g and u sums (sumChunks > 1)
   Type xf, xn, guh, gudm, guload, gutrf, guacc, gures, gview, gs, gsb, uvrf, pc, pj, ph;
   Type pq, ddm, df, ds, dwdm, dwload, dwtrf, dacc, dpart, dparts, qone, qones, qonesb, qonevrf,
-      quarter, yq, yv;
-  Type rquarter; // r's quarter where r lies (quarter itself unless sumsByTokenGroup)
+      piece, yq, yv;
+  Type rpiece; // r's piece where r lies (piece itself unless sumsByTokenGroup)
   std::string xLayout; // x's HBM mapping, for the header
 };
 
@@ -36,14 +36,14 @@ struct DecoderTypes {
 struct DecoderAxes {
   // (Expr has no default; each is set by declareAxes.)
   Expr t = Expr::one(), h = t, q = t, l = t, ring = t, all = t, kc = t, kg = t, u = t, kh = t,
-       ks = t, kd = t, rg = t, gu = t, ls = t, uc = t, sc = t, j = t, ln = t, uq = t, kq = t;
+       ks = t, kd = t, rg = t, gu = t, ls = t, uc = t, sc = t, j = t, ln = t, pu = t, kp = t;
   Expr lp = t;  // a pass's values of L (L itself when there is one pass)
   Expr qp = t;  // an o_proj pass's values of Q (Q itself when there is one pass)
   Expr hp = t, xp = t; // gate/up's parts of H and a part's slices (hParts > 1), or x's parts
   Expr hx = t;         // a part of x's values of H (H itself in one part)
   Expr hs = t;         // the slice digit of H on x's slices (H % hx / rowsPerSlice)
   std::optional<Expr> hpo; // the part digit of H on x's slices (none in one part)
-  Expr kqp = t;        // y's pieces: quarters x parts (xParts > 1)
+  Expr kpx = t;        // y's pieces: pieces x parts (xParts > 1)
   Expr ucs = t, scs = t; // a chunk's token rows (KG x U) and the chunks (sumChunks > 1)
   Expr tc = t;  // the cluster of a token-indexed tensor (over T)
   Expr kcl = t; // the cluster of a tensor over x's view axes
@@ -75,7 +75,7 @@ inline DecoderAxes declareAxes(StageBuilder &b, const Qwen3Shape &s, const Decod
     a.hp = b.axis("HP", p.xParts); // x's parts
     a.hx = b.axis("HX", p.hx);     // a part's values
     a.hpo = a.h / p.hx;
-    a.kqp = b.axis("KQP", p.halves * p.quarters * p.xParts);
+    a.kpx = b.axis("KPX", p.halves * p.pieces * p.xParts);
   }
   if (p.sumChunks > 1) {
     a.ucs = b.axis("UCS", p.groups * p.u / p.sumChunks);
@@ -99,8 +99,8 @@ inline DecoderAxes declareAxes(StageBuilder &b, const Qwen3Shape &s, const Decod
   if (p.pairRows > p.lanes)
     a.j = b.axis("J", p.pairRows / p.lanes); // a lane's pairs,
   a.ln = b.axis("LN", p.lanes);                       // the lanes
-  a.uq = b.axis("UQ", p.uq);                          // a quarter's tokens of a slice
-  a.kq = b.axis("KQ", p.halves * p.quarters);         // the quarters
+  a.pu = b.axis("PU", p.pu);                          // a piece's tokens of a slice
+  a.kp = b.axis("KP", p.halves * p.pieces);         // the pieces
   const bool all = p.used == p.clusters;
   a.tc = all ? axisDigit(a.t, T, T, p.perCluster) : Expr::one().pad(p.clusters);
   a.kcl = all ? a.kc : Expr::one().pad(p.clusters);
@@ -352,16 +352,16 @@ inline void declareDown(StageBuilder &b, const DecoderPlan &p, const DecoderAxes
   Expr kdBlocks = p.dBlocks < p.groups ? a.kd.pad(p.groups) : a.kd;
   // The ring's slices beyond a block's split the token groups: dSplit of them on the ring
   // (kOut), the rest (kIn) in time.
-  // With one token group (groups < dSplit) the ring's rest splits a quarter's tokens instead:
+  // With one token group (groups < dSplit) the ring's rest splits a piece's tokens instead:
   // dSplit blocks of them on the ring (kOut), each block's tokens in time (kIn).
   const bool tokenSplit = p.groups < ds;
-  const int64_t kInN = tokenSplit ? p.uq / ds : p.groups / ds;
-  const Expr kOut = tokenSplit ? (kInN > 1 ? a.uq / kInN : a.uq) : kInN > 1 ? a.kg / kInN : a.kg;
+  const int64_t kInN = tokenSplit ? p.pu / ds : p.groups / ds;
+  const Expr kOut = tokenSplit ? (kInN > 1 ? a.pu / kInN : a.pu) : kInN > 1 ? a.kg / kInN : a.kg;
   const std::optional<Expr> kIn =
-      kInN > 1 ? std::optional<Expr>(tokenSplit ? a.uq % kInN : a.kg % kInN) : std::nullopt;
-  const std::optional<Expr> tq = tokenSplit ? std::nullopt : std::optional<Expr>(a.uq);
-  Expr uq = p.quarters > 1 ? a.uq.pad(p.u) : a.uq;
-  y.pq = b.dm("pq" + sfx, bf, a.ml, ls, Expr::pair({a.kg, uq, l % p.pairRows}));
+      kInN > 1 ? std::optional<Expr>(tokenSplit ? a.pu % kInN : a.kg % kInN) : std::nullopt;
+  const std::optional<Expr> tq = tokenSplit ? std::nullopt : std::optional<Expr>(a.pu);
+  Expr pu = p.pieces > 1 ? a.pu.pad(p.u) : a.pu;
+  y.pq = b.dm("pq" + sfx, bf, a.ml, ls, Expr::pair({a.kg, pu, l % p.pairRows}));
   Expr dSlice = Expr::pair({blocks, kOut, lb / dv});
   // A slice of p holds pairRows values of L a token. With fewer than a flit's, each flit's runs
   // of pairRows go outermost, so the DMA moves a run for all of the slice's tokens at once
@@ -384,13 +384,13 @@ inline void declareDown(StageBuilder &b, const DecoderPlan &p, const DecoderAxes
   Expr pSlice = Expr::pair({kdBlocks, a.hx / RS});
   y.dacc = b.stream("dacc" + sfx, f, a.ml, pSlice,
                     pairOf({kIn, tq, kOut, a.hx % RS / LN}), a.hx % LN);
-  y.dpart = b.dm("dpart" + sfx, f, a.ml, pSlice, Expr::pair({a.kg, a.uq, a.hx % RS}));
+  y.dpart = b.dm("dpart" + sfx, f, a.ml, pSlice, Expr::pair({a.kg, a.pu, a.hx % RS}));
   if (downSumsInPlace(p)) // read where committed: downPartials moves nothing
     y.dparts = y.dpart;
   else
     y.dparts = b.dm("dparts" + sfx, f, a.ycl, Expr::pair({a.ykg, a.hx / RS}),
-                    p.split ? Expr::pair({a.mc, a.kd, a.uq, a.hx % RS})
-                            : Expr::pair({a.kd, a.uq, a.hx % RS}));
+                    p.split ? Expr::pair({a.mc, a.kd, a.pu, a.hx % RS})
+                            : Expr::pair({a.kd, a.pu, a.hx % RS}));
 }
 
 // down's partial sums added and y (every pass alike).
@@ -399,25 +399,25 @@ inline void declareDownSums(StageBuilder &b, const DecoderPlan &p, const Decoder
   Type bf = b.bf16(), f = b.f32();
   const int64_t RS = p.rowsPerSlice, LN = p.lanes;
   Expr xs = Expr::pair({a.ykg, a.hx / RS});
-  y.qone = b.dm("qone", f, a.ycl, xs, Expr::pair({a.uq, a.hx % RS}));
-  Expr qTime = Expr::pair({a.uq, a.hx % RS / LN});
+  y.qone = b.dm("qone", f, a.ycl, xs, Expr::pair({a.pu, a.hx % RS}));
+  Expr qTime = Expr::pair({a.pu, a.hx % RS / LN});
   y.qones = b.stream("qones", f, a.ycl, xs, qTime, a.hx % LN);
   y.qonesb = b.stream("qonesb", bf, a.ycl, xs, qTime, a.hx % LN);
-  y.qonevrf = b.vrf("qonevrf", f, a.ycl, xs, Expr::pair({a.uq, a.hx % RS}));
-  y.quarter = b.dm("quarter", bf, a.ycl, xs, Expr::pair({a.uq, a.hx % RS}));
-  y.rquarter = sumsByTokenGroup(p) ? b.dm("rquarter", bf, a.kcl, Expr::pair({a.kg, a.hx / RS}),
-                                          Expr::pair({a.uq, a.hx % RS}))
-                                   : y.quarter;
-  // y's pieces, joined: with x in parts [quarter, part] pieces re-spelt over H.
+  y.qonevrf = b.vrf("qonevrf", f, a.ycl, xs, Expr::pair({a.pu, a.hx % RS}));
+  y.piece = b.dm("piece", bf, a.ycl, xs, Expr::pair({a.pu, a.hx % RS}));
+  y.rpiece = sumsByTokenGroup(p) ? b.dm("rpiece", bf, a.kcl, Expr::pair({a.kg, a.hx / RS}),
+                                          Expr::pair({a.pu, a.hx % RS}))
+                                   : y.piece;
+  // y's pieces, joined: with x in parts [piece, part] pieces re-spelt over H.
   if (p.xParts > 1)
-    y.yjoin = b.dm("yjoin", bf, a.kcl, xs, Expr::pair({a.kqp, a.uq, a.hx % RS}));
+    y.yjoin = b.dm("yjoin", bf, a.kcl, xs, Expr::pair({a.kpx, a.pu, a.hx % RS}));
   y.yq = b.dm("yq", bf, a.ycl, Expr::pair({a.ykg, a.hs}),
-              pairOf({a.kq, a.hpo, a.uq, a.h % RS}));
+              pairOf({a.kp, a.hpo, a.pu, a.h % RS}));
   const ProjectionTokens pt = projectionTokens(T, b.target());
   y.yv =
       b.hbm("yv", bf,
             decoderXLayout(
-                {{"KC", p.used}, {"KG", p.groups}, {"KQ", p.halves * p.quarters}, {"UQ", p.uq}},
+                {{"KC", p.used}, {"KG", p.groups}, {"KP", p.halves * p.pieces}, {"PU", p.pu}},
                 pt, T, RS));
 }
 
