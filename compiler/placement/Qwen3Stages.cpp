@@ -34,6 +34,7 @@ const std::map<std::string, StageFn> &stageBuilders() {
       {"prefill_attention", qwen3::buildPrefillAttention},
       {"prefill_attention_partial", qwen3::buildPrefillAttentionPartial},
       {"prefill_decoder", qwen3::buildPrefillDecoder},
+      {"prefill_attention_decoder", qwen3::buildPrefillAttentionDecoder},
       {"prefill_decoder_out", qwen3::buildPrefillDecoderOut},
       {"prefill_decoder_mlp", qwen3::buildPrefillDecoderMlp},
       {"batch_projection", qwen3::buildBatchProjection},
@@ -78,7 +79,8 @@ const std::vector<std::string> &prefillStageNames() {
 
 const std::vector<std::string> &extraPrefillStageNames() {
   static const std::vector<std::string> names = {"prefill_attention_partial",
-                                                 "prefill_decoder_out", "prefill_decoder_mlp"};
+                                                 "prefill_decoder_out", "prefill_decoder_mlp",
+                                                 "prefill_attention_decoder"};
   return names;
 }
 

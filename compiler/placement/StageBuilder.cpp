@@ -5,6 +5,8 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cctype>
+
 using namespace mlir;
 
 namespace rngd::placement {
@@ -70,24 +72,77 @@ void StageBuilder::describe(const std::string &paragraph) {
 }
 
 Location StageBuilder::loc(llvm::StringRef name) {
-  return NameLoc::get(StringAttr::get(context_, name));
+  return NameLoc::get(StringAttr::get(context_, partName(name)));
 }
 
 Expr StageBuilder::axis(llvm::StringRef name, int64_t size) {
-  axes_.push_back(builder_.getNamedAttr(name, builder_.getI64IntegerAttr(size)));
-  return Expr::axis(name.str());
+  std::string declared = axisPrefix_ + name.str();
+  for (const NamedAttribute &a : axes_)
+    if (a.getName() == declared && error_.empty())
+      error_ = "axis " + declared + " is declared twice";
+  axes_.push_back(builder_.getNamedAttr(declared, builder_.getI64IntegerAttr(size)));
+  if (!axisPrefix_.empty())
+    partAxes_.insert(name.str());
+  return Expr::axis(name.str()); // map() renames it in a part
+}
+
+void StageBuilder::beginPart(llvm::StringRef axisPrefix, llvm::StringRef namePrefix,
+                             llvm::StringMap<Value> bound) {
+  axisPrefix_ = axisPrefix.str();
+  namePrefix_ = namePrefix.str();
+  partAxes_.clear();
+  bound_ = std::move(bound);
+}
+
+mapping::AxisEnv StageBuilder::axisEnv() const {
+  mapping::AxisEnv env;
+  for (const NamedAttribute &a : axes_)
+    env.add(a.getName().str(), llvm::cast<IntegerAttr>(a.getValue()).getInt());
+  return env;
+}
+
+Type StageBuilder::dmOuter(llvm::StringRef alias, Type element, const Expr &cluster,
+                           const Expr &slice, const Expr &elem) {
+  auto raw = [&](const Expr &e) { return tcp::MappingAttr::get(context_, e); };
+  return named(alias, tcp::DmType::get(context_, element, raw(cluster), raw(slice), raw(elem)));
+}
+
+Value StageBuilder::argumentNamed(llvm::StringRef name) const {
+  for (size_t i = 0; i < argAttrs_.size(); ++i)
+    if (auto n = argAttrs_[i].getAs<StringAttr>("tcp.name"); n && n.getValue() == name)
+      return body_->getArgument(static_cast<unsigned>(i));
+  return Value();
 }
 
 Type StageBuilder::bf16() { return builder_.getBF16Type(); }
 Type StageBuilder::f32() { return builder_.getF32Type(); }
 Type StageBuilder::i32() { return builder_.getI32Type(); }
 
-tcp::MappingAttr StageBuilder::map(const Expr &expr) { return tcp::MappingAttr::get(context_, expr); }
+tcp::MappingAttr StageBuilder::map(const Expr &expr) {
+  if (partAxes_.empty())
+    return tcp::MappingAttr::get(context_, expr);
+  // In a part, each axis name of the part's own takes its prefix.
+  const std::string &text = expr.str();
+  std::string renamed;
+  for (size_t i = 0; i < text.size();) {
+    size_t j = i;
+    while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_'))
+      ++j;
+    if (j == i) {
+      renamed += text[i++];
+      continue;
+    }
+    std::string word = text.substr(i, j - i);
+    renamed += partAxes_.count(word) ? axisPrefix_ + word : word;
+    i = j;
+  }
+  return tcp::MappingAttr::get(context_, llvm::StringRef(renamed));
+}
 
 Type StageBuilder::named(llvm::StringRef alias, Type type) {
   auto *dialect = context_->getLoadedDialect<tcp::TcpDialect>();
   if (dialect->getTypeAlias(type).empty())
-    dialect->setTypeAlias(type, alias);
+    dialect->setTypeAlias(type, partName(alias));
   return type;
 }
 
@@ -118,6 +173,11 @@ Type StageBuilder::vrf(llvm::StringRef alias, Type element, const Expr &cluster,
 }
 
 Value StageBuilder::argument(llvm::StringRef name, Type type, llvm::StringRef kind) {
+  if (auto bound = bound_.find(name); bound != bound_.end() && kind == "in")
+    return bound->second.getType() == type ? bound->second
+                                           : view(name, bound->second, 0, type);
+  if (argumentNamed(name) && error_.empty())
+    error_ = "argument " + name.str() + " is declared twice";
   argTypes_.push_back(type);
   argAttrs_.push_back(builder_.getDictionaryAttr(
       {builder_.getNamedAttr("tcp.arg", builder_.getStringAttr(kind)),
@@ -254,6 +314,8 @@ llvm::Expected<OwningOpRef<ModuleOp>> StageBuilder::finish() {
   if (target_.name != defaultTarget().name)
     (*module_)->setAttr(tcp::kTargetAttrName, builder_.getStringAttr(target_.name));
 
+  if (!error_.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), stage_ + ": " + error_);
   std::string messages;
   llvm::raw_string_ostream os(messages);
   ScopedDiagnosticHandler handler(context_, [&](Diagnostic &diag) {

@@ -12,14 +12,17 @@
 #pragma once
 
 #include "dialects/tcp/IR/TcpDialect.h"
+#include "dialects/tcp/Mapping/Mapping.h"
 #include "rngd/machine/TargetModel.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -111,6 +114,22 @@ public:
   mlir::Value contract(llvm::StringRef name, mlir::Value input, mlir::Value weights, int64_t pack,
                        mlir::Type result, bool sequential = false);
 
+  /// Builds what follows as a second stage's part of this kernel (a fused stage): the axes it
+  /// declares print as `axisPrefix` + name (every mapping it writes renamed alike), its type
+  /// aliases and SSA names take `namePrefix`, and an input it takes under a name in `bound` is
+  /// that value (an earlier part's output, through a view of the input's type) instead of a
+  /// new argument. The part's arguments keep their names.
+  void beginPart(llvm::StringRef axisPrefix, llvm::StringRef namePrefix,
+                 llvm::StringMap<mlir::Value> bound);
+  /// The argument named `name` (its tcp.name), or a null value.
+  mlir::Value argumentNamed(llvm::StringRef name) const;
+  /// The axes declared so far, as printed (a part's with its prefix).
+  mapping::AxisEnv axisEnv() const;
+  /// A DM type over an earlier part's axes, as written: in a part, its mappings are not renamed
+  /// (a part's tensor spelt over the module's other axes, for a copy between the two).
+  mlir::Type dmOuter(llvm::StringRef alias, mlir::Type element, const Expr &cluster,
+                     const Expr &slice, const Expr &elem);
+
   /// Adds the return, sets the axes and verifies: the module, or the verifier's messages.
   llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>> finish();
 
@@ -119,6 +138,13 @@ private:
   mlir::Location loc(llvm::StringRef name);
   mlir::Type named(llvm::StringRef alias, mlir::Type type);
   tcp::MappingAttr map(const Expr &expr);
+  std::string partName(llvm::StringRef name) const { return namePrefix_ + name.str(); }
+
+  // The part being built (beginPart): its prefixes, its axes' own names, its bound inputs.
+  std::string axisPrefix_, namePrefix_;
+  std::set<std::string> partAxes_;
+  llvm::StringMap<mlir::Value> bound_;
+  std::string error_; // a naming clash found while building, reported by finish()
 
   mlir::MLIRContext *context_;
   const TargetModel &target_;

@@ -3,7 +3,8 @@ every output bit for bit against prefill_oracle.py's emulation; the HBM layouts 
 read from the generated .mlir (its type aliases and tcp.axes), the attention's tile from the
 generator's rule (16 x (D / 16) / G keys, at most T).
 
-usage: prefill_generated.py projection|attention|attention_next T MLIR RNGD WORKDIR [small|uniform]
+usage: prefill_generated.py projection|attention|attention_next|decoder|attention_decoder T MLIR
+           RNGD WORKDIR [small|uniform]
        prefill_generated.py attention_partial T MLIR RNGD WORKDIR small|uniform VISIBLE [NEXT_RNGD]
 """
 import os
@@ -110,6 +111,14 @@ def attention_axes(N, G, TB, TT, TQ, D):
 
 
 def attention(T, mlir, rngd, d, dist):
+    ins, _, check = attention_case(T, mlir, d, dist)
+    run(rngd, d, ins, ["attn"])
+    return check()
+
+
+def attention_case(T, mlir, d, dist):
+    """prefill_attention_first's inputs, written to d; returns their names, the expected a
+    ([HQ, T, D] bf16 bits) and a check of d/attn.bin against it."""
     args = parse(mlir)
     A = axes_of(mlir)
     N, G, D, TQ = A.get("N", 1), A.get("G", 1), A["D"], 16
@@ -141,8 +150,6 @@ def attention(T, mlir, rngd, d, dist):
     O.to_layout(m.reshape(N, G, TB, TT, TQ), args["max_in"], st_ax).tofile(d + "/max_in.bin")
     O.to_layout(l.reshape(N, G, TB, TT, TQ), args["sum_in"], st_ax).tofile(d + "/sum_in.bin")
     O.to_layout(o.reshape(N, G, TB, TT, TQ, D), args["out_in"], ax).tofile(d + "/out_in.bin")
-    run(rngd, d, ["q", "k_cache", "v_cache", "tile_mask", "diag_mask", "max_in", "sum_in", "out_in"],
-        ["attn"])
     qf, kf, vf = (O.bf16_to_f32(a) for a in (q, k, v))
     pos = np.arange(T)
     tile_add = tmask[pos[:, None] // tile, pos[None, :] // tile, 0]
@@ -164,10 +171,14 @@ def attention(T, mlir, rngd, d, dist):
         od = np.stack([O.contract(pd[t:t + 1], vh[t // tile * tile:t // tile * tile + tile].T)[0]
                        for t in range(T)]) + o[h] * alpha[:, None]
         out[h] = O.f32_to_bf16((om + od) / ll[:, None])
-    got = O.from_layout(np.fromfile(d + "/attn.bin", dtype=np.uint16), args["attn"], ax)
-    bad = np.count_nonzero(got.reshape(HQ, T, D) != out)
-    print("T=%d attn (%s): %d values, %d mismatches" % (T, dist, out.size, bad))
-    return int(bad != 0)
+
+    def check():
+        got = O.from_layout(np.fromfile(d + "/attn.bin", dtype=np.uint16), args["attn"], ax)
+        bad = np.count_nonzero(got.reshape(HQ, T, D) != out)
+        print("T=%d attn (%s): %d values, %d mismatches" % (T, dist, out.size, bad))
+        return int(bad != 0)
+    ins = ["q", "k_cache", "v_cache", "tile_mask", "diag_mask", "max_in", "sum_in", "out_in"]
+    return ins, out, check
 
 
 def fold_inputs(T, mlir, d, dist):
@@ -281,6 +292,22 @@ def contract_rows(x, w, packet=32, rows=256):
 
 
 def decoder(T, mlir, rngd, d, dist):
+    ins, check = decoder_case(T, mlir, d, dist)
+    run(rngd, d, ins, ["y"])
+    return check()
+
+
+def attention_decoder(T, mlir, rngd, d, dist):
+    """prefill_attention_decoder: the attention's a (checked as attn) is the decoder's input;
+    the decoder part's axes carry the prefix M."""
+    ains, out, check_attn = attention_case(T, mlir, d, dist)
+    a = out.transpose(1, 0, 2).reshape(T, -1)  # [HQ, T, D] -> [T, Q]
+    dins, check_y = decoder_case(T, mlir, d, dist, prefix="M", attn=a)
+    run(rngd, d, ains + dins, ["attn", "y"])
+    return check_attn() | check_y()
+
+
+def decoder_case(T, mlir, d, dist, prefix="", attn=None):
     """prefill_decoder: r = bf16((((P0 + P1) + ...) + x), P_k o_proj's partial sums over the K
     blocks of QP / KS values (QP: a pass's values of Q, Q itself in one pass), in K order; h = bf16(RMSNorm(r)),
     16 values of h a slice (of each of H / HX parts of x, in part order); g, u = h W^T over all
@@ -288,9 +315,11 @@ def decoder(T, mlir, rngd, d, dist):
     p = silu_times(g, u); y = bf16(((D0 + D1) + ...) + r), D_k down's partial sums over K
     blocks of L (LP / KD values each, KD blocks a pass; a shorter last pass holds whole blocks
     of the same size) in O.down_order's generalisation [L % dv / 16, L % block / dv, L % 16],
-    dv a token's values on a slice of down's ring."""
+    dv a token's values on a slice of down's ring. Writes the inputs to d (all but attn when
+    it is given: the bf16 bits of a, [T, Q]); returns their names and a check of d/y.bin. The
+    decoder's axes and aliases carry `prefix` (upper and lower case) in a fused stage."""
     args = parse(mlir)
-    A = axes_of(mlir)
+    A = {k[len(prefix):]: v for k, v in axes_of(mlir).items() if k.startswith(prefix)}
     H, Q, L = A["H"], A["Q"], A["L"]
     oblock = A.get("QP", Q) // A["KS"]
     hparts = A.get("HP", 1)
@@ -298,8 +327,9 @@ def decoder(T, mlir, rngd, d, dist):
     dblock = lpass // A["KD"]
     # A token's values on a slice of down's ring: `L % dv / 16` in the broadcast's time, or
     # one flit (dv = 16) when it has no such term.
-    ds = re.search(r'^!ds = !tcp\.stream<[^>]*time = "([^"]*)"', open(mlir).read(), re.M).group(1)
-    m = re.search(r'LP? % (\d+) / 16', ds)
+    ds = re.search(r'^!%sds = !tcp\.stream<[^>]*time = "([^"]*)"' % prefix.lower(),
+                   open(mlir).read(), re.M).group(1)
+    m = re.search(r'%sLP? %% (\d+) / 16' % prefix, ds)
     dv = int(m.group(1)) if m else 16
     rng = np.random.default_rng(11)
     if dist == "uniform":
@@ -309,19 +339,22 @@ def decoder(T, mlir, rngd, d, dist):
                                             -4, 4) * np.float32(scale)
     scale = 0.02 if dist == "small" else 0.05
     ab, xb = O.f32_to_bf16(draw((T, Q), 1.0)), O.f32_to_bf16(draw((T, H), 1.0))
+    ab = ab if attn is None else attn
     wob = O.f32_to_bf16(draw((H, Q), scale))
     pwb = O.f32_to_bf16(np.float32(1) + draw(H, 0.1))
     wgb, wub = (O.f32_to_bf16(draw((L, H), scale)) for _ in range(2))
     wdb = O.f32_to_bf16(draw((H, L), scale))
-    O.to_layout(ab, args["attn"], {"T": T, "Q": Q}).tofile(d + "/attn.bin")
-    O.to_layout(xb, args["x"], {"T": T, "H": H}).tofile(d + "/x.bin")
-    O.to_layout(wob, args["o_weight"], {"H": H, "Q": Q}).tofile(d + "/o_weight.bin")
+    def ax(**sizes):
+        return {prefix + k: v for k, v in sizes.items()}
+    if attn is None:
+        O.to_layout(ab, args["attn"], ax(T=T, Q=Q)).tofile(d + "/attn.bin")
+    O.to_layout(xb, args["x"], ax(T=T, H=H)).tofile(d + "/x.bin")
+    O.to_layout(wob, args["o_weight"], ax(H=H, Q=Q)).tofile(d + "/o_weight.bin")
     pwb.tofile(d + "/post_rms_weight.bin")
-    O.to_layout(wgb, args["gate_weight"], {"L": L, "H": H}).tofile(d + "/gate_weight.bin")
-    O.to_layout(wub, args["up_weight"], {"L": L, "H": H}).tofile(d + "/up_weight.bin")
-    O.to_layout(wdb, args["down_weight"], {"H": H, "L": L}).tofile(d + "/down_weight.bin")
-    run(rngd, d, ["attn", "x", "o_weight", "post_rms_weight", "gate_weight", "up_weight",
-                  "down_weight"], ["y"])
+    O.to_layout(wgb, args["gate_weight"], ax(L=L, H=H)).tofile(d + "/gate_weight.bin")
+    O.to_layout(wub, args["up_weight"], ax(L=L, H=H)).tofile(d + "/up_weight.bin")
+    O.to_layout(wdb, args["down_weight"], ax(H=H, L=L)).tofile(d + "/down_weight.bin")
+    ins = ["x", "o_weight", "post_rms_weight", "gate_weight", "up_weight", "down_weight"]
     a, x, wo, pw, wg, wu, wd = (O.bf16_to_f32(v) for v in (ab, xb, wob, pwb, wgb, wub, wdb))
     acc = None
     for k in range(0, Q, oblock):
@@ -348,10 +381,13 @@ def decoder(T, mlir, rngd, d, dist):
         part = contract_rows(p[:, k + order], wd[:, k + order])
         acc = part if acc is None else acc + part
     y = O.f32_to_bf16(acc + r)
-    got = O.from_layout(np.fromfile(d + "/y.bin", dtype=np.uint16), args["y"], {"T": T, "H": H})
-    bad = np.count_nonzero(got.reshape(T, H) != y)
-    print("T=%d y (%s): %d values, %d mismatches" % (T, dist, y.size, bad))
-    return int(bad != 0)
+
+    def check():
+        got = O.from_layout(np.fromfile(d + "/y.bin", dtype=np.uint16), args["y"], ax(T=T, H=H))
+        bad = np.count_nonzero(got.reshape(T, H) != y)
+        print("T=%d y (%s): %d values, %d mismatches" % (T, dist, y.size, bad))
+        return int(bad != 0)
+    return (ins if attn is not None else ["attn"] + ins), check
 
 
 if __name__ == "__main__":
@@ -359,7 +395,7 @@ if __name__ == "__main__":
     dist = sys.argv[6] if len(sys.argv) > 6 else "small"
     os.makedirs(d, exist_ok=True)
     modes = {"projection": projection, "attention": attention, "attention_next": attention_next,
-             "decoder": decoder}
+             "decoder": decoder, "attention_decoder": attention_decoder}
     if kind == "attention_partial":  # ... small|uniform VISIBLE [PREFILL_ATTENTION_RNGD]
         sys.exit(attention_partial(T, mlir, rngd, d, dist, int(sys.argv[7]), *sys.argv[8:9]))
     sys.exit(modes[kind](T, mlir, rngd, d, dist))

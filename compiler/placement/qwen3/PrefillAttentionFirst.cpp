@@ -437,8 +437,9 @@ Args passArgs(Ctx &c, const Args &a, int64_t pass) {
   return v;
 }
 
-// One pass: its heads' queries against every key (the masks, keys and V loaded by the first).
-void attendPass(Ctx &c, const Types &t, const Args &a, Shared &s) {
+// One pass: its heads' queries against every key (the masks, keys and V loaded by the first);
+// returns its a in DM.
+mlir::Value attendPass(Ctx &c, const Types &t, const Args &a, Shared &s) {
   StageBuilder &b = c.b;
   const Plan &p = c.p;
   mlir::Value qt = loadQueries(c, a.q), tmv;
@@ -461,12 +462,17 @@ void attendPass(Ctx &c, const Types &t, const Args &a, Shared &s) {
   auto [pdd, pdt] = probabilities(c, false, dd, t.pddm, t.pdtrf, mv);
   mlir::Value l = sums(c, t, pd, pt, pdd, pdt, alv, a.sumIn);
   mlir::Value o = values(c, t, a.v, s.vt, pt, pdt, alv, a.outIn);
-  b.dmaInto(normalise(c, t, o, l), a.attn);
+  return normalise(c, t, o, l);
 }
 
 } // namespace
 
 llvm::Error buildPrefillAttentionFirst(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens) {
+  return buildPrefillAttentionFirstInto(b, shape, tokens, nullptr);
+}
+
+llvm::Error buildPrefillAttentionFirstInto(StageBuilder &b, const Qwen3Shape &shape,
+                                           int64_t tokens, mlir::Value *aInDm) {
   llvm::Expected<AttentionPlan> plan = planAttention(shape, b.target(), tokens);
   if (!plan)
     return plan.takeError();
@@ -493,7 +499,11 @@ llvm::Error buildPrefillAttentionFirst(StageBuilder &b, const Qwen3Shape &shape,
     const Plan pp = passPlan(p, pass);
     Ctx cp{b, pp};
     Types t = makeTypes(cp);
-    attendPass(cp, t, p.passes > 1 ? passArgs(cp, a, pass) : a, s);
+    const Args pa = p.passes > 1 ? passArgs(cp, a, pass) : a;
+    mlir::Value out = attendPass(cp, t, pa, s);
+    b.dmaInto(out, pa.attn);
+    if (aInDm && p.passes == 1) // the whole of a in one DM tensor
+      *aInDm = out;
   }
   return llvm::Error::success();
 }

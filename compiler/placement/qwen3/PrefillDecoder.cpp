@@ -92,7 +92,8 @@ void oProj(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &y, const D
     Value ow2 = b.collect("ow2" + P, ow1);
     Value owt = b.toTrf("owt" + P, ow2, y.owtrf);
     if (k == 0)
-      ads.push_back(b.dma("ad" + P, attn, y.adm));
+      ads.push_back(a.attnDm ? b.reinterpret("ad" + P, b.dma("adc" + P, a.attnDm, y.adec), y.adm)
+                             : b.dma("ad" + P, attn, y.adm));
     if (p.oProjByHalf) { // (one pass over Q, x in one part)
       for (int64_t h = 0; h < p.halves; ++h) {
         const std::string H = idx(h);
@@ -285,7 +286,8 @@ struct Setup {
   DecoderTypes y;
 };
 
-llvm::Expected<Setup> setUp(StageBuilder &b, const Qwen3Shape &given, int64_t T) {
+llvm::Expected<Setup> setUp(StageBuilder &b, const Qwen3Shape &given, int64_t T,
+                            bool fused = false) {
   llvm::Expected<Qwen3Shape> shape = decoderShape(given, b.target());
   if (!shape)
     return shape.takeError();
@@ -293,6 +295,8 @@ llvm::Expected<Setup> setUp(StageBuilder &b, const Qwen3Shape &given, int64_t T)
   if (!plan)
     return plan.takeError();
   Setup u{*shape, *plan, {}, {}};
+  u.p.weightHalves = fused && u.p.passes == 1 && u.p.xParts == 1 && !u.p.split &&
+                     u.p.pairRows % 2 == 0 && u.p.u >= kWeightHalvesTokens;
   u.ax = declareAxes(b, u.s, u.p, T);
   u.y = declareTypes(b, u.s, u.p, u.ax, T);
   describeDecoder(b, u.s, u.p, T, u.y.xLayout);
@@ -302,17 +306,69 @@ llvm::Expected<Setup> setUp(StageBuilder &b, const Qwen3Shape &given, int64_t T)
 
 } // namespace
 
+// A fused stage's a: y.adm spelt over the attention part's axes (`splits`), the type a's DM to
+// DM copy writes before it is read as y.adm.
+llvm::Expected<mlir::Type> handOffType(StageBuilder &b, const mapping::AxisSplits &splits,
+                                       mlir::Type adm) {
+  auto dm = llvm::cast<tcp::DmType>(adm);
+  const mapping::AxisEnv env = b.axisEnv();
+  std::vector<Expr> levels;
+  for (tcp::MappingAttr m : {dm.getCluster(), dm.getSlice(), dm.getElem()}) {
+    mapping::Error err;
+    std::optional<mapping::Mapping> resolved = mapping::Mapping::parse(m.getText().str(), env, err);
+    std::optional<Expr> split = resolved ? mapping::splitAxes(*resolved, splits) : std::nullopt;
+    if (!split)
+      return placementError(kStage, "a handed over in DM",
+                            "a's mapping `" + m.getText() +
+                                "` has no spelling over the attention's axes");
+    levels.push_back(*split);
+  }
+  return b.dmOuter("adec", dm.getElementType(), levels[0], levels[1], levels[2]);
+}
+
 llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &given, int64_t T) {
-  llvm::Expected<Setup> u = setUp(b, given, T);
+  return buildPrefillDecoderAfter(b, given, T, mlir::Value(), {});
+}
+
+bool prefillDecoderTakesAInDm(const Qwen3Shape &given, const TargetModel &t, int64_t T) {
+  llvm::Expected<Qwen3Shape> shape = decoderShape(given, t);
+  if (!shape) {
+    llvm::consumeError(shape.takeError());
+    return false;
+  }
+  llvm::Expected<DecoderPlan> plan = planPrefillDecoder(*shape, t, T);
+  if (!plan) {
+    llvm::consumeError(plan.takeError());
+    return false;
+  }
+  return plan->oPasses == 1 && !plan->split;
+}
+
+llvm::Error buildPrefillDecoderAfter(StageBuilder &b, const Qwen3Shape &given, int64_t T,
+                                     mlir::Value attnDm, const mapping::AxisSplits &attnAxes) {
+  llvm::Expected<Setup> u = setUp(b, given, T, bool(attnDm));
   if (!u)
     return u.takeError();
   const Qwen3Shape &s = u->s;
   const DecoderPlan &p = u->p;
   const DecoderAxes &ax = u->ax;
-  const DecoderTypes &y = u->y;
+  DecoderTypes &y = u->y;
   describeSplits(b, p);
   DecoderArgs a;
-  a.attn = b.input("attn", y.ah);
+  if (attnDm) {
+    if (p.oPasses > 1 || p.split)
+      return placementError(kStage, "a handed over in DM",
+                            "o_proj reads a in " + num(p.oPasses) + " passes" +
+                                (p.split ? ", split over the clusters" : "") +
+                                "; a hand-off needs one pass over the whole of a");
+    llvm::Expected<mlir::Type> adec = handOffType(b, attnAxes, y.adm);
+    if (!adec)
+      return adec.takeError();
+    y.adec = *adec;
+    a.attnDm = attnDm;
+  } else {
+    a.attn = b.input("attn", y.ah);
+  }
   a.x = b.input("x", y.x);
   a.oWeight = b.input("o_weight", y.ow);
   a.normWeight = b.input("post_rms_weight", y.vec);

@@ -41,8 +41,17 @@ GateUp gateUpWeights(StageBuilder &b, const DecoderPlan &p, const DecoderTypes &
     gw = b.view("gv" + P, gw, offset, y.lwp);
     uw = b.view("uv" + P, uw, offset, y.lwp);
   }
-  Value gd = b.dma("gd" + P, gw, y.guh);
-  Value ud = b.dma("ud" + P, uw, y.guh);
+  // The rows into DM: in one DMA, or with weightHalves in two read as one tensor.
+  auto rows = [&](const std::string &name, Value w) {
+    if (!p.weightHalves)
+      return b.dma(name + P, w, y.guh);
+    const int64_t half = p.pairRows / 2 * p.hx; // (x in one part: hx = H)
+    Value h0 = b.dma(name + "0" + P, b.view(name + "v0" + P, w, 0, y.lwh), y.guhh);
+    Value h1 = b.dma(name + "1" + P, b.view(name + "v1" + P, w, half, y.lwh), y.guhh);
+    return b.reinterpret(name + P, b.dmJoin(name + "j" + P, {h0, h1}, y.guhj), y.guh);
+  };
+  Value gd = rows("gd", gw);
+  Value ud = rows("ud", uw);
   auto load = [&](const std::string &name, Value rows, Context context, llvm::StringRef region) {
     Value s1 = b.fetch(name + "1" + P, context, rows, y.guload);
     Value s2 = b.collect(name + "2" + P, s1);

@@ -11,6 +11,11 @@ inline constexpr const char *kDecoderStage = "prefill_decoder";
 // Below this many tokens per slice a half's down runs whole: a piece's passes would cost more
 // in start-ups than they hide.
 inline constexpr int64_t kMinPieceTokens = 4;
+// In a fused stage, gate's and up's rows load in two halves (weightHalves) from this many
+// tokens a slice in a half: below it, the halves' second start-ups cost more than the hand-off
+// gains (0.6B measured 96,808 to 95,136 cycles at T = 512, a half's 32 tokens; 61,031 to 63,342
+// at 256 and 43,263 to 49,380 at 128).
+inline constexpr int64_t kWeightHalvesTokens = 32;
 // A half's down in more pieces while each keeps this many tokens a slice: what runs after the
 // last contraction (its partial sums' gather and additions, y's store) is one piece's.
 inline constexpr int64_t kPieceTokens = 8;
@@ -45,6 +50,11 @@ struct DecoderPlan {
   // o_proj in a pass for each half of the tokens (planDecoderTokens), so that the first half's
   // partial sums gather while the second half contracts.
   bool oProjByHalf = false;
+  // gate's and up's rows each in two DMAs (the first and second half of every slice's rows),
+  // read as one tensor: in a fused stage, a's hand-off then waits behind half a weight stream
+  // on the engines, not a whole one (set by the fused stage, with the MLP in one pass and x in
+  // one part).
+  bool weightHalves = false;
   int64_t hParts, hPart; // gate/up's K (H) in hParts parts of hPart values, each on its slices
   int64_t partSlices;   // slices of one part of H: slices / hParts
   int64_t passes, lPass; // the MLP in passes over L, lPass values of L each

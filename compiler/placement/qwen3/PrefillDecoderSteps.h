@@ -13,6 +13,8 @@ namespace rngd::placement::qwen3::prefill_decoder {
 
 struct DecoderArgs {
   mlir::Value attn, x, oWeight, normWeight, gateWeight, upWeight, downWeight, y;
+  // In a fused stage: a in DM as the attention part left it (attn is then none).
+  mlir::Value attnDm;
 };
 
 inline std::string idx(int64_t a) { return num(a); }

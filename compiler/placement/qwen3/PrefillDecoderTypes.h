@@ -20,6 +20,8 @@ struct DecoderTypes {
   Type lwp, dwp; // a pass's (and a part's) gate/up and down weights (passes or xParts > 1)
   Type ahp, owp; // an o_proj pass's a and o weights (oPasses > 1; owp also xParts > 1)
   Type ahalf, afh, ash, oacch; // o_proj by halves: a half's view of a, its streams and sums
+  Type adec; // a fused stage's a: adm over the attention part's axes
+  Type lwh, guhh, guhj; // weightHalves: a half of gate's (up's) rows in HBM and DM, both joined
   Type gparts, gone, gones, gonevrf; // gate/up's parts of H gathered and added (hParts > 1)
   // x in parts (xParts > 1; else the part's types): r and h over all of H, the norm weight's
   // product, the parts of r joined, and of y.
@@ -297,6 +299,13 @@ inline void declareGateUp(StageBuilder &b, const DecoderPlan &p, const DecoderAx
   // (GU, the row's matrix, between a lane's pairs and H).
   const std::optional<Expr> gu = p.gateUpApart ? std::nullopt : std::optional<Expr>(a.gu);
   y.guh = b.dm("guh" + sfx, bf, a.mw, lw, Expr::pair({l % PR, hk}));
+  if (p.weightHalves) { // each half of a slice's rows: LG slices, LR rows, halves LJ
+    Expr lg = b.axis("LG", p.pairSlices), lj = b.axis("LJ", 2), lr = b.axis("LR", PR / 2);
+    Expr slices = padded ? lg.pad(p.slices) : lg;
+    y.lwh = b.hbm("lwh", bf, Expr::pair({lg, Expr::one().pad(2), lr, hk}));
+    y.guhh = b.dm("guhh", bf, a.mw, slices, Expr::pair({lr, hk}));
+    y.guhj = b.dm("guhj", bf, a.mw, slices, Expr::pair({lj, lr, hk}));
+  }
   if (!p.gateUpApart)
     y.gudm = b.dm("gudm" + sfx, bf, a.mw, lw, Expr::pair({a.gu, l % PR, hk}));
   y.guload = b.stream("guload" + sfx, bf, a.mw, lw, pairOf({l % LN, lj, gu, hk / F}), a.hx % F);

@@ -3,6 +3,7 @@
 
 #include "compiler/placement/Qwen3Shape.h"
 #include "compiler/placement/StageBuilder.h"
+#include "dialects/tcp/Mapping/Split.h"
 
 namespace rngd::placement::qwen3 {
 
@@ -21,9 +22,23 @@ llvm::Error buildDecoderOut(StageBuilder &b, const Qwen3Shape &shape, int64_t to
 llvm::Error buildDecoderMlp(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 llvm::Error buildFinalLayer(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 llvm::Error buildPrefillProjection(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+// With `aInDm`, a one-pass attention also gives its a in DM there (a fused stage's decoder
+// part reads it); with several passes that stays none. attn is written either way.
 llvm::Error buildPrefillAttentionFirst(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+llvm::Error buildPrefillAttentionFirstInto(StageBuilder &b, const Qwen3Shape &shape,
+                                           int64_t tokens, mlir::Value *aInDm);
 llvm::Error buildPrefillAttention(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+// prefill_decoder after a fused stage's attention part: a read from `attnDm` (that part's DM
+// tensor, over its axes; `attnAxes` spells the decoder's T and Q over them) instead of an attn
+// input.
+llvm::Error buildPrefillDecoderAfter(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens,
+                                     mlir::Value attnDm, const mapping::AxisSplits &attnAxes);
+// Whether prefill_decoder's o_proj reads a in one pass over all of it (it can then take a in
+// DM from a fused stage's attention part).
+bool prefillDecoderTakesAInDm(const Qwen3Shape &shape, const TargetModel &t, int64_t tokens);
+// prefill_attention_first and prefill_decoder in one kernel, a handed over in DM.
+llvm::Error buildPrefillAttentionDecoder(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 // prefill_decoder in two parts for a chip of a tensor-parallel group, like decoder_out and
 // decoder_mlp.
 llvm::Error buildPrefillDecoderOut(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);

@@ -119,11 +119,39 @@ StringRef argumentKind(Value v) {
   return kind ? kind.getValue() : "";
 }
 
+/// Whether a DMA before `op` in its block writes every byte `op` reads through `v` (a view of
+/// an "out" argument that the kernel fills first: a fused stage's hand-off).
+static bool writtenBefore(Operation *op, Value v) {
+  auto read = hbmRoot(v);
+  auto layout = resolveHbm(op, llvm::cast<HbmType>(v.getType()));
+  if (!read || !layout)
+    return false;
+  // Cells up to the last each view holds (a view's padding past it is not read or written).
+  auto extent = [](const HbmLayout &l) { return l.elem.heldEnd() * l.elemBytes; };
+  const int64_t begin = read->byteOffset, end = begin + extent(*layout);
+  std::vector<std::pair<int64_t, int64_t>> writes; // byte ranges of the argument written
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    auto dma = dyn_cast<DmaOp>(prev);
+    if (!dma || !dma.getDest())
+      continue;
+    auto written = hbmRoot(dma.getDest());
+    auto wl = resolveHbm(prev, llvm::cast<HbmType>(dma.getDest().getType()));
+    if (written && wl && written->arg == read->arg)
+      writes.push_back({written->byteOffset, written->byteOffset + extent(*wl)});
+  }
+  llvm::sort(writes);
+  int64_t covered = begin;
+  for (auto [from, to] : writes)
+    if (from <= covered)
+      covered = std::max(covered, to);
+  return covered >= end;
+}
+
 LogicalResult verifyReadsArgument(Operation *op, Value v, StringRef what) {
   StringRef kind = argumentKind(v);
   if (kind.empty())
     return op->emitOpError(what) << " must be a kernel argument";
-  if (kind == "out")
+  if (kind == "out" && !writtenBefore(op, v))
     return op->emitOpError("reads argument #")
            << hbmRoot(v)->arg.getArgNumber()
            << " of kind \"out\", whose contents are undefined before the kernel writes them";

@@ -48,7 +48,7 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     holds_dma, load_masks, early_loads, loads_before for passes; why and after: what let the
     queue issue it; docs/dialect.md lists every field and its verifier), the function
     `#tcp.final_waits<[...]>` and the module `tcp.makespan`, timed with the simulator's clock.
-    Five choices are tried, each both ways, and the shortest schedule kept (ties: the first
+    Six choices are tried, each both ways, and the shortest schedule kept (ties: the first
     in the order below): ending a weight stream's parts one start-up apart when its cluster's
     spare engine is busy but frees three start-ups before they end (`stagger-busy-spare`);
     the kernel's first weight stream leaving each cluster's third stream engine to the
@@ -61,8 +61,11 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     stream only for copying to every cluster), issued while a weight stream from HBM into its
     cluster is still to issue running on the cluster's spare engine alone, the streams before
     it leaving the spare to it (`beside-streams`: queued on the stream engines, it would hold
-    the next stream back and leave HBM idle). Each option forces its choice on or off; all
-    thirty-two combinations run by default.
+    the next stream back and leave HBM idle); a DMA with a longer path than the weight stream
+    the scheduler would pick, ready before that stream's own cycles have passed, going first
+    (`critical-dmas-first`: the stream has the slack; a fused stage's hand-off between its
+    parts would otherwise wait behind the next part's weights). Each option forces its choice
+    on or off; all sixty-four combinations run by default.
   }];
   let options = [
     Option<"staggerBusySpare", "stagger-busy-spare", "rngd::tcp::ScheduleChoice",
@@ -96,6 +99,13 @@ def TcpSchedule : Pass<"tcp-schedule", "mlir::ModuleOp"> {
     Option<"besideStreams", "beside-streams", "rngd::tcp::ScheduleChoice",
            /*default=*/"rngd::tcp::ScheduleChoice::best",
            "copies and small loads run on the spare engine while weight streams are to come",
+           [{::llvm::cl::values(
+             clEnumValN(rngd::tcp::ScheduleChoice::best, "best", "the shorter of both"),
+             clEnumValN(rngd::tcp::ScheduleChoice::always, "always", "always"),
+             clEnumValN(rngd::tcp::ScheduleChoice::never, "never", "never"))}]>,
+    Option<"criticalDmasFirst", "critical-dmas-first", "rngd::tcp::ScheduleChoice",
+           /*default=*/"rngd::tcp::ScheduleChoice::best",
+           "a DMA on a longer path goes before a weight stream it would wait behind",
            [{::llvm::cl::values(
              clEnumValN(rngd::tcp::ScheduleChoice::best, "best", "the shorter of both"),
              clEnumValN(rngd::tcp::ScheduleChoice::always, "always", "always"),

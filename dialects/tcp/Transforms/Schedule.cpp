@@ -3,7 +3,7 @@
 // the dependence graph (DependenceGraph), the policies (Choice: which unit next; Engines: DMA
 // engines and stream shares; Banks: register banks and partial loads; Tags: the 64 DMA tags),
 // the issue loop (ListScheduler, Streams) and the attributes it writes (Emit). This file runs
-// the scheduler up to thirty-two times and keeps the shortest schedule.
+// the scheduler up to sixty-four times and keeps the shortest schedule.
 #include "dialects/tcp/Transforms/Passes.h"
 
 #include "Schedule/DependenceGraph.h"
@@ -32,14 +32,16 @@ bool tries(ScheduleChoice choice, bool on) {
   return choice == ScheduleChoice::best || (choice == ScheduleChoice::always) == on;
 }
 
-/// Up to thirty-two runs: with and without staggering the streams whose spare is busy (the
+/// Up to sixty-four runs: with and without staggering the streams whose spare is busy (the
 /// next stream may then find its spare taken by a small DMA), the first weight stream leaving
 /// an engine to the next, short streams first and passes that unlock DMAs first (chooseNext),
-/// copies and small loads beside the weight streams (on the spare engine);
+/// copies and small loads beside the weight streams (on the spare engine), critical DMAs before
+/// a weight stream (chooseNext);
 /// which helps depends on the kernel, so the shortest schedule is kept (ties: the earlier run,
 /// the plain one first). A run takes about a millisecond for a stage.
 struct Choices {
-  ScheduleChoice staggerBusySpare, leaveEngine, shortStreamsFirst, unlockDmas, besideStreams;
+  ScheduleChoice staggerBusySpare, leaveEngine, shortStreamsFirst, unlockDmas, besideStreams,
+      criticalDmasFirst;
 };
 
 LogicalResult scheduleFunction(func::FuncOp func, const TargetModel &t, const Choices &choice,
@@ -50,21 +52,24 @@ LogicalResult scheduleFunction(func::FuncOp func, const TargetModel &t, const Ch
   linkUnits(units);
   std::deque<std::vector<Unit>> runs; // a deque: each scheduler holds a reference to its run
   std::vector<std::unique_ptr<ListScheduler>> schedulers;
-  for (bool beside : {false, true})
-    for (bool shortFirst : {false, true})
-      for (bool unlock : {false, true})
-        for (bool leave : {false, true})
-          for (bool stagger : {false, true})
-            if (tries(choice.leaveEngine, leave) && tries(choice.staggerBusySpare, stagger) &&
-                tries(choice.shortStreamsFirst, shortFirst) && tries(choice.unlockDmas, unlock) &&
-                tries(choice.besideStreams, beside)) {
-              runs.push_back(units);
-              schedulers.push_back(std::make_unique<ListScheduler>(
-                  t, runs.back(),
-                  SchedulerOptions{/*staggerBusySpare=*/stagger, /*leaveEngine=*/leave,
-                                   /*shortStreamsFirst=*/shortFirst, /*unlockDmas=*/unlock,
-                                   /*besideStreams=*/beside}));
-            }
+  for (bool critical : {false, true})
+    for (bool beside : {false, true})
+      for (bool shortFirst : {false, true})
+        for (bool unlock : {false, true})
+          for (bool leave : {false, true})
+            for (bool stagger : {false, true})
+              if (tries(choice.leaveEngine, leave) && tries(choice.staggerBusySpare, stagger) &&
+                  tries(choice.shortStreamsFirst, shortFirst) &&
+                  tries(choice.unlockDmas, unlock) && tries(choice.besideStreams, beside) &&
+                  tries(choice.criticalDmasFirst, critical)) {
+                runs.push_back(units);
+                schedulers.push_back(std::make_unique<ListScheduler>(
+                    t, runs.back(),
+                    SchedulerOptions{/*staggerBusySpare=*/stagger, /*leaveEngine=*/leave,
+                                     /*shortStreamsFirst=*/shortFirst, /*unlockDmas=*/unlock,
+                                     /*besideStreams=*/beside,
+                                     /*criticalDmasFirst=*/critical}));
+              }
   size_t best = 0;
   for (size_t r = 0; r < schedulers.size(); ++r) {
     schedulers[r]->run();
@@ -84,7 +89,8 @@ struct SchedulePass : public rngd::tcp::impl::TcpScheduleBase<SchedulePass> {
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (failed(scheduleFunction(
               func, t,
-              Choices{staggerBusySpare, leaveEngine, shortStreamsFirst, unlockDmas, besideStreams},
+              Choices{staggerBusySpare, leaveEngine, shortStreamsFirst, unlockDmas, besideStreams,
+                      criticalDmasFirst},
               makespan)))
         return signalPassFailure();
     getOperation()->setAttr(kMakespanAttrName, Builder(getOperation()).getI64IntegerAttr(makespan));

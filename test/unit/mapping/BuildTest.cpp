@@ -3,6 +3,7 @@
 #include "Helpers.h"
 
 #include "dialects/tcp/Mapping/Build.h"
+#include "dialects/tcp/Mapping/Split.h"
 
 using namespace rngd::mapping;
 using namespace rngd::mapping::test;
@@ -40,4 +41,29 @@ TEST_CASE("Built mappings meet the parser's rules", "[mapping][build]") {
   CHECK(parseError((Expr::axis("H") % 3).str(), e).str() ==
         "`H % 3`: 3 does not divide H = 1024");
   CHECK(parseError(Expr::axis("Q").str(), e).str().find("Q") != std::string::npos);
+}
+
+TEST_CASE("splitAxes spells an axis as the digits of its parts", "[mapping][build]") {
+  AxisEnv e = env({{"T", 512}, {"Q", 2048}, {"TB", 8}, {"TT", 4}, {"TQ", 16}, {"N", 8},
+                   {"G", 2}, {"D", 128}, {"OC", 2}, {"U", 15}, {"A", 3}, {"B", 5}});
+  AxisSplits s = {{"T", {{"TB", 8}, {"TT", 4}, {"TQ", 16}}}, {"Q", {{"N", 8}, {"G", 2}, {"D", 128}}}};
+  auto split = [&](const std::string &text) -> std::optional<std::string> {
+    auto out = splitAxes(parse(text, e), s);
+    if (!out)
+      return std::nullopt;
+    parse(out->str(), e); // what it writes parses against the same axes (else a failure)
+    return out->str();
+  };
+  // prefill_decoder's a over prefill_attention_first's axes.
+  CHECK(split("T / 256") == "TB / 4");
+  CHECK(split("[Q / 512, T % 256 / 128, Q % 512 / 16]") == "[N / 2, TB / 2 % 2, N % 2, G, D / 16]");
+  CHECK(split("[T % 128, Q % 16]") == "[TB % 2, TT, TQ, D % 16]");
+  CHECK(split("[OC, T]") == "[OC, TB, TT, TQ]"); // other axes as written
+  CHECK(split("[1 # 2, T / 32 % 4]") == "[1 # 2, TB % 2, TT / 2]"); // across two parts
+  CHECK(split("T / 16 % 4") == "TT");
+  // Padded or ragged digits of a split axis have no spelling over the parts.
+  CHECK_FALSE(split("T # 1024 / 256"));
+  AxisSplits odd = {{"U", {{"A", 3}, {"B", 5}}}};
+  CHECK(splitAxes(parse("U / 5", e), odd)->str() == "A");
+  CHECK_FALSE(splitAxes(parse("U / 3", e), odd)); // a digit of 3 inside B's 5
 }

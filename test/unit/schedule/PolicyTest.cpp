@@ -142,6 +142,26 @@ TEST_CASE("the next unit: earliest ready, then the longest path; streams and the
     c[1].ready = 1; // not ready as soon
     CHECK(chooseNext(c, startup, ChoiceRules{true, false}) == 0);
   }
+  SECTION("criticalDmasFirst: a DMA on a longer path ready within the stream's cycles goes first") {
+    // 0: a 6,000-cycle weight stream ready at once (path 40,000); 1: a store whose path is
+    // longer (50,000), ready when the pass before it ends.
+    std::vector<Candidate> c = {{0, 1000, 40000, true, true}, {1, 7000, 50000, true, false}};
+    c[0].ownCycles = 6000;
+    const ChoiceRules rule{false, false, true};
+    CHECK(chooseNext(c, startup) == 0); // the rule is off by default
+    CHECK(chooseNext(c, startup, rule) == 1); // at the limit: 1,000 + 6,000
+    c[1].ready = 7001; // one past: the stream would have ended
+    CHECK(chooseNext(c, startup, rule) == 0);
+    c[1].ready = 4000;
+    c[1].path = 40000; // not longer than the stream's
+    CHECK(chooseNext(c, startup, rule) == 0);
+    c[1].path = 50000;
+    c[1].isDma = false; // a pass does not take the stream's engines
+    CHECK(chooseNext(c, startup, rule) == 0);
+    c[1].isDma = true;
+    c.push_back({2, 5000, 60000, true, false}); // of two, the longest path
+    CHECK(chooseNext(c, startup, rule) == 2);
+  }
   SECTION("unlockDmas: a pass that leads to a DMA within half the first pick's cycles goes first") {
     std::vector<Candidate> c = {{0, 100, 900}, {1, 100, 500}, {2, 100, 400}};
     c[0].ownCycles = 1000;

@@ -15,6 +15,15 @@ size_t chooseNext(llvm::ArrayRef<Candidate> candidates, int64_t dmaStartupCycles
     if (candidates[c].ready <= window && candidates[c].isStream &&
         candidates[c].path > candidates[best].path)
       best = c;
+  if (rules.criticalDmasFirst && candidates[best].isStream) {
+    const Candidate stream = candidates[best];
+    for (size_t c = 0; c < candidates.size(); ++c) {
+      const Candidate &x = candidates[c];
+      if (x.isDma && x.path > candidates[best].path &&
+          x.ready <= stream.ready + stream.ownCycles)
+        best = c;
+    }
+  }
   if (!candidates[best].isDma) {
     int64_t loadsEnd = candidates[best].ready + candidates[best].loadCycles;
     size_t longer = best;

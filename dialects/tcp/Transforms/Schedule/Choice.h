@@ -36,10 +36,15 @@ struct Candidate {
 ///   share HBM either way, so the long one ends hardly later;
 /// - with `unlockDmas`, when that is a pass, a pass ready as soon that leads, within at most
 ///   half that pass's cycles, to a DMA goes first (the one that unlocks soonest): the DMA then
-///   runs beside the longer pass instead of after it.
+///   runs beside the longer pass instead of after it;
+/// - with `criticalDmasFirst`, when that is a weight stream, a DMA with a longer path ready
+///   before the stream's own cycles have passed goes first (the longest such): the stream has
+///   the slack, and on the engines first it would hold that DMA back for its whole length
+///   (a fused stage's hand-off between its parts, behind the next part's weights).
 struct ChoiceRules {
   bool shortStreamsFirst = false;
   bool unlockDmas = false;
+  bool criticalDmasFirst = false;
 };
 size_t chooseNext(llvm::ArrayRef<Candidate> candidates, int64_t dmaStartupCycles,
                   ChoiceRules rules = {});

@@ -44,7 +44,8 @@ void ListScheduler::run() {
     }
     size_t best =
         candidates[chooseNext(candidates, t_.dmaStartupCycles,
-                              ChoiceRules{options_.shortStreamsFirst, options_.unlockDmas})]
+                              ChoiceRules{options_.shortStreamsFirst, options_.unlockDmas,
+                                          options_.criticalDmasFirst})]
             .unit;
     issue(best);
     issueOrder_.push_back(best);

@@ -16,13 +16,14 @@ struct SchedulerOptions {
   /// The kernel's first weight stream leaves each cluster's last stream engine to the streams
   /// after it (leaves).
   bool leaveEngine = false;
-  /// chooseNext's shortStreamsFirst and unlockDmas rules.
+  /// chooseNext's shortStreamsFirst, unlockDmas and criticalDmasFirst rules.
   bool shortStreamsFirst = false;
   bool unlockDmas = false;
   /// A DM to DM copy, or a load of under kDmaSplitBytes a cluster, issued while a weight
   /// stream from HBM into its cluster is still to issue runs on the cluster's spare engine
   /// alone, and the streams before it leave the spare to it (besideOnSpare).
   bool besideStreams = false;
+  bool criticalDmasFirst = false;
 };
 
 class ListScheduler {
