@@ -13,7 +13,8 @@ struct TargetModel;
 /// operands' mappings (the TRF tensor's and the stream's) that some HBM tensor of `func` (an
 /// argument or a view of one, or a DM join of HBM loads) holds, of the part of each axis their
 /// factors cover. Replica and broadcast axes (held by no HBM tensor), padding and the copies
-/// a layout makes do not count: this is the work the kernel's math requires, not what the engines run.
+/// a layout makes do not count: this is the work the kernel's math requires, not what the
+/// engines run.
 int64_t contractionMacs(mlir::func::FuncOp func);
 
 /// Cycles the whole chip needs for `macs` bf16 multiply-accumulates at its peak rate (every

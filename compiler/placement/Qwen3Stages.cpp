@@ -73,14 +73,14 @@ const std::vector<std::string> &tensorParallelPrefillStageNames() {
 
 const std::vector<std::string> &prefillStageNames() {
   static const std::vector<std::string> names = {"prefill_projection", "prefill_attention_first",
-                                                 "prefill_attention", "prefill_decoder"};
+                                                 "prefill_attention", "prefill_decoder",
+                                                 "prefill_attention_decoder"};
   return names;
 }
 
 const std::vector<std::string> &extraPrefillStageNames() {
   static const std::vector<std::string> names = {"prefill_attention_partial",
-                                                 "prefill_decoder_out", "prefill_decoder_mlp",
-                                                 "prefill_attention_decoder"};
+                                                 "prefill_decoder_out", "prefill_decoder_mlp"};
   return names;
 }
 

@@ -6,6 +6,7 @@
 // the attention computes, where two kernels would each begin by waiting for HBM. With the
 // attention in several passes of its heads, or o_proj reading a in passes, the decoder part
 // reads a back from attn instead.
+#include "compiler/placement/Qwen3StageList.h"
 #include "compiler/placement/qwen3/Stages.h"
 
 namespace rngd::placement::qwen3 {
@@ -13,7 +14,7 @@ namespace rngd::placement::qwen3 {
 namespace {
 
 constexpr const char *kStage = "prefill_attention_decoder";
-constexpr const char *kPart = "M"; // the decoder part's axis prefix ("m" for its names)
+constexpr const char *kPart = kFusedDecoderAxisPrefix; // the decoder part's ("m" its names)
 
 /// The parts of `axis` (`size` values) among the attention's declared axes, major first
 /// (those it leaves out hold one value): the decoder's T is [TB, TT, TQ], its Q [N, G, D].
@@ -37,15 +38,22 @@ partsOf(const mapping::AxisEnv &env, const std::string &axis, int64_t size,
 } // namespace
 
 llvm::Error buildPrefillAttentionDecoder(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens) {
+  // attn as prefill_decoder reads it, [Q / F, T, Q % F] (F values a flit): the host reads the
+  // stage's a by T and Q, as it reads prefill_decoder's.
+  const int64_t F = b.target().flitBytes / 2;
+  Expr tAxis = b.axis("T", tokens), qAxis = b.axis("Q", shape.qDim());
+  mlir::Value attn =
+      b.output("attn", b.hbm("attnh", b.bf16(), Expr::pair({qAxis / F, tAxis, qAxis % F})));
   mlir::Value a;
   const bool inDm = prefillDecoderTakesAInDm(shape, b.target(), tokens);
-  if (llvm::Error e = buildPrefillAttentionFirstInto(b, shape, tokens, inDm ? &a : nullptr))
+  if (llvm::Error e =
+          buildPrefillAttentionFirstInto(b, shape, tokens, attn, inDm ? &a : nullptr))
     return e;
   b.describe("Fused: the decoder's part below reads a " +
              std::string(a ? "in DM, laid out for it by one DMA" : "back from attn") +
              " (its axes prefixed M, its names m).");
   if (!a) { // a through the attn output
-    b.beginPart(kPart, "m", {{"attn", b.argumentNamed("attn")}});
+    b.beginPart(kPart, "m", {{"attn", attn}});
     return buildPrefillDecoder(b, shape, tokens);
   }
   const mapping::AxisEnv env = b.axisEnv();

@@ -468,11 +468,11 @@ mlir::Value attendPass(Ctx &c, const Types &t, const Args &a, Shared &s) {
 } // namespace
 
 llvm::Error buildPrefillAttentionFirst(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens) {
-  return buildPrefillAttentionFirstInto(b, shape, tokens, nullptr);
+  return buildPrefillAttentionFirstInto(b, shape, tokens, mlir::Value(), nullptr);
 }
 
 llvm::Error buildPrefillAttentionFirstInto(StageBuilder &b, const Qwen3Shape &shape,
-                                           int64_t tokens, mlir::Value *aInDm) {
+                                           int64_t tokens, mlir::Value attn, mlir::Value *aInDm) {
   llvm::Expected<AttentionPlan> plan = planAttention(shape, b.target(), tokens);
   if (!plan)
     return plan.takeError();
@@ -492,7 +492,8 @@ llvm::Error buildPrefillAttentionFirstInto(StageBuilder &b, const Qwen3Shape &sh
   a.q = b.input("q", qhT), a.k = b.input("k_cache", kv), a.v = b.input("v_cache", kv);
   a.tileMask = b.input("tile_mask", tmh), a.diagMask = b.input("diag_mask", dmh);
   a.maxIn = b.input("max_in", sth), a.sumIn = b.input("sum_in", sth);
-  a.outIn = b.input("out_in", osh), a.attn = b.output("attn", ah);
+  a.outIn = b.input("out_in", osh);
+  a.attn = attn ? b.view("attnv", attn, 0, ah) : b.output("attn", ah);
 
   Shared s;
   for (int64_t pass = 0; pass < p.passes; ++pass) {

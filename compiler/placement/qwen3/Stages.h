@@ -22,11 +22,11 @@ llvm::Error buildDecoderOut(StageBuilder &b, const Qwen3Shape &shape, int64_t to
 llvm::Error buildDecoderMlp(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 llvm::Error buildFinalLayer(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 llvm::Error buildPrefillProjection(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
-// With `aInDm`, a one-pass attention also gives its a in DM there (a fused stage's decoder
-// part reads it); with several passes that stays none. attn is written either way.
 llvm::Error buildPrefillAttentionFirst(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
+// For a fused stage: a written to `attn` (an output the caller declared, through a view) and,
+// in one pass, also given in DM in `aInDm` (else none).
 llvm::Error buildPrefillAttentionFirstInto(StageBuilder &b, const Qwen3Shape &shape,
-                                           int64_t tokens, mlir::Value *aInDm);
+                                           int64_t tokens, mlir::Value attn, mlir::Value *aInDm);
 llvm::Error buildPrefillAttention(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &shape, int64_t tokens);
 // prefill_decoder after a fused stage's attention part: a read from `attnDm` (that part's DM

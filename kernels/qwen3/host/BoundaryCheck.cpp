@@ -61,7 +61,7 @@ void BoundaryCheck::after(const Pipeline &p, const LaunchInfo &l) {
                                          logits));
     break;
   }
-  case PrefillDecoder:
+  case PrefillAttentionDecoder:
     checkPrefillLayer(p, l);
     break;
   default:
@@ -170,8 +170,8 @@ void BoundaryCheck::checkPrefillLayer(const Pipeline &p, const LaunchInfo &l) {
         yr));
   }
   record(PrefillProjection, proj);
-  record(PrefillAttention, attn);
-  record(PrefillDecoder, dec);
+  attn.add(dec); // the fused stage's two boundaries: a, then y
+  record(PrefillAttentionDecoder, attn);
 }
 
 } // namespace rngd::qwen3

@@ -259,8 +259,8 @@ int run(Options opt) {
                  prefill.why.c_str());
   std::vector<int> stages = Pipeline::stagesUsed(opt.deviceLookup);
   if (prefillCount > 0)
-    stages.insert(stages.end(),
-                  {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder});
+    for (int s : Pipeline::prefillStagesUsed())
+      stages.push_back(s);
   if (!opt.kernelsDir.empty())
     for (int s : stages) {
       const char *stage = kStages[s];

@@ -109,7 +109,7 @@ PrefillChoice prefillTokens(const Options &opt, const Qwen3Config &config) {
     }
   if (c.why.empty() && !opt.kernelsDir.empty())
     for (int T : c.sizes)
-      for (int s : {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder}) {
+      for (int s : Pipeline::prefillStagesUsed()) {
         std::string path = opt.kernelsDir + "/" + Pipeline::stageFile(s, T) + ".rngd";
         if (c.why.empty() && !fileExists(path))
           c.why = "kernel file " + path + " not found (rngd-stagegen writes " +
@@ -190,7 +190,7 @@ std::string runKernels(const Options &opt, const Qwen3Config &cfg, const Prefill
     if (!ensureStage(kdir, cfg, rngd::defaultTarget(), kStages[s], 1, kStages[s], err))
       fatal(err);
   for (int T : prefill.sizes)
-    for (int s : {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder})
+    for (int s : Pipeline::prefillStagesUsed())
       if (!ensureStage(kdir, cfg, rngd::defaultTarget(), kStages[s], T,
                        Pipeline::stageFile(s, T), err))
         fatal(err);

@@ -31,6 +31,7 @@ const char *const kStages[NumStages] = {"embedding",         "projection",
                                         "prefill_attention_first", "prefill_attention",
                                         "prefill_decoder",   "prefill_attention_partial",
                                         "prefill_decoder_out", "prefill_decoder_mlp",
+                                        "prefill_attention_decoder",
                                         "batch_projection",
                                         "batch_kv_store",    "batch_attention_first",
                                         "batch_attention",   "batch_attention_norm",
@@ -57,6 +58,13 @@ const std::vector<int> &batchStages() {
 std::vector<int> Pipeline::stagesUsed(bool deviceLookup) {
   return {deviceLookup ? TokenLookup : Embedding, Projection, AttentionFirst, AttentionNext,
           Decoder, FinalLayer};
+}
+
+std::vector<int> Pipeline::prefillStagesUsed(bool withPartial) {
+  std::vector<int> stages = {PrefillProjection, PrefillAttentionChunk, PrefillAttentionDecoder};
+  if (withPartial)
+    stages.push_back(PrefillAttentionPartial);
+  return stages;
 }
 
 std::string Pipeline::stageFile(int stage, int tokens) {

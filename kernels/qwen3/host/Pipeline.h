@@ -100,6 +100,8 @@ enum Stage {
                            // (written by an earlier turn), masked past them
   PrefillDecoderOut, // prefill_decoder_out, prefill_decoder_mlp: a tensor-parallel chip's
   PrefillDecoderMlp, // prefill_decoder in two parts, an all-reduce after each
+  PrefillAttentionDecoder, // prefill_attention_decoder: prefill_attention_first and
+                           // prefill_decoder in one kernel (one chip's blocks)
   // The batched decode step (PipelineBatch.cpp): B sequences padded to a block of T tokens.
   BatchProjection,     // batch_projection_t<T>: q/k/v of every token, K/V rows to staging
   BatchKvStore,        // batch_kv_store_t<T>: the staged rows into the pool (slot mapping)
@@ -164,8 +166,8 @@ public:
                          bool tensorParallel = false);
 
   /// Loads DIR/<stage>.rngd for the six decode stages of a step (with deviceLookup, token_lookup
-  /// instead of embedding) and, for each prefill block size T in prefillSizes, the four
-  /// multi-token stages DIR/<stage>_t<T>.rngd; allocates the buffers (a KV pool for
+  /// instead of embedding) and, for each prefill block size T in prefillSizes, the multi-token
+  /// stages of prefillStages() as DIR/<stage>_t<T>.rngd; allocates the buffers (a KV pool for
   /// `positions` positions) and uploads the weights.
   /// With tp.collective, the weights are this chip's shard and the stages
   /// tensorParallelStages()' (and the prefill stages of prefillStages() at the prefill sizes;
@@ -177,6 +179,10 @@ public:
   static int kvChunks(int positions);
   /// The decode stages a run loads.
   static std::vector<int> stagesUsed(bool deviceLookup);
+  /// The prefill stages a single-chip run loads at each block size: prefill_projection,
+  /// prefill_attention (earlier chunks) and prefill_attention_decoder, and with withPartial
+  /// prefill_attention_partial (optional: a prompt that continues a sequence mid-chunk).
+  static std::vector<int> prefillStagesUsed(bool withPartial = false);
   /// The stages a chip of a tensor-parallel group runs, ChipLink included.
   static std::vector<int> tensorParallelStages();
   /// A stage's file stem: the stage's name, a prefill stage's with its block size
@@ -212,8 +218,8 @@ public:
   /// final_layer on the last token's row.
   void prefill(const std::vector<int> &tokens, int start, int size, bool wantLogits,
                std::vector<float> &logits);
-  /// The prefill stages this pipeline loads at each block size: the four of docs/prefill.md
-  /// (and prefill_attention_partial when loaded); a tensor-parallel chip's: prefill_projection,
+  /// The prefill stages this pipeline loads at each block size: prefillStagesUsed() (and
+  /// prefill_attention_partial when loaded); a tensor-parallel chip's: prefill_projection,
   /// prefill_attention_first and the decoder's two parts, for blocks in the first KV chunk.
   std::vector<int> prefillStages() const;
   /// One piece of a prompt: `count` tokens from position `start` as one prefill block of
@@ -288,8 +294,8 @@ public:
 private:
   /// The four multi-token stages at one block size, and where the host's data sits in them.
   struct PrefillSet : PrefillLayouts {
-    std::unique_ptr<rngd::Kernel> kernels[7]; // PrefillProjection .. PrefillDecoderMlp
-    ScheduleInfo schedules[7];
+    std::unique_ptr<rngd::Kernel> kernels[8]; // PrefillProjection .. PrefillAttentionDecoder
+    ScheduleInfo schedules[8];
   };
   /// The batched step's kernels at one block size (BatchProjection .. BatchFinalLayer).
   struct BatchSet {
@@ -326,7 +332,9 @@ private:
   void uploadPrefillWeights(const rngd::ArgInfo &qkvArg);
   /// The MLP's weights zero-padded to the prefill decoder's intermediate when its stage pads
   /// L (gate_weight's rows; docs/placement.md), once per layer; nothing when it does not.
-  void uploadPaddedMlp(const rngd::ArgInfo &gateArg, const rngd::ArgInfo &downArg);
+  /// The arguments' axes are L and H with `axisPrefix` before them.
+  void uploadPaddedMlp(const rngd::ArgInfo &gateArg, const rngd::ArgInfo &downArg,
+                       const std::string &axisPrefix);
   /// bindLayer for a prefill decoder stage: gate/up/down from the padded copies, if any.
   void bindPrefillDecoder(int s, int layer,
                           const std::vector<std::pair<const char *, const char *>> &args);

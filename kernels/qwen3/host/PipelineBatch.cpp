@@ -64,7 +64,7 @@ void Pipeline::enableBatch(const std::string &dir, const std::vector<int> &sizes
                 set.schedules[s]);
     uploadPrefillWeights(*set.kernels[BatchProjection]->findArg("qkv_weight"));
     uploadPaddedMlp(*set.kernels[BatchDecoder]->findArg("gate_weight"),
-                    *set.kernels[BatchDecoder]->findArg("down_weight"));
+                    *set.kernels[BatchDecoder]->findArg("down_weight"), "");
   }
   loadStage(dir, stageFile(KvCopy, sizes.back()), stageKernel(KvCopy), kvCopy_, kvCopySched_);
   k_[KvCopy] = kvCopy_.get();

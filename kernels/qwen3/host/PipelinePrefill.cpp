@@ -1,6 +1,7 @@
 // The prompt through the multi-token stages (Pipeline.h, docs/prefill.md): the prefill weights
 // and buffers, a block's launches per layer, its RoPE tables and causal masks, and the
 // per-boundary check of a block under --check.
+#include "compiler/placement/Qwen3StageList.h"
 #include "qwen3/host/Bf16.h"
 #include "qwen3/host/CheckStatus.h"
 #include "qwen3/host/Pipeline.h"
@@ -53,7 +54,8 @@ const char *const kMlpWeights[] = {"mlp.gate_proj.weight", "mlp.up_proj.weight",
                                    "mlp.down_proj.weight"};
 } // namespace
 
-void Pipeline::uploadPaddedMlp(const rngd::ArgInfo &gateArg, const rngd::ArgInfo &downArg) {
+void Pipeline::uploadPaddedMlp(const rngd::ArgInfo &gateArg, const rngd::ArgInfo &downArg,
+                               const std::string &axisPrefix) {
   const int64_t H = cfg_.hiddenSize, L = cfg_.intermediateSize;
   const int64_t Lp = int64_t(gateArg.bytes / uint64_t(H * 2));
   if (Lp == L || paddedMlp_) // the model's own, or uploaded for another kernel
@@ -64,8 +66,9 @@ void Pipeline::uploadPaddedMlp(const rngd::ArgInfo &gateArg, const rngd::ArgInfo
                              std::to_string(L) + " rows of " + std::to_string(H));
   paddedMlp_ = true;
   // gate and up [L, H] as [Lp, H], down [H, L] as [H, Lp]: the rows and columns past L zero.
-  const HbmLayout rows = HbmLayout::of(gateArg, {{"L", Lp}, {"H", H}});
-  const HbmLayout columns = HbmLayout::of(downArg, {{"H", H}, {"L", Lp}});
+  const std::string l = axisPrefix + "L", h = axisPrefix + "H";
+  const HbmLayout rows = HbmLayout::of(gateArg, {{l, Lp}, {h, H}});
+  const HbmLayout columns = HbmLayout::of(downArg, {{h, H}, {l, Lp}});
   for (int layer = 0; layer < cfg_.numLayers; ++layer)
     for (const char *suffix : kMlpWeights) {
       const Bf16Tensor &t = w_.layer(layer, suffix);
@@ -94,9 +97,10 @@ void Pipeline::setUpPrefill(const std::vector<int> &sizes) {
   const size_t H = cfg_.hiddenSize, Q = cfg_.qDim(), D = cfg_.headDim;
   const auto &first = prefill_.begin()->second.kernels;
   uploadPrefillWeights(*first[0]->findArg("qkv_weight"));
-  const int mlp = tp_.collective ? PrefillDecoderMlp : PrefillDecoder;
+  const int mlp = tp_.collective ? PrefillDecoderMlp : PrefillAttentionDecoder;
   const auto &decoder = *first[size_t(mlp - PrefillProjection)];
-  uploadPaddedMlp(*decoder.findArg("gate_weight"), *decoder.findArg("down_weight"));
+  uploadPaddedMlp(*decoder.findArg("gate_weight"), *decoder.findArg("down_weight"),
+                  mlp == PrefillAttentionDecoder ? rngd::placement::kFusedDecoderAxisPrefix : "");
   // The activations, each as large as the largest block's argument; every block size's
   // kernels bind views of their first bytes.
   for (const auto &[name, bytes] : prefillBufferBytes(cfg_, device_.target(), sizes))
@@ -116,7 +120,7 @@ void Pipeline::setUpPrefill(const std::vector<int> &sizes) {
     set.x = layout(PrefillProjection, "x", {{"T", T}, {"H", int64_t(H)}});
     set.rope = layout(PrefillProjection, "cos", {{"T", T}, {"F", int64_t(D / 2)}});
     set.q = layout(PrefillProjection, "q_out", {{"T", T}, {"Q", int64_t(Q)}});
-    set.attn = layout(tp_.collective ? PrefillDecoderOut : PrefillDecoder, "attn",
+    set.attn = layout(tp_.collective ? PrefillDecoderOut : PrefillAttentionDecoder, "attn",
                       {{"T", T}, {"Q", int64_t(Q)}});
   }
 }
@@ -129,8 +133,7 @@ std::vector<int> Pipeline::prefillStages() const {
     stages.insert(stages.end(), {PrefillDecoderOut, PrefillDecoderMlp});
     return stages;
   }
-  std::vector<int> stages = {PrefillProjection, PrefillAttention, PrefillAttentionChunk,
-                             PrefillDecoder};
+  std::vector<int> stages = prefillStagesUsed();
   if (partialLoaded_)
     stages.push_back(PrefillAttentionPartial);
   return stages;
@@ -248,17 +251,21 @@ void Pipeline::runPrefill(const std::vector<int> &tokens, int start, int size, b
       bindChunk(PrefillAttentionPartial, "v_cache", L, 'v', chunk);
       launch(PrefillAttentionPartial);
     }
-    bindChunk(PrefillAttention, "k_cache", L, 'k', chunk, row);
-    bindChunk(PrefillAttention, "v_cache", L, 'v', chunk, row);
-    launch(PrefillAttention);
     if (tp_.collective) { // the layer's output back in x
+      bindChunk(PrefillAttention, "k_cache", L, 'k', chunk, row);
+      bindChunk(PrefillAttention, "v_cache", L, 'v', chunk, row);
+      launch(PrefillAttention);
       tensorParallelPrefillDecoder(L, *x, *y);
       continue;
     }
-    bindPrefillDecoder(PrefillDecoder, L, kDecoderWeights);
-    check(k_[PrefillDecoder]->unbind("y"), "prefill_decoder.y"); // the buffers swap each layer
-    bindView(PrefillDecoder, "x", *x);
-    bindView(PrefillDecoder, "y", *y);
+    // The block's own chunk and the decoder in one kernel.
+    const int fused = PrefillAttentionDecoder;
+    bindChunk(fused, "k_cache", L, 'k', chunk, row);
+    bindChunk(fused, "v_cache", L, 'v', chunk, row);
+    bindPrefillDecoder(fused, L, kDecoderWeights);
+    check(k_[fused]->unbind("y"), "prefill_attention_decoder.y"); // the buffers swap each layer
+    bindView(fused, "x", *x);
+    bindView(fused, "y", *y);
     LaunchInfo at;
     at.layer = L;
     at.position = start;
@@ -266,7 +273,7 @@ void Pipeline::runPrefill(const std::vector<int> &tokens, int start, int size, b
     at.size = size;
     at.x = x == buffers_.at("prefill.x0") ? "prefill.x0" : "prefill.x1";
     at.y = x == buffers_.at("prefill.x0") ? "prefill.x1" : "prefill.x0";
-    launch(PrefillDecoder, at);
+    launch(fused, at);
     std::swap(x, y);
   }
   if (!wantLogits)
@@ -301,7 +308,8 @@ void Pipeline::writeMasks() {
   // within the query's own tile (diag_mask [TT, SI, TQ]: key SI of the tile against query
   // TT x |TQ| + TQ). An axis the stage leaves out (one tile) is 0.
   auto fill = [&](const char *arg, const char *buffer, auto open) {
-    const rngd::ArgInfo &a = *k_[PrefillAttention]->findArg(arg);
+    const rngd::ArgInfo &a =
+        *k_[tp_.collective ? PrefillAttention : PrefillAttentionDecoder]->findArg(arg);
     std::vector<std::pair<std::string, int64_t>> axes = HbmLayout::wholeAxes(a);
     std::map<std::string, int64_t> size;
     for (const auto &[name, n] : axes)

@@ -84,6 +84,10 @@ inline const std::vector<std::pair<int, std::vector<std::pair<const char *, cons
          {{"q", "prefill.q"}, {"max_hbm", "prefill.max"}, {"sum_hbm", "prefill.sum"},
           {"out_hbm", "prefill.out"}, {"key_mask", "prefill.key_mask"}}},
         {PrefillDecoder, {{"attn", "prefill.attn"}}},
+        {PrefillAttentionDecoder,
+         {{"q", "prefill.q"}, {"tile_mask", "prefill.tile_mask"},
+          {"diag_mask", "prefill.diag_mask"}, {"attn", "prefill.attn"}, {"max_in", "prefill.max"},
+          {"sum_in", "prefill.sum"}, {"out_in", "prefill.out"}}},
         {PrefillDecoderOut, {{"attn", "prefill.attn"}}}};
 
 /// The bytes of one argument of the generated stage s at block size T.

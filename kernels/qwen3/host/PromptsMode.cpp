@@ -73,8 +73,7 @@ void ensureStages(const std::string &dir, const Qwen3Config &cfg,
   for (int s : Pipeline::stagesUsed(false))
     ensure(dir, cfg, kStages[s], 1, kStages[s]);
   for (int T : prefill)
-    for (int s : {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder,
-                  PrefillAttentionPartial})
+    for (int s : Pipeline::prefillStagesUsed(/*withPartial=*/true))
       ensure(dir, cfg, kStages[s], T, Pipeline::stageFile(s, T));
   if (batch.empty())
     return;

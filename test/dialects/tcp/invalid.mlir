@@ -109,6 +109,51 @@ module attributes {tcp.axes = {A = 1024}} {
 }
 
 // -----
+// An out argument the kernel has written is read back (a fused stage's hand-off): at the limit
+// the earlier writes cover exactly the bytes read, here in two halves.
+module attributes {tcp.axes = {A = 1024, B = 512}} {
+  func.func @read_back(%in: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"},
+                       %out: !tcp.hbm<bf16, "A"> {tcp.arg = "out", tcp.name = "out"},
+                       %io: !tcp.hbm<bf16, "A"> {tcp.arg = "inout", tcp.name = "io"}) {
+    %i0 = tcp.view %in offset 0 : !tcp.hbm<bf16, "A"> -> !tcp.hbm<bf16, "B">
+    %o0 = tcp.view %out offset 0 : !tcp.hbm<bf16, "A"> -> !tcp.hbm<bf16, "B">
+    %o1 = tcp.view %out offset 512 : !tcp.hbm<bf16, "A"> -> !tcp.hbm<bf16, "B">
+    tcp.dma %i0 into %o0 : !tcp.hbm<bf16, "B"> -> !tcp.hbm<bf16, "B">
+    tcp.dma %i0 into %o1 : !tcp.hbm<bf16, "B"> -> !tcp.hbm<bf16, "B">
+    tcp.dma %out into %io : !tcp.hbm<bf16, "A"> -> !tcp.hbm<bf16, "A">
+    return
+  }
+}
+
+// -----
+// One past: the first half written, the whole read.
+module attributes {tcp.axes = {A = 1024, B = 512}} {
+  func.func @read_unwritten(%in: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"},
+                            %out: !tcp.hbm<bf16, "A"> {tcp.arg = "out", tcp.name = "out"},
+                            %io: !tcp.hbm<bf16, "A"> {tcp.arg = "inout", tcp.name = "io"}) {
+    %i0 = tcp.view %in offset 0 : !tcp.hbm<bf16, "A"> -> !tcp.hbm<bf16, "B">
+    %o0 = tcp.view %out offset 0 : !tcp.hbm<bf16, "A"> -> !tcp.hbm<bf16, "B">
+    tcp.dma %i0 into %o0 : !tcp.hbm<bf16, "B"> -> !tcp.hbm<bf16, "B">
+    // expected-error @+1 {{reads argument #1 of kind "out", whose contents are undefined before the kernel writes them}}
+    tcp.dma %out into %io : !tcp.hbm<bf16, "A"> -> !tcp.hbm<bf16, "A">
+    return
+  }
+}
+
+// -----
+// The write after the read does not count.
+module attributes {tcp.axes = {A = 1024}} {
+  func.func @read_then_write(%in: !tcp.hbm<bf16, "A"> {tcp.arg = "in", tcp.name = "in"},
+                             %out: !tcp.hbm<bf16, "A"> {tcp.arg = "out", tcp.name = "out"},
+                             %io: !tcp.hbm<bf16, "A"> {tcp.arg = "inout", tcp.name = "io"}) {
+    // expected-error @+1 {{reads argument #1 of kind "out", whose contents are undefined before the kernel writes them}}
+    tcp.dma %out into %io : !tcp.hbm<bf16, "A"> -> !tcp.hbm<bf16, "A">
+    tcp.dma %in into %out : !tcp.hbm<bf16, "A"> -> !tcp.hbm<bf16, "A">
+    return
+  }
+}
+
+// -----
 // Argument names are identifiers (the executable's argument table names them): "q_out" and
 // "x1" are, "1x" and "q-out" are not.
 module attributes {tcp.axes = {A = 1024}} {

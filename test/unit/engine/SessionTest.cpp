@@ -28,8 +28,7 @@ std::string compiledStages(const Qwen3Config &cfg, const std::vector<int> &prefi
   for (int s : Pipeline::stagesUsed(false))
     REQUIRE(ensureStage(dir, cfg, rngd::defaultTarget(), kStages[s], 1, kStages[s], err));
   for (int T : prefillSizes)
-    for (int s : {PrefillProjection, PrefillAttention, PrefillAttentionChunk, PrefillDecoder,
-                  PrefillAttentionPartial})
+    for (int s : Pipeline::prefillStagesUsed(/*withPartial=*/true))
       REQUIRE(ensureStage(dir, cfg, rngd::defaultTarget(), kStages[s], T,
                           Pipeline::stageFile(s, T), err));
   return dir;
