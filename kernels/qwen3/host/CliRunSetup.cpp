@@ -257,14 +257,14 @@ nlohmann::json checkAgainstReference(const Options &opt, const Weights &weights,
   if (plain) {
     std::printf("\nboundary check (every launch against the host oracle; reference rule: >= "
                 "99.5 %% of elements within max(1 %% |expected|, 2^-8)):\n");
-    std::printf("%-24s %9s %12s %9s %8s  %s\n", "stage", "launches", "elements", "within",
+    std::printf("%-25s %9s %12s %9s %8s  %s\n", "stage", "launches", "elements", "within",
                 "failed", "worst |diff| (expected, actual)");
   }
   nlohmann::json jboundary = nlohmann::json::array();
   for (int s : stages) {
     const oracle::RuleCount &c = pipe->boundaryCheck(s);
     if (plain)
-      std::printf("%-24s %9lld %12lld %8.3f%% %8d  %.4g (%.4g, %.4g)\n", kStages[s],
+      std::printf("%-25s %9lld %12lld %8.3f%% %8d  %.4g (%.4g, %.4g)\n", kStages[s],
                   (long long)pipe->stats(s).launches, (long long)c.elements, c.percent(),
                   pipe->failedLaunches(s), c.worstDiff, c.worstExpected, c.worstActual);
     jboundary.push_back({{"stage", kStages[s]},

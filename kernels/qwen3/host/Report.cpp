@@ -151,7 +151,7 @@ const json &field(const json &j, const char *key) {
 }
 
 void printRow(FILE *out, const std::string &name, const json &j) {
-  std::fprintf(out, "%-24s %9lld %16lld %12.4f %10.2f %12s %9s %13.4f\n", name.c_str(),
+  std::fprintf(out, "%-25s %9lld %16lld %12.4f %10.2f %12s %9s %13.4f\n", name.c_str(),
                j["launches"].get<long long>(), j["cycles"].get<long long>(),
                j["ms_per_token"].get<double>(), j["sim_wall_seconds"].get<double>(),
                numberOr(field(j, "hbm_bytes_per_token"), "%.3f", 1e-6).c_str(),
@@ -162,7 +162,7 @@ void printRow(FILE *out, const std::string &name, const json &j) {
 } // namespace
 
 void printStageTable(const json &report, FILE *out) {
-  std::fprintf(out, "\n%-24s %9s %16s %12s %10s %12s %9s %13s\n", "stage", "launches", "cycles",
+  std::fprintf(out, "\n%-25s %9s %16s %12s %10s %12s %9s %13s\n", "stage", "launches", "cycles",
                "ms/token", "sim wall s", "HBM MB/tok", "roofline", "+launch ms/t");
   long long finalLaunches = 0;
   for (const json &st : report["stages"]) {
