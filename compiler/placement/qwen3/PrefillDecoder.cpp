@@ -304,8 +304,6 @@ llvm::Expected<Setup> setUp(StageBuilder &b, const Qwen3Shape &given, int64_t T,
   return u;
 }
 
-} // namespace
-
 // A fused stage's a: y.adm spelt over the attention part's axes (`splits`), the type a's DM to
 // DM copy writes before it is read as y.adm.
 llvm::Expected<mlir::Type> handOffType(StageBuilder &b, const mapping::AxisSplits &splits,
@@ -315,7 +313,7 @@ llvm::Expected<mlir::Type> handOffType(StageBuilder &b, const mapping::AxisSplit
   std::vector<Expr> levels;
   for (tcp::MappingAttr m : {dm.getCluster(), dm.getSlice(), dm.getElem()}) {
     mapping::Error err;
-    std::optional<mapping::Mapping> resolved = mapping::Mapping::parse(m.getText().str(), env, err);
+    std::optional<mapping::Mapping> resolved = mapping::Mapping::resolve(m.getSyntax(), env, err);
     std::optional<Expr> split = resolved ? mapping::splitAxes(*resolved, splits) : std::nullopt;
     if (!split)
       return placementError(kStage, "a handed over in DM",
@@ -325,6 +323,8 @@ llvm::Expected<mlir::Type> handOffType(StageBuilder &b, const mapping::AxisSplit
   }
   return b.dmOuter("adec", dm.getElementType(), levels[0], levels[1], levels[2]);
 }
+
+} // namespace
 
 llvm::Error buildPrefillDecoder(StageBuilder &b, const Qwen3Shape &given, int64_t T) {
   return buildPrefillDecoderAfter(b, given, T, mlir::Value(), {});

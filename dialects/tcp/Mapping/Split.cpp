@@ -48,9 +48,10 @@ std::optional<Expr> splitAxes(const Mapping &m, const AxisSplits &splits) {
     // The factor's digits are the axis values' range [div, div x count) of strides; each
     // part covers [stride, stride x size).
     const int64_t lo = f.div, hi = f.div * f.count;
-    int64_t stride = 1;
+    int64_t covered = 1; // the parts' product
     for (const auto &part : split->second)
-      stride *= part.second;
+      covered *= part.second;
+    int64_t stride = covered;
     bool any = false;
     for (const auto &[name, size] : split->second) {
       stride /= size;
@@ -63,9 +64,6 @@ std::optional<Expr> splitAxes(const Mapping &m, const AxisSplits &splits) {
       any = true;
     }
     // Digits below the parts' boundaries, or beyond the axis: not expressible.
-    int64_t covered = 1;
-    for (const auto &part : split->second)
-      covered *= part.second;
     if (!any || hi > covered)
       return std::nullopt;
   }

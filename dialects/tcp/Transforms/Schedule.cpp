@@ -52,24 +52,22 @@ LogicalResult scheduleFunction(func::FuncOp func, const TargetModel &t, const Ch
   linkUnits(units);
   std::deque<std::vector<Unit>> runs; // a deque: each scheduler holds a reference to its run
   std::vector<std::unique_ptr<ListScheduler>> schedulers;
-  for (bool critical : {false, true})
-    for (bool beside : {false, true})
-      for (bool shortFirst : {false, true})
-        for (bool unlock : {false, true})
-          for (bool leave : {false, true})
-            for (bool stagger : {false, true})
-              if (tries(choice.leaveEngine, leave) && tries(choice.staggerBusySpare, stagger) &&
-                  tries(choice.shortStreamsFirst, shortFirst) &&
-                  tries(choice.unlockDmas, unlock) && tries(choice.besideStreams, beside) &&
-                  tries(choice.criticalDmasFirst, critical)) {
-                runs.push_back(units);
-                schedulers.push_back(std::make_unique<ListScheduler>(
-                    t, runs.back(),
-                    SchedulerOptions{/*staggerBusySpare=*/stagger, /*leaveEngine=*/leave,
-                                     /*shortStreamsFirst=*/shortFirst, /*unlockDmas=*/unlock,
-                                     /*besideStreams=*/beside,
-                                     /*criticalDmasFirst=*/critical}));
-              }
+  // Run r's bits, lowest first: stagger, leave, unlock, short-first, beside, critical (the
+  // plain run first, stagger varying fastest).
+  for (unsigned r = 0; r < 64; ++r) {
+    const bool stagger = r & 1, leave = r & 2, unlock = r & 4, shortFirst = r & 8,
+               beside = r & 16, critical = r & 32;
+    if (tries(choice.leaveEngine, leave) && tries(choice.staggerBusySpare, stagger) &&
+        tries(choice.shortStreamsFirst, shortFirst) && tries(choice.unlockDmas, unlock) &&
+        tries(choice.besideStreams, beside) && tries(choice.criticalDmasFirst, critical)) {
+      runs.push_back(units);
+      schedulers.push_back(std::make_unique<ListScheduler>(
+          t, runs.back(),
+          SchedulerOptions{/*staggerBusySpare=*/stagger, /*leaveEngine=*/leave,
+                           /*shortStreamsFirst=*/shortFirst, /*unlockDmas=*/unlock,
+                           /*besideStreams=*/beside, /*criticalDmasFirst=*/critical}));
+    }
+  }
   size_t best = 0;
   for (size_t r = 0; r < schedulers.size(); ++r) {
     schedulers[r]->run();
